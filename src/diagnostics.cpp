@@ -1,0 +1,42 @@
+#include "diagnostics.h"
+
+namespace eruplan {
+
+std::string format_diagnostic(const Diagnostic& d) {
+  std::string out;
+  const Origin& o = d.origin;
+  if (!o.file.empty()) {
+    out += o.file;
+    if (o.line > 0) {
+      out += ':' + std::to_string(o.line);
+      if (o.col > 0) out += ':' + std::to_string(o.col);
+    }
+    out += ": ";
+  }
+  out += d.severity == Severity::Error ? "error: " : "warning: ";
+  if (!o.path.empty()) out += o.path + ": ";
+  out += d.message;
+  return out;
+}
+
+void Diagnostics::error(Origin origin, std::string message) {
+  items_.push_back({Severity::Error, std::move(origin), std::move(message)});
+}
+
+void Diagnostics::warning(Origin origin, std::string message) {
+  items_.push_back({Severity::Warning, std::move(origin), std::move(message)});
+}
+
+bool Diagnostics::has_errors() const {
+  for (const auto& d : items_)
+    if (d.severity == Severity::Error) return true;
+  return false;
+}
+
+std::string Diagnostics::to_string() const {
+  std::string out;
+  for (const auto& d : items_) out += format_diagnostic(d) + '\n';
+  return out;
+}
+
+}  // namespace eruplan

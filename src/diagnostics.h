@@ -1,0 +1,45 @@
+// Problems found in the inputs, each with where it came from, so a person
+// can find and fix it: file, line and column when the parser knows them, and
+// the field path (nodes[3].memory).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace eruplan {
+
+// Where a value came from. line/col are 1-based; 0 means unknown.
+struct Origin {
+  std::string file;  // as the user named it; "<stdin>", "<command line>"
+  std::uint32_t line = 0;
+  std::uint32_t col = 0;
+  std::string path;  // field path, e.g. nodes[3].memory or --memory
+};
+
+enum class Severity { Error, Warning };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Origin origin;
+  std::string message;
+};
+
+// "nodes.yaml:12:13: error: nodes[3].memory: negative size -5"
+std::string format_diagnostic(const Diagnostic& d);
+
+class Diagnostics {
+ public:
+  void error(Origin origin, std::string message);
+  void warning(Origin origin, std::string message);
+  bool has_errors() const;
+  const std::vector<Diagnostic>& items() const { return items_; }
+  // Every diagnostic, one formatted line each, errors and warnings in the
+  // order found.
+  std::string to_string() const;
+
+ private:
+  std::vector<Diagnostic> items_;
+};
+
+}  // namespace eruplan

@@ -1,0 +1,54 @@
+// Loading (SPEC §2-3): JSON or YAML text -> Inventory / Request, with every
+// problem collected as a Diagnostic (file, line:col, field path). Nothing
+// here reads files: callers pass the text in a Source.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "model.h"
+
+namespace eruplan {
+
+enum class InputFormat { Auto, Json, Yaml };
+
+struct Source {
+  std::string name;  // as the user named it: "nodes.yaml", "<stdin>"
+  std::string text;
+  InputFormat format = InputFormat::Auto;  // Auto: by extension of name, else by content
+};
+
+// The request-override flags (SPEC §1), as the user typed them; each one
+// replaces the same field of the request file. Diagnostics about them name
+// the flag (origin file "<command line>", path "--memory").
+struct RequestOverrides {
+  std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
+  std::vector<std::string> volumes;  // replaces resources.volumes when non-empty
+  std::vector<std::string> labels;   // "k=v"; replaces node_filter.labels when non-empty
+  std::vector<std::string> nodes;    // replaces node_filter.nodes when non-empty
+  std::vector<std::string> exclude;  // replaces node_filter.exclude when non-empty
+
+  bool empty() const;
+};
+
+std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
+
+// `source` may be null: the request then comes from the overrides alone.
+// `count_required`: `plan` needs count > 0; `capacity` ignores it.
+std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
+                                    bool count_required, Diagnostics& diags);
+
+// Checks that need both inputs, e.g. with cpu_bind, cpu x share_base must be
+// a whole number of pieces (0.29 cores at 100 is 29 pieces, never 28).
+void check_inputs(const Inventory& inventory, const Request& request, Diagnostics& diags);
+
+// Quantity parsing, shared with the CLI and fixture runner. Each returns
+// nullopt and sets `error` to a message a person can act on.
+// Sizes: non-negative integer bytes, or Ki Mi Gi Ti Pi Ei / k K M G T P E suffixes.
+std::optional<Bytes> parse_size(std::string_view text, std::string& error);
+// CPU: cores ("1.5", "2") or millicores ("1500m") -> nanocores.
+std::optional<NanoCores> parse_cpu(std::string_view text, std::string& error);
+
+}  // namespace eruplan

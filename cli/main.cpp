@@ -1,0 +1,264 @@
+// eruplan's command line: argument wiring, reading files and stdin, printing
+// and exit codes. Everything else lives in the library (src/).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixture.h"
+#include "pipeline.h"
+
+namespace fs = std::filesystem;
+using namespace eruplan;
+
+namespace {
+
+constexpr const char* kStdin = "-";
+
+struct PlanArgs {
+  std::string nodes, request, input_format, output = "table", plans = "all";
+  RequestOverrides overrides;
+};
+
+struct TestArgs {
+  std::vector<std::string> paths;
+  std::string filter, output = "text";
+};
+
+// Reads a whole file; on failure returns nullopt and a reason.
+std::optional<std::string> read_file(const std::string& path, std::string* why = nullptr) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    if (why) *why = "is a directory";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (why) *why = std::strerror(errno);
+    return std::nullopt;
+  }
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+  } else {
+    in.seekg(0);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (in.bad()) {
+    if (why) *why = "read error";
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::string read_stdin() {
+  std::ostringstream buffer;
+  buffer << std::cin.rdbuf();
+  return buffer.str();
+}
+
+InputFormat parse_input_format(const std::string& s) {
+  if (s == "json") return InputFormat::Json;
+  if (s == "yaml") return InputFormat::Yaml;
+  return InputFormat::Auto;
+}
+
+// Fills a Source from a path or "-"; on failure prints why and returns false.
+bool load_source(const std::string& path, InputFormat format, Source& out) {
+  out.format = format;
+  if (path == kStdin) {
+    out.name = "<stdin>";
+    out.text = read_stdin();
+    return true;
+  }
+  out.name = path;
+  std::string why;
+  auto text = read_file(path, &why);
+  if (!text) {
+    std::cerr << path << ": error: cannot read: " << why << '\n';
+    return false;
+  }
+  out.text = std::move(*text);
+  return true;
+}
+
+void add_input_options(CLI::App* cmd, PlanArgs& a, bool request_flags) {
+  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file (JSON or YAML); - for stdin")
+      ->required();
+  cmd->add_option("-r,--request", a.request, "Deploy request file (JSON or YAML); - for stdin");
+  cmd->add_option("--input-format", a.input_format, "Force the input format")
+      ->check(CLI::IsMember({"json", "yaml"}));
+  cmd->add_option("-o,--output", a.output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  if (!request_flags) return;
+  RequestOverrides& o = a.overrides;
+  cmd->add_option("--plans", a.plans, "Which plans to print: all, assigned or none")
+      ->check(CLI::IsMember({"all", "assigned", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--app", o.app, "Override: the app whose existing instances count");
+  cmd->add_option("--count", o.count, "Override: instances to deploy");
+  cmd->add_option("--strategy", o.strategy, "Override: auto|fill|each|global|drained");
+  cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit");
+  cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)");
+  cmd->add_flag("--cpu-bind{true}", o.cpu_bind, "Override: bind to concrete cores (--cpu-bind=false to unset)");
+  cmd->add_option("--memory", o.memory, "Override: memory per instance (512Mi)");
+  cmd->add_option("--storage", o.storage, "Override: storage per instance (10Gi)");
+  cmd->add_option("--volume", o.volumes, "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
+  cmd->add_option("--label", o.labels, "Override: node_filter label k=v (repeatable)");
+  cmd->add_option("--node", o.nodes, "Override: only this node (repeatable)");
+  cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
+}
+
+int run_command(Command command, const PlanArgs& a) {
+  if (a.nodes == kStdin && a.request == kStdin) {
+    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (command != Command::Validate && a.request.empty() && a.overrides.empty()) {
+    std::cerr << "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  RunOptions options;
+  options.command = command;
+  options.overrides = a.overrides;
+  const InputFormat format = parse_input_format(a.input_format);
+  if (!load_source(a.nodes, format, options.nodes)) return static_cast<int>(ExitCode::Invalid);
+  if (!a.request.empty()) {
+    options.request.emplace();
+    if (!load_source(a.request, format, *options.request)) return static_cast<int>(ExitCode::Invalid);
+  }
+  options.output = a.output == "json"   ? OutputFormat::Json
+                   : a.output == "yaml" ? OutputFormat::Yaml
+                                        : OutputFormat::Table;
+  options.plans = a.plans == "assigned" ? PlansShown::Assigned
+                  : a.plans == "none"   ? PlansShown::None
+                                        : PlansShown::All;
+  const RunResult result = run(options);
+  std::fwrite(result.err.data(), 1, result.err.size(), stderr);
+  std::fwrite(result.out.data(), 1, result.out.size(), stdout);
+  return static_cast<int>(result.exit);
+}
+
+bool is_case_extension(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+// Case files under the paths, in a stable order: directories are walked
+// recursively and sorted; files found there that are plain inventories or
+// requests (inputs of other cases) are skipped.
+std::vector<std::string> collect_cases(const std::vector<std::string>& paths) {
+  std::vector<std::string> cases;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      cases.push_back(path);  // named explicitly: always a case
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (it->is_regular_file(ec) && is_case_extension(it->path())) found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    for (std::string& f : found) {
+      auto text = read_file(f);
+      if (text && looks_like_input_file(*text)) continue;
+      cases.push_back(std::move(f));
+    }
+  }
+  return cases;
+}
+
+int run_tests(const TestArgs& a) {
+  const ReadFile reader = [](const std::string& p) { return read_file(p); };
+  std::vector<FixtureResult> results;
+  for (const std::string& file : collect_cases(a.paths)) {
+    std::string why;
+    auto text = read_file(file, &why);
+    FixtureResult r;
+    if (!text) {
+      r.file = r.name = file;
+      r.differences.push_back("cannot read: " + why);
+    } else {
+      r = run_fixture(file, *text, reader);
+    }
+    if (!a.filter.empty() && r.name.find(a.filter) == std::string::npos &&
+        r.file.find(a.filter) == std::string::npos)
+      continue;
+    results.push_back(std::move(r));
+  }
+  const std::string report = render_fixture_report(
+      results, a.output == "json" ? FixtureReportFormat::Json : FixtureReportFormat::Text);
+  std::fwrite(report.data(), 1, report.size(), stdout);
+  const bool all_passed =
+      std::all_of(results.begin(), results.end(), [](const FixtureResult& r) { return r.passed; });
+  return all_passed ? 0 : 1;
+}
+
+int main_impl(int argc, char** argv) {
+  CLI::App app{"eruplan: an offline, dry-run deployment planner (capacity pass, then strategy pass)",
+               "eruplan"};
+  app.set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 internal error.\nSee man eruplan.");
+
+  PlanArgs capacity_args, plan_args, validate_args;
+  TestArgs test_args;
+  CLI::App* capacity = app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
+  CLI::App* plan = app.add_subcommand("plan", "Capacity pass, then strategy pass: DeployMap and bindings");
+  CLI::App* validate = app.add_subcommand("validate", "Check the inputs and list every problem found");
+  CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
+  add_input_options(capacity, capacity_args, true);
+  add_input_options(plan, plan_args, true);
+  add_input_options(validate, validate_args, false);
+  test->add_option("paths", test_args.paths, "Case files and directories")->required();
+  test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
+  test->add_option("-o,--output", test_args.output, "Report format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  for (CLI::App* sub : {capacity, plan, validate, test})
+    sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "eruplan: error: " << e.what() << "\nRun with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (capacity->parsed()) return run_command(Command::Capacity, capacity_args);
+  if (plan->parsed()) return run_command(Command::Plan, plan_args);
+  if (validate->parsed()) return run_command(Command::Validate, validate_args);
+  return run_tests(test_args);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return main_impl(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "eruplan: internal error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "eruplan: internal error\n";
+  }
+  return static_cast<int>(ExitCode::Internal);
+}

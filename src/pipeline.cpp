@@ -1,0 +1,123 @@
+// The commands as one pure function: load -> check -> capacity -> strategy
+// -> render, mapping each way of stopping to its SPEC §6 exit code.
+#include "pipeline.h"
+
+#include <algorithm>
+
+namespace eruplan {
+
+namespace {
+
+std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
+
+// "valid: 4 nodes (1 not available), 32 cores, 128Gi memory"
+std::string validate_summary(const Inventory& inventory, const Request* request) {
+  std::int64_t cores = 0, cordoned = 0;
+  Bytes memory = 0;
+  for (const Node& n : inventory.nodes) {
+    cores += static_cast<std::int64_t>(n.cores.size());
+    memory += n.memory;
+    cordoned += n.available ? 0 : 1;
+  }
+  std::string out = "valid: " + std::to_string(inventory.nodes.size()) + " nodes";
+  if (cordoned > 0) out += " (" + std::to_string(cordoned) + " not available)";
+  out += ", " + std::to_string(cores) + " cores, " + format_bytes(memory) + " memory";
+  if (request != nullptr) {
+    out += "; request: app " + (request->app.empty() ? std::string("(none)") : request->app) +
+           ", strategy " + std::string(strategy_name(request->strategy));
+    if (request->count > 0) out += ", count " + std::to_string(request->count);
+  }
+  return out + '\n';
+}
+
+// The per-node reasons that explain a failed strategy pass.
+std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap& map) {
+  std::string out;
+  for (const NodeCapacity& n : map.nodes) {
+    out += "  " + inventory.nodes[n.node].name + ": ";
+    if (n.capacity == 0)
+      out += "capacity 0 (" + n.reason + ")";
+    else
+      out += "capacity " + count_text(n.capacity) + ", " + std::to_string(n.existing) + " existing";
+    out += '\n';
+  }
+  return out;
+}
+
+void plan_strategy(RunResult& result, const RunOptions& options) {
+  const Inventory& inventory = *result.inventory;
+  const Request& request = *result.request;
+  const CapacityMap& map = *result.capacity;
+
+  std::vector<StrategyInfo> infos;
+  std::vector<size_t> where;  // infos index -> capacity.nodes index
+  infos.reserve(map.nodes.size());
+  for (size_t i = 0; i < map.nodes.size(); ++i) {
+    const NodeCapacity& n = map.nodes[i];
+    if (n.capacity <= 0) continue;
+    infos.push_back({inventory.nodes[n.node].name, n.existing, n.capacity, n.usage, n.rate});
+    where.push_back(i);
+  }
+  const StrategyResult outcome = strategy_function(request.strategy)(
+      infos, request.count, map.total, request.nodes_limit);
+
+  if (outcome.outcome != StrategyOutcome::Deployed) {
+    const bool satisfied = outcome.outcome == StrategyOutcome::AlreadySatisfied;
+    result.exit = satisfied ? ExitCode::AlreadySatisfied : ExitCode::Infeasible;
+    result.err += std::string(satisfied ? "already satisfied: " : "infeasible: ") +
+                  outcome.message + '\n';
+    if (!satisfied) {
+      result.err += "nodes (" + std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
+                    count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
+    }
+    return;
+  }
+  std::vector<std::int64_t> deploy(map.nodes.size(), 0);
+  for (size_t k = 0; k < infos.size(); ++k) deploy[where[k]] = outcome.deploy[k];
+  result.deploy = std::move(deploy);
+  Report report{inventory, request, map, &*result.deploy, options.plans};
+  result.out = render(report, options.output);
+}
+
+}  // namespace
+
+RunResult run(const RunOptions& options) {
+  RunResult result;
+  Diagnostics diags;
+  result.inventory = load_inventory(options.nodes, diags);
+
+  const bool want_request = options.command != Command::Validate || options.request.has_value() ||
+                            !options.overrides.empty();
+  if (want_request) {
+    const Source* source = options.request ? &*options.request : nullptr;
+    result.request =
+        load_request(source, options.overrides, options.command == Command::Plan, diags);
+  }
+  if (result.inventory && result.request) check_inputs(*result.inventory, *result.request, diags);
+
+  result.err = diags.to_string();
+  if (diags.has_errors() || !result.inventory || (want_request && !result.request)) {
+    result.exit = ExitCode::Invalid;
+    return result;
+  }
+
+  if (options.command == Command::Validate) {
+    result.out = validate_summary(*result.inventory, result.request ? &*result.request : nullptr);
+    return result;
+  }
+
+  CapacityOptions capacity_options;
+  if (options.plans == PlansShown::None && options.command == Command::Capacity)
+    capacity_options.max_plans = 0;
+  result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
+
+  if (options.command == Command::Capacity) {
+    Report report{*result.inventory, *result.request, *result.capacity, nullptr, options.plans};
+    result.out = render(report, options.output);
+    return result;
+  }
+  plan_strategy(result, options);
+  return result;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,170 @@
+// The capacity pass in memory mode and storage, usage/rate, the filter, and
+// the units used in reasons.
+#include <doctest/doctest.h>
+
+#include "capacity.h"
+
+using namespace eruplan;
+
+namespace {
+
+constexpr Bytes Mi = 1024 * 1024;
+
+Node memory_node(std::string name, Bytes memory, Bytes used = 0, int cores = 4) {
+  Node n;
+  n.name = std::move(name);
+  n.memory = memory;
+  n.memory_used = used;
+  for (int i = 0; i < cores; ++i) n.cores.push_back({std::to_string(i), 100, 0, -1});
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("units: sizes print exactly, with the shortest exact suffix") {
+  CHECK(format_bytes(300 * Mi) == "300Mi");
+  CHECK(format_bytes(1500) == "1500");
+  CHECK(format_bytes(2000) == "2k");
+  CHECK(format_bytes(1000000000) == "1G");
+  CHECK(format_bytes(1073741824) == "1Gi");
+  CHECK(format_bytes(0) == "0");
+  CHECK(format_bytes(1025) == "1025");
+  CHECK(format_cores(1'300'000'000) == "1.3");
+  CHECK(format_cores(2'000'000'000) == "2");
+  CHECK(format_cores(290'000'000) == "0.29");
+  CHECK(format_cores(1) == "0.000000001");
+}
+
+TEST_CASE("natural order: numbers by value, before other ids") {
+  CHECK(natural_less("2", "10"));
+  CHECK_FALSE(natural_less("10", "2"));
+  CHECK(natural_less("9", "a"));
+  CHECK(natural_less("a10", "a2"));  // non-numeric ids compare by bytes
+  CHECK(natural_less("007", "8"));
+  CHECK_FALSE(natural_less("3", "3"));
+}
+
+TEST_CASE("memory mode: 10M per instance on a 100M node gives 10 (design note)") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("node1", 100 * Mi));
+  Request req;
+  req.memory = 10 * Mi;
+  CapacityMap map = capacity_pass(inv, req);
+  REQUIRE(map.nodes.size() == 1);
+  CHECK(map.nodes[0].capacity == 10);
+  CHECK(map.total == 10);
+  CHECK(map.nodes[0].plans.empty());
+  CHECK_FALSE(map.binds);
+}
+
+TEST_CASE("memory mode: capacity 0 carries a reason naming memory") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("node3", 1024 * Mi, 724 * Mi));
+  Request req;
+  req.memory = 512 * Mi;
+  CapacityMap map = capacity_pass(inv, req);
+  CHECK(map.nodes[0].capacity == 0);
+  CHECK(map.nodes[0].reason == "memory: 300Mi available, 512Mi per instance");
+}
+
+TEST_CASE("memory mode: a cpu request above the node's cores gives 0") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("small", 1024 * Mi, 0, 2));
+  Request req;
+  req.cpu = 3 * kNanoPerCore;
+  req.memory = Mi;
+  CapacityMap map = capacity_pass(inv, req);
+  CHECK(map.nodes[0].capacity == 0);
+  CHECK(map.nodes[0].reason == "cpu: 3 cores per instance, node has 2 cores");
+  req.cpu = 2 * kNanoPerCore;
+  CHECK(capacity_pass(inv, req).nodes[0].capacity == 1024);
+}
+
+TEST_CASE("nothing requested: unlimited capacity and total") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("a", 100));
+  inv.nodes.push_back(memory_node("b", 100));
+  CapacityMap map = capacity_pass(inv, Request{});
+  CHECK(map.nodes[0].capacity == kUnlimited);
+  CHECK(map.total == kUnlimited);
+}
+
+TEST_CASE("storage limits with its own reason; both reasons when both are 0") {
+  Inventory inv;
+  Node n = memory_node("n", 100 * Mi, 100 * Mi);
+  n.storage = 25 * Mi;
+  inv.nodes.push_back(n);
+  Request req;
+  req.storage = 10 * Mi;
+  CHECK(capacity_pass(inv, req).nodes[0].capacity == 2);
+  req.storage = 30 * Mi;
+  req.memory = Mi;
+  CapacityMap map = capacity_pass(inv, req);
+  CHECK(map.nodes[0].capacity == 0);
+  CHECK(map.nodes[0].reason ==
+        "memory: 0 available, 1Mi per instance; storage: 25Mi available, 30Mi per instance");
+}
+
+TEST_CASE("cordoned nodes appear with 0 and 'not available'; filtered nodes vanish") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("c", 100 * Mi));
+  inv.nodes.push_back(memory_node("a", 100 * Mi));
+  inv.nodes.push_back(memory_node("b", 100 * Mi));
+  inv.nodes[0].available = false;
+  inv.nodes[1].labels = {{"zone", "x"}};
+  inv.nodes[0].labels = {{"zone", "x"}};
+  Request req;
+  req.memory = 10 * Mi;
+  CapacityMap map = capacity_pass(inv, req);
+  REQUIRE(map.nodes.size() == 3);
+  CHECK(inv.nodes[map.nodes[0].node].name == "a");  // sorted by name
+  CHECK(inv.nodes[map.nodes[2].node].name == "c");
+  CHECK(map.nodes[2].capacity == 0);
+  CHECK(map.nodes[2].reason == "not available");
+  CHECK(map.total == 20);
+
+  req.filter.labels = {{"zone", "x"}};
+  req.filter.exclude = {"c"};
+  map = capacity_pass(inv, req);
+  REQUIRE(map.nodes.size() == 1);
+  CHECK(inv.nodes[map.nodes[0].node].name == "a");
+  req.filter = {};
+  req.filter.nodes = {"b", "c"};
+  CHECK(capacity_pass(inv, req).nodes.size() == 2);
+}
+
+TEST_CASE("usage and rate: memory mode weighs memory, storage adds weight 1") {
+  Inventory inv;
+  Node n = memory_node("n", 1000, 250);
+  n.storage = 100;
+  n.storage_used = 50;
+  n.instances = {{"db", 1}, {"web", 3}};
+  inv.nodes.push_back(n);
+  Request req;
+  req.app = "web";
+  req.memory = 100;
+  NodeCapacity c = capacity_pass(inv, req).nodes[0];
+  CHECK(c.existing == 3);
+  CHECK(c.usage == doctest::Approx(0.25));
+  CHECK(c.rate == doctest::Approx(0.1));
+  req.storage = 10;
+  c = capacity_pass(inv, req).nodes[0];
+  CHECK(c.usage == doctest::Approx((0.25 + 0.5) / 2));
+  CHECK(c.rate == doctest::Approx((0.1 + 0.1) / 2));
+}
+
+TEST_CASE("usage and rate: CPU-bind mode weighs cpu 100 against storage 1") {
+  Inventory inv;
+  Node n = memory_node("n", 1000, 0, 4);
+  n.cpu_used = 2 * kNanoPerCore;
+  n.storage = 100;
+  n.storage_used = 0;
+  inv.nodes.push_back(n);
+  Request req;
+  req.cpu_bind = true;
+  req.cpu = kNanoPerCore;
+  req.storage = 10;
+  NodeCapacity c = capacity_pass(inv, req).nodes[0];
+  CHECK(c.usage == doctest::Approx((0.5 * 100 + 0) / 101));
+  CHECK(c.rate == doctest::Approx((0.25 * 100 + 0.1) / 101));
+}

@@ -1,0 +1,515 @@
+// Volume plans (SPEC §4 "Volume plans"): how many instances a node's devices
+// can host for the request's scheduled (AUTO) bindings, and which device each
+// binding of each instance takes.
+//
+// Three kinds of scheduled binding:
+// - normal (SIZE > 0, no `m`): SIZE bytes from any device with room;
+// - monopoly (`m`, SIZE > 0): all of an instance's monopoly bindings share one
+//   whole device that nothing uses yet, split in proportion to their sizes;
+// - unlimited quota (SIZE 0): binds a device, takes no space.
+//
+// Decisions the SPEC leaves open:
+// - Capacity for normal bindings is the most complete plans found by several
+//   packings: largest size first filling devices in name order (first fit),
+//   least available first (best fit) and most available first, counted per
+//   device so huge capacities cost nothing; the per-instance greedy (each
+//   binding, largest first, onto the device with most available space) while
+//   it needs at most kGreedyLimit plans, so capacity is never below it; and an
+//   exhaustive search for one more plan while that needs at most kExactShares
+//   shares.
+// - Plans take each binding's shares in device name order: plan p's binding
+//   gets the p-th share of its size on the devices in name order (bindings of
+//   equal size take turns), so one binding on {/sda0: 1000, /sda1: 200} gives
+//   ten /sda0 plans, then two /sda1 plans, as in the design note.
+// - A monopoly device is split by floor(size * SIZE_i / sum of SIZEs) per
+//   binding; the last monopoly binding (request order) takes the remainder,
+//   so the shares add up to the whole device.
+// - For j monopoly plans the j smallest eligible devices (ties by name) go to
+//   monopoly: what is left then holds, device for device, at least as much
+//   as any other choice leaves, so no other choice packs more normal shares.
+//   Capacity is the largest j whose leftover devices hold j plans' normal
+//   (and unlimited) bindings. Plans take their monopoly devices in name order.
+// - An unlimited quota binds the device with the most available space as the
+//   node stands before this request (ties by name), among devices no monopoly
+//   plan takes; every plan binds the same device, which monopoly plans then
+//   leave alone. A monopoly binding of SIZE 0 (the loader rejects it) counts
+//   as an unlimited quota.
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+constexpr std::int64_t kGreedyLimit = 4096;   // plans the per-instance greedy is run for
+constexpr std::int64_t kExactShares = 24;     // shares an exhaustive search places at most
+constexpr std::int64_t kExactBudget = 20000;  // search steps per exhaustive attempt
+
+// Normal bindings of equal size are interchangeable, so packing works on
+// size classes, largest first.
+struct SizeClass {
+  Bytes size = 0;
+  std::vector<std::uint32_t> bindings;  // indices into Request::volumes, ascending
+};
+
+// A packing: shares per size class per pool device.
+using Counts = std::vector<std::vector<std::int64_t>>;
+
+std::int64_t clamp64(i128 v) {
+  const i128 top = kUnlimited - 1;  // kUnlimited means "does not limit"
+  return static_cast<std::int64_t>(v > top ? top : v);
+}
+
+std::int64_t shares_per_plan(const std::vector<SizeClass>& classes) {
+  std::int64_t k = 0;
+  for (const auto& c : classes) k += static_cast<std::int64_t>(c.bindings.size());
+  return k;
+}
+
+// No packing can place more plans than this.
+std::int64_t upper_bound(const std::vector<Bytes>& avail, const std::vector<SizeClass>& classes) {
+  i128 total_avail = 0, per_plan = 0;
+  for (Bytes a : avail) total_avail += a;
+  for (const auto& c : classes) per_plan += static_cast<i128>(c.size) * c.bindings.size();
+  i128 bound = total_avail / per_plan;
+  for (const auto& c : classes) {
+    i128 fit = 0;
+    for (Bytes a : avail) fit += a / c.size;
+    bound = std::min<i128>(bound, fit / static_cast<i128>(c.bindings.size()));
+  }
+  return clamp64(bound);
+}
+
+enum class Order { Name, LeastAvailable, MostAvailable };
+
+// Places n plans' shares size class by size class, largest first, each class
+// filling devices in the given order. Counts per device, so cheap for any n.
+std::optional<Counts> pack_by_counts(std::vector<Bytes> avail,
+                                     const std::vector<SizeClass>& classes, std::int64_t n,
+                                     Order order) {
+  Counts counts(classes.size(), std::vector<std::int64_t>(avail.size(), 0));
+  std::vector<std::size_t> idx(avail.size());
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const Bytes size = classes[c].size;
+    i128 need = static_cast<i128>(n) * classes[c].bindings.size();
+    std::iota(idx.begin(), idx.end(), std::size_t{0});
+    if (order == Order::LeastAvailable)
+      std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return avail[a] < avail[b]; });
+    else if (order == Order::MostAvailable)
+      std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return avail[a] > avail[b]; });
+    for (std::size_t d : idx) {
+      if (need == 0) break;
+      const std::int64_t take = static_cast<std::int64_t>(std::min<i128>(need, avail[d] / size));
+      counts[c][d] = take;
+      avail[d] -= take * size;
+      need -= take;
+    }
+    if (need > 0) return std::nullopt;
+  }
+  return counts;
+}
+
+// The simple greedy: instance by instance, each binding (largest first) onto
+// the device with the most available space that fits it (ties by name).
+// Returns how many of at most `limit` plans it completes; `counts` holds them.
+std::int64_t greedy(std::vector<Bytes> avail, const std::vector<SizeClass>& classes,
+                    std::int64_t limit, Counts& counts) {
+  counts.assign(classes.size(), std::vector<std::int64_t>(avail.size(), 0));
+  std::int64_t done = 0;
+  while (done < limit) {
+    const std::vector<Bytes> before = avail;
+    std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
+    bool complete = true;
+    for (std::size_t c = 0; c < classes.size() && complete; ++c) {
+      for (std::size_t k = 0; k < classes[c].bindings.size(); ++k) {
+        std::size_t best = avail.size();
+        for (std::size_t d = 0; d < avail.size(); ++d)
+          if (avail[d] >= classes[c].size && (best == avail.size() || avail[d] > avail[best]))
+            best = d;
+        if (best == avail.size()) {
+          complete = false;
+          break;
+        }
+        avail[best] -= classes[c].size;
+        taken.emplace_back(c, best);
+      }
+    }
+    if (!complete) break;
+    for (auto [c, d] : taken) ++counts[c][d];
+    ++done;
+  }
+  return done;
+}
+
+// Exhaustive search for a packing of n plans; gives up after kExactBudget steps.
+class ExactSearch {
+ public:
+  ExactSearch(std::vector<Bytes> avail, const std::vector<SizeClass>& classes, std::int64_t n)
+      : avail_(std::move(avail)) {
+    for (std::size_t c = 0; c < classes.size(); ++c)
+      for (std::int64_t i = 0; i < n * static_cast<std::int64_t>(classes[c].bindings.size()); ++i) {
+        items_.push_back(classes[c].size);
+        item_class_.push_back(c);
+      }
+    suffix_.assign(items_.size() + 1, 0);
+    for (std::size_t t = items_.size(); t-- > 0;) suffix_[t] = suffix_[t + 1] + items_[t];
+    for (Bytes a : avail_) free_ += a;
+    at_.assign(items_.size(), 0);
+    classes_ = classes.size();
+  }
+
+  std::optional<Counts> run() {
+    if (!place(0)) return std::nullopt;
+    Counts counts(classes_, std::vector<std::int64_t>(avail_.size(), 0));
+    for (std::size_t t = 0; t < items_.size(); ++t) ++counts[item_class_[t]][at_[t]];
+    return counts;
+  }
+
+ private:
+  bool place(std::size_t t) {
+    if (t == items_.size()) return true;
+    if (--budget_ < 0 || suffix_[t] > free_) return false;
+    const Bytes size = items_[t];
+    // Equal items go to non-decreasing devices, and devices with equal
+    // available space are interchangeable: both cut symmetric branches.
+    const std::size_t first = (t > 0 && items_[t - 1] == size) ? at_[t - 1] : 0;
+    for (std::size_t d = first; d < avail_.size(); ++d) {
+      if (avail_[d] < size) continue;
+      bool seen = false;
+      for (std::size_t e = first; e < d && !seen; ++e) seen = avail_[e] == avail_[d];
+      if (seen) continue;
+      avail_[d] -= size;
+      free_ -= size;
+      at_[t] = d;
+      if (place(t + 1)) return true;
+      avail_[d] += size;
+      free_ += size;
+    }
+    return false;
+  }
+
+  std::vector<Bytes> avail_;
+  std::vector<Bytes> items_;
+  std::vector<std::size_t> item_class_;
+  std::vector<i128> suffix_;
+  std::vector<std::size_t> at_;
+  i128 free_ = 0;
+  std::size_t classes_ = 0;
+  std::int64_t budget_ = kExactBudget;
+};
+
+bool exact_applies(const std::vector<SizeClass>& classes, std::int64_t n) {
+  const std::int64_t k = shares_per_plan(classes);
+  return k == 0 || n <= kExactShares / k;
+}
+
+std::optional<Counts> pack_fast(const std::vector<Bytes>& avail,
+                                const std::vector<SizeClass>& classes, std::int64_t n) {
+  for (Order order : {Order::Name, Order::LeastAvailable, Order::MostAvailable})
+    if (auto counts = pack_by_counts(avail, classes, n, order)) return counts;
+  return std::nullopt;
+}
+
+// A packing of exactly n plans by any of the methods, or none found.
+std::optional<Counts> pack(const std::vector<Bytes>& avail, const std::vector<SizeClass>& classes,
+                           std::int64_t n) {
+  if (auto counts = pack_fast(avail, classes, n)) return counts;
+  if (n <= kGreedyLimit) {
+    Counts counts;
+    if (greedy(avail, classes, n, counts) == n) return counts;
+  }
+  if (exact_applies(classes, n)) return ExactSearch(avail, classes, n).run();
+  return std::nullopt;
+}
+
+struct Packing {
+  std::int64_t plans = 0;
+  Counts counts;
+};
+
+// The most plans found for the normal bindings on these devices.
+Packing max_normal(const std::vector<Bytes>& avail, const std::vector<SizeClass>& classes) {
+  Packing best;
+  if (classes.empty() || avail.empty()) return best;
+  const std::int64_t bound = upper_bound(avail, classes);
+  if (bound == 0) return best;
+  // The common case: a counted packing reaches the bound, which is optimal.
+  if (auto counts = pack_fast(avail, classes, bound)) return {bound, std::move(*counts)};
+  // The greedy's first k plans are a packing for every k up to its count, so
+  // the search below, which only moves past packable counts, ends at or above it.
+  best.plans = greedy(avail, classes, std::min(bound, kGreedyLimit), best.counts);
+  std::int64_t lo = best.plans, hi = bound + 1;
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (auto counts = pack_fast(avail, classes, mid)) {
+      lo = mid;
+      best = {mid, std::move(*counts)};
+    } else {
+      hi = mid;
+    }
+  }
+  while (best.plans < bound && exact_applies(classes, best.plans + 1)) {
+    auto counts = ExactSearch(avail, classes, best.plans + 1).run();
+    if (!counts) break;
+    best = {best.plans + 1, std::move(*counts)};
+  }
+  return best;
+}
+
+// Which devices host what, for a node.
+struct Layout {
+  std::int64_t capacity = 0;
+  std::vector<std::uint32_t> monopoly;  // one per plan, by device index
+  std::vector<std::uint32_t> pool;      // devices for normal and unlimited bindings, by index
+  Counts counts;                        // normal shares per class per pool device
+};
+
+std::vector<Bytes> available(const Node& node, const std::vector<std::uint32_t>& devices) {
+  std::vector<Bytes> avail;
+  for (auto d : devices) avail.push_back(node.devices[d].size - node.devices[d].used);
+  return avail;
+}
+
+// The device with the most available space, ties by name; devices non-empty.
+std::uint32_t emptiest(const Node& node, const std::vector<std::uint32_t>& devices) {
+  std::uint32_t best = devices.front();
+  for (auto d : devices) {
+    const Device& a = node.devices[d];
+    const Device& b = node.devices[best];
+    if (a.size - a.used > b.size - b.used) best = d;
+  }
+  return best;
+}
+
+// Monopoly plans, each on its own eligible device (eligible: smallest
+// first), with the normal and unlimited bindings on the devices left over.
+Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligible,
+                       const std::vector<SizeClass>& classes, bool has_unlimited) {
+  Layout best;
+  for (std::size_t j = 1; j <= eligible.size(); ++j) {
+    std::vector<std::uint32_t> mono(eligible.begin(),
+                                    eligible.begin() + static_cast<std::ptrdiff_t>(j));
+    std::sort(mono.begin(), mono.end());
+    std::vector<std::uint32_t> pool;
+    for (std::uint32_t d = 0; d < node.devices.size(); ++d)
+      if (!std::binary_search(mono.begin(), mono.end(), d)) pool.push_back(d);
+    if (has_unlimited && pool.empty()) break;
+    auto counts = pack(available(node, pool), classes, static_cast<std::int64_t>(j));
+    // Were j plans out of reach, j + 1 would be too: the pool only shrinks.
+    if (!counts) break;
+    best = {static_cast<std::int64_t>(j), std::move(mono), std::move(pool), std::move(*counts)};
+  }
+  return best;
+}
+
+std::string join_bindings(const Request& request, const std::vector<std::uint32_t>& bindings,
+                          const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < bindings.size(); ++i) {
+    if (i > 0) out += sep;
+    out += request.volumes[bindings[i]].binding;
+  }
+  return out;
+}
+
+std::string list_devices(const Node& node, const std::vector<std::uint32_t>& devices) {
+  std::string out;
+  for (auto d : devices) {
+    if (!out.empty()) out += ", ";
+    const Device& dev = node.devices[d];
+    out += dev.name + " " + format_bytes(dev.size - dev.used);
+    if (dev.used == 0) out += " (unused)";
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> all_devices(const Node& node) {
+  std::vector<std::uint32_t> all(node.devices.size());
+  std::iota(all.begin(), all.end(), std::uint32_t{0});
+  return all;
+}
+
+// Why normal bindings get no plan on these devices.
+std::string normal_reason(const Node& node, const Request& request,
+                          const std::vector<SizeClass>& classes,
+                          const std::vector<std::uint32_t>& pool) {
+  if (pool.empty())
+    return "volumes: no device left for " + join_bindings(request, classes[0].bindings, ", ");
+  const std::uint32_t most = emptiest(node, pool);
+  const Device& dev = node.devices[most];
+  const Bytes most_avail = dev.size - dev.used;
+  const SizeClass& largest = classes.front();
+  if (largest.size > most_avail)
+    return "volumes: " + request.volumes[largest.bindings.front()].binding + " needs " +
+           format_bytes(largest.size) + " on one device; most available is " + dev.name + " with " +
+           format_bytes(most_avail);
+  std::vector<std::uint32_t> normal;
+  i128 total = 0;
+  for (const auto& c : classes) {
+    normal.insert(normal.end(), c.bindings.begin(), c.bindings.end());
+    total += static_cast<i128>(c.size) * c.bindings.size();
+  }
+  std::sort(normal.begin(), normal.end());
+  return "volumes: " + join_bindings(request, normal, " + ") + " (" + format_bytes(clamp64(total)) +
+         " in all) do not fit together; available: " + list_devices(node, pool);
+}
+
+void add_plans(const Node& node, const Request& request, const std::vector<std::uint32_t>& mono,
+               const std::vector<std::uint32_t>& unlimited, const std::vector<SizeClass>& classes,
+               const Layout& layout, std::int64_t count, std::vector<Plan>& plans) {
+  i128 mono_total = 0;
+  for (auto b : mono) mono_total += request.volumes[b].size;
+  std::optional<std::uint32_t> quota_device;
+  if (!unlimited.empty()) quota_device = emptiest(node, layout.pool);
+
+  // Each class's shares in device name order: slot p * m + k is plan p's k-th binding of the class.
+  std::vector<std::vector<std::uint32_t>> slots(classes.size());
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const std::int64_t want = count * static_cast<std::int64_t>(classes[c].bindings.size());
+    for (std::size_t d = 0; d < layout.pool.size(); ++d)
+      for (std::int64_t i = 0;
+           i < layout.counts[c][d] && static_cast<std::int64_t>(slots[c].size()) < want; ++i)
+        slots[c].push_back(layout.pool[d]);
+  }
+
+  for (std::int64_t p = 0; p < count; ++p) {
+    Plan plan;
+    if (!mono.empty()) {
+      const std::uint32_t device = layout.monopoly[static_cast<std::size_t>(p)];
+      const Bytes whole = node.devices[device].size;
+      Bytes given = 0;
+      for (std::size_t i = 0; i < mono.size(); ++i) {
+        const Bytes share = i + 1 == mono.size()
+                                ? whole - given
+                                : static_cast<Bytes>(static_cast<i128>(whole) *
+                                                     request.volumes[mono[i]].size / mono_total);
+        given += share;
+        plan.volumes.push_back({mono[i], device, share});
+      }
+    }
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+      const std::size_t m = classes[c].bindings.size();
+      for (std::size_t k = 0; k < m; ++k)
+        plan.volumes.push_back({classes[c].bindings[k],
+                                slots[c][static_cast<std::size_t>(p) * m + k], classes[c].size});
+    }
+    for (auto b : unlimited) plan.volumes.push_back({b, *quota_device, 0});
+    std::sort(plan.volumes.begin(), plan.volumes.end(),
+              [](const VolumeShare& a, const VolumeShare& b) {
+                return a.binding != b.binding ? a.binding < b.binding : a.device < b.device;
+              });
+    plans.push_back(std::move(plan));
+  }
+}
+
+}  // namespace
+
+DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans) {
+  DimensionResult result;
+  std::vector<std::uint32_t> mono, unlimited, normal;
+  for (std::uint32_t i = 0; i < request.volumes.size(); ++i) {
+    const VolumeRequest& v = request.volumes[i];
+    if (!v.scheduled()) continue;
+    if (v.size == 0)
+      unlimited.push_back(i);
+    else if (v.monopoly())
+      mono.push_back(i);
+    else
+      normal.push_back(i);
+  }
+  if (mono.empty() && unlimited.empty() && normal.empty()) return result;
+  result.binds = true;
+  if (node.devices.empty()) {
+    result.capacity = 0;
+    result.reason = "volumes: node has no volumes";
+    return result;
+  }
+
+  std::vector<SizeClass> classes;
+  for (auto b : normal) {
+    const Bytes size = request.volumes[b].size;
+    auto it = std::find_if(classes.begin(), classes.end(),
+                           [&](const SizeClass& c) { return c.size == size; });
+    if (it == classes.end())
+      classes.push_back({size, {b}});
+    else
+      it->bindings.push_back(b);
+  }
+  std::sort(classes.begin(), classes.end(),
+            [](const SizeClass& a, const SizeClass& b) { return a.size > b.size; });
+
+  if (mono.empty() && classes.empty()) {
+    // Only unlimited quotas: nothing limits; every instance shares one plan.
+    result.capacity = kUnlimited;
+    if (max_plans > 0) {
+      Layout layout;
+      layout.pool = all_devices(node);
+      add_plans(node, request, mono, unlimited, classes, layout, 1, result.plans);
+    }
+    return result;
+  }
+
+  Layout layout;
+  if (mono.empty()) {
+    layout.pool = all_devices(node);
+    Packing packing = max_normal(available(node, layout.pool), classes);
+    layout.capacity = packing.plans;
+    layout.counts = std::move(packing.counts);
+    if (layout.capacity == 0) result.reason = normal_reason(node, request, classes, layout.pool);
+  } else {
+    i128 need = 0;
+    for (auto b : mono) need += request.volumes[b].size;
+    std::vector<std::uint32_t> eligible, unused;
+    for (std::uint32_t d = 0; d < node.devices.size(); ++d) {
+      if (node.devices[d].used != 0) continue;
+      unused.push_back(d);
+      if (node.devices[d].size >= need) eligible.push_back(d);
+    }
+    // Smallest devices first: they leave the most room to the other bindings.
+    std::stable_sort(eligible.begin(), eligible.end(),
+                     [&](auto a, auto b) { return node.devices[a].size < node.devices[b].size; });
+    const std::string monopoly = "monopoly " + join_bindings(request, mono, " + ");
+    if (eligible.empty()) {
+      result.reason = "volumes: " + monopoly + (mono.size() == 1 ? " needs" : " need") +
+                      " an unused device of at least " + format_bytes(clamp64(need)) + "; ";
+      if (unused.empty()) {
+        result.reason += "none";
+      } else {
+        const Device& big = node.devices[emptiest(node, unused)];
+        result.reason += "largest unused is " + big.name + " with " + format_bytes(big.size);
+      }
+    } else {
+      layout = monopoly_layout(node, eligible, classes, !unlimited.empty());
+      if (layout.capacity == 0) {
+        const auto everything = all_devices(node);
+        if (!classes.empty() && max_normal(available(node, everything), classes).plans == 0) {
+          result.reason = normal_reason(node, request, classes, everything);
+        } else {
+          std::vector<std::uint32_t> others;
+          for (const auto& c : classes)
+            others.insert(others.end(), c.bindings.begin(), c.bindings.end());
+          others.insert(others.end(), unlimited.begin(), unlimited.end());
+          std::sort(others.begin(), others.end());
+          result.reason = "volumes: once " + monopoly + " takes an unused device of at least " +
+                          format_bytes(clamp64(need)) + ", the other devices cannot hold " +
+                          join_bindings(request, others, " + ") +
+                          "; devices: " + list_devices(node, everything);
+        }
+      }
+    }
+  }
+  result.capacity = layout.capacity;
+  if (layout.capacity > 0)
+    add_plans(node, request, mono, unlimited, classes, layout, std::min(layout.capacity, max_plans),
+              result.plans);
+  return result;
+}
+
+}  // namespace eruplan

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "pipeline.h"
+
 namespace eruplan {
 
 // Reads a file by path; nullopt when it cannot be read. Injected by the CLI
@@ -23,6 +25,16 @@ struct FixtureResult {
 // Runs one case; `text` is the content of `file`. Never throws: a malformed
 // case is a failed case with a message.
 FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read);
+
+// The same with the pipeline injected (`run` from pipeline.h by default), so
+// the comparisons can be tested against canned results.
+using RunFunction = std::function<RunResult(const RunOptions&)>;
+FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read,
+                          const RunFunction& run_case);
+
+// True when a YAML/JSON text is an inventory or request rather than a case;
+// a directory walk skips such files so inputs may sit beside their cases.
+bool looks_like_input_file(const std::string& text);
 
 enum class FixtureReportFormat { Text, Json };
 

@@ -1,0 +1,551 @@
+// Fixture cases (SPEC §7). A case names a command, its inputs (inline or by
+// path relative to the case file) and what to expect; the runner passes the
+// inputs to the pipeline and turns every mismatch into one difference line.
+//
+// Beyond SPEC §7 a case may carry:
+//   options: {plans: all|assigned|none}       what `--plans` would be
+//   expect.plans: {node: N}                   number of plans in the PlanMap
+//   expect.reasons: {node: "text"}            a substring of the node's reason
+//   expect.capacity: {node: absent}           the node is not in the CapacityMap
+//   expect.error_contains: [a, b]             several substrings of stderr
+//   description: "..."                        free text, ignored
+#include "fixture.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <exception>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace eruplan {
+
+namespace {
+
+constexpr int kMaxDepth = 64;  // deeper inline inputs are surely a mistake (or an alias loop)
+
+// --- Reading the case -------------------------------------------------------
+
+// Thrown while reading a case; caught in run_fixture and reported as the
+// case's only difference.
+struct MalformedCase {
+  std::string message;
+};
+
+[[noreturn]] void malformed(std::string message) { throw MalformedCase{std::move(message)}; }
+
+std::string in_quotes(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + '"';
+}
+
+// A short rendering of a node for "got ..." messages.
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: return in_quotes(node.Scalar());
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Null: return "nothing";
+    default: return "an undefined value";
+  }
+}
+
+// A plain (unquoted) integer scalar; quoted "3" is a string, not a count.
+std::int64_t read_int(const YAML::Node& node, const std::string& path, std::int64_t min) {
+  if (node.IsScalar() && node.Tag() != "!") {
+    const std::string& s = node.Scalar();
+    size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    bool digits = i < s.size() && s.size() - i <= 18;
+    for (size_t k = i; k < s.size(); ++k) digits = digits && s[k] >= '0' && s[k] <= '9';
+    if (digits) {
+      const std::int64_t v = std::stoll(s);
+      if (v >= min) return v;
+      malformed(path + ": expected an integer >= " + std::to_string(min) + ", got " + s);
+    }
+  }
+  malformed(path + ": expected an integer, got " + describe(node));
+}
+
+std::string read_string(const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) malformed(path + ": expected a string, got " + describe(node));
+  return node.Scalar();
+}
+
+void require_map(const YAML::Node& node, const std::string& path) {
+  if (!node.IsMap()) malformed(path + ": expected a mapping, got " + describe(node));
+}
+
+void check_keys(const YAML::Node& map, const std::string& path,
+                std::initializer_list<std::string_view> known) {
+  for (const auto& kv : map) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+    bool ok = false;
+    for (std::string_view k : known) ok = ok || key == k;
+    if (ok) continue;
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + key + "\" (known: " + list +
+              ")");
+  }
+}
+
+// An expected count: N, or "unlimited" (and "absent" where allowed).
+constexpr std::int64_t kAbsent = -1;
+
+std::int64_t read_count(const YAML::Node& node, const std::string& path, bool absent_allowed) {
+  if (node.IsScalar() && node.Scalar() == "unlimited") return kUnlimited;
+  if (absent_allowed && node.IsScalar() && node.Scalar() == "absent") return kAbsent;
+  const bool numeric = node.IsScalar() && node.Tag() != "!" && !node.Scalar().empty() &&
+                       node.Scalar().find_first_not_of("+-0123456789") == std::string::npos;
+  if (numeric) return read_int(node, path, 0);
+  malformed(path + ": expected an integer or \"unlimited\"" +
+            std::string(absent_allowed ? " or \"absent\"" : "") + ", got " + describe(node));
+}
+
+template <class V>
+using Expected = std::vector<std::pair<std::string, V>>;  // in document order
+
+struct Expectation {
+  std::int64_t exit = 0;
+  std::optional<Expected<std::int64_t>> capacity;  // kUnlimited, kAbsent or N
+  std::optional<std::int64_t> total;
+  std::optional<Expected<std::int64_t>> deploy;
+  std::optional<Expected<std::int64_t>> plans;
+  std::optional<Expected<std::string>> reasons;
+  std::vector<std::string> error_contains;  // each a substring of stderr
+};
+
+template <class V, class Read>
+Expected<V> read_node_map(const YAML::Node& node, const std::string& path, Read read) {
+  require_map(node, path);
+  Expected<V> out;
+  for (const auto& kv : node) {
+    const std::string name = read_string(kv.first, path + " key");
+    out.emplace_back(name, read(kv.second, path + "." + name));
+  }
+  return out;
+}
+
+Expectation read_expectation(const YAML::Node& node) {
+  Expectation e;
+  if (!node) return e;
+  require_map(node, "expect");
+  check_keys(node, "expect",
+             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains"});
+  if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
+  if (node["capacity"])
+    e.capacity = read_node_map<std::int64_t>(
+        node["capacity"], "expect.capacity",
+        [](const YAML::Node& n, const std::string& p) { return read_count(n, p, true); });
+  if (node["total"]) e.total = read_count(node["total"], "expect.total", false);
+  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+  if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
+  if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
+  if (node["reasons"])
+    e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
+  if (const YAML::Node c = node["error_contains"]; c && c.IsSequence()) {
+    for (std::size_t i = 0; i < c.size(); ++i)
+      e.error_contains.push_back(
+          read_string(c[i], "expect.error_contains[" + std::to_string(i) + "]"));
+  } else if (c) {
+    e.error_contains.push_back(read_string(c, "expect.error_contains"));
+  }
+  return e;
+}
+
+// --- Turning inline inputs back into text -------------------------------------
+
+// Quoted scalars stay strings ("123" must not become the number 123), so the
+// YAML is re-emitted by hand rather than with YAML::Dump.
+void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth) {
+  if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      out << YAML::BeginMap;
+      for (const auto& kv : node) {
+        out << YAML::Key;
+        emit_yaml(out, kv.first, depth + 1);
+        out << YAML::Value;
+        emit_yaml(out, kv.second, depth + 1);
+      }
+      out << YAML::EndMap;
+      break;
+    case YAML::NodeType::Sequence:
+      out << YAML::BeginSeq;
+      for (const auto& item : node) emit_yaml(out, item, depth + 1);
+      out << YAML::EndSeq;
+      break;
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str")
+        out << YAML::DoubleQuoted << node.Scalar();
+      else
+        out << node.Scalar();
+      break;
+    default: out << YAML::Null; break;
+  }
+}
+
+bool is_json_number(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0')
+    ++i;
+  else if (!digits())
+    return false;
+  if (i < s.size() && s[i] == '.' && (++i, !digits())) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
+void emit_json(std::string& out, const YAML::Node& node, int depth) {
+  if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  auto string = [&](const std::string& s) { out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      out += '{';
+      bool first = true;
+      for (const auto& kv : node) {
+        if (!first) out += ", ";
+        first = false;
+        string(kv.first.IsScalar() ? kv.first.Scalar() : "");
+        out += ": ";
+        emit_json(out, kv.second, depth + 1);
+      }
+      out += '}';
+      break;
+    }
+    case YAML::NodeType::Sequence: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : node) {
+        if (!first) out += ", ";
+        first = false;
+        emit_json(out, item, depth + 1);
+      }
+      out += ']';
+      break;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& s = node.Scalar();
+      const bool plain = node.Tag() != "!";
+      if (plain && (s == "true" || s == "false" || s == "null" || is_json_number(s)))
+        out += s;
+      else
+        string(s);
+      break;
+    }
+    default: out += "null"; break;
+  }
+}
+
+bool is_json_file(const std::string& file, const std::string& text) {
+  const std::string ext = std::filesystem::path(file).extension().string();
+  if (ext == ".json") return true;
+  if (ext == ".yaml" || ext == ".yml") return false;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
+// An input given inline or as a path relative to the case file. Returns
+// nullopt (with a difference recorded) when the path cannot be read.
+std::optional<Source> read_input(const YAML::Node& node, const std::string& field,
+                                 const std::string& file, bool json_case, const ReadFile& read,
+                                 std::vector<std::string>& differences) {
+  if (node.IsScalar()) {
+    const std::filesystem::path rel(node.Scalar());
+    const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+    const std::string path =
+        rel.is_absolute() || dir.empty() ? rel.generic_string()
+                                         : (dir / rel).lexically_normal().generic_string();
+    std::optional<std::string> text = read ? read(path) : std::nullopt;
+    if (!text) {
+      differences.push_back(field + ": cannot read " + in_quotes(path));
+      return std::nullopt;
+    }
+    return Source{path, std::move(*text), InputFormat::Auto};
+  }
+  if (!node.IsMap() && !node.IsSequence())
+    malformed(field + ": expected an inline " + field + " or a path, got " + describe(node));
+  Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
+  if (json_case) {
+    emit_json(source.text, node, 0);
+  } else {
+    YAML::Emitter out;
+    emit_yaml(out, node, 0);
+    source.text = std::string(out.c_str()) + "\n";
+  }
+  return source;
+}
+
+Command read_command(const YAML::Node& node) {
+  if (!node) return Command::Plan;
+  const std::string c = read_string(node, "command");
+  if (c == "plan") return Command::Plan;
+  if (c == "capacity") return Command::Capacity;
+  if (c == "validate") return Command::Validate;
+  malformed("command: unknown command " + in_quotes(c) + " (expected plan, capacity or validate)");
+}
+
+PlansShown read_options(const YAML::Node& node) {
+  if (!node) return PlansShown::All;
+  require_map(node, "options");
+  check_keys(node, "options", {"plans"});
+  if (!node["plans"]) return PlansShown::All;
+  const std::string p = read_string(node["plans"], "options.plans");
+  if (p == "all") return PlansShown::All;
+  if (p == "assigned") return PlansShown::Assigned;
+  if (p == "none") return PlansShown::None;
+  malformed("options.plans: expected all, assigned or none, got " + in_quotes(p));
+}
+
+// --- Comparing ----------------------------------------------------------------
+
+std::string count_text(std::int64_t n) {
+  return n == kUnlimited ? "unlimited" : std::to_string(n);
+}
+
+std::string first_line(const std::string& text) {
+  const std::string line = text.substr(0, text.find('\n'));
+  return line.empty() ? "(empty)" : line;
+}
+
+// The produced results by node name, for lookups by the expected names.
+struct Outcome {
+  const RunResult& result;
+
+  const NodeCapacity* find(const std::string& name, size_t* index = nullptr) const {
+    if (!result.capacity || !result.inventory) return nullptr;
+    const auto& nodes = result.capacity->nodes;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (result.inventory->nodes[nodes[i].node].name != name) continue;
+      if (index) *index = i;
+      return &nodes[i];
+    }
+    return nullptr;
+  }
+  std::string name_of(size_t i) const {
+    return result.inventory->nodes[result.capacity->nodes[i].node].name;
+  }
+  bool has_capacity() const { return result.capacity && result.inventory; }
+  bool has_deploy() const {
+    return has_capacity() && result.deploy && result.deploy->size() == result.capacity->nodes.size();
+  }
+};
+
+void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
+  if (e.capacity) {
+    if (!o.has_capacity() && !e.capacity->empty()) diffs.push_back("capacity: no capacity map was produced");
+    for (const auto& [name, want] : *e.capacity) {
+      if (!o.has_capacity()) break;
+      const NodeCapacity* got = o.find(name);
+      if (want == kAbsent) {
+        if (got) diffs.push_back("capacity." + name + ": expected absent, got " + count_text(got->capacity));
+      } else if (!got) {
+        diffs.push_back("capacity." + name + ": not in the capacity map");
+      } else if (got->capacity != want) {
+        diffs.push_back("capacity." + name + ": expected " + count_text(want) + ", got " +
+                        count_text(got->capacity));
+      }
+    }
+  }
+  if (e.total) {
+    if (!o.has_capacity())
+      diffs.push_back("total: expected " + count_text(*e.total) + ", no capacity map was produced");
+    else if (o.result.capacity->total != *e.total)
+      diffs.push_back("total: expected " + count_text(*e.total) + ", got " +
+                      count_text(o.result.capacity->total));
+  }
+  if (e.plans) {
+    if (!o.has_capacity() && !e.plans->empty()) diffs.push_back("plans: no capacity map was produced");
+    for (const auto& [name, want] : *e.plans) {
+      if (!o.has_capacity()) break;
+      const NodeCapacity* got = o.find(name);
+      if (!got)
+        diffs.push_back("plans." + name + ": not in the capacity map");
+      else if (static_cast<std::int64_t>(got->plans.size()) != want)
+        diffs.push_back("plans." + name + ": expected " + std::to_string(want) + " plans, got " +
+                        std::to_string(got->plans.size()));
+    }
+  }
+  if (e.reasons) {
+    if (!o.has_capacity() && !e.reasons->empty()) diffs.push_back("reasons: no capacity map was produced");
+    for (const auto& [name, want] : *e.reasons) {
+      if (!o.has_capacity()) break;
+      const NodeCapacity* got = o.find(name);
+      if (!got)
+        diffs.push_back("reasons." + name + ": not in the capacity map");
+      else if (got->reason.find(want) == std::string::npos)
+        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) + ", got: " +
+                        (got->reason.empty() ? "(no reason)" : in_quotes(got->reason)));
+    }
+  }
+}
+
+// The DeployMap exactly: listed nodes get their number, every other node 0.
+void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
+  if (!e.deploy) return;
+  for (const auto& [name, want] : *e.deploy) {
+    size_t i = 0;
+    const NodeCapacity* node = o.find(name, &i);
+    std::int64_t got = 0;
+    std::string why;
+    if (!o.has_deploy())
+      why = " (no deploy map was produced)";
+    else if (!node)
+      why = " (not in the capacity map)";
+    else
+      got = (*o.result.deploy)[i];
+    if (got != want)
+      diffs.push_back("deploy." + name + ": expected " + std::to_string(want) + ", got " +
+                      std::to_string(got) + why);
+  }
+  if (!o.has_deploy()) return;
+  for (size_t i = 0; i < o.result.deploy->size(); ++i) {
+    const std::int64_t got = (*o.result.deploy)[i];
+    if (got == 0) continue;
+    const std::string name = o.name_of(i);
+    bool listed = false;
+    for (const auto& entry : *e.deploy) listed = listed || entry.first == name;
+    if (!listed)
+      diffs.push_back("deploy." + name + ": expected 0, got " + std::to_string(got) + " (not listed)");
+  }
+}
+
+void compare(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
+  if (static_cast<std::int64_t>(result.exit) != e.exit) {
+    std::string line = "exit: expected " + std::to_string(e.exit) + ", got " +
+                       std::to_string(static_cast<int>(result.exit));
+    if (!result.err.empty()) line += " (stderr: " + first_line(result.err) + ")";
+    diffs.push_back(line);
+  }
+  const Outcome o{result};
+  compare_capacity(e, o, diffs);
+  compare_deploy(e, o, diffs);
+  for (const std::string& want : e.error_contains)
+    if (result.err.find(want) == std::string::npos)
+      diffs.push_back("stderr: expected to contain " + in_quotes(want) +
+                      ", got: " + first_line(result.err));
+}
+
+void run_one(const std::string& file, const std::string& text, const ReadFile& read,
+             const RunFunction& run_case, FixtureResult& r) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    malformed("cannot parse: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ", column " +
+              std::to_string(e.mark.column + 1) + ")");
+  }
+  if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
+  check_keys(root, "",
+             {"name", "description", "command", "nodes", "request", "options", "expect"});
+  if (root["name"]) r.name = read_string(root["name"], "name");
+
+  RunOptions options;
+  options.command = read_command(root["command"]);
+  options.plans = read_options(root["options"]);
+  const Expectation expect = read_expectation(root["expect"]);
+  if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
+
+  const bool json_case = is_json_file(file, text);
+  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, json_case, read, r.differences);
+  std::optional<Source> request;
+  if (root["request"])
+    request = read_input(root["request"], "request", file, json_case, read, r.differences);
+  if (!r.differences.empty()) return;  // an unreadable input; nothing to run
+
+  options.nodes = std::move(*nodes);
+  options.request = std::move(request);
+  const RunResult result = run_case(options);
+  compare(expect, result, r.differences);
+}
+
+}  // namespace
+
+FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read) {
+  return run_fixture(file, text, read, [](const RunOptions& options) { return run(options); });
+}
+
+FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read,
+                          const RunFunction& run_case) {
+  FixtureResult r;
+  r.file = file;
+  r.name = std::filesystem::path(file).filename().string();
+  try {
+    run_one(file, text, read, run_case, r);
+  } catch (const MalformedCase& e) {
+    r.differences.push_back("malformed case: " + e.message);
+  } catch (const std::exception& e) {
+    r.differences.push_back(std::string("internal error: ") + e.what());
+  } catch (...) {
+    r.differences.push_back("internal error");
+  }
+  r.passed = r.differences.empty();
+  return r;
+}
+
+bool looks_like_input_file(const std::string& text) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    if (!root.IsMap() || root["expect"] || root["command"]) return false;
+    if (root["nodes"] && root["nodes"].IsSequence()) return true;
+    return root["app"] || root["resources"] || root["count"] || root["strategy"];
+  } catch (...) {
+    return false;  // run as a case, where the parse error is reported
+  }
+}
+
+std::string render_fixture_report(const std::vector<FixtureResult>& results,
+                                  FixtureReportFormat format) {
+  std::size_t passed = 0;
+  for (const FixtureResult& r : results) passed += r.passed ? 1 : 0;
+  const std::size_t failed = results.size() - passed;
+
+  if (format == FixtureReportFormat::Json) {
+    nlohmann::ordered_json doc;
+    doc["passed"] = passed;
+    doc["failed"] = failed;
+    doc["cases"] = nlohmann::ordered_json::array();
+    for (const FixtureResult& r : results) {
+      nlohmann::ordered_json c;
+      c["file"] = r.file;
+      c["name"] = r.name;
+      c["passed"] = r.passed;
+      c["differences"] = r.differences;
+      doc["cases"].push_back(std::move(c));
+    }
+    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  }
+
+  std::string out;
+  for (const FixtureResult& r : results) {
+    if (r.passed) continue;
+    std::string line = "FAIL " + r.file + ": " + r.name + ": ";
+    for (size_t i = 0; i < r.differences.size(); ++i)
+      line += (i ? "; " : "") + r.differences[i];
+    if (r.differences.empty()) line += "failed";
+    for (char& c : line)
+      if (c == '\n' || c == '\r') c = ' ';  // one line per failing case
+    out += line + '\n';
+  }
+  return out + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed\n";
+}
+
+}  // namespace eruplan

@@ -1,0 +1,550 @@
+// The fixture runner against canned pipeline results (the comparisons and
+// the case format), then against the real pipeline and binary.
+#include "fixture.h"
+
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include <sys/wait.h>
+
+using namespace eruplan;
+
+namespace {
+
+struct CannedNode {
+  CannedNode(std::string n, std::int64_t c, std::int64_t d, std::size_t p = 0, std::string r = "")
+      : name(std::move(n)), capacity(c), deploy(d), plans(p), reason(std::move(r)) {}
+  std::string name;
+  std::int64_t capacity;
+  std::int64_t deploy;
+  std::size_t plans;
+  std::string reason;
+};
+
+// A RunResult as the pipeline would produce it; nodes given in name order.
+RunResult canned(const std::vector<CannedNode>& nodes, ExitCode exit = ExitCode::Ok,
+                 std::string err = "", bool with_deploy = true) {
+  RunResult r;
+  r.exit = exit;
+  r.err = std::move(err);
+  Inventory inventory;
+  CapacityMap map;
+  std::vector<std::int64_t> deploy;
+  for (const CannedNode& n : nodes) {
+    Node node;
+    node.name = n.name;
+    inventory.nodes.push_back(node);
+    NodeCapacity c;
+    c.node = static_cast<std::uint32_t>(inventory.nodes.size() - 1);
+    c.capacity = n.capacity;
+    c.reason = n.reason;
+    c.plans.resize(n.plans);
+    map.total = (map.total == kUnlimited || n.capacity == kUnlimited) ? kUnlimited
+                                                                       : map.total + n.capacity;
+    map.nodes.push_back(c);
+    deploy.push_back(n.deploy);
+  }
+  r.inventory = inventory;
+  r.capacity = map;
+  if (with_deploy) r.deploy = deploy;
+  return r;
+}
+
+// Records what the runner asked for and returns a fixed result.
+struct FakePipeline {
+  explicit FakePipeline(RunResult r) : result(std::move(r)) {}
+  RunResult result;
+  std::vector<RunOptions> calls;
+  RunFunction fn() {
+    return [this](const RunOptions& o) {
+      calls.push_back(o);
+      return result;
+    };
+  }
+};
+
+ReadFile files(std::map<std::string, std::string> contents) {
+  return [contents](const std::string& path) -> std::optional<std::string> {
+    auto it = contents.find(path);
+    if (it == contents.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+const ReadFile kNoFiles = files({});
+
+const char* kInlineCase = R"(name: three nodes
+nodes:
+  nodes:
+    - {name: node1, cpu: 4, memory: 1Gi, labels: {rack: "4"}}
+    - {name: node2, cpu: 4, memory: 1Gi}
+request: {app: web, count: 2, resources: {memory: 100Mi}}
+expect:
+  capacity: {node1: 10, node2: 10}
+  total: 20
+  deploy: {node1: 1, node2: 1}
+)";
+
+}  // namespace
+
+TEST_CASE("a matching case passes and hands inline inputs to the pipeline as YAML sources") {
+  FakePipeline fake{canned({{"node1", 10, 1}, {"node2", 10, 1}})};
+  const FixtureResult r = run_fixture("cases/three.yaml", kInlineCase, kNoFiles, fake.fn());
+  CHECK(r.passed);
+  CHECK(r.differences.empty());
+  CHECK(r.file == "cases/three.yaml");
+  CHECK(r.name == "three nodes");
+
+  REQUIRE(fake.calls.size() == 1);
+  const RunOptions& o = fake.calls[0];
+  CHECK(o.command == Command::Plan);
+  CHECK(o.plans == PlansShown::All);
+  CHECK(o.nodes.name == "cases/three.yaml#nodes");
+  CHECK(o.nodes.format == InputFormat::Yaml);
+  REQUIRE(o.request.has_value());
+  CHECK(o.request->name == "cases/three.yaml#request");
+  CHECK(o.request->format == InputFormat::Yaml);
+
+  // The re-emitted text says the same thing, and a quoted "4" stays quoted.
+  const YAML::Node nodes = YAML::Load(o.nodes.text);
+  CHECK(nodes["nodes"][0]["name"].as<std::string>() == "node1");
+  CHECK(nodes["nodes"][0]["memory"].as<std::string>() == "1Gi");
+  CHECK(nodes["nodes"][0]["labels"]["rack"].Tag() == "!");
+  CHECK(nodes["nodes"][1]["cpu"].Tag() == "?");
+  const YAML::Node request = YAML::Load(o.request->text);
+  CHECK(request["count"].as<int>() == 2);
+  CHECK(request["resources"]["memory"].as<std::string>() == "100Mi");
+}
+
+TEST_CASE("a case without a name is named after its file; command and plans option are read") {
+  FakePipeline fake{canned({{"n1", 3, 0}})};
+  const FixtureResult r = run_fixture(
+      "dir/cap.yaml",
+      "command: capacity\noptions: {plans: none}\nnodes: {nodes: []}\nrequest: {app: web}\n"
+      "expect: {capacity: {n1: 3}}\n",
+      kNoFiles, fake.fn());
+  CHECK(r.passed);
+  CHECK(r.name == "cap.yaml");
+  REQUIRE(fake.calls.size() == 1);
+  CHECK(fake.calls[0].command == Command::Capacity);
+  CHECK(fake.calls[0].plans == PlansShown::None);
+
+  run_fixture("v.yaml", "command: validate\noptions: {plans: assigned}\nnodes: {nodes: []}\n",
+              kNoFiles, fake.fn());
+  REQUIRE(fake.calls.size() == 2);
+  CHECK(fake.calls[1].command == Command::Validate);
+  CHECK(fake.calls[1].plans == PlansShown::Assigned);
+  CHECK_FALSE(fake.calls[1].request.has_value());
+}
+
+TEST_CASE("a wrong deploy map fails and names each node that differs") {
+  FakePipeline fake{canned({{"node1", 10, 1}, {"node2", 10, 1}, {"node3", 10, 0}})};
+  const FixtureResult r = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {deploy: {node1: 2, node3: 0, node9: 1}}\n", kNoFiles,
+      fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences == std::vector<std::string>{
+                             "deploy.node1: expected 2, got 1",
+                             "deploy.node9: expected 1, got 0 (not in the capacity map)",
+                             "deploy.node2: expected 0, got 1 (not listed)",
+                         });
+}
+
+TEST_CASE("an empty expected deploy map means nothing may be deployed") {
+  FakePipeline fake{canned({{"node1", 10, 0}, {"node2", 10, 3}})};
+  const FixtureResult r =
+      run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {deploy: {}}\n", kNoFiles, fake.fn());
+  CHECK(r.differences ==
+        std::vector<std::string>{"deploy.node2: expected 0, got 3 (not listed)"});
+}
+
+TEST_CASE("capacity, total and plan counts are compared exactly") {
+  FakePipeline fake{canned({{"node1", 12, 0, 12}, {"node2", kUnlimited, 0, 1}, {"node3", 0, 0, 0}})};
+  const FixtureResult r = run_fixture("c.yaml", R"(nodes: {nodes: []}
+expect:
+  capacity: {node1: 10, node2: unlimited, node3: 0, nodeX: 1}
+  total: 11
+  plans: {node1: 10, node2: 1, nodeY: 2}
+)",
+                                      kNoFiles, fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences == std::vector<std::string>{
+                             "capacity.node1: expected 10, got 12",
+                             "capacity.nodeX: not in the capacity map",
+                             "total: expected 11, got unlimited",
+                             "plans.node1: expected 10 plans, got 12",
+                             "plans.nodeY: not in the capacity map",
+                         });
+}
+
+TEST_CASE("capacity 'absent' checks that the node filter left a node out") {
+  FakePipeline fake{canned({{"node1", 10, 0}})};
+  CHECK(run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {capacity: {node2: absent}}\n",
+                    kNoFiles, fake.fn())
+            .passed);
+  const FixtureResult r = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {capacity: {node1: absent}}\n", kNoFiles, fake.fn());
+  CHECK(r.differences == std::vector<std::string>{"capacity.node1: expected absent, got 10"});
+}
+
+TEST_CASE("reasons are substrings of the node's zero-capacity reason") {
+  FakePipeline fake{canned({{"node1", 0, 0, 0, "not available"}, {"node2", 5, 0}})};
+  CHECK(run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {reasons: {node1: available}}\n",
+                    kNoFiles, fake.fn())
+            .passed);
+  const FixtureResult r = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {reasons: {node1: memory, node2: memory}}\n",
+      kNoFiles, fake.fn());
+  CHECK(r.differences == std::vector<std::string>{
+                             R"(reasons.node1: expected to contain "memory", got: "not available")",
+                             R"(reasons.node2: expected to contain "memory", got: (no reason))",
+                         });
+}
+
+TEST_CASE("a wrong exit code fails, quoting the first line of stderr") {
+  FakePipeline fake{canned({{"node1", 2, 0}}, ExitCode::Infeasible,
+                           "infeasible: total capacity 2 < count 5\n  node1: capacity 2\n", false)};
+  const FixtureResult r = run_fixture("c.yaml", "nodes: {nodes: []}\n", kNoFiles, fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences == std::vector<std::string>{
+                             "exit: expected 0, got 4 (stderr: infeasible: total capacity 2 < count 5)"});
+}
+
+TEST_CASE("after a failed run, capacity is still compared and a missing deploy counts as 0") {
+  FakePipeline fake{canned({{"node1", 2, 0}, {"node2", 1, 0}}, ExitCode::Infeasible,
+                           "infeasible: not enough room\n", false)};
+  CHECK(run_fixture("c.yaml",
+                    "nodes: {nodes: []}\nexpect: {exit: 4, capacity: {node1: 2}, total: 3, "
+                    "deploy: {node1: 0}, error_contains: room}\n",
+                    kNoFiles, fake.fn())
+            .passed);
+  const FixtureResult r = run_fixture(
+      "c.yaml",
+      "nodes: {nodes: []}\nexpect: {exit: 4, capacity: {node1: 3}, deploy: {node1: 2}}\n",
+      kNoFiles, fake.fn());
+  CHECK(r.differences == std::vector<std::string>{
+                             "capacity.node1: expected 3, got 2",
+                             "deploy.node1: expected 2, got 0 (no deploy map was produced)",
+                         });
+}
+
+TEST_CASE("without a capacity map (invalid input) capacity expectations say so") {
+  RunResult invalid;
+  invalid.exit = ExitCode::Invalid;
+  invalid.err = "c.yaml#nodes:3:13: error: nodes[0].memory: negative size -5\n";
+  FakePipeline fake{invalid};
+  const FixtureResult r = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {exit: 3, capacity: {n: 1}, total: 1, plans: {n: 1}}\n",
+      kNoFiles, fake.fn());
+  CHECK(r.differences == std::vector<std::string>{
+                             "capacity: no capacity map was produced",
+                             "total: expected 1, no capacity map was produced",
+                             "plans: no capacity map was produced",
+                         });
+}
+
+TEST_CASE("error_contains: one substring or several, each reported when missing") {
+  RunResult invalid;
+  invalid.exit = ExitCode::Invalid;
+  invalid.err = "x: error: nodes[1].memory: negative size -5\nx: error: nodes[2].name: duplicate\n";
+  FakePipeline fake{invalid};
+  CHECK(run_fixture("c.yaml",
+                    "nodes: {nodes: []}\nexpect: {exit: 3, error_contains: [\"nodes[1].memory\", "
+                    "\"nodes[2].name\"]}\n",
+                    kNoFiles, fake.fn())
+            .passed);
+  const FixtureResult r = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {exit: 3, error_contains: memory limit}\n", kNoFiles,
+      fake.fn());
+  CHECK(r.differences ==
+        std::vector<std::string>{R"(stderr: expected to contain "memory limit", got: x: error: nodes[1].memory: negative size -5)"});
+
+  FakePipeline quiet{canned({})};
+  const FixtureResult q = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\nexpect: {error_contains: memory}\n", kNoFiles, quiet.fn());
+  CHECK(q.differences ==
+        std::vector<std::string>{R"(stderr: expected to contain "memory", got: (empty))"});
+}
+
+TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
+  FakePipeline fake{canned({})};
+  auto message = [&](const std::string& text) {
+    const FixtureResult r = run_fixture("bad.yaml", text, kNoFiles, fake.fn());
+    CHECK_FALSE(r.passed);
+    REQUIRE(r.differences.size() == 1);
+    return r.differences[0];
+  };
+  CHECK(message("nodes: [unclosed\n").rfind("malformed case: cannot parse: ", 0) == 0);
+  CHECK(message("") == "malformed case: a case must be a mapping, got nothing");
+  CHECK(message("- a\n- b\n") == "malformed case: a case must be a mapping, got a list");
+  CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
+  CHECK(message("nodes: {}\ncommand: deploy\n") ==
+        R"(malformed case: command: unknown command "deploy" (expected plan, capacity or validate))");
+  CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
+        R"(malformed case: expect.exit: expected an integer, got "zero")");
+  CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==
+        R"(malformed case: expect.exit: expected an integer, got "3")");
+  CHECK(message("nodes: {}\nexpect: {deploy: [1, 2]}\n") ==
+        "malformed case: expect.deploy: expected a mapping, got a list");
+  CHECK(message("nodes: {}\nexpect: {deploy: {n1: -1}}\n") ==
+        "malformed case: expect.deploy.n1: expected an integer >= 0, got -1");
+  CHECK(message("nodes: {}\nexpect: {capacity: {n1: lots}}\n") ==
+        R"(malformed case: expect.capacity.n1: expected an integer or "unlimited" or "absent", got "lots")");
+  CHECK(message("nodes: {}\nexpect: {total: absent}\n") ==
+        R"(malformed case: expect.total: expected an integer or "unlimited", got "absent")");
+  CHECK(message("nodes: {}\nexpect: {error_contains: {a: b}}\n") ==
+        "malformed case: expect.error_contains: expected a string, got a mapping");
+  CHECK(message("nodes: {}\nexpect: {deploi: {}}\n") ==
+        R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
+  CHECK(message("nodes: {}\nexpected: {}\n") ==
+        R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
+  CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
+        R"(malformed case: options.plans: expected all, assigned or none, got "some")");
+  CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");
+  CHECK(message("nodes: {}\nrequest: [[[[[[]]]]]]\nname: [x]\n") ==
+        "malformed case: name: expected a string, got a list");
+  CHECK(fake.calls.empty());
+}
+
+TEST_CASE("an exception from the pipeline is a failed case, not a crash") {
+  const RunFunction boom = [](const RunOptions&) -> RunResult {
+    throw std::runtime_error("boom");
+  };
+  const FixtureResult r = run_fixture("c.yaml", "nodes: {nodes: []}\n", kNoFiles, boom);
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences == std::vector<std::string>{"internal error: boom"});
+}
+
+TEST_CASE("path inputs are read relative to the case file") {
+  FakePipeline fake{canned({{"node1", 1, 1}})};
+  const ReadFile read = files({{"fixtures/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
+                               {"fixtures/cases/req.json", R"({"app": "web"})"}});
+  const FixtureResult r = run_fixture(
+      "fixtures/cases/a.yaml",
+      "nodes: ../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n", read,
+      fake.fn());
+  CHECK(r.passed);
+  REQUIRE(fake.calls.size() == 1);
+  CHECK(fake.calls[0].nodes.name == "fixtures/inputs/nodes.yaml");
+  CHECK(fake.calls[0].nodes.text == "nodes: [{name: node1}]\n");
+  CHECK(fake.calls[0].nodes.format == InputFormat::Auto);
+  CHECK(fake.calls[0].request->name == "fixtures/cases/req.json");
+  CHECK(fake.calls[0].request->text == R"({"app": "web"})");
+
+  // A case in the current directory reads its inputs by their plain names.
+  run_fixture("a.yaml", "nodes: nodes.yaml\n",
+              files({{"nodes.yaml", "nodes: []\n"}}), fake.fn());
+  REQUIRE(fake.calls.size() == 2);
+  CHECK(fake.calls[1].nodes.name == "nodes.yaml");
+}
+
+TEST_CASE("an unreadable input path fails the case naming the path") {
+  FakePipeline fake{canned({})};
+  const FixtureResult r = run_fixture("fixtures/cases/a.yaml",
+                                      "nodes: inputs/missing.yaml\nrequest: inputs/gone.yaml\n",
+                                      kNoFiles, fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences == std::vector<std::string>{
+                             R"(nodes: cannot read "fixtures/cases/inputs/missing.yaml")",
+                             R"(request: cannot read "fixtures/cases/inputs/gone.yaml")",
+                         });
+  CHECK(fake.calls.empty());
+}
+
+TEST_CASE("a JSON case passes its inline inputs on as JSON, strings staying strings") {
+  FakePipeline fake{canned({{"node1", 10, 0}})};
+  const FixtureResult r = run_fixture("c.json", R"({
+  "name": "json case",
+  "command": "capacity",
+  "nodes": {"nodes": [{"name": "node1", "cpu": 4, "memory": "1Gi", "available": true,
+                       "labels": {"rack": "4", "note": "a \"quoted\" word"}, "x": null, "y": -1.5e3}]},
+  "request": {"app": "web", "resources": {"memory": "100Mi"}},
+  "expect": {"capacity": {"node1": 10}}
+})",
+                                      kNoFiles, fake.fn());
+  CHECK(r.passed);
+  CHECK(r.name == "json case");
+  REQUIRE(fake.calls.size() == 1);
+  const Source& nodes = fake.calls[0].nodes;
+  CHECK(nodes.name == "c.json#nodes");
+  CHECK(nodes.format == InputFormat::Json);
+  const nlohmann::json doc = nlohmann::json::parse(nodes.text);
+  const nlohmann::json& node = doc["nodes"][0];
+  CHECK(node["cpu"] == 4);
+  CHECK(node["memory"] == "1Gi");
+  CHECK(node["available"] == true);
+  CHECK(node["labels"]["rack"] == "4");
+  CHECK(node["labels"]["note"] == "a \"quoted\" word");
+  CHECK(node["x"].is_null());
+  CHECK(node["y"] == -1500.0);
+  CHECK(fake.calls[0].request->format == InputFormat::Json);
+  CHECK(nlohmann::json::parse(fake.calls[0].request->text)["app"] == "web");
+}
+
+TEST_CASE("text report: one FAIL line per failing case, then the counts") {
+  std::vector<FixtureResult> results(3);
+  results[0] = {"a.yaml", "first", true, {}};
+  results[1] = {"b.yaml", "second", false, {"exit: expected 0, got 4", "deploy.n1: expected 2, got 1"}};
+  results[2] = {"c.yaml", "third", false, {"malformed case: a\nb"}};
+  CHECK(render_fixture_report(results, FixtureReportFormat::Text) ==
+        "FAIL b.yaml: second: exit: expected 0, got 4; deploy.n1: expected 2, got 1\n"
+        "FAIL c.yaml: third: malformed case: a b\n"
+        "1 passed, 2 failed\n");
+  CHECK(render_fixture_report({}, FixtureReportFormat::Text) == "0 passed, 0 failed\n");
+  CHECK(render_fixture_report({results[0]}, FixtureReportFormat::Text) == "1 passed, 0 failed\n");
+}
+
+TEST_CASE("JSON report: counts and every case with its differences") {
+  std::vector<FixtureResult> results(2);
+  results[0] = {"a.yaml", "first", true, {}};
+  results[1] = {"b.yaml", "second", false, {"total: expected 12, got 11"}};
+  const nlohmann::json doc =
+      nlohmann::json::parse(render_fixture_report(results, FixtureReportFormat::Json));
+  CHECK(doc["passed"] == 1);
+  CHECK(doc["failed"] == 1);
+  REQUIRE(doc["cases"].size() == 2);
+  CHECK(doc["cases"][0]["file"] == "a.yaml");
+  CHECK(doc["cases"][0]["name"] == "first");
+  CHECK(doc["cases"][0]["passed"] == true);
+  CHECK(doc["cases"][0]["differences"] == nlohmann::json::array());
+  CHECK(doc["cases"][1]["passed"] == false);
+  CHECK(doc["cases"][1]["differences"] == nlohmann::json::array({"total: expected 12, got 11"}));
+}
+
+TEST_CASE("looks_like_input_file tells inventories and requests from cases") {
+  CHECK(looks_like_input_file("nodes:\n  - {name: n1, memory: 1Gi}\n"));
+  CHECK(looks_like_input_file("share_base: 100\nnodes: []\n"));
+  CHECK(looks_like_input_file("app: web\ncount: 3\n"));
+  CHECK(looks_like_input_file("resources: {memory: 1Gi}\n"));
+  CHECK(looks_like_input_file("strategy: fill\n"));
+  CHECK(looks_like_input_file(R"({"app": "web", "count": 2})"));
+  // Cases: an expect or command key, or nodes given as a mapping or path.
+  CHECK_FALSE(looks_like_input_file("nodes: []\nexpect: {exit: 0}\n"));
+  CHECK_FALSE(looks_like_input_file("command: capacity\nnodes: []\n"));
+  CHECK_FALSE(looks_like_input_file("name: x\nnodes: {nodes: []}\nrequest: {app: web}\n"));
+  CHECK_FALSE(looks_like_input_file("name: x\nnodes: inputs/n.yaml\n"));
+  // Not inputs either, so they run and report what is wrong with them.
+  CHECK_FALSE(looks_like_input_file("nodes: [unclosed\n"));
+  CHECK_FALSE(looks_like_input_file(""));
+  CHECK_FALSE(looks_like_input_file("- app\n"));
+}
+
+// With the real pipeline and the repository's files; the CMake build defines
+// these.
+#ifdef ERUPLAN_SOURCE_DIR
+namespace {
+
+std::optional<std::string> read_disk(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+FixtureResult run_file(const std::string& relative) {
+  const std::string path = std::string(ERUPLAN_SOURCE_DIR) + "/" + relative;
+  const auto text = read_disk(path);
+  REQUIRE(text.has_value());
+  return run_fixture(path, *text, read_disk);
+}
+
+}  // namespace
+
+TEST_CASE("the deliberately failing cases fail with the expected differences") {
+  const std::string dir = "tests/data/fixtures_failing/";
+  CHECK(run_file(dir + "passing.yaml").passed);
+
+  const FixtureResult deploy = run_file(dir + "wrong_deploy.yaml");
+  CHECK(deploy.differences == std::vector<std::string>{"deploy.node1: expected 2, got 1",
+                                                       "deploy.node2: expected 0, got 1 (not listed)"});
+  const FixtureResult exit = run_file(dir + "wrong_exit.yaml");
+  REQUIRE(exit.differences.size() == 2);
+  CHECK(exit.differences[0].rfind("exit: expected 0, got 4 (stderr: infeasible: ", 0) == 0);
+  CHECK(exit.differences[1] == "deploy.node1: expected 1, got 0 (no deploy map was produced)");
+
+  const FixtureResult capacity = run_file(dir + "wrong_capacity.yaml");
+  CHECK(capacity.differences == std::vector<std::string>{"capacity.node1: expected 12, got 10",
+                                                         "total: expected 12, got 10"});
+  const FixtureResult error = run_file(dir + "wrong_error.yaml");
+  REQUIRE(error.differences.size() == 1);
+  CHECK(error.differences[0].rfind(R"(stderr: expected to contain "nodes[0].storage", got: )", 0) == 0);
+
+  const FixtureResult missing = run_file(dir + "missing_input.yaml");
+  REQUIRE(missing.differences.size() == 1);
+  CHECK(missing.differences[0].find("nodes: cannot read \"") == 0);
+  CHECK(missing.differences[0].find("fixtures_failing/inputs/no-such-file.yaml\"") != std::string::npos);
+
+  const FixtureResult malformed = run_file(dir + "malformed.yaml");
+  REQUIRE(malformed.differences.size() == 1);
+  CHECK(malformed.differences[0].rfind("malformed case: cannot parse: ", 0) == 0);
+}
+
+TEST_CASE("a note example runs the same from its inline and its path inputs") {
+  const std::string dir = "fixtures/cases/";
+  const FixtureResult by_path = run_file(dir + "auto_even_from_empty.yaml");
+  const FixtureResult inline_inputs = run_file(dir + "fill_1_from_empty.yaml");
+  CHECK(by_path.differences == std::vector<std::string>{});
+  CHECK(inline_inputs.differences == std::vector<std::string>{});
+}
+
+#ifdef ERUPLAN_BINARY
+namespace {
+
+struct Output {
+  int status = -1;
+  std::string out;
+};
+
+Output run_binary(const std::string& args) {
+  const std::string command = std::string("'") + ERUPLAN_BINARY + "' " + args + " 2>/dev/null";
+  Output result;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string last_line(const std::string& text) {
+  const std::string trimmed = text.substr(0, text.find_last_not_of('\n') + 1);
+  return trimmed.substr(trimmed.find_last_of('\n') + 1);
+}
+
+}  // namespace
+
+TEST_CASE("eruplan test passes every repository fixture") {
+  const Output r = run_binary("test '" + std::string(ERUPLAN_SOURCE_DIR) + "/fixtures/cases'");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("FAIL") == std::string::npos);
+  const std::string last = last_line(r.out);
+  CHECK(last.size() > std::string(" passed, 0 failed").size());
+  CHECK(last.find(" passed, 0 failed") == last.size() - std::string(" passed, 0 failed").size());
+}
+
+TEST_CASE("eruplan test reports the deliberately failing cases and exits 1") {
+  const Output r =
+      run_binary("test '" + std::string(ERUPLAN_SOURCE_DIR) + "/tests/data/fixtures_failing'");
+  INFO(r.out);
+  CHECK(r.status == 1);
+  CHECK(last_line(r.out) == "1 passed, 6 failed");
+  CHECK(r.out.find("wrong_deploy.yaml: wrong deploy map: deploy.node1: expected 2, got 1; "
+                   "deploy.node2: expected 0, got 1 (not listed)\n") != std::string::npos);
+  std::size_t fails = 0;
+  for (std::size_t at = r.out.find("FAIL "); at != std::string::npos; at = r.out.find("\nFAIL ", at + 1))
+    ++fails;
+  CHECK(fails == 6);
+}
+#endif
+#endif

@@ -70,6 +70,8 @@ std::vector<Plan> pair_plans(const DimensionResult& cpu, const DimensionResult& 
   return plans;
 }
 
+}  // namespace
+
 NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
                            std::uint32_t index, const CapacityOptions& options) {
   const Node& node = inventory.nodes[index];
@@ -105,8 +107,6 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
   }
   return out;
 }
-
-}  // namespace
 
 CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
                           const CapacityOptions& options) {

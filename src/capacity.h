@@ -66,13 +66,20 @@ struct CapacityMap {
 };
 
 // Upper bound on the plans materialised per node; the capacity is computed
-// exactly regardless. kUnlimited = all of them.
+// exactly regardless. A node whose capacity runs to millions (1-byte volumes
+// on a terabyte device) would otherwise list them all.
+inline constexpr std::int64_t kDefaultMaxPlans = 100'000;
 struct CapacityOptions {
-  std::int64_t max_plans = kUnlimited;
+  std::int64_t max_plans = kDefaultMaxPlans;
 };
 
 CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
                           const CapacityOptions& options = {});
+
+// One node's entry of the CapacityMap (capacity_pass calls this per node);
+// used again when a node must list more plans than the default cap.
+NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
+                           std::uint32_t index, const CapacityOptions& options);
 
 // The dimensions, one file each.
 DimensionResult memory_dimension(const Node& node, const Request& request);

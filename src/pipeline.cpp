@@ -44,10 +44,23 @@ std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap&
   return out;
 }
 
+// The PlanMap lists at most kDefaultMaxPlans plans per node; say so where
+// that cut a node's list short.
+std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map, PlansShown shown) {
+  std::string out;
+  if (!map.binds || shown != PlansShown::All) return out;
+  for (const NodeCapacity& n : map.nodes) {
+    if (n.capacity == kUnlimited || static_cast<std::int64_t>(n.plans.size()) >= n.capacity) continue;
+    out += "warning: " + inventory.nodes[n.node].name + ": plans listed: " +
+           std::to_string(n.plans.size()) + " of " + std::to_string(n.capacity) + '\n';
+  }
+  return out;
+}
+
 void plan_strategy(RunResult& result, const RunOptions& options) {
   const Inventory& inventory = *result.inventory;
   const Request& request = *result.request;
-  const CapacityMap& map = *result.capacity;
+  const CapacityMap& map = *result.capacity;  // plans may be topped up below
 
   std::vector<StrategyInfo> infos;
   std::vector<size_t> where;  // infos index -> capacity.nodes index
@@ -74,7 +87,15 @@ void plan_strategy(RunResult& result, const RunOptions& options) {
   }
   std::vector<std::int64_t> deploy(map.nodes.size(), 0);
   for (size_t k = 0; k < infos.size(); ++k) deploy[where[k]] = outcome.deploy[k];
+  // A node given more instances than the plans listed under the default cap
+  // gets its plans again, as many as it needs.
+  for (size_t i = 0; i < map.nodes.size(); ++i) {
+    NodeCapacity& n = result.capacity->nodes[i];
+    if (map.binds && n.capacity != kUnlimited && deploy[i] > static_cast<std::int64_t>(n.plans.size()))
+      n = node_capacity(inventory, request, n.node, CapacityOptions{deploy[i]});
+  }
   result.deploy = std::move(deploy);
+  result.err += plan_cut_warnings(inventory, map, options.plans);
   Report report{inventory, request, map, &*result.deploy, options.plans};
   result.out = render(report, options.output);
 }
@@ -112,6 +133,7 @@ RunResult run(const RunOptions& options) {
   result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
 
   if (options.command == Command::Capacity) {
+    result.err += plan_cut_warnings(*result.inventory, *result.capacity, options.plans);
     Report report{*result.inventory, *result.request, *result.capacity, nullptr, options.plans};
     result.out = render(report, options.output);
     return result;

@@ -1,0 +1,106 @@
+// Tiny streaming writers for the JSON and YAML documents of SPEC §6. They
+// append straight into one std::string (no DOM), so rendering 100,000 nodes
+// costs one pass and no per-node allocations. Both expose the same calls, so
+// the document is written once, as a template over the writer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eruplan {
+
+// Appends `text` as a double-quoted string, valid both as JSON and as a YAML
+// double-quoted scalar. Escapes '"', '\\', control characters, DEL, C1
+// controls, U+2028/U+2029 and U+FEFF/U+FFFE/U+FFFF (YAML reads some of those
+// as line breaks or rejects them). Each invalid UTF-8 byte becomes U+FFFD,
+// so the output always parses.
+void append_quoted(std::string& out, std::string_view text);
+
+// True when `text` holds characters that append_quoted spells as escapes
+// (controls, DEL, C1, line separators, BOM, invalid UTF-8): characters a
+// terminal would not show as one visible column.
+bool has_invisible_characters(std::string_view text);
+
+// True when `text` may be written as a plain YAML scalar and still read back
+// as this exact string by any YAML 1.1 or 1.2 parser: it starts with a
+// letter, '_' or '/', holds only [A-Za-z0-9_./-], and is not a word YAML
+// reads as a boolean or null (true, no, on, null, ...). Everything else is
+// quoted: "1", "true", "", "a: b".
+bool yaml_plain_safe(std::string_view text);
+
+// Appends `text` as a YAML scalar: plain when yaml_plain_safe, else quoted.
+void append_yaml_string(std::string& out, std::string_view text);
+
+void append_int(std::string& out, std::int64_t value);
+
+// Pretty JSON: 2-space indentation, "key": value, empty containers as {}
+// and [], as most JSON tools print it.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(std::string_view k);
+  void string(std::string_view s);
+  void integer(std::int64_t v);
+  void number(std::string_view literal);  // a valid JSON number, written as is
+  void boolean(bool b);
+  void null();
+  void finish() { out_ += '\n'; }
+
+ private:
+  void before_value();
+  void close(char bracket);
+  void newline_indent();
+
+  std::string& out_;
+  std::vector<bool> first_;  // per open container: nothing written in it yet
+  bool after_key_ = false;
+};
+
+// Block-style YAML with the same calls: mappings "key: value", sequences
+// "- item" indented under their key, empty containers as {} and [].
+class YamlWriter {
+ public:
+  explicit YamlWriter(std::string& out) : out_(out) {}
+
+  void begin_object() { open(false); }
+  void end_object() { close("{}"); }
+  void begin_array() { open(true); }
+  void end_array() { close("[]"); }
+  void key(std::string_view k);
+  void string(std::string_view s);
+  void integer(std::int64_t v);
+  void number(std::string_view literal);
+  void boolean(bool b);
+  void null();
+  void finish() {}
+
+ private:
+  // Where the next text goes: at the start of a line, after "key:" (a
+  // scalar follows on the same line, a container on the next), or after
+  // "- " (anything follows on the same line).
+  enum class At { LineStart, AfterKey, AfterDash };
+  struct Frame {
+    bool array = false;
+    int indent = 0;
+    bool empty = true;
+  };
+
+  void open(bool array);
+  void close(std::string_view empty_form);
+  void item_prefix();
+  void scalar_prefix();
+  void indent(int n) { out_.append(static_cast<size_t>(n), ' '); }
+
+  std::string& out_;
+  std::vector<Frame> frames_;
+  At at_ = At::LineStart;
+};
+
+}  // namespace eruplan

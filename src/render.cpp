@@ -1,0 +1,630 @@
+// Rendering choices SPEC §6 leaves open:
+// - request.count is null when not given (0), so every command has the same keys.
+// - --plans assigned: the PlanMap of the nodes receiving instances, cut to their
+//   first k plans (an unlimited node's one shared plan once); for `capacity`,
+//   which assigns nothing, the same as none. "assignments" ignore --plans.
+// - Table: `plan` lists every new instance's bindings; `capacity` (with
+//   --plans all) summarises each node's plans, the first 3 and "... N more",
+//   since the full PlanMap belongs in JSON/YAML. Names with invisible
+//   characters are shown JSON-quoted; columns count code points.
+#include "render.h"
+
+#include <algorithm>
+#include <charconv>
+#include <span>
+
+#include "json_writer.h"
+
+namespace eruplan {
+
+namespace {
+
+// --- shared by the document and the table ---
+
+std::int64_t deployed(const Report& report, size_t i) {
+  if (report.deploy == nullptr || i >= report.deploy->size()) return 0;
+  return (*report.deploy)[i];
+}
+
+// The plan of a node's j-th new instance (SPEC §5: the first k plans go to
+// its k new instances). An unlimited node has one shared plan that every
+// instance takes. Null when fewer plans were materialised.
+const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j) {
+  if (nc.capacity == kUnlimited && nc.plans.size() == 1) return &nc.plans.front();
+  if (j < static_cast<std::int64_t>(nc.plans.size())) return &nc.plans[static_cast<size_t>(j)];
+  return nullptr;
+}
+
+// --- the document (JSON and YAML) ---
+
+// Puts a plan's shares into output order, reusing scratch space so that the
+// common case (already ordered, as the capacity pass produces them) copies
+// nothing. Bindings written identically share one key in "volumes", so the
+// shares of the later ones are merged into the first.
+class PlanShares {
+ public:
+  explicit PlanShares(const Request& request) : canonical_(request.volumes.size()) {
+    for (size_t i = 0; i < request.volumes.size(); ++i) {
+      canonical_[i] = static_cast<std::uint32_t>(i);
+      for (size_t j = 0; j < i; ++j) {
+        if (request.volumes[j].binding == request.volumes[i].binding) {
+          canonical_[i] = static_cast<std::uint32_t>(j);
+          remap_ = true;
+          break;
+        }
+      }
+    }
+  }
+
+  // By core index, each core once.
+  std::span<const CoreShare> cores(const Plan& plan) {
+    const auto& cpu = plan.cpu;
+    const bool ordered =
+        std::adjacent_find(cpu.begin(), cpu.end(), [](const auto& a, const auto& b) {
+          return a.core >= b.core;
+        }) == cpu.end();
+    if (ordered) return cpu;
+    cores_ = cpu;
+    std::stable_sort(cores_.begin(), cores_.end(),
+                     [](const auto& a, const auto& b) { return a.core < b.core; });
+    size_t out = 0;
+    for (const auto& share : cores_) {
+      if (out > 0 && cores_[out - 1].core == share.core) {
+        cores_[out - 1].pieces += share.pieces;
+      } else {
+        cores_[out++] = share;
+      }
+    }
+    cores_.resize(out);
+    return cores_;
+  }
+
+  // By (canonical binding, device); equal neighbours are summed by the writer.
+  std::span<const VolumeShare> volumes(const Plan& plan) {
+    const auto& vols = plan.volumes;
+    const auto before = [](const VolumeShare& a, const VolumeShare& b) {
+      return a.binding != b.binding ? a.binding < b.binding : a.device < b.device;
+    };
+    if (!remap_ && std::is_sorted(vols.begin(), vols.end(), before)) return vols;
+    volumes_ = vols;
+    for (auto& share : volumes_) share.binding = canonical_[share.binding];
+    std::stable_sort(volumes_.begin(), volumes_.end(), before);
+    return volumes_;
+  }
+
+ private:
+  std::vector<std::uint32_t> canonical_;  // per binding: the first one with the same text
+  bool remap_ = false;
+  std::vector<CoreShare> cores_;
+  std::vector<VolumeShare> volumes_;
+};
+
+template <class W>
+void write_capacity_value(W& w, std::int64_t capacity) {
+  if (capacity == kUnlimited) {
+    w.string("unlimited");
+  } else {
+    w.integer(capacity);
+  }
+}
+
+template <class W>
+void write_string_list(W& w, const std::vector<std::string>& items) {
+  w.begin_array();
+  for (const auto& item : items) w.string(item);
+  w.end_array();
+}
+
+template <class W>
+void write_request(W& w, const Request& r) {
+  w.begin_object();
+  w.key("app");
+  w.string(r.app);
+  // 0 means "not given" (capacity ignores count); null keeps the key set
+  // the same for every command.
+  w.key("count");
+  if (r.count > 0) {
+    w.integer(r.count);
+  } else {
+    w.null();
+  }
+  w.key("strategy");
+  w.string(strategy_name(r.strategy));
+  w.key("nodes_limit");
+  w.integer(r.nodes_limit);
+
+  w.key("resources");
+  w.begin_object();
+  w.key("cpu");
+  w.number(format_cores(r.cpu));
+  w.key("cpu_limit");
+  w.number(format_cores(r.cpu_limit));
+  w.key("cpu_bind");
+  w.boolean(r.cpu_bind);
+  w.key("memory");
+  w.integer(r.memory);
+  w.key("memory_limit");
+  w.integer(r.memory_limit);
+  w.key("storage");
+  w.integer(r.storage);
+  w.key("volumes");
+  w.begin_array();
+  for (const auto& v : r.volumes) w.string(v.binding);
+  w.end_array();
+  w.end_object();
+
+  w.key("node_filter");
+  w.begin_object();
+  w.key("labels");
+  w.begin_object();
+  for (const auto& [k, v] : r.filter.labels) {
+    w.key(k);
+    w.string(v);
+  }
+  w.end_object();
+  w.key("nodes");
+  write_string_list(w, r.filter.nodes);
+  w.key("exclude");
+  write_string_list(w, r.filter.exclude);
+  w.end_object();
+
+  w.end_object();
+}
+
+template <class W>
+void write_plan(W& w, const Plan& plan, const Node& node, const Request& request,
+                PlanShares& shares) {
+  w.begin_object();
+  const auto cores = shares.cores(plan);
+  if (!cores.empty()) {
+    w.key("cpu_map");
+    w.begin_object();
+    for (const auto& c : cores) {
+      w.key(node.cores[c.core].id);
+      w.integer(c.pieces);
+    }
+    w.end_object();
+  }
+  if (plan.numa >= 0) {
+    w.key("numa_node");
+    w.string(node.numa_nodes[static_cast<size_t>(plan.numa)].id);
+  }
+  const auto vols = shares.volumes(plan);
+  if (!vols.empty()) {
+    w.key("volumes");
+    w.begin_object();
+    size_t i = 0;
+    while (i < vols.size()) {
+      const auto binding = vols[i].binding;
+      w.key(request.volumes[binding].binding);
+      w.begin_object();
+      while (i < vols.size() && vols[i].binding == binding) {
+        const auto device = vols[i].device;
+        Bytes size = 0;
+        for (; i < vols.size() && vols[i].binding == binding && vols[i].device == device; ++i)
+          size += vols[i].size;
+        w.key(node.devices[device].name);
+        w.integer(size);
+      }
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
+template <class W>
+void write_document(W& w, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto& inv = report.inventory;
+  const auto name = [&](const NodeCapacity& nc) -> const std::string& {
+    return inv.nodes[nc.node].name;
+  };
+  PlanShares shares(report.request);
+
+  w.begin_object();
+  w.key("request");
+  write_request(w, report.request);
+
+  w.key("capacity");
+  w.begin_object();
+  w.key("total");
+  write_capacity_value(w, report.capacity.total);
+  w.key("nodes");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    w.key(name(nc));
+    write_capacity_value(w, nc.capacity);
+  }
+  w.end_object();
+  w.end_object();
+
+  w.key("reasons");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    if (nc.capacity != 0) continue;
+    w.key(name(nc));
+    w.string(nc.reason);
+  }
+  w.end_object();
+
+  // Assigned without a DeployMap (the capacity command) has nothing to show.
+  const bool assigned_only = report.plans == PlansShown::Assigned;
+  const bool show_plans = report.capacity.binds && report.plans != PlansShown::None &&
+                          !(assigned_only && report.deploy == nullptr);
+  if (show_plans) {
+    w.key("plans");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const auto& nc = nodes[i];
+      size_t shown = nc.plans.size();
+      if (assigned_only) {
+        const std::int64_t k = deployed(report, i);
+        if (k <= 0) continue;
+        shown = std::min(shown, static_cast<size_t>(k));
+      }
+      w.key(name(nc));
+      w.begin_array();
+      for (size_t j = 0; j < shown; ++j)
+        write_plan(w, nc.plans[j], inv.nodes[nc.node], report.request, shares);
+      w.end_array();
+    }
+    w.end_object();
+  }
+
+  if (report.deploy != nullptr) {
+    w.key("deploy");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const std::int64_t k = deployed(report, i);
+      if (k <= 0) continue;
+      w.key(name(nodes[i]));
+      w.integer(k);
+    }
+    w.end_object();
+
+    if (report.capacity.binds) {
+      w.key("assignments");
+      w.begin_object();
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const std::int64_t k = deployed(report, i);
+        if (k <= 0) continue;
+        const auto& nc = nodes[i];
+        w.key(name(nc));
+        w.begin_array();
+        for (std::int64_t j = 0; j < k; ++j) {
+          const Plan* plan = assigned_plan(nc, j);
+          if (plan == nullptr) break;
+          write_plan(w, *plan, inv.nodes[nc.node], report.request, shares);
+        }
+        w.end_array();
+      }
+      w.end_object();
+    }
+  }
+
+  w.end_object();
+  w.finish();
+}
+
+// --- the table ---
+
+// A name as a person should see it: as is, unless it is empty, or has
+// control characters, line separators or edge spaces that would be
+// invisible or break the layout; then JSON-quoted.
+bool needs_display_quotes(std::string_view s) {
+  return s.empty() || s.front() == ' ' || s.back() == ' ' || has_invisible_characters(s);
+}
+
+std::string_view display(std::string_view s, std::string& scratch) {
+  if (!needs_display_quotes(s)) return s;
+  scratch.clear();
+  append_quoted(scratch, s);
+  return scratch;
+}
+
+// Columns counted in code points, so UTF-8 names line up (wide East Asian
+// characters still count as one).
+size_t text_width(std::string_view s) {
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+size_t display_width(std::string_view s) {
+  std::string scratch;
+  return text_width(display(s, scratch));
+}
+
+struct NumberText {
+  char buf[24];
+  size_t len = 0;
+  std::string_view view() const { return {buf, len}; }
+};
+
+NumberText number_text(std::int64_t v) {
+  NumberText t;
+  if (v == kUnlimited) {
+    constexpr std::string_view kWord = "unlimited";
+    std::copy(kWord.begin(), kWord.end(), t.buf);
+    t.len = kWord.size();
+  } else {
+    t.len = static_cast<size_t>(std::to_chars(t.buf, t.buf + sizeof t.buf, v).ptr - t.buf);
+  }
+  return t;
+}
+
+void pad(std::string& out, size_t width, size_t used) {
+  if (width > used) out.append(width - used, ' ');
+}
+
+void append_request_line(std::string& out, const Report& report) {
+  const Request& r = report.request;
+  std::string scratch;
+  out += "app ";
+  out += display(r.app, scratch);
+  // Strategy, count and nodes_limit only matter to the strategy pass.
+  if (report.deploy != nullptr) {
+    out += ", strategy ";
+    out += strategy_name(r.strategy);
+    if (r.count > 0) {
+      out += ", count ";
+      append_int(out, r.count);
+    }
+    if (r.nodes_limit > 0) {
+      out += ", nodes_limit ";
+      append_int(out, r.nodes_limit);
+    }
+  }
+  out += "; per instance:";
+  bool any = false;
+  const auto part = [&](std::string_view label) {
+    out += any ? ", " : " ";
+    out += label;
+    any = true;
+  };
+  if (r.cpu > 0) {
+    part("cpu ");
+    out += format_cores(r.cpu);
+    if (r.cpu_bind) out += " bound";
+  }
+  if (r.memory > 0) {
+    part("memory ");
+    out += format_bytes(r.memory);
+  }
+  if (r.storage > 0) {
+    part("storage ");
+    out += format_bytes(r.storage);
+  }
+  if (!r.volumes.empty()) {
+    part("volumes");
+    for (const auto& v : r.volumes) {
+      out += ' ';
+      out += display(v.binding, scratch);
+    }
+  }
+  if (!any) out += " nothing";
+  out += '\n';
+}
+
+// "cpu 2:100 3:30  numa 0  /data->/sda0 100"
+void append_plan_text(std::string& out, const Plan& plan, const Node& node, const Request& request,
+                      PlanShares& shares) {
+  std::string scratch;
+  bool any = false;
+  const auto part = [&] {
+    if (any) out += "  ";
+    any = true;
+  };
+  const auto cores = shares.cores(plan);
+  if (!cores.empty()) {
+    part();
+    out += "cpu";
+    for (const auto& c : cores) {
+      out += ' ';
+      out += display(node.cores[c.core].id, scratch);
+      out += ':';
+      append_int(out, c.pieces);
+    }
+  }
+  if (plan.numa >= 0) {
+    part();
+    out += "numa ";
+    out += display(node.numa_nodes[static_cast<size_t>(plan.numa)].id, scratch);
+  }
+  for (const auto& v : plan.volumes) {
+    part();
+    out += display(request.volumes[v.binding].destination, scratch);
+    out += "->";
+    out += display(node.devices[v.device].name, scratch);
+    out += ' ';
+    // Size 0 is an unlimited quota (SPEC §4).
+    out += v.size > 0 ? format_bytes(v.size) : std::string("no quota");
+  }
+  if (!any) out += "binds nothing";
+  out += '\n';
+}
+
+void append_node_table(std::string& out, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto& inv = report.inventory;
+  const bool with_new = report.deploy != nullptr;
+  const bool with_reason = std::any_of(nodes.begin(), nodes.end(),
+                                       [](const NodeCapacity& nc) { return nc.capacity == 0; });
+
+  std::int64_t total_existing = 0, total_new = 0;
+  size_t name_w = 5, cap_w = 8, existing_w = 8, new_w = 3;  // "total", "CAPACITY", ...
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto& nc = nodes[i];
+    name_w = std::max(name_w, display_width(inv.nodes[nc.node].name));
+    cap_w = std::max(cap_w, number_text(nc.capacity).len);
+    existing_w = std::max(existing_w, number_text(nc.existing).len);
+    new_w = std::max(new_w, number_text(deployed(report, i)).len);
+    total_existing += nc.existing;
+    total_new += deployed(report, i);
+  }
+  const NumberText total_cap = number_text(report.capacity.total);
+  const NumberText total_ex = number_text(total_existing);
+  const NumberText total_nw = number_text(total_new);
+  cap_w = std::max(cap_w, total_cap.len);
+  existing_w = std::max(existing_w, total_ex.len);
+  new_w = std::max(new_w, total_nw.len);
+
+  const auto row = [&](std::string_view name, size_t name_width, std::string_view cap,
+                       std::string_view existing, std::string_view fresh, std::string_view reason) {
+    out += name;
+    pad(out, name_w, name_width);
+    out += "  ";
+    pad(out, cap_w, cap.size());
+    out += cap;
+    out += "  ";
+    pad(out, existing_w, existing.size());
+    out += existing;
+    if (with_new) {
+      out += "  ";
+      pad(out, new_w, fresh.size());
+      out += fresh;
+    }
+    if (!reason.empty()) {
+      out += "  ";
+      out += reason;
+    }
+    out += '\n';
+  };
+
+  row("NODE", 4, "CAPACITY", "EXISTING", "NEW", with_reason ? "REASON" : "");
+  std::string name_scratch, reason_scratch;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto& nc = nodes[i];
+    const std::string_view name = display(inv.nodes[nc.node].name, name_scratch);
+    const std::string_view reason =
+        nc.capacity == 0 ? display(nc.reason, reason_scratch) : std::string_view();
+    row(name, text_width(name), number_text(nc.capacity).view(), number_text(nc.existing).view(),
+        number_text(deployed(report, i)).view(), reason);
+  }
+  row("total", 5, total_cap.view(), total_ex.view(), total_nw.view(), "");
+}
+
+// `plan`: every new instance with what it binds, "node1 #2  cpu 3:100".
+void append_instances(std::string& out, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto& inv = report.inventory;
+  size_t label_w = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::int64_t k = deployed(report, i);
+    if (k <= 0) continue;
+    label_w =
+        std::max(label_w, display_width(inv.nodes[nodes[i].node].name) + 2 + number_text(k).len);
+  }
+  out += "\nnew instances:\n";
+  std::string scratch;
+  PlanShares shares(report.request);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::int64_t k = deployed(report, i);
+    const auto& nc = nodes[i];
+    const Node& node = inv.nodes[nc.node];
+    const std::string_view name = display(node.name, scratch);
+    for (std::int64_t j = 0; j < k; ++j) {
+      const size_t start = out.size();
+      out += "  ";
+      out += name;
+      out += " #";
+      append_int(out, j + 1);
+      pad(out, label_w + 2, text_width(std::string_view(out).substr(start)));
+      out += "  ";
+      const Plan* plan = assigned_plan(nc, j);
+      if (plan != nullptr) {
+        append_plan_text(out, *plan, node, report.request, shares);
+      } else {
+        out += "no plan materialised\n";
+      }
+    }
+  }
+}
+
+// `capacity`: per node the number of plans and the first few; a table is
+// read by a person, the full PlanMap is in the JSON/YAML output.
+constexpr std::int64_t kPlansPerNode = 3;
+
+void append_plan_summary(std::string& out, const Report& report) {
+  const auto& inv = report.inventory;
+  out += "\nplans (first ";
+  append_int(out, kPlansPerNode);
+  out += " per node):\n";
+  std::string scratch;
+  PlanShares shares(report.request);
+  for (const auto& nc : report.capacity.nodes) {
+    if (nc.capacity == 0) continue;
+    const Node& node = inv.nodes[nc.node];
+    out += "  ";
+    out += display(node.name, scratch);
+    const bool unlimited = nc.capacity == kUnlimited;
+    if (unlimited) {
+      out += ": unlimited, one shared plan\n";
+    } else {
+      out += ": ";
+      append_int(out, nc.capacity);
+      out += nc.capacity == 1 ? " plan\n" : " plans\n";
+    }
+    const std::int64_t limit = unlimited ? 1 : std::min(nc.capacity, kPlansPerNode);
+    const std::int64_t shown = std::min(limit, static_cast<std::int64_t>(nc.plans.size()));
+    for (std::int64_t j = 0; j < shown; ++j) {
+      out += "    ";
+      append_plan_text(out, nc.plans[static_cast<size_t>(j)], node, report.request, shares);
+    }
+    if (!unlimited && nc.capacity > shown) {
+      out += "    ... ";
+      append_int(out, nc.capacity - shown);
+      out += " more\n";
+    }
+  }
+}
+
+std::string render_table(const Report& report) {
+  std::string out;
+  out.reserve(128 + report.capacity.nodes.size() * 48);
+  append_request_line(out, report);
+  append_node_table(out, report);
+  if (!report.capacity.binds) return out;
+  // Like "assignments" in the document, the new instances' bindings are the
+  // result of `plan` and show whatever --plans says; --plans only shortens
+  // the PlanMap, which the table summarises for `capacity`.
+  if (report.deploy != nullptr) {
+    append_instances(out, report);
+  } else if (report.plans == PlansShown::All) {
+    append_plan_summary(out, report);
+  }
+  return out;
+}
+
+// A rough size of the document, so the string is allocated once or twice.
+size_t estimated_size(const Report& report) {
+  size_t plans = 0;
+  for (const auto& nc : report.capacity.nodes) plans += nc.plans.size();
+  return 1024 + report.capacity.nodes.size() * 96 + (report.capacity.binds ? plans * 80 : 0);
+}
+
+}  // namespace
+
+std::string render(const Report& report, OutputFormat format) {
+  if (format == OutputFormat::Table) return render_table(report);
+  std::string out;
+  out.reserve(estimated_size(report));
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write_document(w, report);
+  } else {
+    YamlWriter w(out);
+    write_document(w, report);
+  }
+  return out;
+}
+
+std::string render_request_json(const Request& request) {
+  std::string out;
+  JsonWriter w(out);
+  write_request(w, request);
+  w.finish();
+  return out;
+}
+
+}  // namespace eruplan

@@ -3,6 +3,7 @@
 // each (strategy_auto.cpp, strategy_fill.cpp, ...), picked from one table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -46,5 +47,12 @@ StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t coun
                                 std::int64_t total, std::int64_t nodes_limit);
 
 StrategyFn strategy_function(Strategy s);
+
+// For strategy messages: the named infos as "node1, node2, node3", or
+// "node1, ..., node10 and 5 more" past `shown` names (strategy.cpp).
+std::string strategy_node_names(std::span<const StrategyInfo> infos,
+                                std::span<const std::size_t> indices, std::size_t shown = 10);
+// "1 node", "3 nodes", "1 new instance": n and the noun, plural unless n is 1.
+std::string strategy_count(std::int64_t n, std::string_view noun);
 
 }  // namespace eruplan

@@ -1,0 +1,114 @@
+// auto (SPEC §5; Eru's "communism"): after deploying, the app's old+new
+// instances are as even as possible across the nodes.
+// nodes_limit: the most old+new instances one node may end with (0 = no cap).
+//
+// The rule places one instance at a time on the node with the fewest old+new
+// instances; tie -> more remaining capacity (unlimited counts as infinite);
+// tie -> name. Doing that count times would cost O(count); instead we find by
+// binary search the level L every node gets topped up to, then hand the few
+// instances left over to nodes sitting exactly at L, in the rule's tie order.
+// The cost is O(n log(range)), whatever count is.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+#include "strategy.h"
+
+namespace eruplan {
+namespace {
+
+__extension__ typedef __int128 Wide;
+constexpr Wide kInfinite = Wide{1} << 100;  // beyond any sum of int64 capacities
+
+// How many new instances the node may take: its capacity, cut by nodes_limit.
+Wide room(const StrategyInfo& info, std::int64_t nodes_limit) {
+  Wide r = info.capacity == kUnlimited ? kInfinite : Wide{info.capacity};
+  if (nodes_limit > 0) r = std::min(r, std::max(Wide{0}, Wide{nodes_limit} - info.existing));
+  return r;
+}
+
+// New instances needed to bring every node up to `level` (as far as its room allows).
+Wide placed_up_to(std::span<const StrategyInfo> infos, const std::vector<Wide>& rooms, Wide level) {
+  Wide placed = 0;
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    Wide gap = level - infos[i].existing;
+    if (gap > 0) placed += std::min(gap, rooms[i]);
+  }
+  return placed;
+}
+
+StrategyResult infeasible(std::size_t n, std::string message) {
+  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
+}
+
+}  // namespace
+
+StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
+                             std::int64_t total, std::int64_t nodes_limit) {
+  const std::size_t n = infos.size();
+  if (count <= 0) return infeasible(n, "auto: count must be > 0, got " + std::to_string(count));
+  if (n == 0) return infeasible(n, "auto: no node has room for a new instance");
+
+  std::vector<Wide> rooms(n);
+  Wide room_sum = 0;
+  Wide capacity_sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    rooms[i] = room(infos[i], nodes_limit);
+    room_sum += rooms[i];
+    capacity_sum += infos[i].capacity == kUnlimited ? kInfinite : Wide{infos[i].capacity};
+  }
+  // `total` is the caller's sum; the recomputed one guards against a stale value.
+  if (total < count || capacity_sum < count) {
+    auto can_take = std::min(Wide{total}, capacity_sum);
+    return infeasible(n, "auto: need " + strategy_count(count, "new instance") +
+                             ", the nodes can take " +
+                             std::to_string(static_cast<std::int64_t>(can_take)) + " in total");
+  }
+  if (room_sum < count) {
+    auto limit = std::to_string(nodes_limit);
+    return infeasible(n, "auto: with nodes_limit " + limit + " (at most " + limit +
+                             " old+new instances per node) the nodes can take " +
+                             strategy_count(static_cast<std::int64_t>(room_sum), "new instance") +
+                             ", " + std::to_string(count) + " needed");
+  }
+
+  // Smallest level whose top-up places >= count; the level below it, `base`, is
+  // filled completely and the rest goes to nodes sitting exactly at `base`.
+  Wide lo = infos[0].existing, hi = infos[0].existing;
+  for (const auto& info : infos) {
+    lo = std::min(lo, Wide{info.existing});
+    hi = std::max(hi, Wide{info.existing});
+  }
+  hi += count;  // placed_up_to(lo) = 0 < count <= placed_up_to(hi)
+  while (hi - lo > 1) {
+    Wide mid = lo + (hi - lo) / 2;
+    (placed_up_to(infos, rooms, mid) >= count ? hi : lo) = mid;
+  }
+  const Wide base = lo;
+  Wide left = count - placed_up_to(infos, rooms, base);
+
+  StrategyResult result;
+  result.deploy.assign(n, 0);
+  std::vector<std::size_t> at_base;   // nodes at `base` with room for one more
+  std::vector<Wide> remaining(n, 0);  // their capacity left at that moment
+  for (std::size_t i = 0; i < n; ++i) {
+    Wide gap = std::max(Wide{0}, base - infos[i].existing);
+    Wide added = std::min(gap, rooms[i]);
+    result.deploy[i] = static_cast<std::int64_t>(added);
+    if (infos[i].existing <= base && rooms[i] > added) {
+      at_base.push_back(i);
+      remaining[i] = infos[i].capacity == kUnlimited ? kInfinite : infos[i].capacity - added;
+    }
+  }
+  // 0 < left <= at_base.size(): pick the `left` first by (remaining desc, name).
+  auto first = [&](std::size_t a, std::size_t b) {
+    return remaining[a] != remaining[b] ? remaining[a] > remaining[b] : a < b;
+  };
+  auto cut = at_base.begin() + static_cast<std::ptrdiff_t>(left);
+  std::nth_element(at_base.begin(), cut - 1, at_base.end(), first);
+  for (auto it = at_base.begin(); it != cut; ++it) ++result.deploy[*it];
+  return result;
+}
+
+}  // namespace eruplan

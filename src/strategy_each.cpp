@@ -1,0 +1,66 @@
+// each (SPEC §5; Eru's "average"): count new instances on each chosen node.
+// nodes_limit: how many nodes to deploy on (0 = every node that can take count).
+//
+// Nodes are ranked by capacity descending, then name; those with capacity >=
+// count are eligible and the first nodes_limit of them get count each. (Eru's
+// code reads 0 as "every node must qualify"; the design note wins, SPEC §5.)
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+#include "strategy.h"
+
+namespace eruplan {
+namespace {
+
+StrategyResult infeasible(std::size_t n, std::string message) {
+  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
+}
+
+std::string capacity_text(std::int64_t capacity) {
+  return capacity == kUnlimited ? "unlimited" : std::to_string(capacity);
+}
+
+}  // namespace
+
+StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
+                             std::int64_t /*total*/, std::int64_t nodes_limit) {
+  const std::size_t n = infos.size();
+  if (count <= 0) return infeasible(n, "each: count must be > 0, got " + std::to_string(count));
+  if (n == 0) return infeasible(n, "each: no node has room for a new instance");
+
+  std::vector<std::size_t> eligible;
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (infos[i].capacity >= count) eligible.push_back(i);
+    if (infos[i].capacity > infos[largest].capacity) largest = i;
+  }
+  if (eligible.empty()) {
+    return infeasible(n, "each: no node can take " + strategy_count(count, "instance") +
+                             " (largest capacity: " + std::string(infos[largest].name) + " with " +
+                             capacity_text(infos[largest].capacity) + ")");
+  }
+  const auto wanted = static_cast<std::uint64_t>(nodes_limit);
+  if (nodes_limit > 0 && eligible.size() < wanted) {
+    return infeasible(n, "each: " + strategy_count(std::ssize(eligible), "node") + " can take " +
+                             strategy_count(count, "instance") + " (" +
+                             strategy_node_names(infos, eligible) + "), nodes_limit asks for " +
+                             std::to_string(nodes_limit));
+  }
+  if (nodes_limit > 0 && eligible.size() > wanted) {
+    // Only which nodes rank first matters, not their order among themselves.
+    auto first = [&](std::size_t a, std::size_t b) {
+      return infos[a].capacity != infos[b].capacity ? infos[a].capacity > infos[b].capacity : a < b;
+    };
+    std::nth_element(eligible.begin(), eligible.begin() + nodes_limit, eligible.end(), first);
+    eligible.resize(wanted);
+  }
+
+  StrategyResult result;
+  result.deploy.assign(n, 0);
+  for (std::size_t i : eligible) result.deploy[i] = count;
+  return result;
+}
+
+}  // namespace eruplan

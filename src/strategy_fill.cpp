@@ -1,0 +1,83 @@
+// fill (SPEC §5): top nodes up so that at least nodes_limit of them end with
+// >= count instances of the app (old+new).
+// nodes_limit: how many nodes to fill (0 = every node).
+//
+// Nodes are taken by existing instances descending, then capacity descending,
+// then name, skipping those that cannot reach count; each taken node gets
+// max(count - existing, 0). Fails when fewer nodes qualify than needed, and is
+// "already satisfied" when the taken nodes need nothing.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+#include "strategy.h"
+
+namespace eruplan {
+namespace {
+
+StrategyResult failure(StrategyOutcome outcome, std::size_t n, std::string message) {
+  return {outcome, std::vector<std::int64_t>(n, 0), std::move(message)};
+}
+
+bool can_reach(const StrategyInfo& info, std::int64_t count) {
+  // existing + capacity >= count, without overflow (kUnlimited is INT64_MAX).
+  return info.existing >= count || info.capacity >= count - info.existing;
+}
+
+}  // namespace
+
+StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
+                             std::int64_t /*total*/, std::int64_t nodes_limit) {
+  const std::size_t n = infos.size();
+  if (count <= 0) {
+    return failure(StrategyOutcome::Infeasible, n,
+                   "fill: count must be > 0, got " + std::to_string(count));
+  }
+  if (n == 0)
+    return failure(StrategyOutcome::Infeasible, n, "fill: no node has room for a new instance");
+
+  std::vector<std::size_t> qualifying;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (can_reach(infos[i], count)) qualifying.push_back(i);
+  }
+  const auto needed = nodes_limit > 0 ? static_cast<std::uint64_t>(nodes_limit) : n;
+  if (qualifying.size() < needed) {
+    std::string message = "fill: " + strategy_count(std::ssize(qualifying), "node") +
+                          " can reach " + strategy_count(count, "instance");
+    if (!qualifying.empty()) message += " (" + strategy_node_names(infos, qualifying) + ")";
+    message += ", " + std::to_string(needed) + " needed";
+    if (nodes_limit == 0) message += " (nodes_limit 0 means every node)";
+    return failure(StrategyOutcome::Infeasible, n, std::move(message));
+  }
+  if (qualifying.size() > needed) {
+    // Only which nodes come first matters, not their order among themselves.
+    auto first = [&](std::size_t a, std::size_t b) {
+      if (infos[a].existing != infos[b].existing) return infos[a].existing > infos[b].existing;
+      if (infos[a].capacity != infos[b].capacity) return infos[a].capacity > infos[b].capacity;
+      return a < b;
+    };
+    std::nth_element(qualifying.begin(), qualifying.begin() + static_cast<std::ptrdiff_t>(needed),
+                     qualifying.end(), first);
+    qualifying.resize(needed);
+  }
+
+  StrategyResult result;
+  result.deploy.assign(n, 0);
+  bool adds = false;
+  for (std::size_t i : qualifying) {
+    result.deploy[i] = std::max<std::int64_t>(count - infos[i].existing, 0);
+    adds = adds || result.deploy[i] > 0;
+  }
+  if (!adds) {
+    std::sort(qualifying.begin(), qualifying.end());  // name order reads best
+    return failure(StrategyOutcome::AlreadySatisfied, n,
+                   "fill: already filled: " + strategy_node_names(infos, qualifying) +
+                       (qualifying.size() == 1 ? " has" : " have") +
+                       " >= " + strategy_count(count, "instance"));
+  }
+  return result;
+}
+
+}  // namespace eruplan

@@ -50,11 +50,16 @@ std::string in_quotes(std::string_view s) {
 // A short rendering of a node for "got ..." messages.
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return in_quotes(node.Scalar());
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Null: return "nothing";
-    default: return "an undefined value";
+    case YAML::NodeType::Scalar:
+      return in_quotes(node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Null:
+      return "nothing";
+    default:
+      return "an undefined value";
   }
 }
 
@@ -189,7 +194,9 @@ void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth) {
       else
         out << node.Scalar();
       break;
-    default: out << YAML::Null; break;
+    default:
+      out << YAML::Null;
+      break;
   }
 }
 
@@ -216,7 +223,9 @@ bool is_json_number(std::string_view s) {
 
 void emit_json(std::string& out, const YAML::Node& node, int depth) {
   if (depth > kMaxDepth) malformed("inline input nested too deeply");
-  auto string = [&](const std::string& s) { out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  auto string = [&](const std::string& s) {
+    out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
   switch (node.Type()) {
     case YAML::NodeType::Map: {
       out += '{';
@@ -251,7 +260,9 @@ void emit_json(std::string& out, const YAML::Node& node, int depth) {
         string(s);
       break;
     }
-    default: out += "null"; break;
+    default:
+      out += "null";
+      break;
   }
 }
 
@@ -271,9 +282,9 @@ std::optional<Source> read_input(const YAML::Node& node, const std::string& fiel
   if (node.IsScalar()) {
     const std::filesystem::path rel(node.Scalar());
     const std::filesystem::path dir = std::filesystem::path(file).parent_path();
-    const std::string path =
-        rel.is_absolute() || dir.empty() ? rel.generic_string()
-                                         : (dir / rel).lexically_normal().generic_string();
+    const std::string path = rel.is_absolute() || dir.empty()
+                                 ? rel.generic_string()
+                                 : (dir / rel).lexically_normal().generic_string();
     std::optional<std::string> text = read ? read(path) : std::nullopt;
     if (!text) {
       differences.push_back(field + ": cannot read " + in_quotes(path));
@@ -317,9 +328,7 @@ PlansShown read_options(const YAML::Node& node) {
 
 // --- Comparing ----------------------------------------------------------------
 
-std::string count_text(std::int64_t n) {
-  return n == kUnlimited ? "unlimited" : std::to_string(n);
-}
+std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
 
 std::string first_line(const std::string& text) {
   const std::string line = text.substr(0, text.find('\n'));
@@ -345,18 +354,22 @@ struct Outcome {
   }
   bool has_capacity() const { return result.capacity && result.inventory; }
   bool has_deploy() const {
-    return has_capacity() && result.deploy && result.deploy->size() == result.capacity->nodes.size();
+    return has_capacity() && result.deploy &&
+           result.deploy->size() == result.capacity->nodes.size();
   }
 };
 
 void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
   if (e.capacity) {
-    if (!o.has_capacity() && !e.capacity->empty()) diffs.push_back("capacity: no capacity map was produced");
+    if (!o.has_capacity() && !e.capacity->empty())
+      diffs.push_back("capacity: no capacity map was produced");
     for (const auto& [name, want] : *e.capacity) {
       if (!o.has_capacity()) break;
       const NodeCapacity* got = o.find(name);
       if (want == kAbsent) {
-        if (got) diffs.push_back("capacity." + name + ": expected absent, got " + count_text(got->capacity));
+        if (got)
+          diffs.push_back("capacity." + name + ": expected absent, got " +
+                          count_text(got->capacity));
       } else if (!got) {
         diffs.push_back("capacity." + name + ": not in the capacity map");
       } else if (got->capacity != want) {
@@ -373,7 +386,8 @@ void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::s
                       count_text(o.result.capacity->total));
   }
   if (e.plans) {
-    if (!o.has_capacity() && !e.plans->empty()) diffs.push_back("plans: no capacity map was produced");
+    if (!o.has_capacity() && !e.plans->empty())
+      diffs.push_back("plans: no capacity map was produced");
     for (const auto& [name, want] : *e.plans) {
       if (!o.has_capacity()) break;
       const NodeCapacity* got = o.find(name);
@@ -385,15 +399,16 @@ void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::s
     }
   }
   if (e.reasons) {
-    if (!o.has_capacity() && !e.reasons->empty()) diffs.push_back("reasons: no capacity map was produced");
+    if (!o.has_capacity() && !e.reasons->empty())
+      diffs.push_back("reasons: no capacity map was produced");
     for (const auto& [name, want] : *e.reasons) {
       if (!o.has_capacity()) break;
       const NodeCapacity* got = o.find(name);
       if (!got)
         diffs.push_back("reasons." + name + ": not in the capacity map");
       else if (got->reason.find(want) == std::string::npos)
-        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) + ", got: " +
-                        (got->reason.empty() ? "(no reason)" : in_quotes(got->reason)));
+        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) +
+                        ", got: " + (got->reason.empty() ? "(no reason)" : in_quotes(got->reason)));
     }
   }
 }
@@ -424,7 +439,8 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
     bool listed = false;
     for (const auto& entry : *e.deploy) listed = listed || entry.first == name;
     if (!listed)
-      diffs.push_back("deploy." + name + ": expected 0, got " + std::to_string(got) + " (not listed)");
+      diffs.push_back("deploy." + name + ": expected 0, got " + std::to_string(got) +
+                      " (not listed)");
   }
 }
 
@@ -454,8 +470,7 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
               std::to_string(e.mark.column + 1) + ")");
   }
   if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
-  check_keys(root, "",
-             {"name", "description", "command", "nodes", "request", "options", "expect"});
+  check_keys(root, "", {"name", "description", "command", "nodes", "request", "options", "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
 
   RunOptions options;
@@ -465,7 +480,8 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
 
   const bool json_case = is_json_file(file, text);
-  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, json_case, read, r.differences);
+  std::optional<Source> nodes =
+      read_input(root["nodes"], "nodes", file, json_case, read, r.differences);
   std::optional<Source> request;
   if (root["request"])
     request = read_input(root["request"], "request", file, json_case, read, r.differences);
@@ -538,8 +554,7 @@ std::string render_fixture_report(const std::vector<FixtureResult>& results,
   for (const FixtureResult& r : results) {
     if (r.passed) continue;
     std::string line = "FAIL " + r.file + ": " + r.name + ": ";
-    for (size_t i = 0; i < r.differences.size(); ++i)
-      line += (i ? "; " : "") + r.differences[i];
+    for (size_t i = 0; i < r.differences.size(); ++i) line += (i ? "; " : "") + r.differences[i];
     if (r.differences.empty()) line += "failed";
     for (char& c : line)
       if (c == '\n' || c == '\r') c = ' ';  // one line per failing case

@@ -3,6 +3,7 @@
 #include "fixture.h"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
@@ -12,9 +13,19 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <sys/wait.h>
-
 using namespace eruplan;
+
+// Readable failures: show the differences, not "{?}".
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& v) {
+    std::string out = "{";
+    for (const std::string& s : v) out += (out.size() > 1 ? ", \"" : "\"") + s + "\"";
+    return (out + "}").c_str();
+  }
+};
+}  // namespace doctest
 
 namespace {
 
@@ -46,8 +57,8 @@ RunResult canned(const std::vector<CannedNode>& nodes, ExitCode exit = ExitCode:
     c.capacity = n.capacity;
     c.reason = n.reason;
     c.plans.resize(n.plans);
-    map.total = (map.total == kUnlimited || n.capacity == kUnlimited) ? kUnlimited
-                                                                       : map.total + n.capacity;
+    map.total =
+        (map.total == kUnlimited || n.capacity == kUnlimited) ? kUnlimited : map.total + n.capacity;
     map.nodes.push_back(c);
     deploy.push_back(n.deploy);
   }
@@ -161,12 +172,12 @@ TEST_CASE("an empty expected deploy map means nothing may be deployed") {
   FakePipeline fake{canned({{"node1", 10, 0}, {"node2", 10, 3}})};
   const FixtureResult r =
       run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {deploy: {}}\n", kNoFiles, fake.fn());
-  CHECK(r.differences ==
-        std::vector<std::string>{"deploy.node2: expected 0, got 3 (not listed)"});
+  CHECK(r.differences == std::vector<std::string>{"deploy.node2: expected 0, got 3 (not listed)"});
 }
 
 TEST_CASE("capacity, total and plan counts are compared exactly") {
-  FakePipeline fake{canned({{"node1", 12, 0, 12}, {"node2", kUnlimited, 0, 1}, {"node3", 0, 0, 0}})};
+  FakePipeline fake{
+      canned({{"node1", 12, 0, 12}, {"node2", kUnlimited, 0, 1}, {"node3", 0, 0, 0}})};
   const FixtureResult r = run_fixture("c.yaml", R"(nodes: {nodes: []}
 expect:
   capacity: {node1: 10, node2: unlimited, node3: 0, nodeX: 1}
@@ -186,8 +197,8 @@ expect:
 
 TEST_CASE("capacity 'absent' checks that the node filter left a node out") {
   FakePipeline fake{canned({{"node1", 10, 0}})};
-  CHECK(run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {capacity: {node2: absent}}\n",
-                    kNoFiles, fake.fn())
+  CHECK(run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {capacity: {node2: absent}}\n", kNoFiles,
+                    fake.fn())
             .passed);
   const FixtureResult r = run_fixture(
       "c.yaml", "nodes: {nodes: []}\nexpect: {capacity: {node1: absent}}\n", kNoFiles, fake.fn());
@@ -200,8 +211,8 @@ TEST_CASE("reasons are substrings of the node's zero-capacity reason") {
                     kNoFiles, fake.fn())
             .passed);
   const FixtureResult r = run_fixture(
-      "c.yaml", "nodes: {nodes: []}\nexpect: {reasons: {node1: memory, node2: memory}}\n",
-      kNoFiles, fake.fn());
+      "c.yaml", "nodes: {nodes: []}\nexpect: {reasons: {node1: memory, node2: memory}}\n", kNoFiles,
+      fake.fn());
   CHECK(r.differences == std::vector<std::string>{
                              R"(reasons.node1: expected to contain "memory", got: "not available")",
                              R"(reasons.node2: expected to contain "memory", got: (no reason))",
@@ -213,8 +224,9 @@ TEST_CASE("a wrong exit code fails, quoting the first line of stderr") {
                            "infeasible: total capacity 2 < count 5\n  node1: capacity 2\n", false)};
   const FixtureResult r = run_fixture("c.yaml", "nodes: {nodes: []}\n", kNoFiles, fake.fn());
   CHECK_FALSE(r.passed);
-  CHECK(r.differences == std::vector<std::string>{
-                             "exit: expected 0, got 4 (stderr: infeasible: total capacity 2 < count 5)"});
+  CHECK(r.differences ==
+        std::vector<std::string>{
+            "exit: expected 0, got 4 (stderr: infeasible: total capacity 2 < count 5)"});
 }
 
 TEST_CASE("after a failed run, capacity is still compared and a missing deploy counts as 0") {
@@ -226,8 +238,7 @@ TEST_CASE("after a failed run, capacity is still compared and a missing deploy c
                     kNoFiles, fake.fn())
             .passed);
   const FixtureResult r = run_fixture(
-      "c.yaml",
-      "nodes: {nodes: []}\nexpect: {exit: 4, capacity: {node1: 3}, deploy: {node1: 2}}\n",
+      "c.yaml", "nodes: {nodes: []}\nexpect: {exit: 4, capacity: {node1: 3}, deploy: {node1: 2}}\n",
       kNoFiles, fake.fn());
   CHECK(r.differences == std::vector<std::string>{
                              "capacity.node1: expected 3, got 2",
@@ -241,7 +252,8 @@ TEST_CASE("without a capacity map (invalid input) capacity expectations say so")
   invalid.err = "c.yaml#nodes:3:13: error: nodes[0].memory: negative size -5\n";
   FakePipeline fake{invalid};
   const FixtureResult r = run_fixture(
-      "c.yaml", "nodes: {nodes: []}\nexpect: {exit: 3, capacity: {n: 1}, total: 1, plans: {n: 1}}\n",
+      "c.yaml",
+      "nodes: {nodes: []}\nexpect: {exit: 3, capacity: {n: 1}, total: 1, plans: {n: 1}}\n",
       kNoFiles, fake.fn());
   CHECK(r.differences == std::vector<std::string>{
                              "capacity: no capacity map was produced",
@@ -260,11 +272,13 @@ TEST_CASE("error_contains: one substring or several, each reported when missing"
                     "\"nodes[2].name\"]}\n",
                     kNoFiles, fake.fn())
             .passed);
-  const FixtureResult r = run_fixture(
-      "c.yaml", "nodes: {nodes: []}\nexpect: {exit: 3, error_contains: memory limit}\n", kNoFiles,
-      fake.fn());
-  CHECK(r.differences ==
-        std::vector<std::string>{R"(stderr: expected to contain "memory limit", got: x: error: nodes[1].memory: negative size -5)"});
+  const FixtureResult r =
+      run_fixture("c.yaml", "nodes: {nodes: []}\nexpect: {exit: 3, error_contains: memory limit}\n",
+                  kNoFiles, fake.fn());
+  CHECK(
+      r.differences ==
+      std::vector<std::string>{
+          R"(stderr: expected to contain "memory limit", got: x: error: nodes[1].memory: negative size -5)"});
 
   FakePipeline quiet{canned({})};
   const FixtureResult q = run_fixture(
@@ -285,8 +299,9 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("") == "malformed case: a case must be a mapping, got nothing");
   CHECK(message("- a\n- b\n") == "malformed case: a case must be a mapping, got a list");
   CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
-  CHECK(message("nodes: {}\ncommand: deploy\n") ==
-        R"(malformed case: command: unknown command "deploy" (expected plan, capacity or validate))");
+  CHECK(
+      message("nodes: {}\ncommand: deploy\n") ==
+      R"(malformed case: command: unknown command "deploy" (expected plan, capacity or validate))");
   CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
         R"(malformed case: expect.exit: expected an integer, got "zero")");
   CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==
@@ -295,16 +310,19 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "malformed case: expect.deploy: expected a mapping, got a list");
   CHECK(message("nodes: {}\nexpect: {deploy: {n1: -1}}\n") ==
         "malformed case: expect.deploy.n1: expected an integer >= 0, got -1");
-  CHECK(message("nodes: {}\nexpect: {capacity: {n1: lots}}\n") ==
-        R"(malformed case: expect.capacity.n1: expected an integer or "unlimited" or "absent", got "lots")");
+  CHECK(
+      message("nodes: {}\nexpect: {capacity: {n1: lots}}\n") ==
+      R"(malformed case: expect.capacity.n1: expected an integer or "unlimited" or "absent", got "lots")");
   CHECK(message("nodes: {}\nexpect: {total: absent}\n") ==
         R"(malformed case: expect.total: expected an integer or "unlimited", got "absent")");
   CHECK(message("nodes: {}\nexpect: {error_contains: {a: b}}\n") ==
         "malformed case: expect.error_contains: expected a string, got a mapping");
-  CHECK(message("nodes: {}\nexpect: {deploi: {}}\n") ==
-        R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
-  CHECK(message("nodes: {}\nexpected: {}\n") ==
-        R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
+  CHECK(
+      message("nodes: {}\nexpect: {deploi: {}}\n") ==
+      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
+  CHECK(
+      message("nodes: {}\nexpected: {}\n") ==
+      R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");
@@ -314,9 +332,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
 }
 
 TEST_CASE("an exception from the pipeline is a failed case, not a crash") {
-  const RunFunction boom = [](const RunOptions&) -> RunResult {
-    throw std::runtime_error("boom");
-  };
+  const RunFunction boom = [](const RunOptions&) -> RunResult { throw std::runtime_error("boom"); };
   const FixtureResult r = run_fixture("c.yaml", "nodes: {nodes: []}\n", kNoFiles, boom);
   CHECK_FALSE(r.passed);
   CHECK(r.differences == std::vector<std::string>{"internal error: boom"});
@@ -326,10 +342,10 @@ TEST_CASE("path inputs are read relative to the case file") {
   FakePipeline fake{canned({{"node1", 1, 1}})};
   const ReadFile read = files({{"fixtures/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
                                {"fixtures/cases/req.json", R"({"app": "web"})"}});
-  const FixtureResult r = run_fixture(
-      "fixtures/cases/a.yaml",
-      "nodes: ../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n", read,
-      fake.fn());
+  const FixtureResult r =
+      run_fixture("fixtures/cases/a.yaml",
+                  "nodes: ../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n",
+                  read, fake.fn());
   CHECK(r.passed);
   REQUIRE(fake.calls.size() == 1);
   CHECK(fake.calls[0].nodes.name == "fixtures/inputs/nodes.yaml");
@@ -339,17 +355,16 @@ TEST_CASE("path inputs are read relative to the case file") {
   CHECK(fake.calls[0].request->text == R"({"app": "web"})");
 
   // A case in the current directory reads its inputs by their plain names.
-  run_fixture("a.yaml", "nodes: nodes.yaml\n",
-              files({{"nodes.yaml", "nodes: []\n"}}), fake.fn());
+  run_fixture("a.yaml", "nodes: nodes.yaml\n", files({{"nodes.yaml", "nodes: []\n"}}), fake.fn());
   REQUIRE(fake.calls.size() == 2);
   CHECK(fake.calls[1].nodes.name == "nodes.yaml");
 }
 
 TEST_CASE("an unreadable input path fails the case naming the path") {
   FakePipeline fake{canned({})};
-  const FixtureResult r = run_fixture("fixtures/cases/a.yaml",
-                                      "nodes: inputs/missing.yaml\nrequest: inputs/gone.yaml\n",
-                                      kNoFiles, fake.fn());
+  const FixtureResult r =
+      run_fixture("fixtures/cases/a.yaml",
+                  "nodes: inputs/missing.yaml\nrequest: inputs/gone.yaml\n", kNoFiles, fake.fn());
   CHECK_FALSE(r.passed);
   CHECK(r.differences == std::vector<std::string>{
                              R"(nodes: cannot read "fixtures/cases/inputs/missing.yaml")",
@@ -391,7 +406,8 @@ TEST_CASE("a JSON case passes its inline inputs on as JSON, strings staying stri
 TEST_CASE("text report: one FAIL line per failing case, then the counts") {
   std::vector<FixtureResult> results(3);
   results[0] = {"a.yaml", "first", true, {}};
-  results[1] = {"b.yaml", "second", false, {"exit: expected 0, got 4", "deploy.n1: expected 2, got 1"}};
+  results[1] = {
+      "b.yaml", "second", false, {"exit: expected 0, got 4", "deploy.n1: expected 2, got 1"}};
   results[2] = {"c.yaml", "third", false, {"malformed case: a\nb"}};
   CHECK(render_fixture_report(results, FixtureReportFormat::Text) ==
         "FAIL b.yaml: second: exit: expected 0, got 4; deploy.n1: expected 2, got 1\n"
@@ -463,8 +479,9 @@ TEST_CASE("the deliberately failing cases fail with the expected differences") {
   CHECK(run_file(dir + "passing.yaml").passed);
 
   const FixtureResult deploy = run_file(dir + "wrong_deploy.yaml");
-  CHECK(deploy.differences == std::vector<std::string>{"deploy.node1: expected 2, got 1",
-                                                       "deploy.node2: expected 0, got 1 (not listed)"});
+  CHECK(deploy.differences ==
+        std::vector<std::string>{"deploy.node1: expected 2, got 1",
+                                 "deploy.node2: expected 0, got 1 (not listed)"});
   const FixtureResult exit = run_file(dir + "wrong_exit.yaml");
   REQUIRE(exit.differences.size() == 2);
   CHECK(exit.differences[0].rfind("exit: expected 0, got 4 (stderr: infeasible: ", 0) == 0);
@@ -475,24 +492,47 @@ TEST_CASE("the deliberately failing cases fail with the expected differences") {
                                                          "total: expected 12, got 10"});
   const FixtureResult error = run_file(dir + "wrong_error.yaml");
   REQUIRE(error.differences.size() == 1);
-  CHECK(error.differences[0].rfind(R"(stderr: expected to contain "nodes[0].storage", got: )", 0) == 0);
+  CHECK(error.differences[0].rfind(R"(stderr: expected to contain "nodes[0].storage", got: )", 0) ==
+        0);
 
   const FixtureResult missing = run_file(dir + "missing_input.yaml");
   REQUIRE(missing.differences.size() == 1);
   CHECK(missing.differences[0].find("nodes: cannot read \"") == 0);
-  CHECK(missing.differences[0].find("fixtures_failing/inputs/no-such-file.yaml\"") != std::string::npos);
+  CHECK(missing.differences[0].find("fixtures_failing/inputs/no-such-file.yaml\"") !=
+        std::string::npos);
 
   const FixtureResult malformed = run_file(dir + "malformed.yaml");
   REQUIRE(malformed.differences.size() == 1);
   CHECK(malformed.differences[0].rfind("malformed case: cannot parse: ", 0) == 0);
 }
 
-TEST_CASE("a note example runs the same from its inline and its path inputs") {
-  const std::string dir = "fixtures/cases/";
-  const FixtureResult by_path = run_file(dir + "auto_even_from_empty.yaml");
-  const FixtureResult inline_inputs = run_file(dir + "fill_1_from_empty.yaml");
+TEST_CASE("the real pipeline gives the same outcome from inline and from path inputs") {
+  const std::string inventory =
+      "nodes:\n  - {name: node1, cpu: 4, memory: 300Mi}\n"
+      "  - {name: node2, cpu: 4, memory: 1000Mi, instances: {web: 3}}\n";
+  const std::string request = "{app: web, count: 3, resources: {memory: 100Mi}}";
+  const std::string expect =
+      "expect: {capacity: {node1: 3, node2: 10}, total: 13, "
+      "deploy: {node1: 3}}\n";
+  const ReadFile read = files({{"cases/inputs/nodes.yaml", inventory}});
+  std::string indented;
+  for (std::size_t at = 0; at < inventory.size();) {
+    const std::size_t end = inventory.find('\n', at);
+    indented += "  " + inventory.substr(at, end - at + 1);
+    at = end + 1;
+  }
+  const FixtureResult by_path = run_fixture(
+      "cases/a.yaml", "nodes: inputs/nodes.yaml\nrequest: " + request + "\n" + expect, read);
+  const FixtureResult inline_inputs = run_fixture(
+      "cases/b.yaml", "nodes:\n" + indented + "request: " + request + "\n" + expect, read);
   CHECK(by_path.differences == std::vector<std::string>{});
   CHECK(inline_inputs.differences == std::vector<std::string>{});
+  CHECK(run_fixture("cases/c.yaml",
+                    "nodes:\n" + indented + "request: " + request +
+                        "\nexpect: {deploy: {node1: 2, node2: 1}}\n",
+                    read)
+            .differences == std::vector<std::string>{"deploy.node1: expected 2, got 3",
+                                                     "deploy.node2: expected 1, got 0"});
 }
 
 #ifdef ERUPLAN_BINARY
@@ -542,7 +582,8 @@ TEST_CASE("eruplan test reports the deliberately failing cases and exits 1") {
   CHECK(r.out.find("wrong_deploy.yaml: wrong deploy map: deploy.node1: expected 2, got 1; "
                    "deploy.node2: expected 0, got 1 (not listed)\n") != std::string::npos);
   std::size_t fails = 0;
-  for (std::size_t at = r.out.find("FAIL "); at != std::string::npos; at = r.out.find("\nFAIL ", at + 1))
+  for (std::size_t at = r.out.find("FAIL "); at != std::string::npos;
+       at = r.out.find("\nFAIL ", at + 1))
     ++fails;
   CHECK(fails == 6);
 }

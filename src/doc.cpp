@@ -1,0 +1,866 @@
+#include "doc.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+namespace eruplan {
+
+std::string_view Doc::text(ValueId id) const {
+  const Value& v = values_[id];
+  if (v.kind == ValueKind::Array || v.kind == ValueKind::Object) return {};
+  return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
+}
+
+bool Doc::is_scalar(ValueId id) const {
+  const ValueKind k = values_[id].kind;
+  return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
+}
+
+std::pair<std::uint32_t, std::uint32_t> Doc::line_col(std::uint32_t pos) const {
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    const char* begin = source_.data();
+    const char* end = begin + source_.size();
+    for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', end - p)));)
+      line_starts_.push_back(static_cast<std::uint32_t>(++p - begin));
+  }
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos);
+  const auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
+  return {line, pos - *(it - 1) + 1};
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+// Hands nlohmann's lexer one byte at a time and records how far it has read,
+// so each SAX event can find its token in the source (the events themselves
+// carry no positions).
+struct TrackingIterator {
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  const char* p = nullptr;
+  const char** cursor = nullptr;
+
+  reference operator*() const { return *p; }
+  TrackingIterator& operator++() {
+    *cursor = ++p;
+    return *this;
+  }
+  TrackingIterator operator++(int) {
+    TrackingIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const TrackingIterator& o) const { return p == o.p; }
+};
+
+bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+std::string strip_json_prefix(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: <message>"
+  const auto column = what.find("column ");
+  const auto colon = what.find(": ", column == std::string::npos ? 0 : column);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+// Builds the flat tree from JSON events with explicit source positions.
+// Children of an open container collect in `scratch_` and move into the
+// doc's slots when it closes, so every container's members end up contiguous.
+class JsonBuilder {
+ public:
+  explicit JsonBuilder(Doc& doc) : doc_(doc) {
+    // Virtual reservations: only the pages written are ever touched.
+    doc.values_.reserve(doc.source_.size() / 4 + 16);
+    doc.slots_.reserve(doc.source_.size() / 4 + 16);
+    scratch_.reserve(1024);
+  }
+
+  void scalar(ValueKind kind, std::uint32_t start, std::uint32_t end, bool flag = false) {
+    Doc::Value v;
+    v.pos = v.a = start;
+    v.b = end - start;
+    v.kind = kind;
+    v.flag = flag;
+    add(v);
+  }
+
+  // A string whose text is the source between the quotes at `open` and `close`.
+  void string(std::uint32_t open, std::uint32_t close) {
+    Doc::Value v;
+    v.pos = open;
+    v.a = open + 1;
+    v.b = close - open - 1;
+    v.kind = ValueKind::String;
+    add(v);
+  }
+
+  // A string with escapes: its unescaped text goes to the arena.
+  void owned_string(std::uint32_t open, const std::string& text) {
+    Doc::Value v;
+    v.pos = open;
+    v.a = static_cast<std::uint32_t>(doc_.arena_.size());
+    v.b = static_cast<std::uint32_t>(text.size());
+    v.kind = ValueKind::String;
+    v.owned = true;
+    doc_.arena_ += text;
+    add(v);
+  }
+
+  void open(ValueKind kind, std::uint32_t pos) {
+    Doc::Value v;
+    v.pos = pos;
+    v.kind = kind;
+    const ValueId id = add(v);
+    stack_.push_back({id, scratch_.size()});
+  }
+
+  void close(bool object) {
+    const Open top = stack_.back();
+    stack_.pop_back();
+    const std::size_t n = scratch_.size() - top.first_child;
+    Doc::Value& v = doc_.values_[top.id];
+    v.a = static_cast<std::uint32_t>(doc_.slots_.size());
+    v.b = static_cast<std::uint32_t>(object ? n / 2 : n);
+    doc_.slots_.insert(doc_.slots_.end(),
+                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child), scratch_.end());
+    scratch_.resize(top.first_child);
+  }
+
+ private:
+  ValueId add(const Doc::Value& v) {
+    const auto id = static_cast<ValueId>(doc_.values_.size());
+    doc_.values_.push_back(v);
+    if (stack_.empty())
+      doc_.root_ = id;
+    else
+      scratch_.push_back(id);
+    return id;
+  }
+
+  struct Open {
+    ValueId id;
+    std::size_t first_child;
+  };
+
+  Doc& doc_;
+  std::vector<Open> stack_;
+  std::vector<ValueId> scratch_;
+};
+
+namespace {
+
+// nlohmann's SAX events carry no positions; the tracking iterator tells how
+// far the lexer has read, and each event finds its token back from there.
+class JsonSax {
+ public:
+  JsonSax(JsonBuilder& builder, const char* base, const char* const* cursor)
+      : b_(builder), base_(base), cursor_(cursor) {}
+
+  bool null() { return literal(ValueKind::Null, 4, false); }
+  bool boolean(bool v) { return literal(ValueKind::Bool, v ? 4 : 5, v); }
+  bool number_integer(json::number_integer_t) { return number(); }
+  bool number_unsigned(json::number_unsigned_t) { return number(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return number(); }
+  bool string(json::string_t& s) { return add_string(s); }
+  bool key(json::string_t& s) { return add_string(s); }
+  bool binary(json::binary_t&) { return false; }  // not produced by the JSON parser
+  bool start_object(std::size_t) {
+    b_.open(ValueKind::Object, offset() - 1);
+    return true;
+  }
+  bool start_array(std::size_t) {
+    b_.open(ValueKind::Array, offset() - 1);
+    return true;
+  }
+  bool end_object() {
+    b_.close(true);
+    return true;
+  }
+  bool end_array() {
+    b_.close(false);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+    error_position = position;
+    error_message = strip_json_prefix(e.what());
+    return false;
+  }
+
+  std::size_t error_position = 0;
+  std::string error_message;
+
+ private:
+  std::uint32_t offset() const { return static_cast<std::uint32_t>(*cursor_ - base_); }
+
+  bool literal(ValueKind kind, std::uint32_t length, bool flag) {
+    const std::uint32_t end = offset();
+    b_.scalar(kind, end >= length ? end - length : 0, end, flag);
+    return true;
+  }
+
+  // The lexer has read one character past a number (unless at the end).
+  bool number() {
+    std::uint32_t end = offset();
+    if (end > 0 && !is_number_char(base_[end - 1])) --end;
+    std::uint32_t start = end;
+    while (start > 0 && is_number_char(base_[start - 1])) --start;
+    b_.scalar(ValueKind::Number, start, end);
+    return true;
+  }
+
+  // The lexer stops right after the closing quote; the opening quote is the
+  // nearest '"' before it not escaped by an odd run of backslashes.
+  bool add_string(const std::string& s) {
+    const std::uint32_t close = offset() - 1;
+    std::uint32_t open = close;
+    while (open > 0) {
+      --open;
+      if (base_[open] != '"') continue;
+      std::uint32_t backslashes = 0;
+      while (open - backslashes > 0 && base_[open - backslashes - 1] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) break;
+    }
+    if (close - open - 1 == s.size())  // no escapes: the text is the source itself
+      b_.string(open, close);
+    else
+      b_.owned_string(open, s);
+    return true;
+  }
+
+  JsonBuilder& b_;
+  const char* base_;
+  const char* const* cursor_;
+};
+
+bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
+
+// The fast path for the common case, strict RFC 8259 JSON whose strings are
+// printable ASCII without escapes: one pass, no copies. It gives up (false)
+// on anything else, and the nlohmann path then parses the text or reports
+// its error. `text` must be followed by a NUL, as std::string guarantees.
+bool parse_plain_json(std::string_view text, JsonBuilder& b) {
+  const char* const base = text.data();
+  const char* const end = base + text.size();
+  const char* p = base;
+  std::vector<char> open;  // '{' or '[' per open container
+  auto off = [&](const char* q) { return static_cast<std::uint32_t>(q - base); };
+  auto skip_space = [&] {
+    while (is_json_space(*p)) ++p;
+  };
+  // Scans a string at p (on its opening quote); false when it is not plain.
+  auto scan_string = [&]() -> bool {
+    const char* q = p + 1;
+    for (;; ++q) {
+      const auto c = static_cast<unsigned char>(*q);
+      if (c == '"') break;
+      if (c < 0x20 || c == '\\' || c >= 0x80) return false;
+    }
+    b.string(off(p), off(q));
+    p = q + 1;
+    return true;
+  };
+  skip_space();
+  for (;;) {
+    // A value.
+    switch (*p) {
+      case '{':
+        b.open(ValueKind::Object, off(p));
+        ++p;
+        skip_space();
+        if (*p == '}') {
+          ++p;
+          b.close(true);
+          break;
+        }
+        open.push_back('{');
+        if (*p != '"' || !scan_string()) return false;
+        skip_space();
+        if (*p++ != ':') return false;
+        skip_space();
+        continue;
+      case '[':
+        b.open(ValueKind::Array, off(p));
+        ++p;
+        skip_space();
+        if (*p == ']') {
+          ++p;
+          b.close(false);
+          break;
+        }
+        open.push_back('[');
+        continue;
+      case '"':
+        if (!scan_string()) return false;
+        break;
+      case 't':
+      case 'f':
+      case 'n': {
+        const std::string_view rest(p, static_cast<std::size_t>(end - p));
+        const bool is_true = rest.starts_with("true"), is_false = rest.starts_with("false");
+        if (!is_true && !is_false && !rest.starts_with("null")) return false;
+        const std::uint32_t length = is_false ? 5 : 4;
+        b.scalar(is_true || is_false ? ValueKind::Bool : ValueKind::Null, off(p), off(p) + length, is_true);
+        p += length;
+        break;
+      }
+      default: {
+        const char* start = p;
+        if (*p == '-') ++p;
+        if (*p == '0') {
+          ++p;
+        } else if (*p >= '1' && *p <= '9') {
+          while (is_digit_char(*p)) ++p;
+        } else {
+          return false;
+        }
+        if (*p == '.') {
+          ++p;
+          if (!is_digit_char(*p)) return false;
+          while (is_digit_char(*p)) ++p;
+        }
+        if (*p == 'e' || *p == 'E') {
+          ++p;
+          if (*p == '+' || *p == '-') ++p;
+          if (!is_digit_char(*p)) return false;
+          while (is_digit_char(*p)) ++p;
+        }
+        b.scalar(ValueKind::Number, off(start), off(p));
+        break;
+      }
+    }
+    // After a value: a separator, closing brackets, or the end.
+    for (;;) {
+      skip_space();
+      if (open.empty()) return p == end;
+      if (*p == ',') {
+        ++p;
+        skip_space();
+        if (open.back() == '{') {
+          if (*p != '"' || !scan_string()) return false;
+          skip_space();
+          if (*p++ != ':') return false;
+          skip_space();
+        }
+        break;
+      }
+      if (*p != (open.back() == '{' ? '}' : ']')) return false;
+      b.close(open.back() == '{');
+      open.pop_back();
+      ++p;
+    }
+  }
+}
+
+}  // namespace
+
+// Converts yaml-cpp's node graph into the flat tree. Aliases are expanded, so
+// the number of values is capped (an alias bomb fails fast instead of
+// exhausting memory), and so is the depth (a self-referencing alias loops).
+class YamlBuilder {
+ public:
+  YamlBuilder(Doc& doc, std::size_t budget) : doc_(doc), budget_(budget) {}
+
+  std::string error;           // set when conversion gave up
+  std::uint32_t error_pos = 0;  // where, when known (0 = unknown)
+
+  // Converts the document, or an empty stream (a null document) when null.
+  void build(const YAML::Node* document) {
+    if (document) {
+      doc_.root_ = convert(*document, 0, 0);
+      return;
+    }
+    doc_.values_.push_back(Doc::Value{});
+    doc_.root_ = 0;
+  }
+
+  ValueId convert(const YAML::Node& node, std::uint32_t fallback_pos, int depth) {
+    if (!error.empty()) return kNoValue;
+    if (depth > kMaxDepth) {
+      error = "nested more than " + std::to_string(kMaxDepth) + " levels deep (an alias that contains itself?)";
+      return kNoValue;
+    }
+    if (doc_.values_.size() >= budget_) {
+      error = "expands to too many values (aliases repeated too often?)";
+      return kNoValue;
+    }
+    const YAML::Mark mark = node.Mark();
+    Doc::Value v;
+    v.pos = mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) : fallback_pos;
+    const auto id = static_cast<ValueId>(doc_.values_.size());
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        v.kind = ValueKind::Null;
+        if (!null_written_at(v.pos)) v.pos = fallback_pos;  // an empty value: mark is the next token
+        doc_.values_.push_back(v);
+        return id;
+      case YAML::NodeType::Scalar:
+        v.kind = ValueKind::String;
+        v.plain = node.Tag() == "?";
+        set_text(v, node.Scalar());
+        doc_.values_.push_back(v);
+        return id;
+      case YAML::NodeType::Sequence: {
+        v.kind = ValueKind::Array;
+        doc_.values_.push_back(v);
+        std::vector<ValueId> children;
+        children.reserve(node.size());
+        for (const auto& child : node) children.push_back(convert(child, v.pos, depth + 1));
+        finish(id, children, children.size());
+        return id;
+      }
+      case YAML::NodeType::Map: {
+        v.kind = ValueKind::Object;
+        doc_.values_.push_back(v);
+        std::vector<ValueId> children;
+        std::vector<YAML::Node> merges;
+        for (const auto& kv : node) {
+          if (kv.first.IsScalar() && kv.first.Tag() == "?" && kv.first.Scalar() == "<<") {
+            merges.push_back(kv.second);
+            continue;
+          }
+          add_member(children, kv.first, kv.second, v.pos, depth);
+        }
+        for (const auto& m : merges) merge(children, m, v.pos, depth);
+        finish(id, children, children.size() / 2);
+        return id;
+      }
+    }
+    return id;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 200;
+
+  bool null_written_at(std::uint32_t pos) const {
+    const std::string_view rest = doc_.source_.substr(std::min<std::size_t>(pos, doc_.source_.size()));
+    return rest.starts_with('~') || rest.starts_with("null") || rest.starts_with("Null") ||
+           rest.starts_with("NULL");
+  }
+
+  void set_text(Doc::Value& v, const std::string& s) {
+    v.a = static_cast<std::uint32_t>(doc_.arena_.size());
+    v.b = static_cast<std::uint32_t>(s.size());
+    v.owned = true;
+    doc_.arena_ += s;
+  }
+
+  void add_member(std::vector<ValueId>& children, const YAML::Node& key, const YAML::Node& value,
+                  std::uint32_t map_pos, int depth) {
+    if (!key.IsScalar()) {
+      if (error.empty()) {
+        const YAML::Mark m = key.Mark();
+        error = "a mapping key must be plain text, not a list, mapping or null";
+        if (m.pos >= 0) error_pos = static_cast<std::uint32_t>(m.pos);
+      }
+      return;
+    }
+    const ValueId k = convert(key, map_pos, depth + 1);
+    if (!error.empty()) return;
+    const ValueId v = convert(value, doc_.values_[k].pos, depth + 1);
+    children.push_back(k);
+    children.push_back(v);
+  }
+
+  // YAML merge keys (<<: *defaults): members not given explicitly come from
+  // the merged mappings, earlier ones first.
+  void merge(std::vector<ValueId>& children, const YAML::Node& source, std::uint32_t map_pos,
+             int depth) {
+    if (source.IsSequence()) {
+      for (const auto& s : source) merge(children, s, map_pos, depth);
+      return;
+    }
+    if (!source.IsMap()) {
+      if (error.empty()) error = "a merge key (<<) needs a mapping or a list of mappings";
+      return;
+    }
+    for (const auto& kv : source) {
+      if (!kv.first.IsScalar()) continue;
+      bool present = false;
+      for (std::size_t i = 0; i < children.size() && !present; i += 2)
+        present = doc_.text(children[i]) == kv.first.Scalar();
+      if (!present) add_member(children, kv.first, kv.second, map_pos, depth);
+    }
+  }
+
+  void finish(ValueId id, const std::vector<ValueId>& children, std::size_t count) {
+    doc_.values_[id].a = static_cast<std::uint32_t>(doc_.slots_.size());
+    doc_.values_[id].b = static_cast<std::uint32_t>(count);
+    doc_.slots_.insert(doc_.slots_.end(), children.begin(), children.end());
+  }
+
+  Doc& doc_;
+  std::size_t budget_;
+};
+
+namespace {
+
+InputFormat detect_format(const Source& source) {
+  if (source.format != InputFormat::Auto) return source.format;
+  std::string name = source.name;
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (name.ends_with(".json")) return InputFormat::Json;
+  if (name.ends_with(".yaml") || name.ends_with(".yml")) return InputFormat::Yaml;
+  return InputFormat::Auto;  // decided by content
+}
+
+bool looks_like_json(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  const auto i = text.find_first_not_of(" \t\r\n");
+  return i != std::string_view::npos && (text[i] == '{' || text[i] == '[');
+}
+
+Origin origin_at(const Doc& doc, const std::string& file, std::uint32_t pos) {
+  const auto [line, col] = doc.line_col(pos);
+  return Origin{file, line, col, {}};
+}
+
+std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
+  {
+    Doc doc(source.text);
+    JsonBuilder builder(doc);
+    if (parse_plain_json(source.text, builder)) return doc;
+  }
+  Doc doc(source.text);
+  JsonBuilder builder(doc);
+  const char* cursor = source.text.data();
+  JsonSax sax(builder, source.text.data(), &cursor);
+  TrackingIterator first{source.text.data(), &cursor};
+  TrackingIterator last{source.text.data() + source.text.size(), &cursor};
+  if (json::sax_parse(first, last, &sax)) return doc;
+  if (diags) {
+    // nlohmann reports how many bytes it had read; the culprit is the last one.
+    std::uint32_t pos = static_cast<std::uint32_t>(sax.error_position);
+    if (pos > 0) --pos;
+    pos = std::min<std::uint32_t>(pos, static_cast<std::uint32_t>(source.text.size()));
+    diags->error(origin_at(doc, source.name, pos), "malformed JSON: " + sax.error_message);
+  }
+  return std::nullopt;
+}
+
+std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
+  Doc doc(source.text);
+  auto fail = [&](std::uint32_t line, std::uint32_t col, std::string message) {
+    if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
+    return std::nullopt;
+  };
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(source.text);
+  } catch (const YAML::DeepRecursion& e) {
+    return fail(e.mark.line + 1, e.mark.column + 1, "nested too deeply");
+  } catch (const YAML::Exception& e) {
+    if (e.mark.is_null()) return fail(0, 0, e.msg);
+    return fail(static_cast<std::uint32_t>(e.mark.line + 1), static_cast<std::uint32_t>(e.mark.column + 1), e.msg);
+  }
+  // Trailing empty documents ("...\n---\n") carry nothing; more than one real
+  // document is ambiguous, so it is an error rather than a silent choice.
+  while (documents.size() > 1 && documents.back().IsNull()) documents.pop_back();
+  if (documents.size() > 1) {
+    const YAML::Mark m = documents[1].Mark();
+    return fail(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
+                "the file holds " + std::to_string(documents.size()) +
+                    " documents (separated by ---); expected one");
+  }
+  YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
+  builder.build(documents.empty() ? nullptr : &documents[0]);
+  if (!builder.error.empty()) {
+    const auto [line, col] = doc.line_col(builder.error_pos);
+    return fail(builder.error_pos ? line : 0, builder.error_pos ? col : 0, builder.error);
+  }
+  return doc;
+}
+
+}  // namespace
+
+std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
+  if (source.text.size() >= UINT32_MAX) {
+    diags.error(Origin{source.name, 0, 0, {}}, "the file is too large (4 GiB at most)");
+    return std::nullopt;
+  }
+  switch (detect_format(source)) {
+    case InputFormat::Json: return parse_json(source, &diags);
+    case InputFormat::Yaml: return parse_yaml(source, &diags);
+    case InputFormat::Auto: break;
+  }
+  if (!looks_like_json(source.text)) return parse_yaml(source, &diags);
+  // Content that opens like JSON may still be YAML flow style ({a: 1}); if
+  // JSON fails and YAML reads it, take YAML, else report the JSON error.
+  Diagnostics json_diags;
+  if (auto doc = parse_json(source, &json_diags)) return doc;
+  if (auto doc = parse_yaml(source, nullptr)) return doc;
+  for (const auto& d : json_diags.items()) diags.error(d.origin, d.message);
+  return std::nullopt;
+}
+
+// --- Field paths and typed reading ------------------------------------------
+
+std::string FieldPath::str() const {
+  std::vector<const FieldPath*> chain;
+  for (const FieldPath* p = this; p; p = p->parent) chain.push_back(p);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const FieldPath& p = **it;
+    if (p.index >= 0) {
+      out += '[' + std::to_string(p.index) + ']';
+    } else if (!p.key.empty()) {
+      if (!out.empty()) out += '.';
+      out += p.key;
+    }
+  }
+  return out;
+}
+
+Origin Reader::origin(const FieldPath& path, ValueId v) const {
+  Origin o{file_, 0, 0, path.str()};
+  if (v != kNoValue) {
+    const auto [line, col] = doc_.line_col(doc_[v].pos);
+    o.line = line;
+    o.col = col;
+  }
+  return o;
+}
+
+void Reader::error(const FieldPath& path, ValueId v, std::string message) {
+  diags_.error(origin(path, v), std::move(message));
+}
+
+void Reader::warning(const FieldPath& path, ValueId v, std::string message) {
+  diags_.warning(origin(path, v), std::move(message));
+}
+
+std::string Reader::describe(ValueId v) const {
+  const Doc::Value& value = doc_[v];
+  switch (value.kind) {
+    case ValueKind::Null: return "null";
+    case ValueKind::Array: return "a list";
+    case ValueKind::Object: return "a mapping";
+    case ValueKind::Bool:
+    case ValueKind::Number: return std::string(doc_.text(v));
+    case ValueKind::String: break;
+  }
+  std::string_view text = doc_.text(v);
+  const bool cut = text.size() > 60;
+  if (cut) text = text.substr(0, 60);
+  std::string out = value.plain ? std::string(text) : '"' + std::string(text) + '"';
+  if (value.plain && out.empty()) out = "\"\"";
+  return cut ? out + "..." : out;
+}
+
+bool Reader::is_object(const FieldPath& path, ValueId v) {
+  if (doc_[v].kind == ValueKind::Object) return true;
+  error(path, v, "expected a mapping (key: value pairs), got " + describe(v));
+  return false;
+}
+
+bool Reader::is_array(const FieldPath& path, ValueId v) {
+  if (doc_[v].kind == ValueKind::Array) return true;
+  error(path, v, "expected a list, got " + describe(v));
+  return false;
+}
+
+std::string Reader::where(ValueId v) const {
+  const auto [line, col] = doc_.line_col(doc_[v].pos);
+  return "line " + std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::vector<Reader::Entry> Reader::members(const FieldPath& path, ValueId object) {
+  std::vector<Entry> out;
+  if (!is_object(path, object)) return out;
+  const std::uint32_t n = doc_.size(object);
+  out.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const ValueId k = doc_.key(object, i);
+    out.push_back({doc_.text(k), k, doc_.member(object, i)});
+  }
+  return out;
+}
+
+void Reader::sort_unique(const FieldPath& path, std::vector<Entry>& list,
+                         bool (*less)(std::string_view, std::string_view)) {
+  auto by_key = [&](const Entry& a, const Entry& b) { return less(a.key, b.key); };
+  if (!std::is_sorted(list.begin(), list.end(), by_key))
+    std::stable_sort(list.begin(), list.end(), by_key);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (kept > 0 && list[kept - 1].key == list[i].key) {
+      error(path.child(list[i].key), list[i].key_id, "given twice (first at " + where(list[kept - 1].key_id) + ")");
+      continue;
+    }
+    list[kept++] = list[i];
+  }
+  list.resize(kept);
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+bool Reader::fields(const FieldPath& path, ValueId object,
+                    std::initializer_list<Field> known) {
+  if (!is_object(path, object)) return false;
+  for (const Field& f : known) *f.value = kNoValue;
+  const std::uint32_t n = doc_.size(object);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const ValueId k = doc_.key(object, i);
+    const std::string_view name = doc_.text(k);
+    const Field* match = nullptr;
+    for (const Field& f : known)
+      if (f.name == name) match = &f;
+    if (match && *match->value == kNoValue) {
+      *match->value = doc_.member(object, i);
+      continue;
+    }
+    const FieldPath here = path.child(name);
+    if (match) {
+      error(here, k, "given twice (first at " + where(*match->value) + ")");
+      continue;
+    }
+    std::string message = "unknown field, ignored";
+    std::string_view best;
+    std::size_t best_distance = 3;
+    for (const Field& f : known) {
+      const std::size_t d = edit_distance(name, f.name);
+      if (d < best_distance) best_distance = d, best = f.name;
+    }
+    if (!best.empty()) {
+      message += "; did you mean " + std::string(best) + "?";
+    } else {
+      message += " (known fields:";
+      for (const Field& f : known) message += ' ' + std::string(f.name);
+      message += ')';
+    }
+    warning(here, k, std::move(message));
+  }
+  return true;
+}
+
+namespace {
+
+// Numbers (and YAML's unquoted scalars) are read as numbers; quoted strings
+// are not, so "3" in quotes is a string where a count is expected.
+bool numeric_kind(const Doc::Value& v) {
+  return v.kind == ValueKind::Number || (v.kind == ValueKind::String && v.plain);
+}
+
+// A YAML unquoted scalar that cannot start a number (true, null, abc) is
+// reported as the value it is, not as a quoted string.
+bool plain_word(const Doc& doc, ValueId v) {
+  if (!doc[v].plain) return false;
+  const std::string_view t = doc.text(v);
+  return t.empty() || !(std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-' || t[0] == '+' || t[0] == '.');
+}
+
+}  // namespace
+
+std::optional<std::int64_t> Reader::integer(const FieldPath& path, ValueId v, std::int64_t min,
+                                            std::int64_t max) {
+  auto out_of_range = [&] {
+    std::string range;
+    if (max == INT64_MAX)
+      range = min == 1 ? " > 0" : " >= " + std::to_string(min);
+    else
+      range = " from " + std::to_string(min) + " to " + std::to_string(max);
+    error(path, v, "expected a whole number" + range + ", got " + describe(v));
+    return std::nullopt;
+  };
+  if (!numeric_kind(doc_[v]) || plain_word(doc_, v)) return out_of_range();
+  std::string problem;
+  const auto n = parse_integer(doc_.text(v), problem);
+  if (!n) {
+    error(path, v, problem);
+    return std::nullopt;
+  }
+  if (*n < min || *n > max) return out_of_range();
+  return n;
+}
+
+std::optional<Bytes> Reader::size(const FieldPath& path, ValueId v) {
+  const ValueKind k = doc_[v].kind;
+  if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
+    error(path, v, "expected a size (bytes, or a string like \"8Gi\"), got " + describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  const auto b = parse_size(doc_.text(v), problem);
+  if (!b) error(path, v, problem);
+  return b;
+}
+
+std::optional<NanoCores> Reader::cpu(const FieldPath& path, ValueId v) {
+  const ValueKind k = doc_[v].kind;
+  if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
+    error(path, v,
+          "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  const auto c = parse_cpu(doc_.text(v), problem);
+  if (!c) error(path, v, problem);
+  return c;
+}
+
+std::optional<bool> Reader::boolean(const FieldPath& path, ValueId v) {
+  const Doc::Value& value = doc_[v];
+  if (value.kind == ValueKind::Bool) return value.flag;
+  if (value.kind == ValueKind::String && value.plain) {
+    const std::string_view t = doc_.text(v);
+    if (t == "true" || t == "True" || t == "TRUE") return true;
+    if (t == "false" || t == "False" || t == "FALSE") return false;
+  }
+  error(path, v, "expected true or false, got " + describe(v));
+  return std::nullopt;
+}
+
+std::optional<std::string_view> Reader::string(const FieldPath& path, ValueId v) {
+  if (doc_[v].kind != ValueKind::String) {
+    error(path, v, "expected a non-empty string, got " + describe(v));
+    return std::nullopt;
+  }
+  const std::string_view t = doc_.text(v);
+  if (t.empty()) {
+    error(path, v, "expected a non-empty string, got \"\"");
+    return std::nullopt;
+  }
+  return t;
+}
+
+std::optional<std::string_view> Reader::scalar(const FieldPath& path, ValueId v) {
+  if (doc_.is_scalar(v)) return doc_.text(v);
+  error(path, v, "expected a string or number, got " + describe(v));
+  return std::nullopt;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,584 @@
+// The node inventory (SPEC §2): a schema walk over the document tree that
+// builds an Inventory holding every invariant model.h promises, and reports
+// every problem it meets rather than stopping at the first.
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "capacity.h"  // format_bytes, format_cores
+#include "doc.h"
+#include "load.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+// Bounds that keep a typo from turning into gigabytes of cores.
+constexpr std::int64_t kMaxCoresPerNode = 4096;
+constexpr std::int64_t kMaxShareBase = 1'000'000'000;  // pieces never finer than nanocores
+
+std::size_t count_errors(const Diagnostics& diags) {
+  return static_cast<std::size_t>(
+      std::count_if(diags.items().begin(), diags.items().end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+using Entry = Reader::Entry;
+
+bool byte_less(std::string_view a, std::string_view b) { return a < b; }
+
+// Marks which targets a keyed mapping (numa, usage.cpu_map, ...) has already
+// named, to report a key given twice.
+bool first_time(Reader& r, const FieldPath& path, const Entry& e, std::vector<ValueId>& seen,
+                std::size_t index) {
+  if (seen[index] == kNoValue) {
+    seen[index] = e.key_id;
+    return true;
+  }
+  r.error(path.child(e.key), e.key_id, "given twice (first at " + r.where(seen[index]) + ")");
+  return false;
+}
+
+std::string list_ids(const std::vector<std::string_view>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < 8; ++i) out += (i ? ", " : "") + std::string(ids[i]);
+  if (ids.size() > 8) out += ", ... (" + std::to_string(ids.size()) + " in all)";
+  return out;
+}
+
+class NodeLoader {
+ public:
+  NodeLoader(Reader& r, Pieces share_base) : r_(r), share_base_(share_base) {}
+
+  Node load(const FieldPath& path, ValueId v, ValueId& name_id);
+
+ private:
+  struct Fields {
+    ValueId name, labels, available, cpu, cpu_map, memory, numa, numa_memory, storage, volumes,
+        usage, instances;
+  };
+
+  void cores_from_cpu(const FieldPath& path, ValueId v);
+  void cores_from_map(const FieldPath& path, ValueId v);
+  void numa(const FieldPath& path, ValueId v);
+  void numa_memory(const FieldPath& path, const Fields& f);
+  void volumes(const FieldPath& path, ValueId v);
+  void usage(const FieldPath& path, ValueId v);
+  void usage_cpu_map(const FieldPath& path, ValueId v);
+  void usage_numa_memory(const FieldPath& path, ValueId v);
+  void usage_volumes(const FieldPath& path, ValueId v);
+  void labels(const FieldPath& path, ValueId v);
+  void instances(const FieldPath& path, ValueId v);
+
+  std::size_t find_core(std::string_view id) const;  // cores.size() when absent
+  std::size_t find_numa(std::string_view id) const;
+  std::size_t find_device(std::string_view name) const;
+  std::string cores_summary() const;
+
+  Reader& r_;
+  Pieces share_base_;
+  Node node_;
+  // Whether each part read cleanly; checks that lean on a broken part are
+  // skipped rather than reported twice.
+  bool cores_ok_ = true, numa_ok_ = true, memory_ok_ = true, storage_ok_ = true,
+       devices_ok_ = true;
+};
+
+Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
+  node_ = Node{};
+  name_id = kNoValue;
+  cores_ok_ = numa_ok_ = memory_ok_ = storage_ok_ = devices_ok_ = true;
+  Fields f{};
+  if (!r_.fields(path, v,
+                 {{"name", &f.name},
+                  {"labels", &f.labels},
+                  {"available", &f.available},
+                  {"cpu", &f.cpu},
+                  {"cpu_map", &f.cpu_map},
+                  {"memory", &f.memory},
+                  {"numa", &f.numa},
+                  {"numa_memory", &f.numa_memory},
+                  {"storage", &f.storage},
+                  {"volumes", &f.volumes},
+                  {"usage", &f.usage},
+                  {"instances", &f.instances}}))
+    return std::move(node_);
+
+  if (f.name == kNoValue) {
+    r_.error(path, v, "name is required (a unique, non-empty string)");
+  } else if (auto name = r_.string(path.child("name"), f.name)) {
+    node_.name = *name;
+    name_id = f.name;
+  }
+  if (f.labels != kNoValue) labels(path.child("labels"), f.labels);
+  if (f.available != kNoValue) {
+    if (auto a = r_.boolean(path.child("available"), f.available)) node_.available = *a;
+  }
+
+  if (f.cpu != kNoValue && f.cpu_map != kNoValue) {
+    r_.error(path.child("cpu_map"), f.cpu_map,
+             "give cpu or cpu_map, not both (cpu: 4 is short for cpu_map: {\"0\": " +
+                 std::to_string(share_base_) + ", ..., \"3\": " + std::to_string(share_base_) + "})");
+    cores_ok_ = false;
+  } else if (f.cpu != kNoValue) {
+    cores_from_cpu(path.child("cpu"), f.cpu);
+  } else if (f.cpu_map != kNoValue) {
+    cores_from_map(path.child("cpu_map"), f.cpu_map);
+  }
+
+  if (f.memory != kNoValue) {
+    auto m = r_.size(path.child("memory"), f.memory);
+    memory_ok_ = m.has_value();
+    node_.memory = m.value_or(0);
+  }
+  if (f.storage != kNoValue) {
+    auto s = r_.size(path.child("storage"), f.storage);
+    storage_ok_ = s.has_value();
+    node_.storage = s.value_or(0);
+  }
+  if (f.numa != kNoValue) numa(path.child("numa"), f.numa);
+  if (f.numa_memory != kNoValue || (f.numa != kNoValue && numa_ok_)) numa_memory(path, f);
+  if (f.volumes != kNoValue) volumes(path.child("volumes"), f.volumes);
+  if (f.usage != kNoValue) {
+    usage(path.child("usage"), f.usage);
+  }
+  if (f.instances != kNoValue) instances(path.child("instances"), f.instances);
+  return std::move(node_);
+}
+
+void NodeLoader::cores_from_cpu(const FieldPath& path, ValueId v) {
+  cores_ok_ = false;
+  const auto cpu = r_.cpu(path, v);
+  if (!cpu) return;
+  if (*cpu % kNanoPerCore != 0) {
+    r_.error(path, v,
+             "cpu is a whole number of cores, got " + format_cores(*cpu) +
+                 " (use cpu_map to give pieces per core)");
+    return;
+  }
+  const std::int64_t n = *cpu / kNanoPerCore;
+  if (n > kMaxCoresPerNode) {
+    r_.error(path, v, "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " + std::to_string(n));
+    return;
+  }
+  node_.cores.reserve(static_cast<std::size_t>(n));
+  char id[24];
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto [end, ec] = std::to_chars(id, id + sizeof id, i);
+    node_.cores.push_back(Core{std::string(id, end), share_base_, 0, -1});
+  }
+  cores_ok_ = true;
+}
+
+void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  cores_ok_ = r_.doc()[v].kind == ValueKind::Object;
+  r_.sort_unique(path, list, natural_less);
+  if (static_cast<std::int64_t>(list.size()) > kMaxCoresPerNode) {
+    r_.error(path, v, "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " + std::to_string(list.size()));
+    cores_ok_ = false;
+    return;
+  }
+  node_.cores.reserve(list.size());
+  i128 total = 0;
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    if (e.key.empty()) {
+      r_.error(here, e.key_id, "a core id must not be empty");
+      cores_ok_ = false;
+      continue;
+    }
+    const auto pieces = r_.integer(here, e.value, 0);
+    if (!pieces) {
+      cores_ok_ = false;
+      continue;
+    }
+    total += *pieces;
+    node_.cores.push_back(Core{std::string(e.key), *pieces, 0, -1});
+  }
+  if (total > INT64_MAX) {
+    r_.error(path, v, "the cores' pieces add up to more than 9223372036854775807");
+    cores_ok_ = false;
+  }
+}
+
+std::size_t NodeLoader::find_core(std::string_view id) const {
+  auto it = std::lower_bound(node_.cores.begin(), node_.cores.end(), id,
+                             [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
+  return it != node_.cores.end() && it->id == id ? static_cast<std::size_t>(it - node_.cores.begin())
+                                                 : node_.cores.size();
+}
+
+std::size_t NodeLoader::find_numa(std::string_view id) const {
+  auto it = std::lower_bound(node_.numa_nodes.begin(), node_.numa_nodes.end(), id,
+                             [](const NumaNode& n, std::string_view k) { return natural_less(n.id, k); });
+  return it != node_.numa_nodes.end() && it->id == id
+             ? static_cast<std::size_t>(it - node_.numa_nodes.begin())
+             : node_.numa_nodes.size();
+}
+
+std::size_t NodeLoader::find_device(std::string_view name) const {
+  auto it = std::lower_bound(node_.devices.begin(), node_.devices.end(), name,
+                             [](const Device& d, std::string_view k) { return d.name < k; });
+  return it != node_.devices.end() && it->name == name
+             ? static_cast<std::size_t>(it - node_.devices.begin())
+             : node_.devices.size();
+}
+
+std::string NodeLoader::cores_summary() const {
+  const auto& cores = node_.cores;
+  if (cores.empty()) return "the node has no cores";
+  bool counted = true;  // ids 0..n-1, as `cpu: n` makes them
+  for (std::size_t i = 0; i < cores.size() && counted; ++i) counted = cores[i].id == std::to_string(i);
+  if (counted) return "the node's cores are 0 to " + std::to_string(cores.size() - 1);
+  std::vector<std::string_view> ids;
+  for (const auto& c : cores) ids.push_back(c.id);
+  return "the node's cores are " + list_ids(ids);
+}
+
+void NodeLoader::numa(const FieldPath& path, ValueId v) {
+  numa_ok_ = false;
+  std::vector<Entry> list = r_.members(path, v);
+  if (r_.doc()[v].kind != ValueKind::Object || !cores_ok_) return;
+  auto& cores = node_.cores;
+  std::vector<std::string_view> numa_of(cores.size());
+  std::vector<ValueId> seen(cores.size(), kNoValue);
+  bool ok = true;
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    const std::size_t core = find_core(e.key);
+    if (core == cores.size()) {
+      r_.error(here, e.key_id, "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+      ok = false;
+      continue;
+    }
+    if (!first_time(r_, path, e, seen, core)) continue;
+    const auto id = r_.scalar(here, e.value);
+    if (!id || id->empty()) {
+      if (id) r_.error(here, e.value, "expected a NUMA node id, got \"\"");
+      ok = false;
+      continue;
+    }
+    numa_of[core] = *id;
+  }
+  std::vector<std::string_view> unmapped;
+  for (std::size_t i = 0; i < cores.size(); ++i)
+    if (seen[i] == kNoValue) unmapped.push_back(cores[i].id);
+  if (!unmapped.empty()) {
+    r_.error(path, v,
+             std::string(unmapped.size() == 1 ? "core " : "cores ") + list_ids(unmapped) +
+                 (unmapped.size() == 1 ? " has" : " have") +
+                 " no NUMA node; when numa is given, every core needs one");
+    ok = false;
+  }
+  if (!ok) return;
+  std::vector<std::string_view> ids(numa_of.begin(), numa_of.end());
+  std::sort(ids.begin(), ids.end(), natural_less);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (std::string_view id : ids) node_.numa_nodes.push_back(NumaNode{std::string(id), 0, 0});
+  for (std::size_t i = 0; i < cores.size(); ++i) cores[i].numa = static_cast<int>(find_numa(numa_of[i]));
+  numa_ok_ = true;
+}
+
+void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
+  const FieldPath path = node_path.child("numa_memory");
+  if (f.numa == kNoValue) {
+    r_.error(path, f.numa_memory, "numa_memory needs numa (which NUMA node each core is on)");
+    return;
+  }
+  if (!numa_ok_) return;
+  auto& numa_nodes = node_.numa_nodes;
+  std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
+  bool ok = true;
+  if (f.numa_memory != kNoValue) {
+    ok = r_.doc()[f.numa_memory].kind == ValueKind::Object;
+    for (const Entry& e : r_.members(path, f.numa_memory)) {
+      const FieldPath here = path.child(e.key);
+      const std::size_t i = find_numa(e.key);
+      if (i == numa_nodes.size()) {
+        std::vector<std::string_view> ids;
+        for (const auto& n : numa_nodes) ids.push_back(n.id);
+        r_.error(here, e.key_id,
+                 "NUMA node " + quoted(e.key) + " has no cores in numa (its NUMA nodes are " + list_ids(ids) + ")");
+        ok = false;
+        continue;
+      }
+      if (!first_time(r_, path, e, seen, i)) continue;
+      if (auto m = r_.size(here, e.value))
+        numa_nodes[i].memory = *m;
+      else
+        ok = false;
+    }
+  }
+  std::vector<std::string_view> missing;
+  for (std::size_t i = 0; i < numa_nodes.size(); ++i)
+    if (seen[i] == kNoValue) missing.push_back(numa_nodes[i].id);
+  if (!missing.empty() && ok) {
+    const bool given = f.numa_memory != kNoValue;
+    r_.error(given ? path : node_path.child("numa"), given ? f.numa_memory : f.numa,
+             std::string("numa names NUMA node") + (missing.size() == 1 ? " " : "s ") + list_ids(missing) +
+                 " but numa_memory gives no memory for " + (missing.size() == 1 ? "it" : "them") +
+                 "; every NUMA node needs its memory");
+    ok = false;
+  }
+  if (!ok || !memory_ok_) return;
+  i128 sum = 0;
+  for (const auto& n : numa_nodes) sum += n.memory;
+  if (sum > node_.memory) {
+    r_.error(path, f.numa_memory,
+             "NUMA memories add up to " + format_bytes(static_cast<Bytes>(std::min<i128>(sum, INT64_MAX))) +
+                 ", more than the node's memory " + format_bytes(node_.memory));
+  }
+}
+
+void NodeLoader::volumes(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  devices_ok_ = r_.doc()[v].kind == ValueKind::Object;
+  r_.sort_unique(path, list, byte_less);
+  node_.devices.reserve(list.size());
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    if (e.key.empty()) {
+      r_.error(here, e.key_id, "a device name must not be empty");
+      devices_ok_ = false;
+      continue;
+    }
+    if (auto size = r_.size(here, e.value))
+      node_.devices.push_back(Device{std::string(e.key), *size, 0});
+    else
+      devices_ok_ = false;
+  }
+}
+
+void NodeLoader::usage(const FieldPath& path, ValueId v) {
+  ValueId cpu, cpu_map, memory, numa_memory, storage, volumes;
+  if (!r_.fields(path, v,
+                 {{"cpu", &cpu},
+                  {"cpu_map", &cpu_map},
+                  {"memory", &memory},
+                  {"numa_memory", &numa_memory},
+                  {"storage", &storage},
+                  {"volumes", &volumes}}))
+    return;
+  if (memory != kNoValue) {
+    const FieldPath here = path.child("memory");
+    if (auto used = r_.size(here, memory)) {
+      node_.memory_used = *used;
+      if (memory_ok_ && *used > node_.memory)
+        r_.error(here, memory,
+                 format_bytes(*used) + " used, more than the node's memory " + format_bytes(node_.memory));
+    }
+  }
+  if (storage != kNoValue) {
+    const FieldPath here = path.child("storage");
+    if (auto used = r_.size(here, storage)) {
+      node_.storage_used = *used;
+      if (storage_ok_ && *used > node_.storage)
+        r_.error(here, storage,
+                 format_bytes(*used) + " used, more than the node's storage " + format_bytes(node_.storage));
+    }
+  }
+  if (cpu_map != kNoValue) usage_cpu_map(path.child("cpu_map"), cpu_map);
+  Pieces used_pieces = 0;
+  for (const Core& c : node_.cores) used_pieces += c.used;
+  if (cpu != kNoValue) {
+    const FieldPath here = path.child("cpu");
+    if (auto used = r_.cpu(here, cpu)) {
+      node_.cpu_used = *used;
+      // used cores x share_base may not exceed the node's pieces (oversold included).
+      const Pieces pieces = node_.cpu_pieces();
+      if (cores_ok_ && static_cast<i128>(*used) * share_base_ > static_cast<i128>(pieces) * kNanoPerCore)
+        r_.error(here, cpu,
+                 format_cores(*used) + " cores used, more than the node has (" + std::to_string(pieces) +
+                     " pieces = " +
+                     format_cores(static_cast<NanoCores>(static_cast<i128>(pieces) * kNanoPerCore / share_base_)) +
+                     " cores at share_base " + std::to_string(share_base_) + ")");
+    }
+  } else {
+    // Default: what the bound cores hold, in cores, rounded to the nearest nanocore.
+    const i128 scaled = static_cast<i128>(used_pieces) * kNanoPerCore;
+    node_.cpu_used = static_cast<NanoCores>((scaled + share_base_ / 2) / share_base_);
+  }
+  if (numa_memory != kNoValue) usage_numa_memory(path.child("numa_memory"), numa_memory);
+  if (volumes != kNoValue) usage_volumes(path.child("volumes"), volumes);
+}
+
+void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  if (!cores_ok_) return;
+  auto& cores = node_.cores;
+  std::vector<ValueId> seen(cores.size(), kNoValue);
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    const std::size_t i = find_core(e.key);
+    if (i == cores.size()) {
+      r_.error(here, e.key_id, "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+      continue;
+    }
+    if (!first_time(r_, path, e, seen, i)) continue;
+    const auto used = r_.integer(here, e.value, 0);
+    if (!used) continue;
+    if (*used > cores[i].capacity) {
+      r_.error(here, e.value,
+               std::to_string(*used) + " pieces used, more than core " + quoted(e.key) + " has (" +
+                   std::to_string(cores[i].capacity) + ")");
+      continue;
+    }
+    cores[i].used = *used;
+  }
+}
+
+void NodeLoader::usage_numa_memory(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  if (!numa_ok_) return;
+  auto& numa_nodes = node_.numa_nodes;
+  std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    const std::size_t i = find_numa(e.key);
+    if (i == numa_nodes.size()) {
+      r_.error(here, e.key_id,
+               "NUMA node " + quoted(e.key) +
+                   (numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa"));
+      continue;
+    }
+    if (!first_time(r_, path, e, seen, i)) continue;
+    const auto used = r_.size(here, e.value);
+    if (!used) continue;
+    numa_nodes[i].used = *used;
+    if (*used > numa_nodes[i].memory)
+      r_.error(here, e.value,
+               format_bytes(*used) + " used, more than NUMA node " + quoted(e.key) + "'s memory " +
+                   format_bytes(numa_nodes[i].memory));
+  }
+}
+
+void NodeLoader::usage_volumes(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  if (!devices_ok_) return;
+  auto& devices = node_.devices;
+  std::vector<ValueId> seen(devices.size(), kNoValue);
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    const std::size_t i = find_device(e.key);
+    if (i == devices.size()) {
+      r_.error(here, e.key_id, "device " + quoted(e.key) + " is not one of the node's volumes");
+      continue;
+    }
+    if (!first_time(r_, path, e, seen, i)) continue;
+    const auto used = r_.size(here, e.value);
+    if (!used) continue;
+    devices[i].used = *used;
+    if (*used > devices[i].size)
+      r_.error(here, e.value,
+               format_bytes(*used) + " used, more than device " + quoted(e.key) + "'s size " +
+                   format_bytes(devices[i].size));
+  }
+}
+
+void NodeLoader::labels(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  r_.sort_unique(path, list, byte_less);
+  node_.labels.reserve(list.size());
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    if (e.key.empty()) {
+      r_.error(here, e.key_id, "a label name must not be empty");
+      continue;
+    }
+    if (auto value = r_.scalar(here, e.value)) node_.labels.emplace_back(std::string(e.key), std::string(*value));
+  }
+}
+
+void NodeLoader::instances(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  r_.sort_unique(path, list, byte_less);
+  node_.instances.reserve(list.size());
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    if (e.key.empty()) {
+      r_.error(here, e.key_id, "an app name must not be empty");
+      continue;
+    }
+    if (auto n = r_.integer(here, e.value, 0)) node_.instances.emplace_back(std::string(e.key), *n);
+  }
+}
+
+// Duplicate node names: each later one is an error naming the first.
+void check_unique_names(Reader& r, const FieldPath& nodes_path, const std::vector<Node>& nodes,
+                        const std::vector<ValueId>& name_ids) {
+  // Names usually come in increasing order (generated inventories); then
+  // none repeats and no sort is needed.
+  std::vector<std::pair<std::string_view, std::size_t>> named;
+  named.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (name_ids[i] != kNoValue) named.emplace_back(nodes[i].name, i);
+  auto out_of_order = [](const auto& a, const auto& b) { return a.first >= b.first; };
+  if (std::adjacent_find(named.begin(), named.end(), out_of_order) == named.end()) return;
+  std::sort(named.begin(), named.end());  // by name, then file order
+  std::vector<std::size_t> order;
+  order.reserve(named.size());
+  for (const auto& n : named) order.push_back(n.second);
+  std::size_t group = 0;  // a group of equal names starts with the first one given
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    if (nodes[i].name != nodes[order[group]].name) {
+      group = k;
+      continue;
+    }
+    const std::size_t first = order[group];
+    r.error(nodes_path.at(static_cast<std::int64_t>(i)).child("name"), name_ids[i],
+            "duplicate node name " + quoted(nodes[i].name) + ": nodes[" + std::to_string(first) + "] (" +
+                r.where(name_ids[first]) + ") and nodes[" + std::to_string(i) + "] (" + r.where(name_ids[i]) +
+                ") are both named so");
+  }
+}
+
+}  // namespace
+
+std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  auto doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  const FieldPath root;
+  const ValueId top = doc->root();
+  if ((*doc)[top].kind == ValueKind::Null) {
+    r.error(root, kNoValue, "the inventory is empty; expected a mapping with a list of nodes");
+    return std::nullopt;
+  }
+  ValueId share_base, max_fragment_cores, nodes;
+  if (!r.fields(root, top,
+                {{"share_base", &share_base}, {"max_fragment_cores", &max_fragment_cores}, {"nodes", &nodes}}))
+    return std::nullopt;
+
+  Inventory inventory;
+  if (share_base != kNoValue) {
+    if (auto s = r.integer(root.child("share_base"), share_base, 1, kMaxShareBase)) inventory.share_base = *s;
+  }
+  if (max_fragment_cores != kNoValue) {
+    if (auto m = r.integer(root.child("max_fragment_cores"), max_fragment_cores, -1))
+      inventory.max_fragment_cores = *m;
+  }
+  const FieldPath nodes_path = root.child("nodes");
+  if (nodes == kNoValue) {
+    r.error(nodes_path, top, "nodes is required (a list of nodes)");
+  } else if (r.is_array(nodes_path, nodes)) {
+    const std::uint32_t n = doc->size(nodes);
+    inventory.nodes.reserve(n);
+    std::vector<ValueId> name_ids(n, kNoValue);
+    NodeLoader loader(r, inventory.share_base);
+    for (std::uint32_t i = 0; i < n; ++i)
+      inventory.nodes.push_back(loader.load(nodes_path.at(i), doc->element(nodes, i), name_ids[i]));
+    check_unique_names(r, nodes_path, inventory.nodes, name_ids);
+  }
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return inventory;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,428 @@
+// The deploy request (SPEC §3): read from a file, then the command-line
+// overrides replace the fields they name, then Eru's normalisation. Also the
+// checks that need both inputs.
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "capacity.h"  // format_bytes, format_cores
+#include "doc.h"
+#include "load.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+const char* const kCommandLine = "<command line>";
+
+std::size_t count_errors(const Diagnostics& diags) {
+  return static_cast<std::size_t>(
+      std::count_if(diags.items().begin(), diags.items().end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+Origin flag(const char* name) { return Origin{kCommandLine, 0, 0, name}; }
+
+bool byte_less(std::string_view a, std::string_view b) { return a < b; }
+
+std::optional<Strategy> parse_strategy(std::string_view text) {
+  std::string s(text);
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (s == "auto" || s == "communism") return Strategy::Auto;
+  if (s == "fill") return Strategy::Fill;
+  if (s == "each" || s == "average") return Strategy::Each;
+  if (s == "global") return Strategy::Global;
+  if (s == "drained") return Strategy::Drained;
+  return std::nullopt;
+}
+
+std::string unknown_strategy(std::string_view text) {
+  return "unknown strategy " + quoted(text) +
+         "; expected auto, fill, each, global or drained (communism = auto, average = each)";
+}
+
+// SRC:DST[:FLAGS[:SIZE]] (SPEC §4, volume plans).
+bool parse_volume(std::string_view binding, VolumeRequest& out, std::string& error) {
+  std::vector<std::string_view> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = binding.find(':', start);
+    parts.push_back(binding.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  const std::string prefix = quoted(binding) + ": ";
+  if (parts.size() < 2 || parts.size() > 4) {
+    error = prefix + "expected SRC:DST[:FLAGS[:SIZE]], got " + std::to_string(parts.size()) +
+            (parts.size() == 1 ? " part" : " parts");
+    return false;
+  }
+  if (parts[0].empty() || parts[1].empty()) {
+    error = prefix + (parts[0].empty() ? "SRC" : "DST") + " is empty; expected SRC:DST[:FLAGS[:SIZE]]";
+    return false;
+  }
+  out = VolumeRequest{};
+  out.binding = binding;
+  out.source = parts[0];
+  out.destination = parts[1];
+  if (parts.size() > 2) {
+    out.flags = parts[2];
+    const bool letters = std::all_of(out.flags.begin(), out.flags.end(), [](unsigned char c) {
+      return std::isalpha(c) != 0;
+    });
+    if (!letters) {
+      error = prefix + "FLAGS " + quoted(out.flags) + " must be letters such as rw, ro or rwm" +
+              (parts.size() == 3 ? " (to give a size write SRC:DST:FLAGS:SIZE)" : "");
+      return false;
+    }
+  }
+  if (parts.size() > 3) {
+    std::string problem;
+    const auto size = parse_size(parts[3], problem);
+    if (!size) {
+      error = prefix + problem;
+      return false;
+    }
+    out.size = *size;
+  }
+  if (out.monopoly() && out.size == 0) {
+    error = prefix + "flag m (monopoly) needs a SIZE > 0";
+    return false;
+  }
+  return true;
+}
+
+std::optional<bool> parse_flag_bool(std::string_view text) {
+  std::string s(text);
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (s == "true" || s == "1" || s == "yes") return true;
+  if (s == "false" || s == "0" || s == "no") return false;
+  return std::nullopt;
+}
+
+// The request as read so far, with where the fields that later checks talk
+// about came from.
+struct Draft {
+  Request request;
+  bool count_given = false;
+  Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
+};
+
+class RequestReader {
+ public:
+  RequestReader(Reader& r, Draft& d) : r_(r), d_(d) {}
+
+  void read(ValueId top) {
+    const FieldPath root;
+    if (r_.doc()[top].kind == ValueKind::Null) return;  // an empty file: everything defaults
+    ValueId app, count, strategy, nodes_limit, resources, node_filter;
+    if (!r_.fields(root, top,
+                   {{"app", &app},
+                    {"count", &count},
+                    {"strategy", &strategy},
+                    {"nodes_limit", &nodes_limit},
+                    {"resources", &resources},
+                    {"node_filter", &node_filter}}))
+      return;
+    Request& req = d_.request;
+    if (app != kNoValue) {
+      if (auto a = r_.string(root.child("app"), app)) req.app = *a;
+    }
+    if (count != kNoValue) {
+      if (auto c = r_.integer(root.child("count"), count, 1)) {
+        req.count = *c;
+        d_.count_given = true;
+      }
+    }
+    if (strategy != kNoValue) {
+      const FieldPath here = root.child("strategy");
+      if (auto s = r_.string(here, strategy)) {
+        if (auto parsed = parse_strategy(*s))
+          req.strategy = *parsed;
+        else
+          r_.error(here, strategy, unknown_strategy(*s));
+      }
+    }
+    if (nodes_limit != kNoValue) {
+      if (auto n = r_.integer(root.child("nodes_limit"), nodes_limit, 0)) req.nodes_limit = *n;
+    }
+    if (resources != kNoValue) read_resources(root.child("resources"), resources);
+    if (node_filter != kNoValue) read_filter(root.child("node_filter"), node_filter);
+  }
+
+ private:
+  void read_resources(const FieldPath& path, ValueId v) {
+    ValueId cpu, cpu_limit, cpu_bind, memory, memory_limit, storage, volumes;
+    if (!r_.fields(path, v,
+                   {{"cpu", &cpu},
+                    {"cpu_limit", &cpu_limit},
+                    {"cpu_bind", &cpu_bind},
+                    {"memory", &memory},
+                    {"memory_limit", &memory_limit},
+                    {"storage", &storage},
+                    {"volumes", &volumes}}))
+      return;
+    Request& req = d_.request;
+    if (cpu != kNoValue) {
+      const FieldPath here = path.child("cpu");
+      if (auto c = r_.cpu(here, cpu)) req.cpu = *c;
+      d_.cpu_origin = r_.origin(here, cpu);
+    }
+    if (cpu_limit != kNoValue) {
+      const FieldPath here = path.child("cpu_limit");
+      if (auto c = r_.cpu(here, cpu_limit)) req.cpu_limit = *c;
+      d_.cpu_limit_origin = r_.origin(here, cpu_limit);
+    }
+    if (cpu_bind != kNoValue) {
+      const FieldPath here = path.child("cpu_bind");
+      if (auto b = r_.boolean(here, cpu_bind)) req.cpu_bind = *b;
+      d_.cpu_bind_origin = r_.origin(here, cpu_bind);
+    }
+    if (memory != kNoValue) {
+      if (auto m = r_.size(path.child("memory"), memory)) req.memory = *m;
+    }
+    if (memory_limit != kNoValue) {
+      if (auto m = r_.size(path.child("memory_limit"), memory_limit)) req.memory_limit = *m;
+    }
+    if (storage != kNoValue) {
+      if (auto s = r_.size(path.child("storage"), storage)) req.storage = *s;
+    }
+    if (volumes != kNoValue) {
+      const FieldPath here = path.child("volumes");
+      if (!r_.is_array(here, volumes)) return;
+      const std::uint32_t n = r_.doc().size(volumes);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const FieldPath at = here.at(i);
+        const ValueId e = r_.doc().element(volumes, i);
+        const auto binding = r_.string(at, e);
+        if (!binding) continue;
+        VolumeRequest vol;
+        std::string problem;
+        if (parse_volume(*binding, vol, problem))
+          req.volumes.push_back(std::move(vol));
+        else
+          r_.error(at, e, problem);
+      }
+    }
+  }
+
+  void read_filter(const FieldPath& path, ValueId v) {
+    ValueId labels, nodes, exclude;
+    if (!r_.fields(path, v, {{"labels", &labels}, {"nodes", &nodes}, {"exclude", &exclude}})) return;
+    NodeFilter& filter = d_.request.filter;
+    if (labels != kNoValue) {
+      const FieldPath here = path.child("labels");
+      std::vector<Reader::Entry> list = r_.members(here, labels);
+      r_.sort_unique(here, list, byte_less);
+      for (const auto& e : list) {
+        if (e.key.empty()) {
+          r_.error(here.child(e.key), e.key_id, "a label name must not be empty");
+          continue;
+        }
+        if (auto value = r_.scalar(here.child(e.key), e.value))
+          filter.labels.emplace_back(std::string(e.key), std::string(*value));
+      }
+    }
+    if (nodes != kNoValue) names(path.child("nodes"), nodes, filter.nodes);
+    if (exclude != kNoValue) names(path.child("exclude"), exclude, filter.exclude);
+  }
+
+  void names(const FieldPath& path, ValueId v, std::vector<std::string>& out) {
+    if (!r_.is_array(path, v)) return;
+    const std::uint32_t n = r_.doc().size(v);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (auto name = r_.string(path.at(i), r_.doc().element(v, i))) out.emplace_back(*name);
+    }
+  }
+
+  Reader& r_;
+  Draft& d_;
+};
+
+void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
+  Request& req = d.request;
+  std::string problem;
+  if (o.app) req.app = *o.app;
+  if (o.count) {
+    const auto c = parse_integer(*o.count, problem);
+    if (!c)
+      diags.error(flag("--count"), problem);
+    else if (*c <= 0)
+      diags.error(flag("--count"), "expected a whole number > 0, got " + *o.count);
+    else
+      req.count = *c, d.count_given = true;
+  }
+  if (o.strategy) {
+    if (auto s = parse_strategy(*o.strategy))
+      req.strategy = *s;
+    else
+      diags.error(flag("--strategy"), unknown_strategy(*o.strategy));
+  }
+  if (o.nodes_limit) {
+    const auto n = parse_integer(*o.nodes_limit, problem);
+    if (!n)
+      diags.error(flag("--nodes-limit"), problem);
+    else if (*n < 0)
+      diags.error(flag("--nodes-limit"), "expected a whole number >= 0, got " + *o.nodes_limit);
+    else
+      req.nodes_limit = *n;
+  }
+  if (o.cpu) {
+    d.cpu_origin = flag("--cpu");
+    if (auto c = parse_cpu(*o.cpu, problem))
+      req.cpu = *c;
+    else
+      diags.error(flag("--cpu"), problem);
+  }
+  if (o.cpu_bind) {
+    d.cpu_bind_origin = flag("--cpu-bind");
+    if (auto b = parse_flag_bool(*o.cpu_bind))
+      req.cpu_bind = *b;
+    else
+      diags.error(flag("--cpu-bind"), "expected true, false, 1, 0, yes or no, got " + quoted(*o.cpu_bind));
+  }
+  if (o.memory) {
+    if (auto m = parse_size(*o.memory, problem))
+      req.memory = *m;
+    else
+      diags.error(flag("--memory"), problem);
+  }
+  if (o.storage) {
+    if (auto s = parse_size(*o.storage, problem))
+      req.storage = *s;
+    else
+      diags.error(flag("--storage"), problem);
+  }
+  if (!o.volumes.empty()) {
+    req.volumes.clear();
+    for (const auto& binding : o.volumes) {
+      VolumeRequest v;
+      if (parse_volume(binding, v, problem))
+        req.volumes.push_back(std::move(v));
+      else
+        diags.error(flag("--volume"), problem);
+    }
+  }
+  if (!o.labels.empty()) {
+    req.filter.labels.clear();
+    for (const auto& label : o.labels) {
+      const auto eq = label.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        diags.error(flag("--label"), "expected k=v (e.g. zone=a), got " + quoted(label));
+        continue;
+      }
+      std::string key = label.substr(0, eq), value = label.substr(eq + 1);
+      auto& labels = req.filter.labels;
+      auto it = std::lower_bound(labels.begin(), labels.end(), key,
+                                 [](const auto& l, const std::string& k) { return l.first < k; });
+      if (it != labels.end() && it->first == key) {
+        diags.error(flag("--label"), "label " + key + " given twice (" + key + "=" + it->second + ", " +
+                                         label + ")");
+        continue;
+      }
+      labels.insert(it, {std::move(key), std::move(value)});
+    }
+  }
+  auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out, const char* name) {
+    if (given.empty()) return;
+    out.clear();
+    for (const auto& n : given) {
+      if (n.empty())
+        diags.error(flag(name), "expected a node name, got \"\"");
+      else
+        out.push_back(n);
+    }
+  };
+  names(o.nodes, req.filter.nodes, "--node");
+  names(o.exclude, req.filter.exclude, "--exclude");
+}
+
+// SPEC §3, as Eru: a missing request takes its limit, a limit below the
+// request is raised to it, and with cpu_bind cpu is raised to cpu_limit.
+void normalise(Draft& d, Diagnostics& diags) {
+  Request& req = d.request;
+  if (req.cpu == 0 && req.cpu_limit > 0) {
+    req.cpu = req.cpu_limit;
+    d.cpu_origin = d.cpu_limit_origin;
+  }
+  if (req.cpu_limit < req.cpu) req.cpu_limit = req.cpu;
+  if (req.memory == 0 && req.memory_limit > 0) req.memory = req.memory_limit;
+  if (req.memory_limit < req.memory) req.memory_limit = req.memory;
+  if (req.cpu_bind) {
+    if (req.cpu_limit > req.cpu) {
+      req.cpu = req.cpu_limit;
+      d.cpu_origin = d.cpu_limit_origin;
+    }
+    if (req.cpu == 0)
+      diags.error(d.cpu_bind_origin,
+                  "with cpu_bind, cpu must be > 0 (give resources.cpu or --cpu: the cores each instance binds)");
+  }
+  req.cpu_origin = d.cpu_origin;
+}
+
+}  // namespace
+
+bool RequestOverrides::empty() const {
+  return !app && !count && !strategy && !nodes_limit && !cpu && !cpu_bind && !memory && !storage &&
+         volumes.empty() && labels.empty() && nodes.empty() && exclude.empty();
+}
+
+std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
+                                    bool count_required, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  const std::string file = source ? source->name : kCommandLine;
+  Draft d;
+  d.cpu_origin = Origin{file, 0, 0, source ? "resources.cpu" : "--cpu"};
+  d.cpu_limit_origin = Origin{file, 0, 0, source ? "resources.cpu_limit" : "--cpu"};
+  d.cpu_bind_origin = Origin{file, 0, 0, source ? "resources.cpu_bind" : "--cpu-bind"};
+  if (source) {
+    auto doc = parse_document(*source, diags);
+    if (!doc) return std::nullopt;
+    Reader r(*doc, source->name, diags);
+    RequestReader(r, d).read(doc->root());
+  }
+  apply_overrides(overrides, d, diags);
+  if (count_required && !d.count_given)
+    diags.error(Origin{file, 0, 0, source ? "count" : "--count"},
+                "count is required for plan (how many instances to deploy; set count or pass --count)");
+  normalise(d, diags);
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return std::move(d.request);
+}
+
+void check_inputs(const Inventory& inventory, const Request& request, Diagnostics& diags) {
+  if (request.cpu_bind && cpu_request_pieces(request.cpu, inventory.share_base) == -1) {
+    // The exact piece count, e.g. 29.5: never truncated.
+    const i128 scaled = static_cast<i128>(request.cpu) * inventory.share_base;
+    const i128 whole = scaled / kNanoPerCore;
+    std::string pieces = whole > INT64_MAX ? "over 9223372036854775807"
+                                           : std::to_string(static_cast<std::int64_t>(whole));
+    std::string frac = std::to_string(static_cast<std::int64_t>(scaled % kNanoPerCore));
+    frac.insert(0, 9 - frac.size(), '0');
+    while (!frac.empty() && frac.back() == '0') frac.pop_back();
+    if (whole <= INT64_MAX) pieces += '.' + frac;
+    diags.error(request.cpu_origin, "cpu " + format_cores(request.cpu) + " at share_base " +
+                                        std::to_string(inventory.share_base) + " is " + pieces +
+                                        " pieces; cpu x share_base must be a whole number");
+  }
+  // A filter naming a node the inventory lacks is most likely a typo.
+  std::vector<std::string_view> names;
+  names.reserve(inventory.nodes.size());
+  for (const auto& n : inventory.nodes) names.push_back(n.name);
+  std::sort(names.begin(), names.end());
+  auto check = [&](const std::vector<std::string>& listed, const char* path) {
+    for (const auto& name : listed)
+      if (!std::binary_search(names.begin(), names.end(), std::string_view(name)))
+        diags.warning(Origin{{}, 0, 0, path}, "node " + quoted(name) + " is not in the inventory");
+  };
+  check(request.filter.nodes, "node_filter.nodes");
+  check(request.filter.exclude, "node_filter.exclude");
+}
+
+}  // namespace eruplan

@@ -1,0 +1,234 @@
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "doc.h"
+
+using namespace eruplan;
+
+namespace {
+
+struct Parsed {
+  Source source;  // the doc points into it
+  std::optional<Doc> doc;
+  Diagnostics diags;
+};
+
+std::unique_ptr<Parsed> parse(std::string name, std::string text, InputFormat format = InputFormat::Auto) {
+  auto p = std::make_unique<Parsed>();
+  p->source = Source{std::move(name), std::move(text), format};
+  p->doc = parse_document(p->source, p->diags);
+  return p;
+}
+
+// The member of an object by key, or kNoValue.
+ValueId get(const Doc& doc, ValueId object, std::string_view key) {
+  for (std::uint32_t i = 0; i < doc.size(object); ++i)
+    if (doc.text(doc.key(object, i)) == key) return doc.member(object, i);
+  return kNoValue;
+}
+
+std::string at(const Doc& doc, ValueId v) {
+  const auto [line, col] = doc.line_col(doc[v].pos);
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+}  // namespace
+
+TEST_CASE("JSON: kinds, text and positions") {
+  auto p = parse("in.json", "{\n  \"a\": 12,\n  \"b\": [true, null, \"x\"],\n  \"c\": {\"d\": -1.5e3}\n}");
+  REQUIRE(p->doc);
+  const Doc& doc = *p->doc;
+  const ValueId root = doc.root();
+  CHECK(doc[root].kind == ValueKind::Object);
+  CHECK(doc.size(root) == 3);
+  const ValueId a = get(doc, root, "a");
+  CHECK(doc[a].kind == ValueKind::Number);
+  CHECK(doc.text(a) == "12");
+  CHECK(at(doc, a) == "2:8");
+  CHECK(at(doc, doc.key(root, 0)) == "2:3");
+  const ValueId b = get(doc, root, "b");
+  CHECK(doc[b].kind == ValueKind::Array);
+  CHECK(at(doc, b) == "3:8");
+  REQUIRE(doc.size(b) == 3);
+  CHECK(doc[doc.element(b, 0)].kind == ValueKind::Bool);
+  CHECK(doc[doc.element(b, 0)].flag);
+  CHECK(at(doc, doc.element(b, 1)) == "3:15");
+  CHECK(doc[doc.element(b, 1)].kind == ValueKind::Null);
+  CHECK(doc.text(doc.element(b, 2)) == "x");
+  CHECK(at(doc, doc.element(b, 2)) == "3:21");
+  const ValueId d = get(doc, get(doc, root, "c"), "d");
+  CHECK(doc.text(d) == "-1.5e3");
+  CHECK(at(doc, d) == "4:14");
+}
+
+TEST_CASE("JSON: escaped strings take the full parser and keep the same positions") {
+  const std::string plain = "{\"k\": [1, \"v\", 2.5]}";
+  const std::string escaped = "{\"k\": [1, \"v\", 2.5], \"e\": \"a\\\"b\\u00e9\"}";
+  auto p1 = parse("a.json", plain);
+  auto p2 = parse("b.json", escaped);
+  REQUIRE(p1->doc);
+  REQUIRE(p2->doc);
+  for (const Doc* doc : {&*p1->doc, &*p2->doc}) {
+    const ValueId k = get(*doc, doc->root(), "k");
+    CHECK(at(*doc, k) == "1:7");
+    CHECK(at(*doc, doc->element(k, 1)) == "1:11");
+    CHECK(doc->text(doc->element(k, 2)) == "2.5");
+    CHECK(at(*doc, doc->element(k, 2)) == "1:16");
+  }
+  const Doc& doc = *p2->doc;
+  const ValueId e = get(doc, doc.root(), "e");
+  CHECK(doc.text(e) == "a\"b\xC3\xA9");
+  CHECK(at(doc, e) == "1:27");
+}
+
+TEST_CASE("JSON: non-ASCII text and a byte-order mark") {
+  auto p = parse("u.json", "\xEF\xBB\xBF{\"zone\": \"s\xC3\xBC\x64\", \"n\": 1}");
+  REQUIRE(p->doc);
+  const Doc& doc = *p->doc;
+  CHECK(doc.text(get(doc, doc.root(), "zone")) == "s\xC3\xBC\x64");
+  CHECK(at(doc, get(doc, doc.root(), "n")) == "1:26");
+}
+
+TEST_CASE("JSON: malformed input is reported with line and column") {
+  auto p = parse("bad.json", "{\n  \"a\": 1,\n  \"b\": }\n}");
+  CHECK_FALSE(p->doc);
+  REQUIRE(p->diags.items().size() == 1);
+  const std::string line = p->diags.to_string();
+  CHECK(line.find("bad.json:3:8: error: malformed JSON: ") == 0);
+  CHECK(line.find("unexpected '}'") != std::string::npos);
+
+  auto trailing = parse("t.json", "{\"a\": 1} x");
+  CHECK_FALSE(trailing->doc);
+  CHECK(trailing->diags.to_string().find("t.json:1:10: error: malformed JSON") == 0);
+
+  auto empty = parse("e.json", "");
+  CHECK_FALSE(empty->doc);
+  CHECK(empty->diags.to_string().find("malformed JSON") != std::string::npos);
+
+  auto control = parse("c.json", "{\"a\": \"x\ty\"}");
+  CHECK_FALSE(control->doc);
+  CHECK(control->diags.to_string().find("c.json:1:") == 0);
+
+  auto leading_zero = parse("z.json", "[01]");
+  CHECK_FALSE(leading_zero->doc);
+}
+
+TEST_CASE("JSON: deep nesting neither recurses nor crashes") {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto p = parse("deep.json", deep);
+  REQUIRE(p->doc);
+  CHECK(p->doc->size(p->doc->root()) == 1);
+}
+
+TEST_CASE("YAML: kinds, plain scalars and positions") {
+  auto p = parse("in.yaml", "a: 12\nb: [true, \"x\", ~]\nc:\n  d: 8Gi\n  e: 'q'\nf:\n");
+  REQUIRE(p->doc);
+  const Doc& doc = *p->doc;
+  const ValueId a = get(doc, doc.root(), "a");
+  CHECK(doc[a].kind == ValueKind::String);
+  CHECK(doc[a].plain);
+  CHECK(doc.text(a) == "12");
+  CHECK(at(doc, a) == "1:4");
+  const ValueId b = get(doc, doc.root(), "b");
+  CHECK(doc[doc.element(b, 0)].plain);
+  CHECK_FALSE(doc[doc.element(b, 1)].plain);  // quoted: a string, whatever it says
+  CHECK(doc[doc.element(b, 2)].kind == ValueKind::Null);
+  const ValueId c = get(doc, doc.root(), "c");
+  CHECK(at(doc, get(doc, c, "d")) == "4:6");
+  CHECK(doc.text(get(doc, c, "e")) == "q");
+  // An empty value is placed at its key, not at the next line.
+  const ValueId f = get(doc, doc.root(), "f");
+  CHECK(doc[f].kind == ValueKind::Null);
+  CHECK(at(doc, f) == "6:1");
+}
+
+TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
+  auto bad = parse("bad.yaml", "a: [1, 2\nb: 3\n");
+  CHECK_FALSE(bad->doc);
+  CHECK(bad->diags.to_string().find("bad.yaml:") == 0);
+  CHECK(bad->diags.to_string().find("error: malformed YAML: ") != std::string::npos);
+
+  auto tab = parse("tab.yaml", "a:\n\t- 1\n");
+  CHECK_FALSE(tab->doc);
+  CHECK(tab->diags.to_string().find("tab.yaml:2:") == 0);
+
+  auto two = parse("two.yaml", "a: 1\n---\nb: 2\n");
+  CHECK_FALSE(two->doc);
+  CHECK(two->diags.to_string().find("two.yaml:3:1: error: malformed YAML: the file holds 2 documents") == 0);
+
+  auto trailing = parse("t.yaml", "a: 1\n---\n");  // a trailing empty document is harmless
+  CHECK(trailing->doc);
+
+  auto loop = parse("loop.yaml", "a: &x [*x]\n");
+  CHECK_FALSE(loop->doc);
+  CHECK(loop->diags.to_string().find("nested more than") != std::string::npos);
+
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    const char prev = static_cast<char>(c - 1);
+    bomb += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
+            ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
+  }
+  auto boom = parse("bomb.yaml", bomb);
+  CHECK_FALSE(boom->doc);
+  CHECK(boom->diags.to_string().find("too many values") != std::string::npos);
+
+  auto deep = parse("deep.yaml", std::string(5000, '[') + std::string(5000, ']'));
+  CHECK_FALSE(deep->doc);
+  CHECK(deep->diags.to_string().find("malformed YAML") != std::string::npos);
+}
+
+TEST_CASE("YAML: merge keys fill in what a mapping does not give") {
+  auto p = parse("m.yaml", "base: &b {memory: 8Gi, cpu: 4}\nnode: {<<: *b, cpu: 8}\n");
+  REQUIRE(p->doc);
+  const Doc& doc = *p->doc;
+  const ValueId node = get(doc, doc.root(), "node");
+  CHECK(doc.size(node) == 2);
+  CHECK(doc.text(get(doc, node, "cpu")) == "8");
+  CHECK(doc.text(get(doc, node, "memory")) == "8Gi");
+}
+
+TEST_CASE("format: forced, by extension, else by content") {
+  auto json_named_yaml = parse("x.yaml", "{\"a\": 1}");  // YAML reads JSON too
+  REQUIRE(json_named_yaml->doc);
+  CHECK(json_named_yaml->doc->text(get(*json_named_yaml->doc, json_named_yaml->doc->root(), "a")) == "1");
+
+  auto forced = parse("x.txt", "a: 1", InputFormat::Json);
+  CHECK_FALSE(forced->doc);
+  CHECK(forced->diags.to_string().find("malformed JSON") != std::string::npos);
+
+  auto by_ext = parse("X.JSON", "a: 1");
+  CHECK_FALSE(by_ext->doc);
+  CHECK(by_ext->diags.to_string().find("malformed JSON") != std::string::npos);
+
+  auto sniffed_yaml = parse("<stdin>", "a: 1\n");
+  CHECK(sniffed_yaml->doc);
+
+  auto sniffed_json = parse("<stdin>", "  {\"a\": [1]}");
+  REQUIRE(sniffed_json->doc);
+  CHECK_FALSE((*sniffed_json->doc)[get(*sniffed_json->doc, sniffed_json->doc->root(), "a")].plain);
+
+  auto flow_yaml = parse("<stdin>", "{a: 1, b: [x]}");  // opens like JSON, is YAML
+  REQUIRE(flow_yaml->doc);
+  CHECK(flow_yaml->doc->text(get(*flow_yaml->doc, flow_yaml->doc->root(), "a")) == "1");
+
+  auto neither = parse("<stdin>", "{\"a\": [1}");
+  CHECK_FALSE(neither->doc);
+  CHECK(neither->diags.to_string().find("<stdin>:1:9: error: malformed JSON") == 0);
+
+  auto empty_yaml = parse("e.yaml", "");
+  REQUIRE(empty_yaml->doc);
+  CHECK((*empty_yaml->doc)[empty_yaml->doc->root()].kind == ValueKind::Null);
+}
+
+TEST_CASE("field paths render only when asked") {
+  const FieldPath root;
+  const FieldPath nodes = root.child("nodes");
+  const FieldPath n3 = nodes.at(3);
+  CHECK(n3.child("memory").str() == "nodes[3].memory");
+  CHECK(n3.child("usage").child("volumes").child("/data0").str() == "nodes[3].usage.volumes./data0");
+  CHECK(root.child("resources").child("volumes").at(1).str() == "resources.volumes[1]");
+  CHECK(root.str().empty());
+}

@@ -1,0 +1,217 @@
+// End to end through the built eruplan binary: exit codes, the JSON
+// document, stdin, request flags, determinism.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Ran {
+  int exit = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Runs `eruplan ARGS` through the shell, capturing stdout and stderr.
+Ran eruplan(const std::string& args, const std::string& stdin_text = "") {
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string tag = std::to_string(counter++);
+  const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
+  std::ofstream(in) << stdin_text;
+  const std::string cmd = std::string("cd ") + dir.string() + " && " + ERUPLAN_BINARY + " " + args +
+                          " <" + in.string() + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  Ran r;
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+// Writes a file into the test's working directory and returns its name.
+std::string write(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return name;
+}
+
+const char* kThreeNodes = R"(
+nodes:
+  - {name: node1, cpu: 4, memory: 100Mi, instances: {web: 5}}
+  - {name: node2, cpu: 4, memory: 100Mi, instances: {web: 4}}
+  - {name: node3, cpu: 4, memory: 100Mi}
+)";
+
+}  // namespace
+
+TEST_CASE("cli: plan -o json gives SPEC's document; auto example {5,4,0} + 3 -> {node3: 3}") {
+  write("three.yaml", kThreeNodes);
+  write("req.yaml", "app: web\ncount: 3\nresources: {memory: 10Mi}\n");
+  Ran r = eruplan("plan -n three.yaml -r req.yaml -o json");
+  REQUIRE(r.exit == 0);
+  json doc = json::parse(r.out);
+  CHECK(doc["capacity"]["total"] == 30);
+  CHECK(doc["capacity"]["nodes"] == json{{"node1", 10}, {"node2", 10}, {"node3", 10}});
+  CHECK(doc["deploy"] == json{{"node3", 3}});
+  CHECK(doc["reasons"] == json::object());
+  CHECK(doc["request"]["resources"]["memory"] == 10 * 1024 * 1024);
+  CHECK_FALSE(doc.contains("plans"));  // memory mode binds nothing
+}
+
+TEST_CASE("cli: capacity needs no count and exits 0 even when nothing fits") {
+  write("three.yaml", kThreeNodes);
+  Ran r = eruplan("capacity -n three.yaml --memory 1Gi -o json");
+  REQUIRE(r.exit == 0);
+  json doc = json::parse(r.out);
+  CHECK(doc["capacity"]["total"] == 0);
+  CHECK(doc["reasons"]["node1"] == "memory: 100Mi available, 1Gi per instance");
+  CHECK_FALSE(doc.contains("deploy"));
+}
+
+TEST_CASE("cli: request flags alone, from stdin inventory") {
+  Ran r = eruplan("plan -n - --app web --count 2 --memory 10Mi --strategy EACH -o json", kThreeNodes);
+  REQUIRE(r.exit == 0);
+  json doc = json::parse(r.out);
+  CHECK(doc["deploy"] == json{{"node1", 2}, {"node2", 2}, {"node3", 2}});
+  CHECK(doc["request"]["strategy"] == "each");
+}
+
+TEST_CASE("cli: infeasible plan exits 4 with the reason on stderr and nothing on stdout") {
+  write("three.yaml", kThreeNodes);
+  Ran r = eruplan("plan -n three.yaml --app web --count 31 --memory 10Mi -o json");
+  CHECK(r.exit == 4);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("31") != std::string::npos);
+  CHECK(r.err.find("node3") != std::string::npos);
+}
+
+TEST_CASE("cli: fill with nothing to add exits 5") {
+  write("filled.yaml",
+        "nodes:\n  - {name: n1, cpu: 2, memory: 1Gi, instances: {web: 1}}\n"
+        "  - {name: n2, cpu: 2, memory: 1Gi, instances: {web: 1}}\n");
+  Ran r = eruplan("plan -n filled.yaml --app web --count 1 --strategy fill --nodes-limit 2 --memory 1Mi");
+  CHECK(r.exit == 5);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("n1") != std::string::npos);
+}
+
+TEST_CASE("cli: bad input exits 3 naming the file, position and field") {
+  write("bad.json", "{\"nodes\":[{\"name\":\"n1\",\"cpu\":4,\"memory\":-5}]}");
+  Ran r = eruplan("capacity -n bad.json --memory 1Mi -o json");
+  CHECK(r.exit == 3);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("bad.json:1:") != std::string::npos);
+  CHECK(r.err.find("nodes[0].memory") != std::string::npos);
+
+  write("bad.yaml", "nodes:\n  - name: n1\n    cpu: 4\n    memory: lots\n");
+  r = eruplan("validate -n bad.yaml");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("bad.yaml:4:") != std::string::npos);
+  CHECK(r.err.find("nodes[0].memory") != std::string::npos);
+
+  r = eruplan("capacity -n missing.yaml --memory 1Mi");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("missing.yaml") != std::string::npos);
+}
+
+TEST_CASE("cli: validate lists every problem and summarises valid input") {
+  write("two_bad.yaml",
+        "nodes:\n  - {name: a, cpu: 2, memory: -1}\n  - {name: a, cpu: 2, memory: 1Gi}\n");
+  Ran r = eruplan("validate -n two_bad.yaml");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("nodes[0].memory") != std::string::npos);
+  CHECK(r.err.find("duplicate") != std::string::npos);
+
+  write("three.yaml", kThreeNodes);
+  r = eruplan("validate -n three.yaml");
+  CHECK(r.exit == 0);
+  CHECK(r.out == "valid: 3 nodes, 12 cores, 300Mi memory\n");
+}
+
+TEST_CASE("cli: usage errors exit 2 with a --help hint") {
+  Ran r = eruplan("plan --bogus");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--help") != std::string::npos);
+  r = eruplan("plan");  // missing -n
+  CHECK(r.exit == 2);
+  r = eruplan("frobnicate");
+  CHECK(r.exit == 2);
+  write("three.yaml", kThreeNodes);
+  r = eruplan("plan -n three.yaml");  // no request at all
+  CHECK(r.exit == 2);
+  r = eruplan("plan -n - -r -");
+  CHECK(r.exit == 2);
+}
+
+TEST_CASE("cli: --version and --help on every command") {
+  Ran r = eruplan("--version");
+  CHECK(r.exit == 0);
+  CHECK(r.out.find("eruplan") != std::string::npos);
+  for (const char* cmd : {"capacity", "plan", "validate", "test"}) {
+    r = eruplan(std::string(cmd) + " --help");
+    CHECK(r.exit == 0);
+    CHECK(r.out.find("--help") != std::string::npos);
+  }
+  r = eruplan("plan --help");
+  CHECK(r.out.find("--nodes-limit") != std::string::npos);
+}
+
+TEST_CASE("cli: the same input gives byte-identical output, in every format") {
+  write("three.yaml", kThreeNodes);
+  for (const char* fmt : {"table", "json", "yaml"}) {
+    const std::string args = std::string("plan -n three.yaml --app web --count 7 --memory 10Mi "
+                                         "--strategy global -o ") + fmt;
+    Ran a = eruplan(args), b = eruplan(args);
+    REQUIRE(a.exit == 0);
+    CHECK(a.out == b.out);
+    CHECK_FALSE(a.out.empty());
+  }
+}
+
+TEST_CASE("cli: JSON and YAML inputs give the same plan") {
+  write("n.json",
+        R"({"nodes":[{"name":"a","cpu":4,"memory":"1Gi"},{"name":"b","cpu":4,"memory":"2Gi"}]})");
+  write("n.yaml", "nodes:\n  - {name: a, cpu: 4, memory: 1Gi}\n  - {name: b, cpu: 4, memory: 2Gi}\n");
+  Ran a = eruplan("plan -n n.json --count 5 --memory 256Mi --strategy drained -o json");
+  Ran b = eruplan("plan -n n.yaml --count 5 --memory 256Mi --strategy drained -o json");
+  REQUIRE(a.exit == 0);
+  CHECK(a.out == b.out);
+  CHECK(json::parse(a.out)["deploy"] == json{{"a", 4}, {"b", 1}});
+}
+
+TEST_CASE("cli: cpu-bind plan assigns the first plans of each node") {
+  write("cores.yaml",
+        "nodes:\n  - name: n1\n    cpu_map: {\"0\": 0, \"1\": 0, \"2\": 100, \"3\": 100}\n    memory: 1Gi\n");
+  Ran r = eruplan("plan -n cores.yaml --count 2 --cpu 1 --cpu-bind -o json");
+  REQUIRE(r.exit == 0);
+  json doc = json::parse(r.out);
+  CHECK(doc["capacity"]["nodes"]["n1"] == 2);
+  CHECK(doc["plans"]["n1"] == json::array({{{"cpu_map", {{"2", 100}}}}, {{"cpu_map", {{"3", 100}}}}}));
+  CHECK(doc["assignments"]["n1"] == doc["plans"]["n1"]);
+
+  r = eruplan("capacity -n cores.yaml --cpu 0.295 --cpu-bind");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("29.5") != std::string::npos);
+}
+
+TEST_CASE("cli: test runs fixture cases and ends with N passed, N failed") {
+  Ran r = eruplan(std::string("test ") + ERUPLAN_SOURCE_DIR + "/fixtures/cases");
+  CHECK(r.exit == 0);
+  CHECK(r.out.find(" passed, 0 failed\n") != std::string::npos);
+}

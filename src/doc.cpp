@@ -779,8 +779,10 @@ bool numeric_kind(const Doc::Value& v) {
 // reported as the value it is, not as a quoted string.
 bool plain_word(const Doc& doc, ValueId v) {
   if (!doc[v].plain) return false;
-  const std::string_view t = doc.text(v);
-  return t.empty() || !(std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-' || t[0] == '+' || t[0] == '.');
+  std::string_view t = doc.text(v);
+  if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+  if (!t.empty() && t[0] == '.') t.remove_prefix(1);
+  return t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]));
 }
 
 }  // namespace

@@ -111,6 +111,7 @@ std::optional<bool> parse_flag_bool(std::string_view text) {
 struct Draft {
   Request request;
   bool count_given = false;
+  bool count_written = false;  // present, valid or not: a bad count is reported once
   Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
 };
 
@@ -135,6 +136,7 @@ class RequestReader {
       if (auto a = r_.string(root.child("app"), app)) req.app = *a;
     }
     if (count != kNoValue) {
+      d_.count_written = true;
       if (auto c = r_.integer(root.child("count"), count, 1)) {
         req.count = *c;
         d_.count_given = true;
@@ -250,6 +252,7 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
   std::string problem;
   if (o.app) req.app = *o.app;
   if (o.count) {
+    d.count_written = true;
     const auto c = parse_integer(*o.count, problem);
     if (!c)
       diags.error(flag("--count"), problem);
@@ -388,7 +391,7 @@ std::optional<Request> load_request(const Source* source, const RequestOverrides
     RequestReader(r, d).read(doc->root());
   }
   apply_overrides(overrides, d, diags);
-  if (count_required && !d.count_given)
+  if (count_required && !d.count_written)
     diags.error(Origin{file, 0, 0, source ? "count" : "--count"},
                 "count is required for plan (how many instances to deploy; set count or pass --count)");
   normalise(d, diags);
@@ -396,21 +399,30 @@ std::optional<Request> load_request(const Source* source, const RequestOverrides
   return std::move(d.request);
 }
 
+namespace {
+
+// With cpu_bind, cpu x share_base must be a whole number of pieces; say the
+// exact count (e.g. 29.5), never a truncated one.
+void check_cpu_pieces(const Inventory& inventory, const Request& request, Diagnostics& diags) {
+  if (!request.cpu_bind || cpu_request_pieces(request.cpu, inventory.share_base) != -1) return;
+  const i128 scaled = static_cast<i128>(request.cpu) * inventory.share_base;
+  const i128 whole = scaled / kNanoPerCore;
+  std::string pieces = whole > INT64_MAX ? "over 9223372036854775807"
+                                         : std::to_string(static_cast<std::int64_t>(whole));
+  std::string frac = std::to_string(static_cast<std::int64_t>(scaled % kNanoPerCore));
+  frac.insert(0, 9 - frac.size(), '0');
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  if (whole <= INT64_MAX) pieces += '.' + frac;
+  diags.error(request.cpu_origin, "cpu " + format_cores(request.cpu) + " at share_base " +
+                                      std::to_string(inventory.share_base) + " is " + pieces +
+                                      " pieces; cpu x share_base must be a whole number");
+}
+
+}  // namespace
+
 void check_inputs(const Inventory& inventory, const Request& request, Diagnostics& diags) {
-  if (request.cpu_bind && cpu_request_pieces(request.cpu, inventory.share_base) == -1) {
-    // The exact piece count, e.g. 29.5: never truncated.
-    const i128 scaled = static_cast<i128>(request.cpu) * inventory.share_base;
-    const i128 whole = scaled / kNanoPerCore;
-    std::string pieces = whole > INT64_MAX ? "over 9223372036854775807"
-                                           : std::to_string(static_cast<std::int64_t>(whole));
-    std::string frac = std::to_string(static_cast<std::int64_t>(scaled % kNanoPerCore));
-    frac.insert(0, 9 - frac.size(), '0');
-    while (!frac.empty() && frac.back() == '0') frac.pop_back();
-    if (whole <= INT64_MAX) pieces += '.' + frac;
-    diags.error(request.cpu_origin, "cpu " + format_cores(request.cpu) + " at share_base " +
-                                        std::to_string(inventory.share_base) + " is " + pieces +
-                                        " pieces; cpu x share_base must be a whole number");
-  }
+  check_cpu_pieces(inventory, request, diags);
+  if (request.filter.nodes.empty() && request.filter.exclude.empty()) return;
   // A filter naming a node the inventory lacks is most likely a typo.
   std::vector<std::string_view> names;
   names.reserve(inventory.nodes.size());

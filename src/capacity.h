@@ -89,6 +89,11 @@ DimensionResult cpu_dimension(const Node& node, const Inventory& inventory,
 DimensionResult volume_dimension(const Node& node, const Request& request,
                                  std::int64_t max_plans);
 
+// A dimension that divides what is available by what each instance takes:
+// unlimited when nothing is asked, else floor(available / per_instance), with
+// a reason such as "memory: 300Mi available, 512Mi per instance" at 0.
+DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instance);
+
 // Human-readable byte sizes for reasons and tables: 314572800 -> "300Mi",
 // 1500 -> "1500" (exact binary suffix when it divides, else plain bytes).
 std::string format_bytes(Bytes bytes);

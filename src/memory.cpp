@@ -4,22 +4,26 @@
 
 namespace eruplan {
 
-DimensionResult memory_dimension(const Node& node, const Request& request) {
+DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instance) {
   DimensionResult result;
+  if (per_instance == 0) return result;  // nothing asked: no limit
+  result.capacity = available / per_instance;
+  if (result.capacity == 0)
+    result.reason = std::string(what) + ": " + format_bytes(available) + " available, " +
+                    format_bytes(per_instance) + " per instance";
+  return result;
+}
+
+DimensionResult memory_dimension(const Node& node, const Request& request) {
   const NanoCores node_cores = static_cast<NanoCores>(node.cores.size()) * kNanoPerCore;
   if (request.cpu > node_cores) {
+    DimensionResult result;
     result.capacity = 0;
     result.reason = "cpu: " + format_cores(request.cpu) + " cores per instance, node has " +
                     std::to_string(node.cores.size()) + " cores";
     return result;
   }
-  if (request.memory == 0) return result;  // nothing to limit
-  const Bytes available = node.memory - node.memory_used;
-  result.capacity = available / request.memory;
-  if (result.capacity == 0)
-    result.reason = "memory: " + format_bytes(available) + " available, " +
-                    format_bytes(request.memory) + " per instance";
-  return result;
+  return divide_bytes("memory", node.memory - node.memory_used, request.memory);
 }
 
 }  // namespace eruplan

@@ -140,8 +140,7 @@ int digits(std::int64_t n) {
   return d;
 }
 
-void write_node(Emitter& e, const GenOptions& o, std::int64_t index,
-                int name_width, Random& rng) {
+void write_node(Emitter& e, const GenOptions& o, std::int64_t index, int name_width, Random& rng) {
   static constexpr const char* kZones[] = {"a", "b", "c", "d"};
   const std::int64_t cores = o.cores;
   const std::int64_t numa = o.numa;
@@ -299,9 +298,8 @@ std::optional<std::int64_t> parse_gen_size(std::string_view text) {
     std::int64_t factor;
   };
   static constexpr Unit kUnits[] = {
-      {"", 1},           {"Ki", 1LL << 10}, {"Mi", 1LL << 20},   {"Gi", 1LL << 30},
-      {"Ti", 1LL << 40}, {"k", 1000},       {"K", 1000},         {"M", 1000000},
-      {"G", 1000000000}, {"T", 1000000000000LL}};
+      {"", 1},     {"Ki", 1LL << 10}, {"Mi", 1LL << 20}, {"Gi", 1LL << 30}, {"Ti", 1LL << 40},
+      {"k", 1000}, {"K", 1000},       {"M", 1000000},    {"G", 1000000000}, {"T", 1000000000000LL}};
   for (const Unit& u : kUnits) {
     if (suffix != u.name) continue;
     if (value > std::numeric_limits<std::int64_t>::max() / u.factor) return std::nullopt;

@@ -22,7 +22,7 @@ struct GenOptions {
   std::int64_t share_base = 100;
   std::int64_t memory = std::int64_t{64} << 30;  // bytes per node
   std::int64_t numa = 0;                         // NUMA nodes per node; 0 = no `numa` map
-  std::int64_t existing_max = 0;  // `instances: {web: k}` with k uniform in [0, existing_max]
+  std::int64_t existing_max = 0;    // `instances: {web: k}` with k uniform in [0, existing_max]
   std::int64_t usage_percent = 50;  // share of nodes carrying some `usage`
   std::int64_t max_fragment_cores = -1;
   std::uint64_t seed = 1;

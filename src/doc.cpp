@@ -1,12 +1,17 @@
 #include "doc.h"
 
 #include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <iterator>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 namespace eruplan {
@@ -369,84 +374,90 @@ bool parse_plain_json(std::string_view text, JsonBuilder& b) {
 
 }  // namespace
 
-// Converts yaml-cpp's node graph into the flat tree. Aliases are expanded, so
-// the number of values is capped (an alias bomb fails fast instead of
-// exhausting memory), and so is the depth (a self-referencing alias loops).
-class YamlBuilder {
+// Builds the flat tree from yaml-cpp's parser events. An alias becomes one
+// more reference to the anchored value, never a copy, so alias bombs cost
+// nothing; an alias to a list or mapping that is still open (one that
+// contains itself) is an error. Merge keys (<<: *defaults) are applied when
+// their mapping closes.
+class YamlBuilder : public YAML::EventHandler {
  public:
   YamlBuilder(Doc& doc, std::size_t budget) : doc_(doc), budget_(budget) {}
 
-  std::string error;           // set when conversion gave up
-  std::uint32_t error_pos = 0;  // where, when known (0 = unknown)
+  std::string error;            // set when building gave up
+  std::uint32_t error_pos = 0;  // where
 
-  // Converts the document, or an empty stream (a null document) when null.
-  void build(const YAML::Node* document) {
-    if (document) {
-      doc_.root_ = convert(*document, 0, 0);
-      return;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Doc::Value v;
+    v.kind = ValueKind::Null;
+    v.pos = position(mark);
+    // An empty value carries the mark of the next token: place it at its
+    // key, or its list, instead.
+    if (!null_written_at(v.pos) && !stack_.empty()) {
+      const Open& top = stack_.back();
+      const bool is_value = top.map && (scratch_.size() - top.first_child) % 2 == 1;
+      v.pos = doc_.values_[is_value ? scratch_.back() : top.id].pos;
     }
-    doc_.values_.push_back(Doc::Value{});
-    doc_.root_ = 0;
+    add(v, anchor);
   }
 
-  ValueId convert(const YAML::Node& node, std::uint32_t fallback_pos, int depth) {
-    if (!error.empty()) return kNoValue;
-    if (depth > kMaxDepth) {
-      error = "nested more than " + std::to_string(kMaxDepth) + " levels deep (an alias that contains itself?)";
-      return kNoValue;
-    }
-    if (doc_.values_.size() >= budget_) {
-      error = "expands to too many values (aliases repeated too often?)";
-      return kNoValue;
-    }
-    const YAML::Mark mark = node.Mark();
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (!error.empty()) return;
+    if (anchor >= anchors_.size() || anchors_[anchor] == kNoValue) return fail(mark, "unknown alias");
+    const ValueId id = anchors_[anchor];
+    for (const Open& o : stack_)
+      if (o.id == id) return fail(mark, "an alias refers to the list or mapping that contains it");
+    place(id);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
     Doc::Value v;
-    v.pos = mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) : fallback_pos;
-    const auto id = static_cast<ValueId>(doc_.values_.size());
-    switch (node.Type()) {
-      case YAML::NodeType::Undefined:
-      case YAML::NodeType::Null:
-        v.kind = ValueKind::Null;
-        if (!null_written_at(v.pos)) v.pos = fallback_pos;  // an empty value: mark is the next token
-        doc_.values_.push_back(v);
-        return id;
-      case YAML::NodeType::Scalar:
-        v.kind = ValueKind::String;
-        v.plain = node.Tag() == "?";
-        set_text(v, node.Scalar());
-        doc_.values_.push_back(v);
-        return id;
-      case YAML::NodeType::Sequence: {
-        v.kind = ValueKind::Array;
-        doc_.values_.push_back(v);
-        std::vector<ValueId> children;
-        children.reserve(node.size());
-        for (const auto& child : node) children.push_back(convert(child, v.pos, depth + 1));
-        finish(id, children, children.size());
-        return id;
-      }
-      case YAML::NodeType::Map: {
-        v.kind = ValueKind::Object;
-        doc_.values_.push_back(v);
-        std::vector<ValueId> children;
-        std::vector<YAML::Node> merges;
-        for (const auto& kv : node) {
-          if (kv.first.IsScalar() && kv.first.Tag() == "?" && kv.first.Scalar() == "<<") {
-            merges.push_back(kv.second);
-            continue;
-          }
-          add_member(children, kv.first, kv.second, v.pos, depth);
-        }
-        for (const auto& m : merges) merge(children, m, v.pos, depth);
-        finish(id, children, children.size() / 2);
-        return id;
-      }
-    }
-    return id;
+    v.kind = ValueKind::String;
+    v.pos = position(mark);
+    v.plain = tag == "?";
+    v.a = static_cast<std::uint32_t>(doc_.arena_.size());
+    v.b = static_cast<std::uint32_t>(value.size());
+    v.owned = true;
+    doc_.arena_ += value;
+    add(v, anchor);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(ValueKind::Array, mark, anchor);
+  }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(ValueKind::Object, mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapEnd() override { close(); }
+
+  void finish() {
+    if (doc_.root_ != kNoValue) return;
+    doc_.values_.push_back(Doc::Value{});  // an empty stream is a null document
+    doc_.root_ = static_cast<ValueId>(doc_.values_.size() - 1);
   }
 
  private:
-  static constexpr int kMaxDepth = 200;
+  struct Open {
+    ValueId id;
+    std::size_t first_child;
+    bool map;
+  };
+
+  std::uint32_t position(const YAML::Mark& mark) const {
+    return mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) : 0;
+  }
+
+  void fail(const YAML::Mark& mark, std::string message) {
+    if (!error.empty()) return;
+    error = std::move(message);
+    error_pos = position(mark);
+  }
 
   bool null_written_at(std::uint32_t pos) const {
     const std::string_view rest = doc_.source_.substr(std::min<std::size_t>(pos, doc_.source_.size()));
@@ -454,59 +465,141 @@ class YamlBuilder {
            rest.starts_with("NULL");
   }
 
-  void set_text(Doc::Value& v, const std::string& s) {
-    v.a = static_cast<std::uint32_t>(doc_.arena_.size());
-    v.b = static_cast<std::uint32_t>(s.size());
-    v.owned = true;
-    doc_.arena_ += s;
-  }
-
-  void add_member(std::vector<ValueId>& children, const YAML::Node& key, const YAML::Node& value,
-                  std::uint32_t map_pos, int depth) {
-    if (!key.IsScalar()) {
-      if (error.empty()) {
-        const YAML::Mark m = key.Mark();
-        error = "a mapping key must be plain text, not a list, mapping or null";
-        if (m.pos >= 0) error_pos = static_cast<std::uint32_t>(m.pos);
-      }
-      return;
-    }
-    const ValueId k = convert(key, map_pos, depth + 1);
+  void add(const Doc::Value& v, YAML::anchor_t anchor) {
     if (!error.empty()) return;
-    const ValueId v = convert(value, doc_.values_[k].pos, depth + 1);
-    children.push_back(k);
-    children.push_back(v);
+    const auto id = static_cast<ValueId>(doc_.values_.size());
+    doc_.values_.push_back(v);
+    if (anchor != YAML::NullAnchor) {
+      if (anchors_.size() <= anchor) anchors_.resize(anchor + 1, kNoValue);
+      anchors_[anchor] = id;
+    }
+    place(id);
   }
 
-  // YAML merge keys (<<: *defaults): members not given explicitly come from
-  // the merged mappings, earlier ones first.
-  void merge(std::vector<ValueId>& children, const YAML::Node& source, std::uint32_t map_pos,
-             int depth) {
-    if (source.IsSequence()) {
-      for (const auto& s : source) merge(children, s, map_pos, depth);
+  // Makes `id` the root, or the next child of the open container.
+  void place(ValueId id) {
+    if (stack_.empty()) {
+      if (doc_.root_ == kNoValue) doc_.root_ = id;
       return;
     }
-    if (!source.IsMap()) {
-      if (error.empty()) error = "a merge key (<<) needs a mapping or a list of mappings";
+    const Open& top = stack_.back();
+    const bool is_key = top.map && (scratch_.size() - top.first_child) % 2 == 0;
+    if (is_key && doc_.values_[id].kind != ValueKind::String) {
+      error = "a mapping key must be plain text, not a list, mapping or null";
+      error_pos = doc_.values_[id].pos;
       return;
     }
-    for (const auto& kv : source) {
-      if (!kv.first.IsScalar()) continue;
-      bool present = false;
-      for (std::size_t i = 0; i < children.size() && !present; i += 2)
-        present = doc_.text(children[i]) == kv.first.Scalar();
-      if (!present) add_member(children, kv.first, kv.second, map_pos, depth);
+    if (doc_.slots_.size() + scratch_.size() >= budget_) {
+      error = "expands to too many values (merge keys repeated too often?)";
+      error_pos = doc_.values_[id].pos;
+      return;
     }
+    scratch_.push_back(id);
   }
 
-  void finish(ValueId id, const std::vector<ValueId>& children, std::size_t count) {
-    doc_.values_[id].a = static_cast<std::uint32_t>(doc_.slots_.size());
-    doc_.values_[id].b = static_cast<std::uint32_t>(count);
-    doc_.slots_.insert(doc_.slots_.end(), children.begin(), children.end());
+  void open(ValueKind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (!error.empty()) return;
+    Doc::Value v;
+    v.kind = kind;
+    v.pos = position(mark);
+    add(v, anchor);
+    if (error.empty()) stack_.push_back({static_cast<ValueId>(doc_.values_.size() - 1), scratch_.size(), kind == ValueKind::Object});
+  }
+
+  void close() {
+    if (!error.empty() || stack_.empty()) return;
+    const Open top = stack_.back();
+    stack_.pop_back();
+    if (top.map) apply_merges(top.first_child);
+    if (!error.empty()) return;
+    const std::size_t n = scratch_.size() - top.first_child;
+    Doc::Value& v = doc_.values_[top.id];
+    v.a = static_cast<std::uint32_t>(doc_.slots_.size());
+    v.b = static_cast<std::uint32_t>(top.map ? n / 2 : n);
+    doc_.slots_.insert(doc_.slots_.end(),
+                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child), scratch_.end());
+    scratch_.resize(top.first_child);
+  }
+
+  // YAML merge keys: members the mapping does not give come from the merged
+  // mappings, earlier ones first.
+  void apply_merges(std::size_t first) {
+    std::vector<ValueId> sources;
+    std::set<std::string_view> keys;
+    std::size_t kept = first;
+    for (std::size_t i = first; i + 1 < scratch_.size(); i += 2) {
+      const ValueId k = scratch_[i];
+      if (doc_.values_[k].plain && doc_.text(k) == "<<") {
+        sources.push_back(scratch_[i + 1]);
+        continue;
+      }
+      keys.insert(doc_.text(k));
+      scratch_[kept++] = k;
+      scratch_[kept++] = scratch_[i + 1];
+    }
+    if (sources.empty()) return;
+    scratch_.resize(kept);
+    auto merge_one = [&](ValueId m) {
+      if (doc_.values_[m].kind != ValueKind::Object) {
+        error = "a merge key (<<) needs a mapping or a list of mappings";
+        error_pos = doc_.values_[m].pos;
+        return;
+      }
+      for (std::uint32_t j = 0; j < doc_.size(m); ++j) {
+        const ValueId k = doc_.key(m, j);
+        if (!keys.insert(doc_.text(k)).second) continue;
+        if (scratch_.size() + doc_.slots_.size() >= budget_) {
+          error = "expands to too many values (merge keys repeated too often?)";
+          error_pos = doc_.values_[k].pos;
+          return;
+        }
+        scratch_.push_back(k);
+        scratch_.push_back(doc_.member(m, j));
+      }
+    };
+    for (const ValueId src : sources) {
+      if (doc_.values_[src].kind == ValueKind::Array) {
+        for (std::uint32_t j = 0; j < doc_.size(src) && error.empty(); ++j) merge_one(doc_.element(src, j));
+      } else {
+        merge_one(src);
+      }
+      if (!error.empty()) return;
+    }
   }
 
   Doc& doc_;
   std::size_t budget_;
+  std::vector<Open> stack_;
+  std::vector<ValueId> scratch_;
+  std::vector<ValueId> anchors_;  // by yaml-cpp's anchor number
+};
+
+// Sees what follows the first document: more content is an error, and so
+// is a parser stuck at the same place (yaml-cpp loops on a stray ',' after a
+// top-level value, yielding empty documents forever).
+class DocumentProbe : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  bool content = false;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    start = mark;
+    content = false;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { content = true; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+    content = true;
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content = true;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content = true;
+  }
+  void OnMapEnd() override {}
 };
 
 namespace {
@@ -557,34 +650,40 @@ std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
 
 std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
   Doc doc(source.text);
-  auto fail = [&](std::uint32_t line, std::uint32_t col, std::string message) {
+  auto fail = [&](const YAML::Mark& mark, std::string message) {
+    std::uint32_t line = 0, col = 0;
+    if (!mark.is_null()) line = static_cast<std::uint32_t>(mark.line + 1), col = static_cast<std::uint32_t>(mark.column + 1);
     if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
     return std::nullopt;
   };
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(source.text);
-  } catch (const YAML::DeepRecursion& e) {
-    return fail(e.mark.line + 1, e.mark.column + 1, "nested too deeply");
-  } catch (const YAML::Exception& e) {
-    if (e.mark.is_null()) return fail(0, 0, e.msg);
-    return fail(static_cast<std::uint32_t>(e.mark.line + 1), static_cast<std::uint32_t>(e.mark.column + 1), e.msg);
-  }
-  // Trailing empty documents ("...\n---\n") carry nothing; more than one real
-  // document is ambiguous, so it is an error rather than a silent choice.
-  while (documents.size() > 1 && documents.back().IsNull()) documents.pop_back();
-  if (documents.size() > 1) {
-    const YAML::Mark m = documents[1].Mark();
-    return fail(m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
-                "the file holds " + std::to_string(documents.size()) +
-                    " documents (separated by ---); expected one");
-  }
+  std::istringstream in(source.text);
   YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
-  builder.build(documents.empty() ? nullptr : &documents[0]);
-  if (!builder.error.empty()) {
-    const auto [line, col] = doc.line_col(builder.error_pos);
-    return fail(builder.error_pos ? line : 0, builder.error_pos ? col : 0, builder.error);
+  try {
+    YAML::Parser parser(in);
+    if (parser.HandleNextDocument(builder)) {
+      // Trailing empty documents ("...\n---\n") carry nothing; another
+      // real document is ambiguous, so it is an error, not a silent choice.
+      DocumentProbe probe;
+      std::int64_t last = -1;
+      for (int i = 0; i < 16 && builder.error.empty() && parser.HandleNextDocument(probe); ++i) {
+        if (probe.content) return fail(probe.start, "the file holds more than one document (separated by ---); expected one");
+        if (probe.start.pos == last || i == 15) return fail(probe.start, "unexpected text after the document");
+        last = probe.start.pos;
+      }
+    }
+  } catch (const YAML::DeepRecursion& e) {
+    return fail(e.mark, "nested too deeply");
+  } catch (const YAML::Exception& e) {
+    return fail(e.mark, e.msg);
   }
+  if (!builder.error.empty()) {
+    YAML::Mark mark;
+    const auto [line, col] = doc.line_col(builder.error_pos);
+    mark.line = static_cast<int>(line) - 1;
+    mark.column = static_cast<int>(col) - 1;
+    return fail(mark, builder.error);
+  }
+  builder.finish();
   return doc;
 }
 

@@ -24,8 +24,8 @@ struct Weighted {
 void usage_and_rate(const Node& node, const Request& request, NodeCapacity& out) {
   Weighted w;
   if (request.cpu_bind) {
-    if (!node.cores.empty()) {
-      const double cores = static_cast<double>(node.cores.size());
+    if (node.core_count() > 0) {
+      const double cores = static_cast<double>(node.core_count());
       w.add(static_cast<double>(node.cpu_used) / kNanoPerCore / cores,
             static_cast<double>(request.cpu) / kNanoPerCore / cores, 100);
     }

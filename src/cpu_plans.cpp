@@ -247,9 +247,9 @@ std::string cpu_reason(const Node& node, const Inventory& inventory, const Reque
   std::string text = "cpu: " + format_cores(request.cpu) +
                      (request.cpu == kNanoPerCore ? " core" : " cores") + " per instance (" +
                      shape_text(shape) + "), 0 plans from available cores {";
-  for (std::size_t i = 0; i < node.cores.size(); ++i) {
+  for (std::size_t i = 0; i < node.core_count(); ++i) {
     if (i > 0) text += ", ";
-    text += node.cores[i].id + ":" + std::to_string(node.cores[i].capacity - node.cores[i].used);
+    text += node.core_id(i) + ":" + std::to_string(node.core_available(i));
   }
   text += "}";
   if (shape.fraction > 0 && inventory.max_fragment_cores >= 0)
@@ -278,14 +278,13 @@ DimensionResult cpu_dimension(const Node& node, const Inventory& inventory, cons
   if (pieces == 0) return zero("cpu: binding needs more than 0 cores per instance");
   const CpuShape shape{P, pieces / P, pieces % P};
 
-  std::vector<Pieces> available(node.cores.size());
-  for (std::size_t i = 0; i < node.cores.size(); ++i)
-    available[i] = node.cores[i].capacity - node.cores[i].used;
+  std::vector<Pieces> available(node.core_count());
+  for (std::size_t i = 0; i < available.size(); ++i) available[i] = node.core_available(i);
   auto pool_of = [&](int numa) {  // numa -2: every core
     std::vector<CoreAvail> pool;
-    pool.reserve(node.cores.size());
-    for (std::size_t i = 0; i < node.cores.size(); ++i)
-      if (available[i] > 0 && (numa == -2 || node.cores[i].numa == numa))
+    pool.reserve(available.size());
+    for (std::size_t i = 0; i < available.size(); ++i)
+      if (available[i] > 0 && (numa == -2 || node.core_numa(i) == numa))
         pool.push_back({static_cast<std::uint32_t>(i), available[i]});
     return pool;
   };

@@ -166,12 +166,9 @@ void NodeLoader::cores_from_cpu(const FieldPath& path, ValueId v) {
     r_.error(path, v, "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " + std::to_string(n));
     return;
   }
-  node_.cores.reserve(static_cast<std::size_t>(n));
-  char id[24];
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto [end, ec] = std::to_chars(id, id + sizeof id, i);
-    node_.cores.push_back(Core{std::string(id, end), share_base_, 0, -1});
-  }
+  // Kept as a count until numa or usage.cpu_map needs per-core records.
+  node_.plain_cores = n;
+  node_.plain_core_pieces = share_base_;
   cores_ok_ = true;
 }
 
@@ -245,6 +242,7 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
   numa_ok_ = false;
   std::vector<Entry> list = r_.members(path, v);
   if (r_.doc()[v].kind != ValueKind::Object || !cores_ok_) return;
+  node_.list_cores();
   auto& cores = node_.cores;
   std::vector<std::string_view> numa_of(cores.size());
   std::vector<ValueId> seen(cores.size(), kNoValue);
@@ -411,6 +409,7 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
 void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
   std::vector<Entry> list = r_.members(path, v);
   if (!cores_ok_) return;
+  node_.list_cores();
   auto& cores = node_.cores;
   std::vector<ValueId> seen(cores.size(), kNoValue);
   for (const Entry& e : list) {

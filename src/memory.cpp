@@ -15,12 +15,12 @@ DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instan
 }
 
 DimensionResult memory_dimension(const Node& node, const Request& request) {
-  const NanoCores node_cores = static_cast<NanoCores>(node.cores.size()) * kNanoPerCore;
+  const NanoCores node_cores = static_cast<NanoCores>(node.core_count()) * kNanoPerCore;
   if (request.cpu > node_cores) {
     DimensionResult result;
     result.capacity = 0;
     result.reason = "cpu: " + format_cores(request.cpu) + " cores per instance, node has " +
-                    std::to_string(node.cores.size()) + " cores";
+                    std::to_string(node.core_count()) + " cores";
     return result;
   }
   return divide_bytes("memory", node.memory - node.memory_used, request.memory);

@@ -35,7 +35,16 @@ std::int64_t Node::instances_of(std::string_view app) const {
   return 0;
 }
 
+void Node::list_cores() {
+  if (!cores.empty() || plain_cores == 0) return;
+  cores.reserve(static_cast<std::size_t>(plain_cores));
+  for (std::int64_t i = 0; i < plain_cores; ++i)
+    cores.push_back(Core{std::to_string(i), plain_core_pieces, 0, -1});
+  plain_cores = 0;
+}
+
 Pieces Node::cpu_pieces() const {
+  if (cores.empty()) return plain_cores * plain_core_pieces;
   Pieces sum = 0;
   for (const auto& c : cores) sum += c.capacity;
   return sum;

@@ -51,7 +51,14 @@ struct Node {
   std::string name;               // unique, non-empty
   NamedList<std::string> labels;  // sorted by key
   bool available = true;          // false = cordoned
-  std::vector<Core> cores;        // natural id order; from `cpu` (ids 0..n-1) or `cpu_map`
+  // The cores. A node given as `cpu: N` with nothing per core (no numa, no
+  // usage.cpu_map) keeps them as a count: N cores "0".."N-1" of share_base
+  // pieces, none used, so a large memory-mode inventory costs no per-core
+  // memory. Otherwise `cores` lists them, in natural id order. Read them
+  // through core_count() and the core_* accessors.
+  std::vector<Core> cores;
+  std::int64_t plain_cores = 0;     // N while `cores` is empty
+  Pieces plain_core_pieces = 0;     // share_base
   std::vector<NumaNode> numa_nodes;  // natural id order; empty without `numa`
   Bytes memory = 0;
   Bytes memory_used = 0;
@@ -63,6 +70,17 @@ struct Node {
 
   std::int64_t instances_of(std::string_view app) const;
   Pieces cpu_pieces() const;  // sum of core capacities
+
+  std::size_t core_count() const {
+    return cores.empty() ? static_cast<std::size_t>(plain_cores) : cores.size();
+  }
+  std::string core_id(std::size_t i) const { return cores.empty() ? std::to_string(i) : cores[i].id; }
+  Pieces core_available(std::size_t i) const {
+    return cores.empty() ? plain_core_pieces : cores[i].capacity - cores[i].used;
+  }
+  int core_numa(std::size_t i) const { return cores.empty() ? -1 : cores[i].numa; }
+  // Turns plain cores into listed ones, for per-core data (numa, usage).
+  void list_cores();
 };
 
 struct Inventory {

@@ -15,7 +15,7 @@ std::string validate_summary(const Inventory& inventory, const Request* request)
   std::int64_t cores = 0, cordoned = 0;
   Bytes memory = 0;
   for (const Node& n : inventory.nodes) {
-    cores += static_cast<std::int64_t>(n.cores.size());
+    cores += static_cast<std::int64_t>(n.core_count());
     memory += n.memory;
     cordoned += n.available ? 0 : 1;
   }

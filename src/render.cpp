@@ -180,7 +180,7 @@ void write_plan(W& w, const Plan& plan, const Node& node, const Request& request
     w.key("cpu_map");
     w.begin_object();
     for (const auto& c : cores) {
-      w.key(node.cores[c.core].id);
+      w.key(node.core_id(c.core));
       w.integer(c.pieces);
     }
     w.end_object();
@@ -421,7 +421,7 @@ void append_plan_text(std::string& out, const Plan& plan, const Node& node, cons
     out += "cpu";
     for (const auto& c : cores) {
       out += ' ';
-      out += display(node.cores[c.core].id, scratch);
+      out += display(node.core_id(c.core), scratch);
       out += ':';
       append_int(out, c.pieces);
     }

@@ -10,9 +10,9 @@
 #include <cctype>
 #include <cstring>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <nlohmann/json.hpp>
 
 namespace eruplan {
 
@@ -142,7 +142,8 @@ class JsonBuilder {
     v.a = static_cast<std::uint32_t>(doc_.slots_.size());
     v.b = static_cast<std::uint32_t>(object ? n / 2 : n);
     doc_.slots_.insert(doc_.slots_.end(),
-                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child), scratch_.end());
+                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child),
+                       scratch_.end());
     scratch_.resize(top.first_child);
   }
 
@@ -320,7 +321,8 @@ bool parse_plain_json(std::string_view text, JsonBuilder& b) {
         const bool is_true = rest.starts_with("true"), is_false = rest.starts_with("false");
         if (!is_true && !is_false && !rest.starts_with("null")) return false;
         const std::uint32_t length = is_false ? 5 : 4;
-        b.scalar(is_true || is_false ? ValueKind::Bool : ValueKind::Null, off(p), off(p) + length, is_true);
+        b.scalar(is_true || is_false ? ValueKind::Bool : ValueKind::Null, off(p), off(p) + length,
+                 is_true);
         p += length;
         break;
       }
@@ -405,7 +407,8 @@ class YamlBuilder : public YAML::EventHandler {
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     if (!error.empty()) return;
-    if (anchor >= anchors_.size() || anchors_[anchor] == kNoValue) return fail(mark, "unknown alias");
+    if (anchor >= anchors_.size() || anchors_[anchor] == kNoValue)
+      return fail(mark, "unknown alias");
     const ValueId id = anchors_[anchor];
     for (const Open& o : stack_)
       if (o.id == id) return fail(mark, "an alias refers to the list or mapping that contains it");
@@ -460,7 +463,8 @@ class YamlBuilder : public YAML::EventHandler {
   }
 
   bool null_written_at(std::uint32_t pos) const {
-    const std::string_view rest = doc_.source_.substr(std::min<std::size_t>(pos, doc_.source_.size()));
+    const std::string_view rest =
+        doc_.source_.substr(std::min<std::size_t>(pos, doc_.source_.size()));
     return rest.starts_with('~') || rest.starts_with("null") || rest.starts_with("Null") ||
            rest.starts_with("NULL");
   }
@@ -503,7 +507,9 @@ class YamlBuilder : public YAML::EventHandler {
     v.kind = kind;
     v.pos = position(mark);
     add(v, anchor);
-    if (error.empty()) stack_.push_back({static_cast<ValueId>(doc_.values_.size() - 1), scratch_.size(), kind == ValueKind::Object});
+    if (error.empty())
+      stack_.push_back({static_cast<ValueId>(doc_.values_.size() - 1), scratch_.size(),
+                        kind == ValueKind::Object});
   }
 
   void close() {
@@ -517,7 +523,8 @@ class YamlBuilder : public YAML::EventHandler {
     v.a = static_cast<std::uint32_t>(doc_.slots_.size());
     v.b = static_cast<std::uint32_t>(top.map ? n / 2 : n);
     doc_.slots_.insert(doc_.slots_.end(),
-                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child), scratch_.end());
+                       scratch_.begin() + static_cast<std::ptrdiff_t>(top.first_child),
+                       scratch_.end());
     scratch_.resize(top.first_child);
   }
 
@@ -559,7 +566,8 @@ class YamlBuilder : public YAML::EventHandler {
     };
     for (const ValueId src : sources) {
       if (doc_.values_[src].kind == ValueKind::Array) {
-        for (std::uint32_t j = 0; j < doc_.size(src) && error.empty(); ++j) merge_one(doc_.element(src, j));
+        for (std::uint32_t j = 0; j < doc_.size(src) && error.empty(); ++j)
+          merge_one(doc_.element(src, j));
       } else {
         merge_one(src);
       }
@@ -589,14 +597,17 @@ class DocumentProbe : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override { content = true; }
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {
     content = true;
   }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
     content = true;
   }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
     content = true;
   }
   void OnMapEnd() override {}
@@ -652,7 +663,9 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
   Doc doc(source.text);
   auto fail = [&](const YAML::Mark& mark, std::string message) {
     std::uint32_t line = 0, col = 0;
-    if (!mark.is_null()) line = static_cast<std::uint32_t>(mark.line + 1), col = static_cast<std::uint32_t>(mark.column + 1);
+    if (!mark.is_null())
+      line = static_cast<std::uint32_t>(mark.line + 1),
+      col = static_cast<std::uint32_t>(mark.column + 1);
     if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
     return std::nullopt;
   };
@@ -666,8 +679,11 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
       DocumentProbe probe;
       std::int64_t last = -1;
       for (int i = 0; i < 16 && builder.error.empty() && parser.HandleNextDocument(probe); ++i) {
-        if (probe.content) return fail(probe.start, "the file holds more than one document (separated by ---); expected one");
-        if (probe.start.pos == last || i == 15) return fail(probe.start, "unexpected text after the document");
+        if (probe.content)
+          return fail(probe.start,
+                      "the file holds more than one document (separated by ---); expected one");
+        if (probe.start.pos == last || i == 15)
+          return fail(probe.start, "unexpected text after the document");
         last = probe.start.pos;
       }
     }
@@ -695,9 +711,12 @@ std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
     return std::nullopt;
   }
   switch (detect_format(source)) {
-    case InputFormat::Json: return parse_json(source, &diags);
-    case InputFormat::Yaml: return parse_yaml(source, &diags);
-    case InputFormat::Auto: break;
+    case InputFormat::Json:
+      return parse_json(source, &diags);
+    case InputFormat::Yaml:
+      return parse_yaml(source, &diags);
+    case InputFormat::Auto:
+      break;
   }
   if (!looks_like_json(source.text)) return parse_yaml(source, &diags);
   // Content that opens like JSON may still be YAML flow style ({a: 1}); if
@@ -748,12 +767,17 @@ void Reader::warning(const FieldPath& path, ValueId v, std::string message) {
 std::string Reader::describe(ValueId v) const {
   const Doc::Value& value = doc_[v];
   switch (value.kind) {
-    case ValueKind::Null: return "null";
-    case ValueKind::Array: return "a list";
-    case ValueKind::Object: return "a mapping";
+    case ValueKind::Null:
+      return "null";
+    case ValueKind::Array:
+      return "a list";
+    case ValueKind::Object:
+      return "a mapping";
     case ValueKind::Bool:
-    case ValueKind::Number: return std::string(doc_.text(v));
-    case ValueKind::String: break;
+    case ValueKind::Number:
+      return std::string(doc_.text(v));
+    case ValueKind::String:
+      break;
   }
   std::string_view text = doc_.text(v);
   const bool cut = text.size() > 60;
@@ -800,7 +824,8 @@ void Reader::sort_unique(const FieldPath& path, std::vector<Entry>& list,
   std::size_t kept = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (kept > 0 && list[kept - 1].key == list[i].key) {
-      error(path.child(list[i].key), list[i].key_id, "given twice (first at " + where(list[kept - 1].key_id) + ")");
+      error(path.child(list[i].key), list[i].key_id,
+            "given twice (first at " + where(list[kept - 1].key_id) + ")");
       continue;
     }
     list[kept++] = list[i];
@@ -827,8 +852,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool Reader::fields(const FieldPath& path, ValueId object,
-                    std::initializer_list<Field> known) {
+bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
   if (!is_object(path, object)) return false;
   for (const Field& f : known) *f.value = kNoValue;
   const std::uint32_t n = doc_.size(object);
@@ -923,8 +947,9 @@ std::optional<Bytes> Reader::size(const FieldPath& path, ValueId v) {
 std::optional<NanoCores> Reader::cpu(const FieldPath& path, ValueId v) {
   const ValueKind k = doc_[v].kind;
   if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
-    error(path, v,
-          "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + describe(v));
+    error(
+        path, v,
+        "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + describe(v));
     return std::nullopt;
   }
   std::string problem;

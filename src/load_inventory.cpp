@@ -46,7 +46,8 @@ bool first_time(Reader& r, const FieldPath& path, const Entry& e, std::vector<Va
 
 std::string list_ids(const std::vector<std::string_view>& ids) {
   std::string out;
-  for (std::size_t i = 0; i < ids.size() && i < 8; ++i) out += (i ? ", " : "") + std::string(ids[i]);
+  for (std::size_t i = 0; i < ids.size() && i < 8; ++i)
+    out += (i ? ", " : "") + std::string(ids[i]);
   if (ids.size() > 8) out += ", ... (" + std::to_string(ids.size()) + " in all)";
   return out;
 }
@@ -85,8 +86,7 @@ class NodeLoader {
   Node node_;
   // Whether each part read cleanly; checks that lean on a broken part are
   // skipped rather than reported twice.
-  bool cores_ok_ = true, numa_ok_ = true, memory_ok_ = true, storage_ok_ = true,
-       devices_ok_ = true;
+  bool cores_ok_ = true, numa_ok_ = true, memory_ok_ = true, storage_ok_ = true, devices_ok_ = true;
 };
 
 Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
@@ -123,7 +123,8 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   if (f.cpu != kNoValue && f.cpu_map != kNoValue) {
     r_.error(path.child("cpu_map"), f.cpu_map,
              "give cpu or cpu_map, not both (cpu: 4 is short for cpu_map: {\"0\": " +
-                 std::to_string(share_base_) + ", ..., \"3\": " + std::to_string(share_base_) + "})");
+                 std::to_string(share_base_) + ", ..., \"3\": " + std::to_string(share_base_) +
+                 "})");
     cores_ok_ = false;
   } else if (f.cpu != kNoValue) {
     cores_from_cpu(path.child("cpu"), f.cpu);
@@ -163,7 +164,9 @@ void NodeLoader::cores_from_cpu(const FieldPath& path, ValueId v) {
   }
   const std::int64_t n = *cpu / kNanoPerCore;
   if (n > kMaxCoresPerNode) {
-    r_.error(path, v, "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " + std::to_string(n));
+    r_.error(path, v,
+             "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
+                 std::to_string(n));
     return;
   }
   // Kept as a count until numa or usage.cpu_map needs per-core records.
@@ -177,7 +180,9 @@ void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
   cores_ok_ = r_.doc()[v].kind == ValueKind::Object;
   r_.sort_unique(path, list, natural_less);
   if (static_cast<std::int64_t>(list.size()) > kMaxCoresPerNode) {
-    r_.error(path, v, "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " + std::to_string(list.size()));
+    r_.error(path, v,
+             "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
+                 std::to_string(list.size()));
     cores_ok_ = false;
     return;
   }
@@ -205,15 +210,18 @@ void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
 }
 
 std::size_t NodeLoader::find_core(std::string_view id) const {
-  auto it = std::lower_bound(node_.cores.begin(), node_.cores.end(), id,
-                             [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
-  return it != node_.cores.end() && it->id == id ? static_cast<std::size_t>(it - node_.cores.begin())
-                                                 : node_.cores.size();
+  auto it =
+      std::lower_bound(node_.cores.begin(), node_.cores.end(), id,
+                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
+  return it != node_.cores.end() && it->id == id
+             ? static_cast<std::size_t>(it - node_.cores.begin())
+             : node_.cores.size();
 }
 
 std::size_t NodeLoader::find_numa(std::string_view id) const {
-  auto it = std::lower_bound(node_.numa_nodes.begin(), node_.numa_nodes.end(), id,
-                             [](const NumaNode& n, std::string_view k) { return natural_less(n.id, k); });
+  auto it =
+      std::lower_bound(node_.numa_nodes.begin(), node_.numa_nodes.end(), id,
+                       [](const NumaNode& n, std::string_view k) { return natural_less(n.id, k); });
   return it != node_.numa_nodes.end() && it->id == id
              ? static_cast<std::size_t>(it - node_.numa_nodes.begin())
              : node_.numa_nodes.size();
@@ -231,7 +239,8 @@ std::string NodeLoader::cores_summary() const {
   const auto& cores = node_.cores;
   if (cores.empty()) return "the node has no cores";
   bool counted = true;  // ids 0..n-1, as `cpu: n` makes them
-  for (std::size_t i = 0; i < cores.size() && counted; ++i) counted = cores[i].id == std::to_string(i);
+  for (std::size_t i = 0; i < cores.size() && counted; ++i)
+    counted = cores[i].id == std::to_string(i);
   if (counted) return "the node's cores are 0 to " + std::to_string(cores.size() - 1);
   std::vector<std::string_view> ids;
   for (const auto& c : cores) ids.push_back(c.id);
@@ -251,7 +260,9 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
     const FieldPath here = path.child(e.key);
     const std::size_t core = find_core(e.key);
     if (core == cores.size()) {
-      r_.error(here, e.key_id, "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+      r_.error(
+          here, e.key_id,
+          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
       ok = false;
       continue;
     }
@@ -279,7 +290,8 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
   std::sort(ids.begin(), ids.end(), natural_less);
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (std::string_view id : ids) node_.numa_nodes.push_back(NumaNode{std::string(id), 0, 0});
-  for (std::size_t i = 0; i < cores.size(); ++i) cores[i].numa = static_cast<int>(find_numa(numa_of[i]));
+  for (std::size_t i = 0; i < cores.size(); ++i)
+    cores[i].numa = static_cast<int>(find_numa(numa_of[i]));
   numa_ok_ = true;
 }
 
@@ -302,7 +314,8 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
         std::vector<std::string_view> ids;
         for (const auto& n : numa_nodes) ids.push_back(n.id);
         r_.error(here, e.key_id,
-                 "NUMA node " + quoted(e.key) + " has no cores in numa (its NUMA nodes are " + list_ids(ids) + ")");
+                 "NUMA node " + quoted(e.key) + " has no cores in numa (its NUMA nodes are " +
+                     list_ids(ids) + ")");
         ok = false;
         continue;
       }
@@ -319,9 +332,9 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   if (!missing.empty() && ok) {
     const bool given = f.numa_memory != kNoValue;
     r_.error(given ? path : node_path.child("numa"), given ? f.numa_memory : f.numa,
-             std::string("numa names NUMA node") + (missing.size() == 1 ? " " : "s ") + list_ids(missing) +
-                 " but numa_memory gives no memory for " + (missing.size() == 1 ? "it" : "them") +
-                 "; every NUMA node needs its memory");
+             std::string("numa names NUMA node") + (missing.size() == 1 ? " " : "s ") +
+                 list_ids(missing) + " but numa_memory gives no memory for " +
+                 (missing.size() == 1 ? "it" : "them") + "; every NUMA node needs its memory");
     ok = false;
   }
   if (!ok || !memory_ok_) return;
@@ -329,7 +342,8 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   for (const auto& n : numa_nodes) sum += n.memory;
   if (sum > node_.memory) {
     r_.error(path, f.numa_memory,
-             "NUMA memories add up to " + format_bytes(static_cast<Bytes>(std::min<i128>(sum, INT64_MAX))) +
+             "NUMA memories add up to " +
+                 format_bytes(static_cast<Bytes>(std::min<i128>(sum, INT64_MAX))) +
                  ", more than the node's memory " + format_bytes(node_.memory));
   }
 }
@@ -369,7 +383,8 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
       node_.memory_used = *used;
       if (memory_ok_ && *used > node_.memory)
         r_.error(here, memory,
-                 format_bytes(*used) + " used, more than the node's memory " + format_bytes(node_.memory));
+                 format_bytes(*used) + " used, more than the node's memory " +
+                     format_bytes(node_.memory));
     }
   }
   if (storage != kNoValue) {
@@ -378,7 +393,8 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
       node_.storage_used = *used;
       if (storage_ok_ && *used > node_.storage)
         r_.error(here, storage,
-                 format_bytes(*used) + " used, more than the node's storage " + format_bytes(node_.storage));
+                 format_bytes(*used) + " used, more than the node's storage " +
+                     format_bytes(node_.storage));
     }
   }
   if (cpu_map != kNoValue) usage_cpu_map(path.child("cpu_map"), cpu_map);
@@ -390,11 +406,13 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
       node_.cpu_used = *used;
       // used cores x share_base may not exceed the node's pieces (oversold included).
       const Pieces pieces = node_.cpu_pieces();
-      if (cores_ok_ && static_cast<i128>(*used) * share_base_ > static_cast<i128>(pieces) * kNanoPerCore)
+      if (cores_ok_ &&
+          static_cast<i128>(*used) * share_base_ > static_cast<i128>(pieces) * kNanoPerCore)
         r_.error(here, cpu,
-                 format_cores(*used) + " cores used, more than the node has (" + std::to_string(pieces) +
-                     " pieces = " +
-                     format_cores(static_cast<NanoCores>(static_cast<i128>(pieces) * kNanoPerCore / share_base_)) +
+                 format_cores(*used) + " cores used, more than the node has (" +
+                     std::to_string(pieces) + " pieces = " +
+                     format_cores(static_cast<NanoCores>(static_cast<i128>(pieces) * kNanoPerCore /
+                                                         share_base_)) +
                      " cores at share_base " + std::to_string(share_base_) + ")");
     }
   } else {
@@ -416,7 +434,9 @@ void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
     const FieldPath here = path.child(e.key);
     const std::size_t i = find_core(e.key);
     if (i == cores.size()) {
-      r_.error(here, e.key_id, "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+      r_.error(
+          here, e.key_id,
+          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
       continue;
     }
     if (!first_time(r_, path, e, seen, i)) continue;
@@ -441,9 +461,10 @@ void NodeLoader::usage_numa_memory(const FieldPath& path, ValueId v) {
     const FieldPath here = path.child(e.key);
     const std::size_t i = find_numa(e.key);
     if (i == numa_nodes.size()) {
-      r_.error(here, e.key_id,
-               "NUMA node " + quoted(e.key) +
-                   (numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa"));
+      r_.error(
+          here, e.key_id,
+          "NUMA node " + quoted(e.key) +
+              (numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa"));
       continue;
     }
     if (!first_time(r_, path, e, seen, i)) continue;
@@ -490,7 +511,8 @@ void NodeLoader::labels(const FieldPath& path, ValueId v) {
       r_.error(here, e.key_id, "a label name must not be empty");
       continue;
     }
-    if (auto value = r_.scalar(here, e.value)) node_.labels.emplace_back(std::string(e.key), std::string(*value));
+    if (auto value = r_.scalar(here, e.value))
+      node_.labels.emplace_back(std::string(e.key), std::string(*value));
   }
 }
 
@@ -532,9 +554,9 @@ void check_unique_names(Reader& r, const FieldPath& nodes_path, const std::vecto
     }
     const std::size_t first = order[group];
     r.error(nodes_path.at(static_cast<std::int64_t>(i)).child("name"), name_ids[i],
-            "duplicate node name " + quoted(nodes[i].name) + ": nodes[" + std::to_string(first) + "] (" +
-                r.where(name_ids[first]) + ") and nodes[" + std::to_string(i) + "] (" + r.where(name_ids[i]) +
-                ") are both named so");
+            "duplicate node name " + quoted(nodes[i].name) + ": nodes[" + std::to_string(first) +
+                "] (" + r.where(name_ids[first]) + ") and nodes[" + std::to_string(i) + "] (" +
+                r.where(name_ids[i]) + ") are both named so");
   }
 }
 
@@ -553,12 +575,15 @@ std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags
   }
   ValueId share_base, max_fragment_cores, nodes;
   if (!r.fields(root, top,
-                {{"share_base", &share_base}, {"max_fragment_cores", &max_fragment_cores}, {"nodes", &nodes}}))
+                {{"share_base", &share_base},
+                 {"max_fragment_cores", &max_fragment_cores},
+                 {"nodes", &nodes}}))
     return std::nullopt;
 
   Inventory inventory;
   if (share_base != kNoValue) {
-    if (auto s = r.integer(root.child("share_base"), share_base, 1, kMaxShareBase)) inventory.share_base = *s;
+    if (auto s = r.integer(root.child("share_base"), share_base, 1, kMaxShareBase))
+      inventory.share_base = *s;
   }
   if (max_fragment_cores != kNoValue) {
     if (auto m = r.integer(root.child("max_fragment_cores"), max_fragment_cores, -1))

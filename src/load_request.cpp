@@ -63,7 +63,8 @@ bool parse_volume(std::string_view binding, VolumeRequest& out, std::string& err
     return false;
   }
   if (parts[0].empty() || parts[1].empty()) {
-    error = prefix + (parts[0].empty() ? "SRC" : "DST") + " is empty; expected SRC:DST[:FLAGS[:SIZE]]";
+    error =
+        prefix + (parts[0].empty() ? "SRC" : "DST") + " is empty; expected SRC:DST[:FLAGS[:SIZE]]";
     return false;
   }
   out = VolumeRequest{};
@@ -72,9 +73,8 @@ bool parse_volume(std::string_view binding, VolumeRequest& out, std::string& err
   out.destination = parts[1];
   if (parts.size() > 2) {
     out.flags = parts[2];
-    const bool letters = std::all_of(out.flags.begin(), out.flags.end(), [](unsigned char c) {
-      return std::isalpha(c) != 0;
-    });
+    const bool letters = std::all_of(out.flags.begin(), out.flags.end(),
+                                     [](unsigned char c) { return std::isalpha(c) != 0; });
     if (!letters) {
       error = prefix + "FLAGS " + quoted(out.flags) + " must be letters such as rw, ro or rwm" +
               (parts.size() == 3 ? " (to give a size write SRC:DST:FLAGS:SIZE)" : "");
@@ -216,7 +216,8 @@ class RequestReader {
 
   void read_filter(const FieldPath& path, ValueId v) {
     ValueId labels, nodes, exclude;
-    if (!r_.fields(path, v, {{"labels", &labels}, {"nodes", &nodes}, {"exclude", &exclude}})) return;
+    if (!r_.fields(path, v, {{"labels", &labels}, {"nodes", &nodes}, {"exclude", &exclude}}))
+      return;
     NodeFilter& filter = d_.request.filter;
     if (labels != kNoValue) {
       const FieldPath here = path.child("labels");
@@ -288,7 +289,8 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
     if (auto b = parse_flag_bool(*o.cpu_bind))
       req.cpu_bind = *b;
     else
-      diags.error(flag("--cpu-bind"), "expected true, false, 1, 0, yes or no, got " + quoted(*o.cpu_bind));
+      diags.error(flag("--cpu-bind"),
+                  "expected true, false, 1, 0, yes or no, got " + quoted(*o.cpu_bind));
   }
   if (o.memory) {
     if (auto m = parse_size(*o.memory, problem))
@@ -325,14 +327,15 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
       auto it = std::lower_bound(labels.begin(), labels.end(), key,
                                  [](const auto& l, const std::string& k) { return l.first < k; });
       if (it != labels.end() && it->first == key) {
-        diags.error(flag("--label"), "label " + key + " given twice (" + key + "=" + it->second + ", " +
-                                         label + ")");
+        diags.error(flag("--label"), "label " + key + " given twice (" + key + "=" + it->second +
+                                         ", " + label + ")");
         continue;
       }
       labels.insert(it, {std::move(key), std::move(value)});
     }
   }
-  auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out, const char* name) {
+  auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out,
+                   const char* name) {
     if (given.empty()) return;
     out.clear();
     for (const auto& n : given) {
@@ -364,7 +367,8 @@ void normalise(Draft& d, Diagnostics& diags) {
     }
     if (req.cpu == 0)
       diags.error(d.cpu_bind_origin,
-                  "with cpu_bind, cpu must be > 0 (give resources.cpu or --cpu: the cores each instance binds)");
+                  "with cpu_bind, cpu must be > 0 (give resources.cpu or --cpu: the cores each "
+                  "instance binds)");
   }
   req.cpu_origin = d.cpu_origin;
 }
@@ -392,8 +396,9 @@ std::optional<Request> load_request(const Source* source, const RequestOverrides
   }
   apply_overrides(overrides, d, diags);
   if (count_required && !d.count_written)
-    diags.error(Origin{file, 0, 0, source ? "count" : "--count"},
-                "count is required for plan (how many instances to deploy; set count or pass --count)");
+    diags.error(
+        Origin{file, 0, 0, source ? "count" : "--count"},
+        "count is required for plan (how many instances to deploy; set count or pass --count)");
   normalise(d, diags);
   if (count_errors(diags) > errors_before) return std::nullopt;
   return std::move(d.request);

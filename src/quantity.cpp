@@ -126,7 +126,9 @@ std::string quoted(std::string_view text) { return '"' + std::string(text) + '"'
 }  // namespace
 
 std::optional<Bytes> parse_size(std::string_view text, std::string& error) {
-  auto expected = [&] { return "expected a size (bytes, or a string like \"8Gi\"), got " + quoted(text); };
+  auto expected = [&] {
+    return "expected a size (bytes, or a string like \"8Gi\"), got " + quoted(text);
+  };
   std::string_view unit;
   const auto d = parse_decimal(text, unit);
   if (!d) {
@@ -143,7 +145,8 @@ std::optional<Bytes> parse_size(std::string_view text, std::string& error) {
     tens = 3;
   } else if (unit.size() == 1 && kDecimal.find(unit[0]) != std::string_view::npos) {
     tens = 3 * static_cast<std::int64_t>(kDecimal.find(unit[0]) + 1);
-  } else if (unit.size() == 2 && unit[1] == 'i' && kBinary.find(unit[0]) != std::string_view::npos) {
+  } else if (unit.size() == 2 && unit[1] == 'i' &&
+             kBinary.find(unit[0]) != std::string_view::npos) {
     twos = 10 * static_cast<int>(kBinary.find(unit[0]) + 1);
   } else {
     error = expected() + ": unknown unit " + quoted(unit) +
@@ -161,7 +164,8 @@ std::optional<Bytes> parse_size(std::string_view text, std::string& error) {
     return std::nullopt;
   }
   if (e == Exact::Overflow) {
-    error = "size " + std::string(text) + " overflows (at most 9223372036854775807 bytes, about 8Ei)";
+    error =
+        "size " + std::string(text) + " overflows (at most 9223372036854775807 bytes, about 8Ei)";
     return std::nullopt;
   }
   return bytes;
@@ -171,7 +175,8 @@ std::optional<NanoCores> parse_cpu(std::string_view text, std::string& error) {
   std::string_view unit;
   const auto d = parse_decimal(text, unit);
   if (!d || !(unit.empty() || unit == "m")) {
-    error = "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + quoted(text);
+    error =
+        "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + quoted(text);
     return std::nullopt;
   }
   if (d->negative && d->nonzero()) {
@@ -195,7 +200,8 @@ std::optional<NanoCores> parse_cpu(std::string_view text, std::string& error) {
 
 std::optional<std::int64_t> parse_integer(std::string_view text, std::string& error) {
   // Fast path: plain digits that cannot overflow, the common case by far.
-  if (!text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string_view::npos) {
+  if (!text.empty() && text.size() <= 18 &&
+      text.find_first_not_of("0123456789") == std::string_view::npos) {
     std::int64_t n = 0;
     for (char c : text) n = n * 10 + (c - '0');
     return n;
@@ -213,7 +219,8 @@ std::optional<std::int64_t> parse_integer(std::string_view text, std::string& er
     return std::nullopt;
   }
   if (e == Exact::Overflow) {
-    error = "number " + std::string(text) + " is out of range (at most 9223372036854775807 in size)";
+    error =
+        "number " + std::string(text) + " is out of range (at most 9223372036854775807 in size)";
     return std::nullopt;
   }
   return d->negative ? -n : n;

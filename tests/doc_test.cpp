@@ -1,9 +1,9 @@
+#include "doc.h"
+
 #include <doctest/doctest.h>
 
 #include <memory>
 #include <string>
-
-#include "doc.h"
 
 using namespace eruplan;
 
@@ -15,7 +15,8 @@ struct Parsed {
   Diagnostics diags;
 };
 
-std::unique_ptr<Parsed> parse(std::string name, std::string text, InputFormat format = InputFormat::Auto) {
+std::unique_ptr<Parsed> parse(std::string name, std::string text,
+                              InputFormat format = InputFormat::Auto) {
   auto p = std::make_unique<Parsed>();
   p->source = Source{std::move(name), std::move(text), format};
   p->doc = parse_document(p->source, p->diags);
@@ -37,7 +38,8 @@ std::string at(const Doc& doc, ValueId v) {
 }  // namespace
 
 TEST_CASE("JSON: kinds, text and positions") {
-  auto p = parse("in.json", "{\n  \"a\": 12,\n  \"b\": [true, null, \"x\"],\n  \"c\": {\"d\": -1.5e3}\n}");
+  auto p = parse("in.json",
+                 "{\n  \"a\": 12,\n  \"b\": [true, null, \"x\"],\n  \"c\": {\"d\": -1.5e3}\n}");
   REQUIRE(p->doc);
   const Doc& doc = *p->doc;
   const ValueId root = doc.root();
@@ -157,7 +159,8 @@ TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
   auto two = parse("two.yaml", "a: 1\n---\nb: 2\n");
   CHECK_FALSE(two->doc);
   CHECK(two->diags.to_string() ==
-        "two.yaml:2:1: error: malformed YAML: the file holds more than one document (separated by ---); expected one\n");
+        "two.yaml:2:1: error: malformed YAML: the file holds more than one document (separated by "
+        "---); expected one\n");
 
   auto trailing = parse("t.yaml", "a: 1\n---\n");  // a trailing empty document is harmless
   CHECK(trailing->doc);
@@ -165,15 +168,18 @@ TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
   // yaml-cpp alone would loop forever on a stray comma after a top-level value.
   auto comma = parse("c.yaml", "{\"a\": 1},\n");
   CHECK_FALSE(comma->doc);
-  CHECK(comma->diags.to_string() == "c.yaml:1:9: error: malformed YAML: unexpected text after the document\n");
-  auto comma_json = parse("<stdin>", "{\"a\": 1},");  // JSON fails, the YAML retry must not hang either
+  CHECK(comma->diags.to_string() ==
+        "c.yaml:1:9: error: malformed YAML: unexpected text after the document\n");
+  auto comma_json =
+      parse("<stdin>", "{\"a\": 1},");  // JSON fails, the YAML retry must not hang either
   CHECK_FALSE(comma_json->doc);
   CHECK(comma_json->diags.to_string().find("<stdin>:1:9: error: malformed JSON") == 0);
 
   auto loop = parse("loop.yaml", "a: &x [*x]\n");
   CHECK_FALSE(loop->doc);
   CHECK(loop->diags.to_string() ==
-        "loop.yaml:1:8: error: malformed YAML: an alias refers to the list or mapping that contains it\n");
+        "loop.yaml:1:8: error: malformed YAML: an alias refers to the list or mapping that "
+        "contains it\n");
 
   auto merge_loop = parse("merge.yaml", "m: &x {<<: *x}\n");
   CHECK_FALSE(merge_loop->doc);
@@ -183,8 +189,9 @@ TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
   std::string bomb = "a: &a [\"" + std::string(1000, 'x') + "\", x, x, x, x, x, x, x, x, x]\n";
   for (char c = 'b'; c <= 'j'; ++c) {
     const char prev = static_cast<char>(c - 1);
-    bomb += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
-            ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
+    bomb += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" +
+            prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
+            ", *" + prev + "]\n";
   }
   auto laughs = parse("bomb.yaml", bomb);
   REQUIRE(laughs->doc);
@@ -196,8 +203,8 @@ TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
 
   auto not_a_map = parse("m.yaml", "a: &x [1]\nb: {<<: *x}\n");
   CHECK_FALSE(not_a_map->doc);
-  CHECK(not_a_map->diags.to_string().find("a merge key (<<) needs a mapping or a list of mappings") !=
-        std::string::npos);
+  CHECK(not_a_map->diags.to_string().find(
+            "a merge key (<<) needs a mapping or a list of mappings") != std::string::npos);
 
   auto deep = parse("deep.yaml", std::string(5000, '[') + std::string(5000, ']'));
   CHECK_FALSE(deep->doc);
@@ -222,7 +229,8 @@ TEST_CASE("YAML: merge keys fill in what a mapping does not give") {
 TEST_CASE("format: forced, by extension, else by content") {
   auto json_named_yaml = parse("x.yaml", "{\"a\": 1}");  // YAML reads JSON too
   REQUIRE(json_named_yaml->doc);
-  CHECK(json_named_yaml->doc->text(get(*json_named_yaml->doc, json_named_yaml->doc->root(), "a")) == "1");
+  CHECK(json_named_yaml->doc->text(get(*json_named_yaml->doc, json_named_yaml->doc->root(), "a")) ==
+        "1");
 
   auto forced = parse("x.txt", "a: 1", InputFormat::Json);
   CHECK_FALSE(forced->doc);
@@ -257,7 +265,8 @@ TEST_CASE("field paths render only when asked") {
   const FieldPath nodes = root.child("nodes");
   const FieldPath n3 = nodes.at(3);
   CHECK(n3.child("memory").str() == "nodes[3].memory");
-  CHECK(n3.child("usage").child("volumes").child("/data0").str() == "nodes[3].usage.volumes./data0");
+  CHECK(n3.child("usage").child("volumes").child("/data0").str() ==
+        "nodes[3].usage.volumes./data0");
   CHECK(root.child("resources").child("volumes").at(1).str() == "resources.volumes[1]");
   CHECK(root.str().empty());
 }

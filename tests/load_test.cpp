@@ -1,8 +1,8 @@
+#include "load.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "load.h"
 
 using namespace eruplan;
 
@@ -29,8 +29,8 @@ struct RequestResult {
   bool says(std::string_view text) const { return messages().find(text) != std::string::npos; }
 };
 
-RequestResult request(std::string text, const RequestOverrides& overrides = {}, bool count_required = false,
-                      std::string name = "request.yaml") {
+RequestResult request(std::string text, const RequestOverrides& overrides = {},
+                      bool count_required = false, std::string name = "request.yaml") {
   RequestResult r;
   const Source source{std::move(name), std::move(text)};
   r.request = load_request(&source, overrides, count_required, r.diags);
@@ -132,8 +132,10 @@ nodes:
 }
 
 TEST_CASE("inventory: defaults, cpu: n at a custom share_base, usage.cpu from usage.cpu_map") {
-  auto r = inventory("share_base: 1000\nnodes:\n  - name: a\n    cpu: 3\n    usage: {cpu_map: {\"1\": 500, \"2\": 1000}}\n"
-                     "  - name: b\n");
+  auto r = inventory(
+      "share_base: 1000\nnodes:\n  - name: a\n    cpu: 3\n    usage: {cpu_map: {\"1\": 500, \"2\": "
+      "1000}}\n"
+      "  - name: b\n");
   REQUIRE(r.inventory);
   CHECK(r.inventory->max_fragment_cores == -1);
   const Node& a = r.inventory->nodes[0];
@@ -153,8 +155,9 @@ TEST_CASE("inventory: defaults, cpu: n at a custom share_base, usage.cpu from us
 }
 
 TEST_CASE("inventory: cores come in natural id order, whatever the file order") {
-  auto r = inventory(R"({"nodes": [{"name": "n", "cpu_map": {"10": 1, "2": 2, "x": 3, "1": 4, "0": 5, "b": 6}}]})",
-                     "nodes.json");
+  auto r = inventory(
+      R"({"nodes": [{"name": "n", "cpu_map": {"10": 1, "2": 2, "x": 3, "1": 4, "0": 5, "b": 6}}]})",
+      "nodes.json");
   REQUIRE(r.inventory);
   std::string order;
   for (const auto& c : r.inventory->nodes[0].cores) order += c.id + ",";
@@ -164,7 +167,8 @@ TEST_CASE("inventory: cores come in natural id order, whatever the file order") 
 
 TEST_CASE("inventory: a bad field is reported at the same line:col in JSON and YAML") {
   auto yaml = inventory("nodes:\n  - name: n1\n    memory: -5\n");
-  auto json = inventory("{\"nodes\": [\n  {\"name\": \"n1\",\n   \"memory\": -5}\n]}", "nodes.json");
+  auto json =
+      inventory("{\"nodes\": [\n  {\"name\": \"n1\",\n   \"memory\": -5}\n]}", "nodes.json");
   CHECK_FALSE(yaml.inventory);
   CHECK_FALSE(json.inventory);
   CHECK(yaml.messages() == "nodes.yaml:3:13: error: nodes[0].memory: negative size -5\n");
@@ -174,20 +178,26 @@ TEST_CASE("inventory: a bad field is reported at the same line:col in JSON and Y
   auto y2 = inventory("nodes:\n- {name: n1, memory: true}\n");
   auto j2 = inventory("{\"nodes\":\n[ {\"name\": \"n1\", \"memory\": true}]}", "x.json");
   CHECK(y2.messages() ==
-        "nodes.yaml:2:22: error: nodes[0].memory: expected a size (bytes, or a string like \"8Gi\"), got true\n");
+        "nodes.yaml:2:22: error: nodes[0].memory: expected a size (bytes, or a string like "
+        "\"8Gi\"), got true\n");
   CHECK(j2.messages() ==
-        "x.json:2:28: error: nodes[0].memory: expected a size (bytes, or a string like \"8Gi\"), got true\n");
+        "x.json:2:28: error: nodes[0].memory: expected a size (bytes, or a string like \"8Gi\"), "
+        "got true\n");
 }
 
 TEST_CASE("inventory: the top level and nodes list") {
   CHECK(inventory("").says("error: the inventory is empty"));
   CHECK(inventory("share_base: 100\n").says("nodes: nodes is required"));
   CHECK(inventory("[1, 2]").says("expected a mapping (key: value pairs), got a list"));
-  CHECK(inventory("nodes: {a: 1}\n").says("nodes.yaml:1:8: error: nodes: expected a list, got a mapping"));
+  CHECK(inventory("nodes: {a: 1}\n")
+            .says("nodes.yaml:1:8: error: nodes: expected a list, got a mapping"));
   CHECK(inventory("nodes: [5]\n").says("nodes[0]: expected a mapping"));
-  CHECK(inventory("share_base: 0\nnodes: []\n").says("share_base: expected a whole number from 1 to 1000000000, got 0"));
-  CHECK(inventory("share_base: 1.5\nnodes: []\n").says("share_base: expected a whole number, got 1.5"));
-  CHECK(inventory("max_fragment_cores: -2\nnodes: []\n").says("max_fragment_cores: expected a whole number >= -1, got -2"));
+  CHECK(inventory("share_base: 0\nnodes: []\n")
+            .says("share_base: expected a whole number from 1 to 1000000000, got 0"));
+  CHECK(inventory("share_base: 1.5\nnodes: []\n")
+            .says("share_base: expected a whole number, got 1.5"));
+  CHECK(inventory("max_fragment_cores: -2\nnodes: []\n")
+            .says("max_fragment_cores: expected a whole number >= -1, got -2"));
   CHECK(inventory("share_base: \"100\"\nnodes: []\n").says("share_base: expected a whole number"));
   auto ok = inventory("max_fragment_cores: 0\nshare_base: 1e3\nnodes: []\n");
   REQUIRE(ok.inventory);
@@ -196,27 +206,36 @@ TEST_CASE("inventory: the top level and nodes list") {
 }
 
 TEST_CASE("inventory: node names are required, non-empty and unique") {
-  CHECK(inventory("nodes:\n  - cpu: 1\n").says("nodes.yaml:2:5: error: nodes[0]: name is required"));
-  CHECK(inventory("nodes:\n  - name: \"\"\n").says("nodes[0].name: expected a non-empty string, got \"\""));
-  CHECK(inventory("nodes:\n  - name: [a]\n").says("nodes[0].name: expected a non-empty string, got a list"));
+  CHECK(
+      inventory("nodes:\n  - cpu: 1\n").says("nodes.yaml:2:5: error: nodes[0]: name is required"));
+  CHECK(inventory("nodes:\n  - name: \"\"\n")
+            .says("nodes[0].name: expected a non-empty string, got \"\""));
+  CHECK(inventory("nodes:\n  - name: [a]\n")
+            .says("nodes[0].name: expected a non-empty string, got a list"));
   auto r = inventory("nodes:\n  - name: a\n  - name: b\n  - name: a\n  - name: a\n");
   CHECK_FALSE(r.inventory);
-  CHECK(r.says("nodes.yaml:4:11: error: nodes[2].name: duplicate node name \"a\": nodes[0] (line 2:11) and "
-               "nodes[2] (line 4:11) are both named so"));
-  CHECK(r.says("nodes[3].name: duplicate node name \"a\": nodes[0] (line 2:11) and nodes[3] (line 5:11)"));
+  CHECK(r.says(
+      "nodes.yaml:4:11: error: nodes[2].name: duplicate node name \"a\": nodes[0] (line 2:11) and "
+      "nodes[2] (line 4:11) are both named so"));
+  CHECK(r.says(
+      "nodes[3].name: duplicate node name \"a\": nodes[0] (line 2:11) and nodes[3] (line 5:11)"));
   CHECK(errors(r.diags) == 2);
 }
 
 TEST_CASE("inventory: cpu and cpu_map") {
-  CHECK(inventory(node_with("    cpu_map: {\"0\": 100}\n")).says("nodes[0].cpu_map: give cpu or cpu_map, not both"));
+  CHECK(inventory(node_with("    cpu_map: {\"0\": 100}\n"))
+            .says("nodes[0].cpu_map: give cpu or cpu_map, not both"));
   CHECK(inventory("nodes:\n  - {name: a, cpu: 2.5}\n")
-            .says("nodes[0].cpu: cpu is a whole number of cores, got 2.5 (use cpu_map to give pieces per core)"));
+            .says("nodes[0].cpu: cpu is a whole number of cores, got 2.5 (use cpu_map to give "
+                  "pieces per core)"));
   CHECK(inventory("nodes:\n  - {name: a, cpu: -1}\n").says("nodes[0].cpu: negative cpu -1"));
   CHECK(inventory("nodes:\n  - {name: a, cpu: 100000}\n").says("at most 4096 cores per node"));
   CHECK(inventory("nodes:\n  - {name: a, cpu_map: {\"0\": -1}}\n")
             .says("nodes[0].cpu_map.0: expected a whole number >= 0, got -1"));
-  CHECK(inventory("nodes:\n  - {name: a, cpu_map: {\"0\": 1.5}}\n").says("nodes[0].cpu_map.0: expected a whole number, got 1.5"));
-  CHECK(inventory("nodes:\n  - {name: a, cpu_map: [1, 2]}\n").says("nodes[0].cpu_map: expected a mapping"));
+  CHECK(inventory("nodes:\n  - {name: a, cpu_map: {\"0\": 1.5}}\n")
+            .says("nodes[0].cpu_map.0: expected a whole number, got 1.5"));
+  CHECK(inventory("nodes:\n  - {name: a, cpu_map: [1, 2]}\n")
+            .says("nodes[0].cpu_map: expected a mapping"));
   CHECK(inventory("{\"nodes\": [{\"name\": \"a\", \"cpu_map\": {\"0\": 1, \"0\": 2}}]}", "n.json")
             .says("n.json:1:46: error: nodes[0].cpu_map.0: given twice (first at line 1:38)"));
   auto whole = inventory("nodes:\n  - {name: a, cpu: 4000m}\n");
@@ -226,21 +245,35 @@ TEST_CASE("inventory: cpu and cpu_map") {
 
 TEST_CASE("inventory: numa and numa_memory") {
   const std::string base = "nodes:\n  - name: a\n    cpu: 4\n    memory: 8Gi\n";
-  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1, \"7\": 1}\n    numa_memory: {\"0\": 1Gi, \"1\": 1Gi}\n")
-            .says("nodes[0].numa.7: core \"7\" is not one of the node's cores (the node's cores are 0 to 3)"));
+  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1, \"7\": 1}\n    "
+                         "numa_memory: {\"0\": 1Gi, \"1\": 1Gi}\n")
+            .says("nodes[0].numa.7: core \"7\" is not one of the node's cores (the node's cores "
+                  "are 0 to 3)"));
   CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0}\n    numa_memory: {\"0\": 1Gi}\n")
-            .says("nodes[0].numa: cores 2, 3 have no NUMA node; when numa is given, every core needs one"));
-  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi}\n")
-            .says("nodes[0].numa_memory: numa names NUMA node 1 but numa_memory gives no memory for it"));
+            .says("nodes[0].numa: cores 2, 3 have no NUMA node; when numa is given, every core "
+                  "needs one"));
+  CHECK(inventory(
+            base +
+            "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi}\n")
+            .says("nodes[0].numa_memory: numa names NUMA node 1 but numa_memory gives no memory "
+                  "for it"));
   CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n")
-            .says("nodes[0].numa: numa names NUMA nodes 0, 1 but numa_memory gives no memory for them"));
-  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 5Gi, \"1\": 4Gi}\n")
-            .says("nodes[0].numa_memory: NUMA memories add up to 9Gi, more than the node's memory 8Gi"));
-  CHECK(inventory(base + "    numa_memory: {\"0\": 4Gi}\n")
-            .says("nodes[0].numa_memory: numa_memory needs numa (which NUMA node each core is on)"));
-  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 0, \"3\": 0}\n    numa_memory: {\"0\": 4Gi, \"2\": 1Gi}\n")
-            .says("nodes[0].numa_memory.2: NUMA node \"2\" has no cores in numa (its NUMA nodes are 0)"));
-  auto ok = inventory(base + "    numa: {\"0\": 1, \"1\": 10, \"2\": 2, \"3\": 1}\n    numa_memory: {\"1\": 1Gi, \"10\": 1Gi, \"2\": 6Gi}\n");
+            .says("nodes[0].numa: numa names NUMA nodes 0, 1 but numa_memory gives no memory for "
+                  "them"));
+  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: "
+                         "{\"0\": 5Gi, \"1\": 4Gi}\n")
+            .says("nodes[0].numa_memory: NUMA memories add up to 9Gi, more than the node's memory "
+                  "8Gi"));
+  CHECK(
+      inventory(base + "    numa_memory: {\"0\": 4Gi}\n")
+          .says("nodes[0].numa_memory: numa_memory needs numa (which NUMA node each core is on)"));
+  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0, \"2\": 0, \"3\": 0}\n    numa_memory: "
+                         "{\"0\": 4Gi, \"2\": 1Gi}\n")
+            .says("nodes[0].numa_memory.2: NUMA node \"2\" has no cores in numa (its NUMA nodes "
+                  "are 0)"));
+  auto ok = inventory(base +
+                      "    numa: {\"0\": 1, \"1\": 10, \"2\": 2, \"3\": 1}\n    numa_memory: "
+                      "{\"1\": 1Gi, \"10\": 1Gi, \"2\": 6Gi}\n");
   REQUIRE(ok.inventory);
   const Node& n = ok.inventory->nodes[0];
   REQUIRE(n.numa_nodes.size() == 3);
@@ -253,7 +286,9 @@ TEST_CASE("inventory: numa and numa_memory") {
 }
 
 TEST_CASE("inventory: usage above capacity is an error naming the field, for every resource") {
-  const std::string numa = "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi, \"1\": 4Gi}\n";
+  const std::string numa =
+      "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi, \"1\": "
+      "4Gi}\n";
   CHECK(inventory(node_with("    usage: {memory: 9Gi}\n"))
             .says("nodes[0].usage.memory: 9Gi used, more than the node's memory 8Gi"));
   CHECK(inventory(node_with("    usage: {storage: 101Gi}\n"))
@@ -263,31 +298,48 @@ TEST_CASE("inventory: usage above capacity is an error naming the field, for eve
   CHECK(inventory(node_with("    usage: {cpu_map: {\"9\": 1}}\n"))
             .says("nodes[0].usage.cpu_map.9: core \"9\" is not one of the node's cores"));
   CHECK(inventory(node_with("    usage: {cpu: 4.5}\n"))
-            .says("nodes[0].usage.cpu: 4.5 cores used, more than the node has (400 pieces = 4 cores at share_base 100)"));
-  CHECK(inventory(node_with("    usage: {volumes: {/data1: 201}}\n"))
-            .says("nodes[0].usage.volumes./data1: 201 used, more than device \"/data1\"'s size 200"));
-  CHECK(inventory(node_with("    usage: {volumes: {/data9: 1}}\n"))
-            .says("nodes[0].usage.volumes./data9: device \"/data9\" is not one of the node's volumes"));
-  CHECK(inventory(node_with(numa + "    usage: {numa_memory: {\"1\": 5Gi}}\n"))
-            .says("nodes[0].usage.numa_memory.1: 5Gi used, more than NUMA node \"1\"'s memory 4Gi"));
-  CHECK(inventory(node_with("    usage: {numa_memory: {\"0\": 1Gi}}\n"))
-            .says("nodes[0].usage.numa_memory.0: NUMA node \"0\" is unknown: the node has no numa"));
+            .says("nodes[0].usage.cpu: 4.5 cores used, more than the node has (400 pieces = 4 "
+                  "cores at share_base 100)"));
+  CHECK(
+      inventory(node_with("    usage: {volumes: {/data1: 201}}\n"))
+          .says("nodes[0].usage.volumes./data1: 201 used, more than device \"/data1\"'s size 200"));
+  CHECK(
+      inventory(node_with("    usage: {volumes: {/data9: 1}}\n"))
+          .says(
+              "nodes[0].usage.volumes./data9: device \"/data9\" is not one of the node's volumes"));
+  CHECK(
+      inventory(node_with(numa + "    usage: {numa_memory: {\"1\": 5Gi}}\n"))
+          .says("nodes[0].usage.numa_memory.1: 5Gi used, more than NUMA node \"1\"'s memory 4Gi"));
+  CHECK(
+      inventory(node_with("    usage: {numa_memory: {\"0\": 1Gi}}\n"))
+          .says("nodes[0].usage.numa_memory.0: NUMA node \"0\" is unknown: the node has no numa"));
   // At capacity is fine; oversold cores count in full.
-  auto full = inventory("nodes:\n  - {name: a, cpu_map: {\"0\": 300}, memory: 1Gi, usage: {cpu: 3, memory: 1Gi}}\n");
+  auto full = inventory(
+      "nodes:\n  - {name: a, cpu_map: {\"0\": 300}, memory: 1Gi, usage: {cpu: 3, memory: 1Gi}}\n");
   CHECK(full.inventory);
 }
 
 TEST_CASE("inventory: labels, instances, volumes and available") {
-  CHECK(inventory(node_with("    labels: {zone: [a]}\n")).says("nodes[0].labels.zone: expected a string or number, got a list"));
-  CHECK(inventory(node_with("    instances: {web: -1}\n")).says("nodes[0].instances.web: expected a whole number >= 0, got -1"));
-  CHECK(inventory(node_with("    instances: {web: many}\n")).says("nodes[0].instances.web: expected a whole number >= 0, got many"));
-  CHECK(inventory(node_with("    available: yes\n")).says("nodes[0].available: expected true or false, got yes"));
-  CHECK(inventory(node_with("    available: \"true\"\n")).says("nodes[0].available: expected true or false, got \"true\""));
-  CHECK(inventory("nodes:\n  - {name: a, volumes: {/d: -1Gi}}\n").says("nodes[0].volumes./d: negative size -1Gi"));
-  CHECK(inventory("nodes:\n  - {name: a, storage: 1.5}\n").says("nodes[0].storage: size 1.5 is not a whole number of bytes"));
-  CHECK(inventory("nodes:\n  - {name: a, memory: 10Ei}\n").says("nodes[0].memory: size 10Ei overflows"));
-  CHECK(inventory("nodes:\n  - {name: a, memory: .nan}\n").says("nodes[0].memory: expected a size (bytes, or a string like \"8Gi\"), got .nan"));
-  CHECK(inventory("{\"nodes\": [{\"name\": \"a\", \"memory\": 1e999}]}", "n.json").says("nodes[0].memory: size 1e999 overflows"));
+  CHECK(inventory(node_with("    labels: {zone: [a]}\n"))
+            .says("nodes[0].labels.zone: expected a string or number, got a list"));
+  CHECK(inventory(node_with("    instances: {web: -1}\n"))
+            .says("nodes[0].instances.web: expected a whole number >= 0, got -1"));
+  CHECK(inventory(node_with("    instances: {web: many}\n"))
+            .says("nodes[0].instances.web: expected a whole number >= 0, got many"));
+  CHECK(inventory(node_with("    available: yes\n"))
+            .says("nodes[0].available: expected true or false, got yes"));
+  CHECK(inventory(node_with("    available: \"true\"\n"))
+            .says("nodes[0].available: expected true or false, got \"true\""));
+  CHECK(inventory("nodes:\n  - {name: a, volumes: {/d: -1Gi}}\n")
+            .says("nodes[0].volumes./d: negative size -1Gi"));
+  CHECK(inventory("nodes:\n  - {name: a, storage: 1.5}\n")
+            .says("nodes[0].storage: size 1.5 is not a whole number of bytes"));
+  CHECK(inventory("nodes:\n  - {name: a, memory: 10Ei}\n")
+            .says("nodes[0].memory: size 10Ei overflows"));
+  CHECK(inventory("nodes:\n  - {name: a, memory: .nan}\n")
+            .says("nodes[0].memory: expected a size (bytes, or a string like \"8Gi\"), got .nan"));
+  CHECK(inventory("{\"nodes\": [{\"name\": \"a\", \"memory\": 1e999}]}", "n.json")
+            .says("nodes[0].memory: size 1e999 overflows"));
   auto r = inventory(node_with("    labels: {b: 2, a: x}\n    instances: {z: 1, a: 0}\n"));
   REQUIRE(r.inventory);
   CHECK(r.inventory->nodes[0].labels.front().first == "a");
@@ -298,10 +350,14 @@ TEST_CASE("inventory: unknown fields are warnings, not errors") {
   auto r = inventory("nodes:\n  - name: a\n    memroy: 8Gi\n    colour: blue\nextra: 1\n");
   REQUIRE(r.inventory);
   CHECK_FALSE(r.diags.has_errors());
-  CHECK(r.says("nodes.yaml:3:5: warning: nodes[0].memroy: unknown field, ignored; did you mean memory?"));
-  CHECK(r.says("nodes.yaml:4:5: warning: nodes[0].colour: unknown field, ignored (known fields: name labels"));
+  CHECK(r.says(
+      "nodes.yaml:3:5: warning: nodes[0].memroy: unknown field, ignored; did you mean memory?"));
+  CHECK(
+      r.says("nodes.yaml:4:5: warning: nodes[0].colour: unknown field, ignored (known fields: name "
+             "labels"));
   CHECK(r.says("nodes.yaml:5:1: warning: extra: unknown field"));
-  CHECK(inventory("nodes:\n  - name: a\n    usage: {cpus: 1}\n").says("warning: nodes[0].usage.cpus: unknown field, ignored; did you mean cpu?"));
+  CHECK(inventory("nodes:\n  - name: a\n    usage: {cpus: 1}\n")
+            .says("warning: nodes[0].usage.cpus: unknown field, ignored; did you mean cpu?"));
 }
 
 TEST_CASE("inventory: a known field given twice is an error") {
@@ -327,7 +383,8 @@ nodes:
   CHECK(r.says("nodes.yaml:4:13: error: nodes[0].memory: negative size -1"));
   CHECK(r.says("nodes.yaml:5:14: error: nodes[0].storage"));
   CHECK(r.says("nodes.yaml:6:10: error: nodes[0].cpu"));
-  CHECK(r.says("nodes.yaml:8:21: error: nodes[1].usage.memory: 1Gi used, more than the node's memory 0"));
+  CHECK(r.says(
+      "nodes.yaml:8:21: error: nodes[1].usage.memory: 1Gi used, more than the node's memory 0"));
   CHECK(r.says("nodes.yaml:9:22: error: nodes[1].instances.web"));
   CHECK(r.says("nodes.yaml:7:11: error: nodes[1].name: duplicate node name \"a\""));
 }
@@ -401,7 +458,8 @@ TEST_CASE("request: strategies, case-insensitive, with aliases") {
   auto bad = request("strategy: spread\n");
   CHECK_FALSE(bad.request);
   CHECK(bad.messages() ==
-        "request.yaml:1:11: error: strategy: unknown strategy \"spread\"; expected auto, fill, each, global or "
+        "request.yaml:1:11: error: strategy: unknown strategy \"spread\"; expected auto, fill, "
+        "each, global or "
         "drained (communism = auto, average = each)\n");
 }
 
@@ -412,24 +470,31 @@ TEST_CASE("request: count and nodes_limit") {
   auto capacity = request("app: web\n", {}, false);
   REQUIRE(capacity.request);
   CHECK(capacity.request->count == 0);
-  CHECK(request("count: 0\n").says("request.yaml:1:8: error: count: expected a whole number > 0, got 0"));
+  CHECK(request("count: 0\n")
+            .says("request.yaml:1:8: error: count: expected a whole number > 0, got 0"));
   CHECK(request("count: -2\n").says("count: expected a whole number > 0, got -2"));
   CHECK(request("count: 2.5\n").says("count: expected a whole number, got 2.5"));
-  CHECK(request("count: 99999999999999999999\n").says("count: number 99999999999999999999 is out of range"));
+  CHECK(request("count: 99999999999999999999\n")
+            .says("count: number 99999999999999999999 is out of range"));
   CHECK(request("nodes_limit: -1\n").says("nodes_limit: expected a whole number >= 0, got -1"));
-  CHECK(request("{\"count\": \"3\"}", {}, false, "r.json").says("r.json:1:11: error: count: expected a whole number > 0, got \"3\""));
+  CHECK(request("{\"count\": \"3\"}", {}, false, "r.json")
+            .says("r.json:1:11: error: count: expected a whole number > 0, got \"3\""));
 }
 
 TEST_CASE("request: volume bindings") {
-  auto r = request("resources:\n  volumes: [\"AUTO:/a:rw:1\", \"AUTO:/data:rw:-5\", \"x\", \":/d\", \"AUTO:/m:m\", "
-                   "\"AUTO:/m:rwm:0\", \"a:b:c:d:e\", \"AUTO:/s:100\", \"AUTO:/z:rw:2Gb\", [a]]\n");
+  auto r = request(
+      "resources:\n  volumes: [\"AUTO:/a:rw:1\", \"AUTO:/data:rw:-5\", \"x\", \":/d\", "
+      "\"AUTO:/m:m\", "
+      "\"AUTO:/m:rwm:0\", \"a:b:c:d:e\", \"AUTO:/s:100\", \"AUTO:/z:rw:2Gb\", [a]]\n");
   CHECK_FALSE(r.request);
-  CHECK(r.says("request.yaml:2:29: error: resources.volumes[1]: \"AUTO:/data:rw:-5\": negative size -5"));
+  CHECK(r.says(
+      "request.yaml:2:29: error: resources.volumes[1]: \"AUTO:/data:rw:-5\": negative size -5"));
   CHECK(r.says("resources.volumes[2]: \"x\": expected SRC:DST[:FLAGS[:SIZE]], got 1 part"));
   CHECK(r.says("resources.volumes[3]: \":/d\": SRC is empty"));
   CHECK(r.says("resources.volumes[4]: \"AUTO:/m:m\": flag m (monopoly) needs a SIZE > 0"));
   CHECK(r.says("resources.volumes[5]: \"AUTO:/m:rwm:0\": flag m (monopoly) needs a SIZE > 0"));
-  CHECK(r.says("resources.volumes[6]: \"a:b:c:d:e\": expected SRC:DST[:FLAGS[:SIZE]], got 5 parts"));
+  CHECK(
+      r.says("resources.volumes[6]: \"a:b:c:d:e\": expected SRC:DST[:FLAGS[:SIZE]], got 5 parts"));
   CHECK(r.says("resources.volumes[7]: \"AUTO:/s:100\": FLAGS \"100\" must be letters"));
   CHECK(r.says("resources.volumes[8]: \"AUTO:/z:rw:2Gb\": expected a size"));
   CHECK(r.says("resources.volumes[9]: expected a non-empty string, got a list"));
@@ -473,11 +538,16 @@ TEST_CASE("request: normalisation as Eru") {
 }
 
 TEST_CASE("request: wrong types and unknown fields") {
-  auto r = request("app: [web]\nresources: {cpu: fast, memory: {a: 1}, cpu_bind: 1, cpus: 2}\nnode_filter: {nodes: a}\n");
+  auto r = request(
+      "app: [web]\nresources: {cpu: fast, memory: {a: 1}, cpu_bind: 1, cpus: 2}\nnode_filter: "
+      "{nodes: a}\n");
   CHECK_FALSE(r.request);
   CHECK(r.says("app: expected a non-empty string, got a list"));
-  CHECK(r.says("resources.cpu: expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got fast"));
-  CHECK(r.says("resources.memory: expected a size (bytes, or a string like \"8Gi\"), got a mapping"));
+  CHECK(
+      r.says("resources.cpu: expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), "
+             "got fast"));
+  CHECK(
+      r.says("resources.memory: expected a size (bytes, or a string like \"8Gi\"), got a mapping"));
   CHECK(r.says("resources.cpu_bind: expected true or false, got 1"));
   CHECK(r.says("warning: resources.cpus: unknown field, ignored; did you mean cpu?"));
   CHECK(r.says("node_filter.nodes: expected a list, got a"));
@@ -505,9 +575,10 @@ TEST_CASE("request: overrides replace the file's fields") {
   o.nodes = {"x"};
   o.exclude = {"y", "z"};
   CHECK_FALSE(o.empty());
-  auto r = request("app: web\ncount: 2\nresources:\n  cpu: 2\n  volumes: [\"AUTO:/a:rw:1\", \"AUTO:/b:rw:1\"]\n"
-                   "node_filter: {labels: {zone: a}, nodes: [n1]}\n",
-                   o, true);
+  auto r = request(
+      "app: web\ncount: 2\nresources:\n  cpu: 2\n  volumes: [\"AUTO:/a:rw:1\", \"AUTO:/b:rw:1\"]\n"
+      "node_filter: {labels: {zone: a}, nodes: [n1]}\n",
+      o, true);
   REQUIRE(r.request);
   const Request& q = *r.request;
   CHECK(q.app == "db");
@@ -542,8 +613,9 @@ TEST_CASE("request: overrides alone form the request") {
 
   Diagnostics none;
   CHECK_FALSE(load_request(nullptr, RequestOverrides{}, true, none));
-  CHECK(none.to_string() == "<command line>: error: --count: count is required for plan (how many instances to "
-                            "deploy; set count or pass --count)\n");
+  CHECK(none.to_string() ==
+        "<command line>: error: --count: count is required for plan (how many instances to "
+        "deploy; set count or pass --count)\n");
 }
 
 TEST_CASE("request: bad overrides name the flag") {
@@ -561,14 +633,17 @@ TEST_CASE("request: bad overrides name the flag") {
   Diagnostics d;
   CHECK_FALSE(load_request(nullptr, o, false, d));
   const std::string m = d.to_string();
-  CHECK(m.find("<command line>: error: --count: expected a whole number > 0, got 0") != std::string::npos);
+  CHECK(m.find("<command line>: error: --count: expected a whole number > 0, got 0") !=
+        std::string::npos);
   CHECK(m.find("--strategy: unknown strategy \"nope\"") != std::string::npos);
   CHECK(m.find("--nodes-limit: expected a whole number >= 0, got -1") != std::string::npos);
   CHECK(m.find("--cpu: expected a CPU amount") != std::string::npos);
-  CHECK(m.find("--cpu-bind: expected true, false, 1, 0, yes or no, got \"maybe\"") != std::string::npos);
+  CHECK(m.find("--cpu-bind: expected true, false, 1, 0, yes or no, got \"maybe\"") !=
+        std::string::npos);
   CHECK(m.find("<command line>: error: --memory: negative size -5") != std::string::npos);
   CHECK(m.find("--storage: expected a size") != std::string::npos);
-  CHECK(m.find("--volume: \"AUTO\": expected SRC:DST[:FLAGS[:SIZE]], got 1 part") != std::string::npos);
+  CHECK(m.find("--volume: \"AUTO\": expected SRC:DST[:FLAGS[:SIZE]], got 1 part") !=
+        std::string::npos);
   CHECK(m.find("--label: expected k=v (e.g. zone=a), got \"zone\"") != std::string::npos);
   CHECK(m.find("--label: expected k=v (e.g. zone=a), got \"=a\"") != std::string::npos);
   CHECK(m.find("--label: label k given twice (k=v, k=w)") != std::string::npos);
@@ -584,7 +659,8 @@ TEST_CASE("check_inputs: with cpu_bind, cpu x share_base must be whole pieces") 
   Diagnostics d;
   check_inputs(inv, *r.request, d);
   CHECK(d.to_string() ==
-        "request.yaml:2:8: error: resources.cpu: cpu 0.295 at share_base 100 is 29.5 pieces; cpu x share_base "
+        "request.yaml:2:8: error: resources.cpu: cpu 0.295 at share_base 100 is 29.5 pieces; cpu x "
+        "share_base "
         "must be a whole number\n");
 
   auto exact = request("resources:\n  cpu: 0.29\n  cpu_bind: true\n");
@@ -606,8 +682,9 @@ TEST_CASE("check_inputs: with cpu_bind, cpu x share_base must be whole pieces") 
   auto flagged = load_request(nullptr, o, false, d3);
   REQUIRE(flagged);
   check_inputs(inv, *flagged, d3);
-  CHECK(d3.to_string() == "<command line>: error: --cpu: cpu 1.5 at share_base 3 is 4.5 pieces; cpu x share_base "
-                          "must be a whole number\n");
+  CHECK(d3.to_string() ==
+        "<command line>: error: --cpu: cpu 1.5 at share_base 3 is 4.5 pieces; cpu x share_base "
+        "must be a whole number\n");
 }
 
 TEST_CASE("check_inputs: a filter naming a node the inventory lacks is a warning") {
@@ -618,6 +695,7 @@ TEST_CASE("check_inputs: a filter naming a node the inventory lacks is a warning
   Diagnostics d;
   check_inputs(*inv.inventory, *r.request, d);
   CHECK_FALSE(d.has_errors());
-  CHECK(d.to_string() == "warning: node_filter.nodes: node \"c\" is not in the inventory\n"
-                         "warning: node_filter.exclude: node \"d\" is not in the inventory\n");
+  CHECK(d.to_string() ==
+        "warning: node_filter.nodes: node \"c\" is not in the inventory\n"
+        "warning: node_filter.exclude: node \"d\" is not in the inventory\n");
 }

@@ -128,7 +128,8 @@ TEST_CASE("cpu: cores and millicores to nanocores, exactly") {
   CHECK(cpu_of("10000000000", error) == -1);
   CHECK(error.find("overflows") != std::string::npos);
   CHECK(cpu_of("two", error) == -1);
-  CHECK(error == "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got \"two\"");
+  CHECK(error ==
+        "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got \"two\"");
   CHECK(cpu_of("2Gi", error) == -1);
   CHECK(error.find("expected a CPU amount") == 0);
   CHECK(cpu_of("", error) == -1);

@@ -41,20 +41,29 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
   };
   std::vector<Ranked> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = {infos[i].capacity, usage_key(infos[i].usage), i};
-  std::sort(order.begin(), order.end(), [](const Ranked& a, const Ranked& b) {
+  auto first = [](const Ranked& a, const Ranked& b) {
     if (a.capacity != b.capacity) return a.capacity < b.capacity;
     if (a.usage != b.usage) return a.usage > b.usage;
     return a.index < b.index;
-  });
+  };
 
+  // Usually few nodes are filled before count is reached: order only a
+  // growing prefix (select it, then sort it) instead of every node.
   StrategyResult result;
   result.deploy.assign(n, 0);
-  std::int64_t left = count;
-  for (std::size_t k = 0; k < n && left > 0 && total >= count; ++k) {
-    std::int64_t take = std::min(left, order[k].capacity);
-    result.deploy[order[k].index] = take;
-    left -= take;
+  std::int64_t left = total >= count ? count : 0;
+  std::size_t sorted = 0;
+  for (std::size_t chunk = 64; left > 0 && sorted < n; chunk *= 2) {
+    const std::size_t end = std::min(n, sorted + chunk);
+    if (end < n) std::nth_element(order.begin() + sorted, order.begin() + end, order.end(), first);
+    std::sort(order.begin() + sorted, order.begin() + end, first);
+    for (; sorted < end && left > 0; ++sorted) {
+      const std::int64_t take = std::min(left, order[sorted].capacity);
+      result.deploy[order[sorted].index] = take;
+      left -= take;
+    }
   }
+  if (total < count) left = count;
   if (left > 0) {
     // `total` is the caller's sum; `count - left` is what the nodes really took.
     std::int64_t can_take = total < count ? total : count - left;

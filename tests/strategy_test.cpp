@@ -422,3 +422,38 @@ TEST_CASE("every strategy matches the one-at-a-time reference on random small in
   CHECK(compared == 20000);
   CHECK(deployed > 8000);  // the inputs exercise the placements, not just failures
 }
+
+TEST_CASE("every strategy matches the reference on random inputs of hundreds of nodes") {
+  // Large enough that drained orders its nodes in several growing chunks and
+  // auto/global level over many distinct counts.
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  for (int round = 0; round < 60; ++round) {
+    const auto n = static_cast<std::size_t>(pick(65, 700));
+    std::vector<std::int64_t> existing(n), capacity(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      existing[i] = pick(0, 12);
+      capacity[i] = pick(0, 50) == 0 ? U : pick(1, 9);
+    }
+    Nodes nodes(existing, capacity);
+    for (auto& info : nodes.infos) {
+      info.usage = static_cast<double>(pick(0, 8)) / 8;
+      info.rate = static_cast<double>(pick(1, 4)) / 16;
+    }
+    const std::int64_t count = pick(1, static_cast<std::int64_t>(n) * 6);
+    CAPTURE(round);
+    CAPTURE(n);
+    CAPTURE(count);
+    auto expect = [&](StrategyFn fast, auto rule) {
+      auto f = fast(nodes.infos, count, nodes.total(), 0);
+      auto r = rule(nodes.infos, count, nodes.total(), 0);
+      CHECK(f.outcome == r.outcome);
+      CHECK(show(f.deploy) == show(r.deploy));
+    };
+    expect(drained_strategy, oracle::drained_rule);
+    expect(auto_strategy, oracle::auto_rule);
+    expect(global_strategy, oracle::global_rule);
+  }
+}

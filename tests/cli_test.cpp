@@ -215,3 +215,24 @@ TEST_CASE("cli: test runs fixture cases and ends with N passed, N failed") {
   CHECK(r.exit == 0);
   CHECK(r.out.find(" passed, 0 failed\n") != std::string::npos);
 }
+
+TEST_CASE("cli: capacity ignores count (a bad one is a warning); plan and validate reject it") {
+  write("three.yaml", kThreeNodes);
+  write("zero.yaml", "app: web\ncount: 0\nresources: {memory: 10Mi}\n");
+  Ran r = eruplan("capacity -n three.yaml -r zero.yaml -o json");
+  CHECK(r.exit == 0);
+  CHECK(json::parse(r.out)["capacity"]["total"] == 30);
+  CHECK(r.err.find("warning: count: expected a whole number > 0, got 0 (count is ignored by capacity)") !=
+        std::string::npos);
+  r = eruplan("capacity -n three.yaml --memory 10Mi --count -2");
+  CHECK(r.exit == 0);
+  CHECK(r.err.find("warning: --count") != std::string::npos);
+  r = eruplan("plan -n three.yaml -r zero.yaml");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("error: count: expected a whole number > 0, got 0") != std::string::npos);
+  r = eruplan("validate -n three.yaml -r zero.yaml");
+  CHECK(r.exit == 3);
+  write("nocount.yaml", "app: web\nresources: {memory: 10Mi}\n");
+  r = eruplan("validate -n three.yaml -r nocount.yaml");
+  CHECK(r.exit == 0);
+}

@@ -31,9 +31,10 @@
 //   (and unlimited) bindings. Plans take their monopoly devices in name order.
 // - An unlimited quota binds the device with the most available space as the
 //   node stands before this request (ties by name), among devices no monopoly
-//   plan takes; every plan binds the same device, which monopoly plans then
-//   leave alone. A monopoly binding of SIZE 0 (the loader rejects it) counts
-//   as an unlimited quota.
+//   plan takes, or among all devices when monopoly plans take every one: it
+//   never limits capacity (SPEC §4). Every plan binds the same device. A
+//   monopoly binding of SIZE 0 (the loader rejects it) counts as an unlimited
+//   quota.
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -291,7 +292,7 @@ std::uint32_t emptiest(const Node& node, const std::vector<std::uint32_t>& devic
 // Monopoly plans, each on its own eligible device (eligible: smallest
 // first), with the normal and unlimited bindings on the devices left over.
 Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligible,
-                       const std::vector<SizeClass>& classes, bool has_unlimited) {
+                       const std::vector<SizeClass>& classes) {
   Layout best;
   for (std::size_t j = 1; j <= eligible.size(); ++j) {
     std::vector<std::uint32_t> mono(eligible.begin(),
@@ -300,7 +301,6 @@ Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligi
     std::vector<std::uint32_t> pool;
     for (std::uint32_t d = 0; d < node.devices.size(); ++d)
       if (!std::binary_search(mono.begin(), mono.end(), d)) pool.push_back(d);
-    if (has_unlimited && pool.empty()) break;
     auto counts = pack(available(node, pool), classes, static_cast<std::int64_t>(j));
     // Were j plans out of reach, j + 1 would be too: the pool only shrinks.
     if (!counts) break;
@@ -367,7 +367,8 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
   i128 mono_total = 0;
   for (auto b : mono) mono_total += request.volumes[b].size;
   std::optional<std::uint32_t> quota_device;
-  if (!unlimited.empty()) quota_device = emptiest(node, layout.pool);
+  if (!unlimited.empty())
+    quota_device = emptiest(node, layout.pool.empty() ? all_devices(node) : layout.pool);
 
   // Each class's shares in device name order: slot p * m + k is plan p's k-th binding of the class.
   std::vector<std::vector<std::uint32_t>> slots(classes.size());
@@ -486,7 +487,7 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
         result.reason += "largest unused is " + big.name + " with " + format_bytes(big.size);
       }
     } else {
-      layout = monopoly_layout(node, eligible, classes, !unlimited.empty());
+      layout = monopoly_layout(node, eligible, classes);
       if (layout.capacity == 0) {
         const auto everything = all_devices(node);
         if (!classes.empty() && max_normal(available(node, everything), classes).plans == 0) {

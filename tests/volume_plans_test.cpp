@@ -411,21 +411,26 @@ TEST_CASE("volume plans: monopoly, normal and unlimited together") {
   check_plans(node, request, r);
 }
 
-TEST_CASE("volume plans: an unlimited quota keeps a device from monopoly") {
+TEST_CASE("volume plans: an unlimited quota never limits capacity, even next to monopoly") {
+  // SPEC §4: SIZE 0 "does not limit capacity". The quota prefers a device no
+  // monopoly plan takes; when monopoly plans take them all, it binds the
+  // emptiest device of the node.
   const Request request = request_with({"AUTO:/db:rwm:100", "AUTO:/tmp:rw:0"});
   const Node two = node_with({{"/a", 100}, {"/b", 200}});
   const DimensionResult r = volume_dimension(two, request, kUnlimited);
-  CHECK(r.capacity == 1);
-  REQUIRE(r.plans.size() == 1);
+  CHECK(r.capacity == 2);
+  REQUIRE(r.plans.size() == 2);
   CHECK(shares(r.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 1, 0}});
+  CHECK(shares(r.plans[1]) == std::vector<Share>{{0, 1, 200}, {1, 1, 0}});
 
   const Node one = node_with({{"/a", 100}});
-  const DimensionResult none = volume_dimension(one, request, kUnlimited);
-  CHECK(none.capacity == 0);
-  CHECK(none.reason ==
-        "volumes: once monopoly AUTO:/db:rwm:100 takes an unused device of at least 100, the other "
-        "devices "
-        "cannot hold AUTO:/tmp:rw:0; devices: /a 100 (unused)");
+  const DimensionResult single = volume_dimension(one, request, kUnlimited);
+  CHECK(single.capacity == 1);
+  REQUIRE(single.plans.size() == 1);
+  CHECK(shares(single.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 0, 0}});
+
+  const Node used = node_with({{"/a", 100, 1}});
+  CHECK(volume_dimension(used, request, kUnlimited).capacity == 0);  // no unused device
 }
 
 TEST_CASE("volume plans: mixed request whose normal binding fits nowhere names it") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -47,6 +48,16 @@ StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t coun
                                 std::int64_t total, std::int64_t nodes_limit);
 
 StrategyFn strategy_function(Strategy s);
+
+// global's key for a node's k-th new instance: usage + k x rate, rounded to
+// a grid of 2^-40. Usage and rate are ratios computed in floating point, so
+// keys that are equal in exact arithmetic (3 x 1/6 and 2 x 1/4) can differ in
+// the last bit; on the grid they tie and the name decides, as SPEC §5 wants.
+// Keys closer than about 1e-12 count as equal.
+inline double global_key(double usage, double rate, std::int64_t k) {
+  constexpr double kGrid = 1099511627776.0;  // 2^40
+  return std::nearbyint((usage + static_cast<double>(k) * rate) * kGrid) / kGrid;
+}
 
 // For strategy messages: the named infos as "node1, node2, node3", or
 // "node1, ..., node10 and 5 more" past `shown` names (strategy.cpp).

@@ -3,9 +3,10 @@
 //
 // The rule places one instance at a time on the node with the smallest
 // usage + rate, then adds rate to its usage; ties by name. We key a node's
-// k-th new instance (k >= 1) as `usage + k * rate`, written as that one
-// expression (never by repeated addition) so that this and the one-at-a-time
-// reference in the tests agree bit for bit. Keys grow with k, so the rule takes
+// k-th new instance (k >= 1) as global_key(usage, rate, k) (strategy.h):
+// `usage + k * rate` in one expression, never by repeated addition, rounded
+// to a grid so exact ties stay ties; this and the one-at-a-time reference in
+// the tests agree bit for bit. Keys grow with k, so the rule takes
 // the count smallest keys in (key, name) order: we binary search a key
 // threshold (over the doubles, in order), counting per node by arithmetic how
 // many of its keys lie below it, until few keys are left undecided; those are
@@ -31,10 +32,8 @@ StrategyResult infeasible(std::size_t n, std::string message) {
   return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
 }
 
-// The key of a node's k-th new instance. The same expression as the reference.
-double key(double usage, double rate, std::int64_t k) {
-  return usage + static_cast<double>(k) * rate;
-}
+// The key of a node's k-th new instance, the same function as the reference.
+double key(double usage, double rate, std::int64_t k) { return global_key(usage, rate, k); }
 
 // Doubles mapped to consecutive integers in the same order (-inf lowest, +inf
 // highest; -0 and +0 are one value), so a binary search can walk every double

@@ -236,3 +236,12 @@ TEST_CASE("cli: capacity ignores count (a bad one is a warning); plan and valida
   r = eruplan("validate -n three.yaml -r nocount.yaml");
   CHECK(r.exit == 0);
 }
+
+TEST_CASE("cli: global breaks exact ties by name although the ratios round differently") {
+  // z: 3 cores, rate 0.5/3; a: 2 cores, rate 0.5/2. The 4th instance ties at
+  // usage 0.5 (z after 3, a after 2) and goes to a by name.
+  write("tie.yaml", "nodes:\n  - {name: z, cpu: 3, memory: 1000}\n  - {name: a, cpu: 2, memory: 1000}\n");
+  Ran r = eruplan("plan -n tie.yaml --strategy global --count 4 --cpu 0.5 --cpu-bind -o json");
+  REQUIRE(r.exit == 0);
+  CHECK(json::parse(r.out)["deploy"] == json{{"a", 2}, {"z", 2}});
+}

@@ -120,7 +120,7 @@ inline Result global_rule(std::span<const StrategyInfo> infos, std::int64_t coun
     for (std::size_t i = 0; i < n; ++i) {
       if (infos[i].capacity != kUnlimited && r.deploy[i] == infos[i].capacity) continue;
       std::int64_t k = r.deploy[i];
-      double key = infos[i].usage + static_cast<double>(k + 1) * infos[i].rate;
+      double key = global_key(infos[i].usage, infos[i].rate, k + 1);
       if (best == n || key < best_key) {
         best = i;
         best_key = key;

@@ -457,3 +457,19 @@ TEST_CASE("every strategy matches the reference on random inputs of hundreds of 
     expect(global_strategy, oracle::global_rule);
   }
 }
+
+TEST_CASE("global: keys equal in exact arithmetic tie, and the name decides") {
+  // rate 1/6 three times and 1/4 twice both reach 0.5; in doubles 3 x (1/6
+  // as computed through a weighted mean) is 0.4999999999999999.
+  const double sixth = (0.5 / 3 * 100) / 100;
+  CHECK(0.0 + 3.0 * sixth != 0.5);  // the rounding the grid absorbs
+  CHECK(global_key(0, sixth, 3) == global_key(0, 0.25, 2));
+  CHECK(global_key(0, 0.25, 2) == 0.5);
+  CHECK(global_key(0.1, 0.1, 2) < global_key(0.1, 0.1, 3));
+
+  Nodes sorted({0, 0}, {4, 6}, {"a", "z"});
+  sorted.usage({0, 0}, {0.25, sixth});
+  auto r = global_strategy(sorted.infos, 4, sorted.total(), 0);
+  REQUIRE(r.outcome == StrategyOutcome::Deployed);
+  CHECK(show(r.deploy) == show(Deploy{2, 2}));  // a: 0.25, 0.5; z: 1/6, 1/3, then a wins 0.5 by name
+}

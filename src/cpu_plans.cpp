@@ -304,12 +304,18 @@ DimensionResult cpu_dimension(const Node& node, const Inventory& inventory, cons
     return std::pair{std::move(split), count};
   };
 
-  // Inside each NUMA node first, then across them with what is left.
+  // Inside each NUMA node first, then across them with what is left. A NUMA
+  // node whose cores would hold a plan but whose memory does not goes into
+  // the reason, should nothing fit.
+  std::string numa_memory_short;
   for (std::size_t n = 0; n < node.numa_nodes.size(); ++n) {
-    const auto [split, count] =
-        plan_pool(static_cast<int>(n), node.numa_nodes[n].memory - node.numa_nodes[n].used);
+    const NumaNode& numa = node.numa_nodes[n];
+    const auto [split, count] = plan_pool(static_cast<int>(n), numa.memory - numa.used);
     take(split, shape, count, available);
     if (request.memory > 0) memory_left -= count * request.memory;
+    if (split.capacity > 0 && count == 0 && memory_cap(request, numa.memory - numa.used) == 0)
+      numa_memory_short += (numa_memory_short.empty() ? "" : ", ") + ("NUMA node " + numa.id) +
+                           " has " + format_bytes(std::max<Bytes>(numa.memory - numa.used, 0));
   }
   const std::int64_t cpu_only = plan_pool(-1, kUnlimited).first.capacity;
 
@@ -321,6 +327,10 @@ DimensionResult cpu_dimension(const Node& node, const Inventory& inventory, cons
       if (!reason.empty()) reason += "; ";
       reason += "memory: " + format_bytes(std::max<Bytes>(memory_left, 0)) + " available, " +
                 format_bytes(request.memory) + " per instance";
+    } else if (!numa_memory_short.empty()) {
+      if (!reason.empty()) reason += "; ";
+      reason += "memory: " + numa_memory_short + " available, " + format_bytes(request.memory) +
+                " per instance";
     }
     result.reason = std::move(reason);
   }

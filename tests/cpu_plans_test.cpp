@@ -586,3 +586,23 @@ TEST_CASE("cpu: property, plans are well formed and fit the node") {
       REQUIRE(numa_memory[n] <= rc.node.numa_nodes[n].memory - rc.node.numa_nodes[n].used);
   }
 }
+
+TEST_CASE("cpu plans: a NUMA node whose cores fit but whose memory does not is named in the reason") {
+  // NUMA node 1 (core 1) could hold a 0.82-core plan, but has 616 bytes for
+  // 2342 per instance; the pass across NUMA nodes finds no fragment core
+  // (max_fragment_cores 1 is used up by core 2).
+  Inventory inv;
+  inv.max_fragment_cores = 1;
+  Node node;
+  node.name = "c1";
+  node.memory = 2465;
+  node.cores = {{"0", 100, 0, 0}, {"1", 100, 0, 1}, {"2", 100, 55, 0}};
+  node.numa_nodes = {{"0", 1232, 0}, {"1", 616, 0}};
+  Request req;
+  req.cpu_bind = true;
+  req.cpu = 820'000'000;
+  req.memory = 2342;
+  const DimensionResult r = cpu_dimension(node, inv, req, kUnlimited);
+  CHECK(r.capacity == 0);
+  CHECK(r.reason.find("memory: NUMA node 1 has 616 available, 2342 per instance") != std::string::npos);
+}

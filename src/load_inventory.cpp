@@ -275,23 +275,17 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
     }
     numa_of[core] = *id;
   }
-  std::vector<std::string_view> unmapped;
-  for (std::size_t i = 0; i < cores.size(); ++i)
-    if (seen[i] == kNoValue) unmapped.push_back(cores[i].id);
-  if (!unmapped.empty()) {
-    r_.error(path, v,
-             std::string(unmapped.size() == 1 ? "core " : "cores ") + list_ids(unmapped) +
-                 (unmapped.size() == 1 ? " has" : " have") +
-                 " no NUMA node; when numa is given, every core needs one");
-    ok = false;
-  }
   if (!ok) return;
-  std::vector<std::string_view> ids(numa_of.begin(), numa_of.end());
+  // Cores numa leaves out belong to no NUMA node: only the pass across NUMA
+  // nodes uses them.
+  std::vector<std::string_view> ids;
+  for (std::size_t i = 0; i < cores.size(); ++i)
+    if (seen[i] != kNoValue) ids.push_back(numa_of[i]);
   std::sort(ids.begin(), ids.end(), natural_less);
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (std::string_view id : ids) node_.numa_nodes.push_back(NumaNode{std::string(id), 0, 0});
   for (std::size_t i = 0; i < cores.size(); ++i)
-    cores[i].numa = static_cast<int>(find_numa(numa_of[i]));
+    cores[i].numa = seen[i] == kNoValue ? -1 : static_cast<int>(find_numa(numa_of[i]));
   numa_ok_ = true;
 }
 

@@ -249,9 +249,14 @@ TEST_CASE("inventory: numa and numa_memory") {
                          "numa_memory: {\"0\": 1Gi, \"1\": 1Gi}\n")
             .says("nodes[0].numa.7: core \"7\" is not one of the node's cores (the node's cores "
                   "are 0 to 3)"));
-  CHECK(inventory(base + "    numa: {\"0\": 0, \"1\": 0}\n    numa_memory: {\"0\": 1Gi}\n")
-            .says("nodes[0].numa: cores 2, 3 have no NUMA node; when numa is given, every core "
-                  "needs one"));
+  // A partial map: cores 2 and 3 belong to no NUMA node.
+  auto partial = inventory(base + "    numa: {\"0\": 0, \"1\": 0}\n    numa_memory: {\"0\": 1Gi}\n");
+  REQUIRE(partial.inventory);
+  const Node& p = partial.inventory->nodes[0];
+  REQUIRE(p.numa_nodes.size() == 1);
+  CHECK(p.cores[1].numa == 0);
+  CHECK(p.cores[2].numa == -1);
+  CHECK(p.cores[3].numa == -1);
   CHECK(inventory(
             base +
             "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi}\n")

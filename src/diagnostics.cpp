@@ -27,14 +27,6 @@ void Diagnostics::warning(Origin origin, std::string message) {
   items_.push_back({Severity::Warning, std::move(origin), std::move(message)});
 }
 
-void Diagnostics::demote_errors(std::size_t from, const std::string& note) {
-  for (std::size_t i = from; i < items_.size(); ++i) {
-    if (items_[i].severity != Severity::Error) continue;
-    items_[i].severity = Severity::Warning;
-    items_[i].message += note;
-  }
-}
-
 bool Diagnostics::has_errors() const {
   for (const auto& d : items_)
     if (d.severity == Severity::Error) return true;

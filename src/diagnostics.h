@@ -33,10 +33,6 @@ class Diagnostics {
   void error(Origin origin, std::string message);
   void warning(Origin origin, std::string message);
   bool has_errors() const;
-  // Turns the errors recorded since `from` (a size() taken earlier) into
-  // warnings, with `note` appended: for fields a command ignores.
-  void demote_errors(std::size_t from, const std::string& note);
-  std::size_t size() const { return items_.size(); }
   const std::vector<Diagnostic>& items() const { return items_; }
   // Every diagnostic, one formatted line each, errors and warnings in the
   // order found.

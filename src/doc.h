@@ -94,7 +94,6 @@ class Reader {
       : doc_(doc), file_(std::move(file)), diags_(diags) {}
 
   const Doc& doc() const { return doc_; }
-  Diagnostics& diags() { return diags_; }
   Origin origin(const FieldPath& path, ValueId v) const;
   void error(const FieldPath& path, ValueId v, std::string message);
   void warning(const FieldPath& path, ValueId v, std::string message);

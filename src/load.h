@@ -35,19 +35,10 @@ struct RequestOverrides {
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
 
-// How a command uses the request's count: `plan` requires it (> 0),
-// `validate` checks it when given, `capacity` ignores it (a bad one is only
-// a warning there).
-enum class CountUse { Required, Checked, Ignored };
-
 // `source` may be null: the request then comes from the overrides alone.
+// `count_required`: `plan` needs count > 0; `capacity` ignores it.
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
-                                    CountUse count_use, Diagnostics& diags);
-inline std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
-                                           bool count_required, Diagnostics& diags) {
-  return load_request(source, overrides, count_required ? CountUse::Required : CountUse::Checked,
-                      diags);
-}
+                                    bool count_required, Diagnostics& diags);
 
 // Checks that need both inputs, e.g. with cpu_bind, cpu x share_base must be
 // a whole number of pieces (0.29 cores at 100 is 29 pieces, never 28).

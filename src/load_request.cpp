@@ -112,8 +112,6 @@ struct Draft {
   Request request;
   bool count_given = false;
   bool count_written = false;  // present, valid or not: a bad count is reported once
-  CountUse count_use = CountUse::Checked;
-  static constexpr const char* kCountIgnored = " (count is ignored by capacity)";
   Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
 };
 
@@ -139,12 +137,10 @@ class RequestReader {
     }
     if (count != kNoValue) {
       d_.count_written = true;
-      const std::size_t before = r_.diags().size();
       if (auto c = r_.integer(root.child("count"), count, 1)) {
         req.count = *c;
         d_.count_given = true;
       }
-      if (d_.count_use == CountUse::Ignored) r_.diags().demote_errors(before, Draft::kCountIgnored);
     }
     if (strategy != kNoValue) {
       const FieldPath here = root.child("strategy");
@@ -258,7 +254,6 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
   if (o.app) req.app = *o.app;
   if (o.count) {
     d.count_written = true;
-    const std::size_t before = diags.size();
     const auto c = parse_integer(*o.count, problem);
     if (!c)
       diags.error(flag("--count"), problem);
@@ -266,7 +261,6 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
       diags.error(flag("--count"), "expected a whole number > 0, got " + *o.count);
     else
       req.count = *c, d.count_given = true;
-    if (d.count_use == CountUse::Ignored) diags.demote_errors(before, Draft::kCountIgnored);
   }
   if (o.strategy) {
     if (auto s = parse_strategy(*o.strategy))
@@ -387,11 +381,10 @@ bool RequestOverrides::empty() const {
 }
 
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
-                                    CountUse count_use, Diagnostics& diags) {
+                                    bool count_required, Diagnostics& diags) {
   const std::size_t errors_before = count_errors(diags);
   const std::string file = source ? source->name : kCommandLine;
   Draft d;
-  d.count_use = count_use;
   d.cpu_origin = Origin{file, 0, 0, source ? "resources.cpu" : "--cpu"};
   d.cpu_limit_origin = Origin{file, 0, 0, source ? "resources.cpu_limit" : "--cpu"};
   d.cpu_bind_origin = Origin{file, 0, 0, source ? "resources.cpu_bind" : "--cpu-bind"};
@@ -402,7 +395,7 @@ std::optional<Request> load_request(const Source* source, const RequestOverrides
     RequestReader(r, d).read(doc->root());
   }
   apply_overrides(overrides, d, diags);
-  if (count_use == CountUse::Required && !d.count_written)
+  if (count_required && !d.count_written)
     diags.error(
         Origin{file, 0, 0, source ? "count" : "--count"},
         "count is required for plan (how many instances to deploy; set count or pass --count)");

@@ -112,11 +112,7 @@ RunResult run(const RunOptions& options) {
   if (want_request) {
     const Source* source = options.request ? &*options.request : nullptr;
     result.request =
-        load_request(source, options.overrides,
-                     options.command == Command::Plan       ? CountUse::Required
-                     : options.command == Command::Capacity ? CountUse::Ignored
-                                                            : CountUse::Checked,
-                     diags);
+        load_request(source, options.overrides, options.command == Command::Plan, diags);
   }
   if (result.inventory && result.request) check_inputs(*result.inventory, *result.request, diags);
 

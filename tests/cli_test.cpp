@@ -216,27 +216,6 @@ TEST_CASE("cli: test runs fixture cases and ends with N passed, N failed") {
   CHECK(r.out.find(" passed, 0 failed\n") != std::string::npos);
 }
 
-TEST_CASE("cli: capacity ignores count (a bad one is a warning); plan and validate reject it") {
-  write("three.yaml", kThreeNodes);
-  write("zero.yaml", "app: web\ncount: 0\nresources: {memory: 10Mi}\n");
-  Ran r = eruplan("capacity -n three.yaml -r zero.yaml -o json");
-  CHECK(r.exit == 0);
-  CHECK(json::parse(r.out)["capacity"]["total"] == 30);
-  CHECK(r.err.find("warning: count: expected a whole number > 0, got 0 (count is ignored by capacity)") !=
-        std::string::npos);
-  r = eruplan("capacity -n three.yaml --memory 10Mi --count -2");
-  CHECK(r.exit == 0);
-  CHECK(r.err.find("warning: --count") != std::string::npos);
-  r = eruplan("plan -n three.yaml -r zero.yaml");
-  CHECK(r.exit == 3);
-  CHECK(r.err.find("error: count: expected a whole number > 0, got 0") != std::string::npos);
-  r = eruplan("validate -n three.yaml -r zero.yaml");
-  CHECK(r.exit == 3);
-  write("nocount.yaml", "app: web\nresources: {memory: 10Mi}\n");
-  r = eruplan("validate -n three.yaml -r nocount.yaml");
-  CHECK(r.exit == 0);
-}
-
 TEST_CASE("cli: global breaks exact ties by name although the ratios round differently") {
   // z: 3 cores, rate 0.5/3; a: 2 cores, rate 0.5/2. The 4th instance ties at
   // usage 0.5 (z after 3, a after 2) and goes to a by name.
@@ -244,4 +223,16 @@ TEST_CASE("cli: global breaks exact ties by name although the ratios round diffe
   Ran r = eruplan("plan -n tie.yaml --strategy global --count 4 --cpu 0.5 --cpu-bind -o json");
   REQUIRE(r.exit == 0);
   CHECK(json::parse(r.out)["deploy"] == json{{"a", 2}, {"z", 2}});
+}
+
+TEST_CASE("cli: count may be left out of a capacity request, but a given count must be > 0") {
+  write("three.yaml", kThreeNodes);
+  write("nocount.yaml", "app: web\nresources: {memory: 10Mi}\n");
+  CHECK(eruplan("capacity -n three.yaml -r nocount.yaml").exit == 0);
+  write("zero.yaml", "app: web\ncount: 0\nresources: {memory: 10Mi}\n");
+  for (const char* cmd : {"capacity", "plan", "validate"}) {
+    Ran r = eruplan(std::string(cmd) + " -n three.yaml -r zero.yaml");
+    CHECK(r.exit == 3);
+    CHECK(r.err.find("count: expected a whole number > 0, got 0") != std::string::npos);
+  }
 }

@@ -426,6 +426,7 @@ class YamlBuilder : public YAML::EventHandler {
     v.owned = true;
     doc_.arena_ += value;
     add(v, anchor);
+    if (!v.plain && !quote_closed(v.pos)) fail(mark, "a quoted string is never closed");
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
@@ -454,6 +455,26 @@ class YamlBuilder : public YAML::EventHandler {
 
   std::uint32_t position(const YAML::Mark& mark) const {
     return mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) : 0;
+  }
+
+  // yaml-cpp reads a quoted scalar that runs to the end of the file as if it
+  // were closed there; the closing quote must exist.
+  bool quote_closed(std::uint32_t pos) const {
+    const std::string_view s = doc_.source_;
+    if (pos >= s.size() || (s[pos] != '"' && s[pos] != '\'')) return true;  // not quoted here
+    const char quote = s[pos];
+    for (std::size_t i = pos + 1; i < s.size(); ++i) {
+      if (quote == '"' && s[i] == '\\') {
+        ++i;  // an escaped character
+      } else if (s[i] == quote) {
+        if (quote == '\'' && i + 1 < s.size() && s[i + 1] == '\'') {
+          ++i;  // '' is a quote inside single quotes
+          continue;
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   void fail(const YAML::Mark& mark, std::string message) {

@@ -270,3 +270,18 @@ TEST_CASE("field paths render only when asked") {
   CHECK(root.child("resources").child("volumes").at(1).str() == "resources.volumes[1]");
   CHECK(root.str().empty());
 }
+
+TEST_CASE("YAML: a quoted string that is never closed is malformed") {
+  auto open_double = parse("q.yaml", "nodes:\n  - name: \"a\n");
+  CHECK_FALSE(open_double->doc);
+  CHECK(open_double->diags.to_string() ==
+        "q.yaml:2:11: error: malformed YAML: a quoted string is never closed\n");
+  auto open_single = parse("q.yaml", "nodes:\n  - name: 'a\n    memory: 1Gi\n");
+  CHECK_FALSE(open_single->doc);
+
+  auto escaped = parse("q.yaml", "a: \"x\\\"y\"\nb: 'it''s'\nc: \"back\\\\\"\n");
+  REQUIRE(escaped->doc);
+  CHECK(escaped->doc->text(get(*escaped->doc, escaped->doc->root(), "a")) == "x\"y");
+  CHECK(escaped->doc->text(get(*escaped->doc, escaped->doc->root(), "b")) == "it's");
+  CHECK(escaped->doc->text(get(*escaped->doc, escaped->doc->root(), "c")) == "back\\");
+}

@@ -25,6 +25,17 @@ namespace {
 
 constexpr const char* kStdin = "-";
 
+// Ends the process with `code`, or with 1 when standard output could not be
+// written (a full disk, a closed pipe): a script must not read "done" then.
+[[noreturn]] void finish(int code) {
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::fprintf(stderr, "eruplan: error: cannot write the output: %s\n", std::strerror(errno));
+    std::_Exit(static_cast<int>(ExitCode::Internal));
+  }
+  std::exit(code);
+}
+
 struct PlanArgs {
   std::string nodes, request, input_format, output = "table", plans = "all";
   RequestOverrides overrides;
@@ -156,7 +167,7 @@ int run_command(Command command, const PlanArgs& a) {
   static const RunResult* result = new RunResult(run(options));
   std::fwrite(result->err.data(), 1, result->err.size(), stderr);
   std::fwrite(result->out.data(), 1, result->out.size(), stdout);
-  std::exit(static_cast<int>(result->exit));
+  finish(static_cast<int>(result->exit));
 }
 
 bool is_case_extension(const fs::path& p) {
@@ -257,7 +268,7 @@ int main_impl(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
-    return main_impl(argc, argv);
+    finish(main_impl(argc, argv));
   } catch (const std::exception& e) {
     std::cerr << "eruplan: internal error: " << e.what() << '\n';
   } catch (...) {

@@ -87,6 +87,7 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
 
   DimensionResult cpu = request.cpu_bind ? cpu_dimension(node, inventory, request, options.max_plans)
                                          : memory_dimension(node, request);
+  if (request.cpu_bind) cpu.capacity = std::min(cpu.capacity, kUnlimited - 1);  // always finite
   DimensionResult storage = storage_dimension(node, request);
   DimensionResult volumes = volume_dimension(node, request, options.max_plans);
 

@@ -1,5 +1,7 @@
 // Memory mode (cpu_bind false), SPEC §4: the CPU request is a soft limit, so
 // it only has to fit the node's core count; memory is never oversold.
+#include <algorithm>
+
 #include "capacity.h"
 
 namespace eruplan {
@@ -7,7 +9,8 @@ namespace eruplan {
 DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instance) {
   DimensionResult result;
   if (per_instance == 0) return result;  // nothing asked: no limit
-  result.capacity = available / per_instance;
+  // kUnlimited means "no limit": a finite count never takes its value.
+  result.capacity = std::min(available / per_instance, kUnlimited - 1);
   if (result.capacity == 0)
     result.reason = std::string(what) + ": " + format_bytes(available) + " available, " +
                     format_bytes(per_instance) + " per instance";

@@ -236,3 +236,23 @@ TEST_CASE("cli: count may be left out of a capacity request, but a given count m
     CHECK(r.err.find("count: expected a whole number > 0, got 0") != std::string::npos);
   }
 }
+
+TEST_CASE("cli: output that cannot be written is an error, not a silent exit 0") {
+  write("three.yaml", kThreeNodes);
+  const std::string cmd = std::string(ERUPLAN_BINARY) + " capacity -n " +
+                          (fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid())) /
+                           "three.yaml").string() +
+                          " --memory 1Mi >/dev/full 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+}
+
+TEST_CASE("cli: a finite capacity of 2^63-1 is never mistaken for unlimited") {
+  write("huge.yaml", "nodes:\n  - {name: a, cpu: 1, memory: 9223372036854775807}\n");
+  Ran r = eruplan("capacity -n huge.yaml --memory 1 -o json");
+  REQUIRE(r.exit == 0);
+  CHECK(json::parse(r.out)["capacity"]["nodes"]["a"] == 9223372036854775806LL);
+  r = eruplan("capacity -n huge.yaml --app web -o json");  // nothing requested: unlimited
+  CHECK(json::parse(r.out)["capacity"]["nodes"]["a"] == "unlimited");
+}

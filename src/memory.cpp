@@ -18,15 +18,16 @@ DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instan
 }
 
 DimensionResult memory_dimension(const Node& node, const Request& request) {
-  const NanoCores node_cores = static_cast<NanoCores>(node.core_count()) * kNanoPerCore;
-  if (request.cpu > node_cores) {
-    DimensionResult result;
+  DimensionResult result = divide_bytes("memory", node.memory - node.memory_used, request.memory);
+  const std::size_t cores = node.core_count();
+  if (request.cpu > static_cast<NanoCores>(cores) * kNanoPerCore) {
+    // Both limits go into the reason when both stop the node.
+    std::string cpu = "cpu: " + format_cores(request.cpu) + " cores per instance, node has " +
+                      std::to_string(cores) + (cores == 1 ? " core" : " cores");
+    result.reason = result.capacity == 0 ? cpu + "; " + result.reason : cpu;
     result.capacity = 0;
-    result.reason = "cpu: " + format_cores(request.cpu) + " cores per instance, node has " +
-                    std::to_string(node.core_count()) + " cores";
-    return result;
   }
-  return divide_bytes("memory", node.memory - node.memory_used, request.memory);
+  return result;
 }
 
 }  // namespace eruplan

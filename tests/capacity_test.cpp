@@ -168,3 +168,15 @@ TEST_CASE("usage and rate: CPU-bind mode weighs cpu 100 against storage 1") {
   CHECK(c.usage == doctest::Approx((0.5 * 100 + 0) / 101));
   CHECK(c.rate == doctest::Approx((0.25 * 100 + 0.1) / 101));
 }
+
+TEST_CASE("memory mode: when cpu and memory both stop a node, the reason names both") {
+  Inventory inv;
+  inv.nodes.push_back(memory_node("n", 1000, 1, 1));
+  Request req;
+  req.cpu = 2 * kNanoPerCore;
+  req.memory = 1000;
+  CapacityMap map = capacity_pass(inv, req);
+  CHECK(map.nodes[0].capacity == 0);
+  CHECK(map.nodes[0].reason ==
+        "cpu: 2 cores per instance, node has 1 core; memory: 999 available, 1k per instance");
+}

@@ -91,6 +91,10 @@ InputFormat parse_input_format(const std::string& s) {
 // Fills a Source from a path or "-"; on failure prints why and returns false.
 bool load_source(const std::string& path, InputFormat format, Source& out) {
   out.format = format;
+  if (path.empty()) {
+    std::cerr << "eruplan: error: an empty file name (use - for standard input)\n";
+    return false;
+  }
   if (path == kStdin) {
     out.name = "<stdin>";
     out.text = read_stdin();
@@ -107,7 +111,7 @@ bool load_source(const std::string& path, InputFormat format, Source& out) {
   return true;
 }
 
-void add_input_options(CLI::App* cmd, PlanArgs& a, bool request_flags) {
+void add_input_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("-n,--nodes", a.nodes, "Node inventory file (JSON or YAML); - for stdin")
       ->required();
   cmd->add_option("-r,--request", a.request, "Deploy request file (JSON or YAML); - for stdin");
@@ -116,7 +120,6 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool request_flags) {
   cmd->add_option("-o,--output", a.output, "Output format")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
-  if (!request_flags) return;
   RequestOverrides& o = a.overrides;
   cmd->add_option("--plans", a.plans, "Which plans to print: all, assigned or none")
       ->check(CLI::IsMember({"all", "assigned", "none"}))
@@ -138,11 +141,6 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool request_flags) {
 int run_command(Command command, const PlanArgs& a) {
   if (a.nodes == kStdin && a.request == kStdin) {
     std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (command != Command::Validate && a.request.empty() && a.overrides.empty()) {
-    std::cerr << "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
                  "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
   }
@@ -222,6 +220,12 @@ int run_tests(const TestArgs& a) {
   const std::string report = render_fixture_report(
       results, a.output == "json" ? FixtureReportFormat::Json : FixtureReportFormat::Text);
   std::fwrite(report.data(), 1, report.size(), stdout);
+  if (results.empty()) {
+    // A mistyped path or filter must not pass a CI job silently.
+    std::cerr << "eruplan: error: no fixture cases found" << (a.filter.empty() ? "" : " matching --filter")
+              << '\n';
+    return 1;
+  }
   const bool all_passed =
       std::all_of(results.begin(), results.end(), [](const FixtureResult& r) { return r.passed; });
   return all_passed ? 0 : 1;
@@ -240,9 +244,9 @@ int main_impl(int argc, char** argv) {
   CLI::App* plan = app.add_subcommand("plan", "Capacity pass, then strategy pass: DeployMap and bindings");
   CLI::App* validate = app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
-  add_input_options(capacity, capacity_args, true);
-  add_input_options(plan, plan_args, true);
-  add_input_options(validate, validate_args, false);
+  add_input_options(capacity, capacity_args);
+  add_input_options(plan, plan_args);
+  add_input_options(validate, validate_args);
   test->add_option("paths", test_args.paths, "Case files and directories")->required();
   test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
   test->add_option("-o,--output", test_args.output, "Report format")
@@ -251,6 +255,14 @@ int main_impl(int argc, char** argv) {
   for (CLI::App* sub : {capacity, plan, validate, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string command = argv[1];
+    if (command != "capacity" && command != "plan" && command != "validate" && command != "test") {
+      std::cerr << "eruplan: error: unknown command '" << command
+                << "' (commands: capacity, plan, validate, test)\nRun with --help for more information.\n";
+      return static_cast<int>(ExitCode::Usage);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

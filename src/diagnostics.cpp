@@ -2,6 +2,28 @@
 
 namespace eruplan {
 
+namespace {
+
+// Control bytes from the input (a binary file, a stray escape) must not reach
+// the terminal raw: they show as \xNN.
+std::string printable(std::string text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_diagnostic(const Diagnostic& d) {
   std::string out;
   const Origin& o = d.origin;
@@ -16,7 +38,7 @@ std::string format_diagnostic(const Diagnostic& d) {
   out += d.severity == Severity::Error ? "error: " : "warning: ";
   if (!o.path.empty()) out += o.path + ": ";
   out += d.message;
-  return out;
+  return printable(std::move(out));
 }
 
 void Diagnostics::error(Origin origin, std::string message) {

@@ -10,14 +10,27 @@ namespace {
 
 std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
 
-// "valid: 4 nodes (1 not available), 32 cores, 128Gi memory"
-std::string validate_summary(const Inventory& inventory, const Request* request) {
+// "valid: 4 nodes (1 not available), 32 cores, 128Gi memory", or for -o
+// json/yaml the same facts as a document.
+std::string validate_summary(const Inventory& inventory, const Request* request,
+                             OutputFormat format) {
   std::int64_t cores = 0, cordoned = 0;
   Bytes memory = 0;
   for (const Node& n : inventory.nodes) {
     cores += static_cast<std::int64_t>(n.core_count());
     memory += n.memory;
     cordoned += n.available ? 0 : 1;
+  }
+  if (format != OutputFormat::Table) {
+    const bool json = format == OutputFormat::Json;
+    auto line = [&](const char* key, std::int64_t value, bool last = false) {
+      return std::string(json ? "  \"" : "") + key + (json ? "\": " : ": ") + std::to_string(value) +
+             (json && !last ? "," : "") + "\n";
+    };
+    return std::string(json ? "{\n" : "") + (json ? "  \"valid\": true,\n" : "valid: true\n") +
+           line("nodes", static_cast<std::int64_t>(inventory.nodes.size())) +
+           line("not_available", cordoned) + line("cores", cores) + line("memory", memory, true) +
+           (json ? "}\n" : "");
   }
   std::string out = "valid: " + std::to_string(inventory.nodes.size()) + " nodes";
   if (cordoned > 0) out += " (" + std::to_string(cordoned) + " not available)";
@@ -104,6 +117,13 @@ void plan_strategy(RunResult& result, const RunOptions& options) {
 
 RunResult run(const RunOptions& options) {
   RunResult result;
+  if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
+    result.exit = ExitCode::Usage;
+    result.err =
+        "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
+        "Run with --help for more information.\n";
+    return result;
+  }
   Diagnostics diags;
   result.inventory = load_inventory(options.nodes, diags);
 
@@ -123,7 +143,8 @@ RunResult run(const RunOptions& options) {
   }
 
   if (options.command == Command::Validate) {
-    result.out = validate_summary(*result.inventory, result.request ? &*result.request : nullptr);
+    result.out = validate_summary(*result.inventory, result.request ? &*result.request : nullptr,
+                                  options.output);
     return result;
   }
 

@@ -256,3 +256,33 @@ TEST_CASE("cli: a finite capacity of 2^63-1 is never mistaken for unlimited") {
   r = eruplan("capacity -n huge.yaml --app web -o json");  // nothing requested: unlimited
   CHECK(json::parse(r.out)["capacity"]["nodes"]["a"] == "unlimited");
 }
+
+TEST_CASE("cli: an unknown command is named; validate takes request flags and -o json") {
+  Ran r = eruplan("frobnicate");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("unknown command 'frobnicate'") != std::string::npos);
+
+  write("three.yaml", kThreeNodes);
+  r = eruplan("validate -n three.yaml --memory 1Gi --count 2 -o json");
+  REQUIRE(r.exit == 0);
+  CHECK(json::parse(r.out) == json{{"valid", true}, {"nodes", 3}, {"not_available", 0},
+                                   {"cores", 12}, {"memory", 300 * 1024 * 1024}});
+  r = eruplan("validate -n three.yaml --count 0");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("--count") != std::string::npos);
+}
+
+TEST_CASE("cli: test with no case to run fails, so a mistyped path or filter cannot pass") {
+  Ran r = eruplan(std::string("test ") + ERUPLAN_SOURCE_DIR + "/fixtures/cases --filter no-such-case");
+  CHECK(r.exit == 1);
+  CHECK(r.out == "0 passed, 0 failed\n");
+  CHECK(r.err.find("no fixture cases found") != std::string::npos);
+}
+
+TEST_CASE("cli: control bytes in messages are shown escaped") {
+  write("bin.yaml", std::string("\x01\x02", 2));
+  Ran r = eruplan("validate -n bin.yaml");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find('\x01') == std::string::npos);
+  CHECK(r.err.find("\\x01") != std::string::npos);
+}

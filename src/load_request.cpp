@@ -117,7 +117,9 @@ struct Draft {
 
 class RequestReader {
  public:
-  RequestReader(Reader& r, Draft& d) : r_(r), d_(d) {}
+  // Fields a flag overrides are not read from the file at all: the flag
+  // replaces them, so a bad value there is no problem.
+  RequestReader(Reader& r, Draft& d, const RequestOverrides& o) : r_(r), d_(d), o_(o) {}
 
   void read(ValueId top) {
     const FieldPath root;
@@ -131,6 +133,10 @@ class RequestReader {
                     {"resources", &resources},
                     {"node_filter", &node_filter}}))
       return;
+    if (o_.app) app = kNoValue;
+    if (o_.count) count = kNoValue;
+    if (o_.strategy) strategy = kNoValue;
+    if (o_.nodes_limit) nodes_limit = kNoValue;
     Request& req = d_.request;
     if (app != kNoValue) {
       if (auto a = r_.string(root.child("app"), app)) req.app = *a;
@@ -170,6 +176,11 @@ class RequestReader {
                     {"storage", &storage},
                     {"volumes", &volumes}}))
       return;
+    if (o_.cpu) cpu = kNoValue;
+    if (o_.cpu_bind) cpu_bind = kNoValue;
+    if (o_.memory) memory = kNoValue;
+    if (o_.storage) storage = kNoValue;
+    if (!o_.volumes.empty()) volumes = kNoValue;
     Request& req = d_.request;
     if (cpu != kNoValue) {
       const FieldPath here = path.child("cpu");
@@ -218,6 +229,9 @@ class RequestReader {
     ValueId labels, nodes, exclude;
     if (!r_.fields(path, v, {{"labels", &labels}, {"nodes", &nodes}, {"exclude", &exclude}}))
       return;
+    if (!o_.labels.empty()) labels = kNoValue;
+    if (!o_.nodes.empty()) nodes = kNoValue;
+    if (!o_.exclude.empty()) exclude = kNoValue;
     NodeFilter& filter = d_.request.filter;
     if (labels != kNoValue) {
       const FieldPath here = path.child("labels");
@@ -246,6 +260,7 @@ class RequestReader {
 
   Reader& r_;
   Draft& d_;
+  const RequestOverrides& o_;
 };
 
 void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
@@ -392,7 +407,7 @@ std::optional<Request> load_request(const Source* source, const RequestOverrides
     auto doc = parse_document(*source, diags);
     if (!doc) return std::nullopt;
     Reader r(*doc, source->name, diags);
-    RequestReader(r, d).read(doc->root());
+    RequestReader(r, d, overrides).read(doc->root());
   }
   apply_overrides(overrides, d, diags);
   if (count_required && !d.count_written)

@@ -704,3 +704,20 @@ TEST_CASE("check_inputs: a filter naming a node the inventory lacks is a warning
         "warning: node_filter.nodes: node \"c\" is not in the inventory\n"
         "warning: node_filter.exclude: node \"d\" is not in the inventory\n");
 }
+
+TEST_CASE("request: a field a flag overrides is not read from the file") {
+  RequestOverrides o;
+  o.count = "2";
+  o.memory = "1Gi";
+  o.strategy = "fill";
+  const Source source{"r.yaml", "app: web\ncount: 0\nstrategy: bogus\nresources: {memory: -1, cpu: 1}\n",
+                      InputFormat::Auto};
+  Diagnostics diags;
+  auto req = load_request(&source, o, true, diags);
+  REQUIRE(req);
+  CHECK_FALSE(diags.has_errors());
+  CHECK(req->count == 2);
+  CHECK(req->strategy == Strategy::Fill);
+  CHECK(req->memory == 1024LL * 1024 * 1024);
+  CHECK(req->cpu == kNanoPerCore);  // not overridden: read from the file
+}

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "json_writer.h"
+
 namespace eruplan {
 
 namespace {
@@ -22,15 +24,26 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
     cordoned += n.available ? 0 : 1;
   }
   if (format != OutputFormat::Table) {
-    const bool json = format == OutputFormat::Json;
-    auto line = [&](const char* key, std::int64_t value, bool last = false) {
-      return std::string(json ? "  \"" : "") + key + (json ? "\": " : ": ") + std::to_string(value) +
-             (json && !last ? "," : "") + "\n";
+    std::string out;
+    auto write = [&](auto&& w) {
+      w.begin_object();
+      w.key("valid");
+      w.boolean(true);
+      for (auto [key, value] : {std::pair<const char*, std::int64_t>{"nodes", inventory.nodes.size()},
+                                {"not_available", cordoned},
+                                {"cores", cores},
+                                {"memory", memory}}) {
+        w.key(key);
+        w.integer(value);
+      }
+      w.end_object();
+      w.finish();
     };
-    return std::string(json ? "{\n" : "") + (json ? "  \"valid\": true,\n" : "valid: true\n") +
-           line("nodes", static_cast<std::int64_t>(inventory.nodes.size())) +
-           line("not_available", cordoned) + line("cores", cores) + line("memory", memory, true) +
-           (json ? "}\n" : "");
+    if (format == OutputFormat::Json)
+      write(JsonWriter(out));
+    else
+      write(YamlWriter(out));
+    return out;
   }
   std::string out = "valid: " + std::to_string(inventory.nodes.size()) + " nodes";
   if (cordoned > 0) out += " (" + std::to_string(cordoned) + " not available)";
@@ -43,10 +56,17 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
   return out + '\n';
 }
 
-// The per-node reasons that explain a failed strategy pass.
+// The per-node facts that explain a failed strategy pass: each node's
+// capacity, or its reason when 0; the first kShown nodes by name.
 std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap& map) {
+  constexpr std::size_t kShown = 100;
   std::string out;
-  for (const NodeCapacity& n : map.nodes) {
+  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+    if (i == kShown) {
+      out += "  ... and " + std::to_string(map.nodes.size() - kShown) + " more nodes\n";
+      break;
+    }
+    const NodeCapacity& n = map.nodes[i];
     out += "  " + inventory.nodes[n.node].name + ": ";
     if (n.capacity == 0)
       out += "capacity 0 (" + n.reason + ")";

@@ -286,3 +286,14 @@ TEST_CASE("cli: control bytes in messages are shown escaped") {
   CHECK(r.err.find('\x01') == std::string::npos);
   CHECK(r.err.find("\\x01") != std::string::npos);
 }
+
+TEST_CASE("cli: an infeasible plan on many nodes lists the first 100 and counts the rest") {
+  std::string nodes = "nodes:\n";
+  for (int i = 0; i < 150; ++i) nodes += "  - {name: n" + std::to_string(1000 + i) + ", cpu: 2, memory: 100}\n";
+  write("many.yaml", nodes);
+  Ran r = eruplan("plan -n many.yaml --count 100000 --memory 1");
+  CHECK(r.exit == 4);
+  CHECK(r.err.find("  n1099: capacity 100, 0 existing\n") != std::string::npos);
+  CHECK(r.err.find("n1100") == std::string::npos);
+  CHECK(r.err.find("  ... and 50 more nodes\n") != std::string::npos);
+}

@@ -13,6 +13,9 @@ build="$root/build-release"
 out=${TMPDIR:-/tmp}
 runs=5
 
+# A fresh machine may lack the benchmark library, GNU time or python3.
+bash "$root/.ci/dev" deps libbenchmark-dev time python3
+
 echo "== machine"
 echo "nproc: $(nproc)"
 lscpu | grep 'Model name' | sed 's/  */ /g'

@@ -91,10 +91,6 @@ InputFormat parse_input_format(const std::string& s) {
 // Fills a Source from a path or "-"; on failure prints why and returns false.
 bool load_source(const std::string& path, InputFormat format, Source& out) {
   out.format = format;
-  if (path.empty()) {
-    std::cerr << "eruplan: error: an empty file name (use - for standard input)\n";
-    return false;
-  }
   if (path == kStdin) {
     out.name = "<stdin>";
     out.text = read_stdin();
@@ -112,8 +108,9 @@ bool load_source(const std::string& path, InputFormat format, Source& out) {
 }
 
 void add_input_options(CLI::App* cmd, PlanArgs& a) {
-  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file (JSON or YAML); - for stdin")
-      ->required();
+  // Required, but checked after parsing, so that an unknown flag is what a
+  // command line with both problems is told about first.
+  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file (JSON or YAML); - for stdin (required)");
   cmd->add_option("-r,--request", a.request, "Deploy request file (JSON or YAML); - for stdin");
   cmd->add_option("--input-format", a.input_format, "Force the input format")
       ->check(CLI::IsMember({"json", "yaml"}));
@@ -139,6 +136,10 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
 }
 
 int run_command(Command command, const PlanArgs& a) {
+  if (a.nodes.empty()) {
+    std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   if (a.nodes == kStdin && a.request == kStdin) {
     std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
                  "Run with --help for more information.\n";

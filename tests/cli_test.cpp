@@ -297,3 +297,12 @@ TEST_CASE("cli: an infeasible plan on many nodes lists the first 100 and counts 
   CHECK(r.err.find("n1100") == std::string::npos);
   CHECK(r.err.find("  ... and 50 more nodes\n") != std::string::npos);
 }
+
+TEST_CASE("cli: an unknown flag is named even when --nodes is missing too") {
+  Ran r = eruplan("plan --bogus");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--bogus") != std::string::npos);
+  r = eruplan("capacity --memory 1Mi");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--nodes is required") != std::string::npos);
+}

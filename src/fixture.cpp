@@ -13,8 +13,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -274,10 +276,57 @@ bool is_json_file(const std::string& file, const std::string& text) {
   return first != std::string::npos && text[first] == '{';
 }
 
+std::string emitted_yaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  emit_yaml(out, node, 0);
+  return std::string(out.c_str()) + "\n";
+}
+
+// An inline input as it stands in the case file: the case text with
+// everything before the value blanked and everything from the next top-level
+// key on dropped, so the loader's line:col are the case file's. Nullopt when
+// that slice would not read back as the same value (a flow-style case,
+// anchors defined elsewhere): then the value is emitted anew.
+std::optional<std::string> inline_in_place(const std::string& text, const YAML::Node& root,
+                                           const YAML::Node& value) {
+  if (root.Style() == YAML::EmitterStyle::Flow) return std::nullopt;
+  const YAML::Mark start = value.Mark();
+  if (start.line < 0 || start.column < 0) return std::nullopt;
+  int end_line = std::numeric_limits<int>::max();  // the next top-level key, if any
+  for (const auto& kv : root) {
+    const int line = kv.first.Mark().line;
+    if (line == start.line && kv.second.Mark().pos != start.pos) return std::nullopt;
+    if (line > start.line) end_line = std::min(end_line, line);
+  }
+  std::string slice;
+  int line = 0;
+  std::size_t at = 0;
+  while (at <= text.size() && line < end_line) {
+    const std::size_t eol = std::min(text.find('\n', at), text.size());
+    if (line == start.line) {
+      const std::size_t col = std::min<std::size_t>(static_cast<std::size_t>(start.column), eol - at);
+      slice.append(col, ' ').append(text, at + col, eol - at - col);
+    } else if (line > start.line) {
+      slice.append(text, at, eol - at);
+    }
+    slice += '\n';
+    if (eol == text.size()) break;
+    at = eol + 1;
+    ++line;
+  }
+  try {
+    if (emitted_yaml(YAML::Load(slice)) != emitted_yaml(value)) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return slice;
+}
+
 // An input given inline or as a path relative to the case file. Returns
 // nullopt (with a difference recorded) when the path cannot be read.
-std::optional<Source> read_input(const YAML::Node& node, const std::string& field,
-                                 const std::string& file, bool json_case, const ReadFile& read,
+std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
+                                 const std::string& field, const std::string& file,
+                                 const std::string& text, bool json_case, const ReadFile& read,
                                  std::vector<std::string>& differences) {
   if (node.IsScalar()) {
     const std::filesystem::path rel(node.Scalar());
@@ -294,14 +343,15 @@ std::optional<Source> read_input(const YAML::Node& node, const std::string& fiel
   }
   if (!node.IsMap() && !node.IsSequence())
     malformed(field + ": expected an inline " + field + " or a path, got " + describe(node));
-  Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
-  if (json_case) {
-    emit_json(source.text, node, 0);
-  } else {
-    YAML::Emitter out;
-    emit_yaml(out, node, 0);
-    source.text = std::string(out.c_str()) + "\n";
+  if (!json_case) {
+    if (auto in_place = inline_in_place(text, root, node))
+      return Source{file, std::move(*in_place), InputFormat::Yaml};
   }
+  Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
+  if (json_case)
+    emit_json(source.text, node, 0);
+  else
+    source.text = emitted_yaml(node);
   return source;
 }
 
@@ -481,10 +531,11 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
 
   const bool json_case = is_json_file(file, text);
   std::optional<Source> nodes =
-      read_input(root["nodes"], "nodes", file, json_case, read, r.differences);
+      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
   std::optional<Source> request;
   if (root["request"])
-    request = read_input(root["request"], "request", file, json_case, read, r.differences);
+    request = read_input(root, root["request"], "request", file, text, json_case, read,
+                         r.differences);
   if (!r.differences.empty()) return;  // an unreadable input; nothing to run
 
   options.nodes = std::move(*nodes);

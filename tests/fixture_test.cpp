@@ -105,7 +105,7 @@ expect:
 
 }  // namespace
 
-TEST_CASE("a matching case passes and hands inline inputs to the pipeline as YAML sources") {
+TEST_CASE("a matching case passes and hands inline inputs to the pipeline in place") {
   FakePipeline fake{canned({{"node1", 10, 1}, {"node2", 10, 1}})};
   const FixtureResult r = run_fixture("cases/three.yaml", kInlineCase, kNoFiles, fake.fn());
   CHECK(r.passed);
@@ -117,13 +117,24 @@ TEST_CASE("a matching case passes and hands inline inputs to the pipeline as YAM
   const RunOptions& o = fake.calls[0];
   CHECK(o.command == Command::Plan);
   CHECK(o.plans == PlansShown::All);
-  CHECK(o.nodes.name == "cases/three.yaml#nodes");
+  // Inline inputs keep the case file's name, lines and columns, so the
+  // loader's messages point into the case file.
+  CHECK(o.nodes.name == "cases/three.yaml");
+  const std::string case_text = kInlineCase;
+  auto line_col = [](const std::string& t, std::string_view what) {
+    const std::size_t at = t.find(what);
+    const std::size_t line_start = t.rfind('\n', at) + 1;  // npos + 1 == 0 on the first line
+    return std::pair{std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(at), '\n'),
+                     at - line_start};
+  };
+  CHECK(line_col(o.nodes.text, "- {name: node1") == line_col(case_text, "- {name: node1"));
   CHECK(o.nodes.format == InputFormat::Yaml);
   REQUIRE(o.request.has_value());
-  CHECK(o.request->name == "cases/three.yaml#request");
+  CHECK(o.request->name == "cases/three.yaml");
+  CHECK(line_col(o.request->text, "{app: web") == line_col(case_text, "{app: web"));
   CHECK(o.request->format == InputFormat::Yaml);
 
-  // The re-emitted text says the same thing, and a quoted "4" stays quoted.
+  // The text says the same thing, and a quoted "4" stays quoted.
   const YAML::Node nodes = YAML::Load(o.nodes.text);
   CHECK(nodes["nodes"][0]["name"].as<std::string>() == "node1");
   CHECK(nodes["nodes"][0]["memory"].as<std::string>() == "1Gi");

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +59,14 @@ inline double global_key(double usage, double rate, std::int64_t k) {
   constexpr double kGrid = 1099511627776.0;  // 2^40
   return std::nearbyint((usage + static_cast<double>(k) * rate) * kGrid) / kGrid;
 }
+
+// A failed strategy pass: no deploy (all zeros) and why.
+StrategyResult strategy_failure(std::size_t n, std::string message,
+                                StrategyOutcome outcome = StrategyOutcome::Infeasible);
+// The failures every strategy shares, named for it: count <= 0, or no node
+// with room at all. Nullopt when neither applies.
+std::optional<StrategyResult> strategy_precheck(std::string_view name, std::size_t n,
+                                                std::int64_t count);
 
 // For strategy messages: the named infos as "node1, node2, node3", or
 // "node1, ..., node10 and 5 more" past `shown` names (strategy.cpp).

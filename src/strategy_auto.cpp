@@ -38,17 +38,12 @@ Wide placed_up_to(std::span<const StrategyInfo> infos, const std::vector<Wide>& 
   return placed;
 }
 
-StrategyResult infeasible(std::size_t n, std::string message) {
-  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
-}
-
 }  // namespace
 
 StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                              std::int64_t total, std::int64_t nodes_limit) {
   const std::size_t n = infos.size();
-  if (count <= 0) return infeasible(n, "auto: count must be > 0, got " + std::to_string(count));
-  if (n == 0) return infeasible(n, "auto: no node has room for a new instance");
+  if (auto failed = strategy_precheck("auto", n, count)) return *failed;
 
   std::vector<Wide> rooms(n);
   Wide room_sum = 0;
@@ -61,13 +56,13 @@ StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   // `total` is the caller's sum; the recomputed one guards against a stale value.
   if (total < count || capacity_sum < count) {
     auto can_take = std::min(Wide{total}, capacity_sum);
-    return infeasible(n, "auto: need " + strategy_count(count, "new instance") +
+    return strategy_failure(n, "auto: need " + strategy_count(count, "new instance") +
                              ", the nodes can take " +
                              std::to_string(static_cast<std::int64_t>(can_take)) + " in total");
   }
   if (room_sum < count) {
     auto limit = std::to_string(nodes_limit);
-    return infeasible(n, "auto: with nodes_limit " + limit + " (at most " + limit +
+    return strategy_failure(n, "auto: with nodes_limit " + limit + " (at most " + limit +
                              " old+new instances per node) the nodes can take " +
                              strategy_count(static_cast<std::int64_t>(room_sum), "new instance") +
                              ", " + std::to_string(count) + " needed");

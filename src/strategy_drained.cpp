@@ -16,10 +16,6 @@
 namespace eruplan {
 namespace {
 
-StrategyResult infeasible(std::size_t n, std::string message) {
-  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
-}
-
 // A NaN usage would break the ordering; count it as the fullest node.
 double usage_key(double usage) {
   return std::isnan(usage) ? std::numeric_limits<double>::infinity() : usage;
@@ -30,8 +26,7 @@ double usage_key(double usage) {
 StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                                 std::int64_t total, std::int64_t /*nodes_limit*/) {
   const std::size_t n = infos.size();
-  if (count <= 0) return infeasible(n, "drained: count must be > 0, got " + std::to_string(count));
-  if (n == 0) return infeasible(n, "drained: no node has room for a new instance");
+  if (auto failed = strategy_precheck("drained", n, count)) return *failed;
 
   // Sort the keys themselves, not indices into infos: far fewer cache misses.
   struct Ranked {
@@ -67,7 +62,7 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
   if (left > 0) {
     // `total` is the caller's sum; `count - left` is what the nodes really took.
     std::int64_t can_take = total < count ? total : count - left;
-    return infeasible(n, "drained: need " + strategy_count(count, "new instance") +
+    return strategy_failure(n, "drained: need " + strategy_count(count, "new instance") +
                              ", the nodes can take " + std::to_string(can_take) + " in total");
   }
   return result;

@@ -14,10 +14,6 @@
 namespace eruplan {
 namespace {
 
-StrategyResult infeasible(std::size_t n, std::string message) {
-  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
-}
-
 std::string capacity_text(std::int64_t capacity) {
   return capacity == kUnlimited ? "unlimited" : std::to_string(capacity);
 }
@@ -27,8 +23,7 @@ std::string capacity_text(std::int64_t capacity) {
 StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                              std::int64_t /*total*/, std::int64_t nodes_limit) {
   const std::size_t n = infos.size();
-  if (count <= 0) return infeasible(n, "each: count must be > 0, got " + std::to_string(count));
-  if (n == 0) return infeasible(n, "each: no node has room for a new instance");
+  if (auto failed = strategy_precheck("each", n, count)) return *failed;
 
   std::vector<std::size_t> eligible;
   std::size_t largest = 0;
@@ -37,13 +32,13 @@ StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t c
     if (infos[i].capacity > infos[largest].capacity) largest = i;
   }
   if (eligible.empty()) {
-    return infeasible(n, "each: no node can take " + strategy_count(count, "instance") +
+    return strategy_failure(n, "each: no node can take " + strategy_count(count, "instance") +
                              " (largest capacity: " + std::string(infos[largest].name) + " with " +
                              capacity_text(infos[largest].capacity) + ")");
   }
   const auto wanted = static_cast<std::uint64_t>(nodes_limit);
   if (nodes_limit > 0 && eligible.size() < wanted) {
-    return infeasible(n, "each: " + strategy_count(std::ssize(eligible), "node") + " can take " +
+    return strategy_failure(n, "each: " + strategy_count(std::ssize(eligible), "node") + " can take " +
                              strategy_count(count, "instance") + " (" +
                              strategy_node_names(infos, eligible) + "), nodes_limit asks for " +
                              std::to_string(nodes_limit));

@@ -17,10 +17,6 @@
 namespace eruplan {
 namespace {
 
-StrategyResult failure(StrategyOutcome outcome, std::size_t n, std::string message) {
-  return {outcome, std::vector<std::int64_t>(n, 0), std::move(message)};
-}
-
 bool can_reach(const StrategyInfo& info, std::int64_t count) {
   // existing + capacity >= count, without overflow (kUnlimited is INT64_MAX).
   return info.existing >= count || info.capacity >= count - info.existing;
@@ -31,12 +27,7 @@ bool can_reach(const StrategyInfo& info, std::int64_t count) {
 StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                              std::int64_t /*total*/, std::int64_t nodes_limit) {
   const std::size_t n = infos.size();
-  if (count <= 0) {
-    return failure(StrategyOutcome::Infeasible, n,
-                   "fill: count must be > 0, got " + std::to_string(count));
-  }
-  if (n == 0)
-    return failure(StrategyOutcome::Infeasible, n, "fill: no node has room for a new instance");
+  if (auto failed = strategy_precheck("fill", n, count)) return *failed;
 
   std::vector<std::size_t> qualifying;
   for (std::size_t i = 0; i < n; ++i) {
@@ -49,7 +40,7 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
     if (!qualifying.empty()) message += " (" + strategy_node_names(infos, qualifying) + ")";
     message += ", " + std::to_string(needed) + " needed";
     if (nodes_limit == 0) message += " (nodes_limit 0 means every node)";
-    return failure(StrategyOutcome::Infeasible, n, std::move(message));
+    return strategy_failure(n, std::move(message));
   }
   if (qualifying.size() > needed) {
     // Only which nodes come first matters, not their order among themselves.
@@ -72,10 +63,11 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   }
   if (!adds) {
     std::sort(qualifying.begin(), qualifying.end());  // name order reads best
-    return failure(StrategyOutcome::AlreadySatisfied, n,
-                   "fill: already filled: " + strategy_node_names(infos, qualifying) +
-                       (qualifying.size() == 1 ? " has" : " have") +
-                       " >= " + strategy_count(count, "instance"));
+    return strategy_failure(n,
+                            "fill: already filled: " + strategy_node_names(infos, qualifying) +
+                                (qualifying.size() == 1 ? " has" : " have") + " >= " +
+                                strategy_count(count, "instance"),
+                            StrategyOutcome::AlreadySatisfied);
   }
   return result;
 }

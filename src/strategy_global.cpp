@@ -28,10 +28,6 @@ namespace {
 
 __extension__ typedef __int128 Wide;
 
-StrategyResult infeasible(std::size_t n, std::string message) {
-  return {StrategyOutcome::Infeasible, std::vector<std::int64_t>(n, 0), std::move(message)};
-}
-
 // The key of a node's k-th new instance, the same function as the reference.
 double key(double usage, double rate, std::int64_t k) { return global_key(usage, rate, k); }
 
@@ -102,8 +98,7 @@ Wide keys_at_most(const std::vector<Keyed>& nodes, double t) {
 StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                                std::int64_t total, std::int64_t /*nodes_limit*/) {
   const std::size_t n = infos.size();
-  if (count <= 0) return infeasible(n, "global: count must be > 0, got " + std::to_string(count));
-  if (n == 0) return infeasible(n, "global: no node has room for a new instance");
+  if (auto failed = strategy_precheck("global", n, count)) return *failed;
 
   // The capacity pass gives finite usage and rate >= 0. Anything else is bent
   // into that shape (NaN usage = a full node, NaN or negative rate = 0) so keys
@@ -121,7 +116,7 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   }
   if (total < count || capacity_sum < count) {
     auto can_take = static_cast<std::int64_t>(std::min(Wide{total}, capacity_sum));
-    return infeasible(n, "global: need " + strategy_count(count, "new instance") +
+    return strategy_failure(n, "global: need " + strategy_count(count, "new instance") +
                              ", the nodes can take " + std::to_string(can_take) + " in total");
   }
 

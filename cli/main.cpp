@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixture.h"
@@ -39,6 +40,9 @@ constexpr const char* kStdin = "-";
 struct PlanArgs {
   std::string nodes, request, input_format, output = "table", plans = "all";
   RequestOverrides overrides;
+  bool atomic = false;
+  std::string save_inventory;
+  unsigned jobs = 0;  // 0: the number of cores
 };
 
 struct TestArgs {
@@ -110,7 +114,8 @@ bool load_source(const std::string& path, InputFormat format, Source& out) {
 void add_input_options(CLI::App* cmd, PlanArgs& a) {
   // Required, but checked after parsing, so that an unknown flag is what a
   // command line with both problems is told about first.
-  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file (JSON or YAML); - for stdin (required)");
+  cmd->add_option("-n,--nodes", a.nodes,
+                  "Node inventory file (JSON or YAML); - for stdin (required)");
   cmd->add_option("-r,--request", a.request, "Deploy request file (JSON or YAML); - for stdin");
   cmd->add_option("--input-format", a.input_format, "Force the input format")
       ->check(CLI::IsMember({"json", "yaml"}));
@@ -123,19 +128,65 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
       ->capture_default_str();
   cmd->add_option("--app", o.app, "Override: the app whose existing instances count");
   cmd->add_option("--count", o.count, "Override: instances to deploy");
-  cmd->add_option("--strategy", o.strategy, "Override: auto|fill|each|global|drained");
+  cmd->add_option("--strategy", o.strategy, "Override: " + strategy_choices())
+      ->check([](const std::string& s) {
+        return parse_strategy(s) ? std::string()
+                                 : "unknown strategy; expected " + strategy_choices();
+      });
   cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit");
   cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)");
-  cmd->add_flag("--cpu-bind{true}", o.cpu_bind, "Override: bind to concrete cores (--cpu-bind=false to unset)");
+  cmd->add_flag("--cpu-bind{true}", o.cpu_bind,
+                "Override: bind to concrete cores (--cpu-bind=false to unset)");
   cmd->add_option("--memory", o.memory, "Override: memory per instance (512Mi)");
   cmd->add_option("--storage", o.storage, "Override: storage per instance (10Gi)");
-  cmd->add_option("--volume", o.volumes, "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
+  cmd->add_option("--volume", o.volumes,
+                  "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
   cmd->add_option("--label", o.labels, "Override: node_filter label k=v (repeatable)");
   cmd->add_option("--node", o.nodes, "Override: only this node (repeatable)");
   cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
+  cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
+      ->check(CLI::PositiveNumber);
 }
 
-int run_command(Command command, const PlanArgs& a) {
+// plan, apply: the options that change the cluster state.
+void add_state_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_flag("--atomic", a.atomic,
+                "All requests of the file succeed together or none is placed");
+  cmd->add_option("--save-inventory", a.save_inventory,
+                  "Write the inventory after the plan to FILE (YAML, or JSON for a .json name)");
+}
+
+// The format a file is written in: JSON for a .json name, else YAML.
+OutputFormat format_for(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0 ? OutputFormat::Json
+                                                                            : OutputFormat::Yaml;
+}
+
+// `apply` prints the inventory in the format of -n unless -o says otherwise.
+OutputFormat input_format_of(const Source& s) {
+  if (s.format == InputFormat::Json) return OutputFormat::Json;
+  if (s.format == InputFormat::Yaml) return OutputFormat::Yaml;
+  if (s.name.ends_with(".json")) return OutputFormat::Json;
+  if (s.name.ends_with(".yaml") || s.name.ends_with(".yml")) return OutputFormat::Yaml;
+  const auto first = s.text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && (s.text[first] == '{' || s.text[first] == '[')
+             ? OutputFormat::Json
+             : OutputFormat::Yaml;
+}
+
+// Writes `text` to `path`; false (and a message) when it cannot.
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    std::cerr << "eruplan: error: cannot write " << path << ": " << std::strerror(errno) << '\n';
+    return false;
+  }
+  return true;
+}
+
+int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   if (a.nodes.empty()) {
     std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
@@ -152,7 +203,8 @@ int run_command(Command command, const PlanArgs& a) {
   if (!load_source(a.nodes, format, options.nodes)) return static_cast<int>(ExitCode::Invalid);
   if (!a.request.empty()) {
     options.request.emplace();
-    if (!load_source(a.request, format, *options.request)) return static_cast<int>(ExitCode::Invalid);
+    if (!load_source(a.request, format, *options.request))
+      return static_cast<int>(ExitCode::Invalid);
   }
   options.output = a.output == "json"   ? OutputFormat::Json
                    : a.output == "yaml" ? OutputFormat::Yaml
@@ -160,10 +212,16 @@ int run_command(Command command, const PlanArgs& a) {
   options.plans = a.plans == "assigned" ? PlansShown::Assigned
                   : a.plans == "none"   ? PlansShown::None
                                         : PlansShown::All;
+  if (command == Command::Apply && !output_given) options.output = input_format_of(options.nodes);
+  options.atomic = a.atomic;
+  options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
   static const RunResult* result = new RunResult(run(options));
+  if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
+    return static_cast<int>(ExitCode::Internal);
   std::fwrite(result->err.data(), 1, result->err.size(), stderr);
   std::fwrite(result->out.data(), 1, result->out.size(), stdout);
   finish(static_cast<int>(result->exit));
@@ -186,9 +244,10 @@ std::vector<std::string> collect_cases(const std::vector<std::string>& paths) {
       continue;
     }
     std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-      if (it->is_regular_file(ec) && is_case_extension(it->path())) found.push_back(it->path().string());
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && is_case_extension(it->path()))
+        found.push_back(it->path().string());
     }
     std::sort(found.begin(), found.end());
     for (std::string& f : found) {
@@ -223,8 +282,8 @@ int run_tests(const TestArgs& a) {
   std::fwrite(report.data(), 1, report.size(), stdout);
   if (results.empty()) {
     // A mistyped path or filter must not pass a CI job silently.
-    std::cerr << "eruplan: error: no fixture cases found" << (a.filter.empty() ? "" : " matching --filter")
-              << '\n';
+    std::cerr << "eruplan: error: no fixture cases found"
+              << (a.filter.empty() ? "" : " matching --filter") << '\n';
     return 1;
   }
   const bool all_passed =
@@ -233,34 +292,47 @@ int run_tests(const TestArgs& a) {
 }
 
 int main_impl(int argc, char** argv) {
-  CLI::App app{"eruplan: an offline, dry-run deployment planner (capacity pass, then strategy pass)",
-               "eruplan"};
+  CLI::App app{
+      "eruplan: an offline, dry-run deployment planner (capacity pass, then strategy pass)",
+      "eruplan"};
   app.set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 internal error.\nSee man eruplan.");
+  app.footer(
+      "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
+      "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args;
   TestArgs test_args;
-  CLI::App* capacity = app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
-  CLI::App* plan = app.add_subcommand("plan", "Capacity pass, then strategy pass: DeployMap and bindings");
-  CLI::App* validate = app.add_subcommand("validate", "Check the inputs and list every problem found");
+  CLI::App* capacity =
+      app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
+  CLI::App* plan =
+      app.add_subcommand("plan", "Capacity pass, then strategy pass: DeployMap and bindings");
+  CLI::App* validate =
+      app.add_subcommand("validate", "Check the inputs and list every problem found");
+  CLI::App* apply =
+      app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
   add_input_options(capacity, capacity_args);
   add_input_options(plan, plan_args);
   add_input_options(validate, validate_args);
+  add_input_options(apply, apply_args);
+  add_state_options(plan, plan_args);
+  add_state_options(apply, apply_args);
   test->add_option("paths", test_args.paths, "Case files and directories")->required();
   test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
   test->add_option("-o,--output", test_args.output, "Report format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  for (CLI::App* sub : {capacity, plan, validate, test})
+  for (CLI::App* sub : {capacity, plan, validate, apply, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
-    if (command != "capacity" && command != "plan" && command != "validate" && command != "test") {
+    if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
+        command != "apply") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, validate, test)\nRun with --help for more information.\n";
+                << "' (commands: capacity, plan, apply, validate, test)\nRun with --help for more "
+                   "information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }
@@ -274,6 +346,7 @@ int main_impl(int argc, char** argv) {
   if (capacity->parsed()) return run_command(Command::Capacity, capacity_args);
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
+  if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
   return run_tests(test_args);
 }
 

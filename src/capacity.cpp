@@ -1,6 +1,7 @@
-// The capacity pass (SPEC §4): for every node the filter keeps, the minimum
-// over the dimensions the request uses, the plans of the binding dimensions
-// paired up, and the usage/rate the global and drained strategies weigh.
+// The capacity pass (SPEC §4, §8): for every node the filter keeps, the
+// minimum over the dimensions of kDimensions, the plans of the binding
+// dimensions paired up, the structured reasons of the dimensions that stop
+// it, and the usage/rate the global and drained strategies weigh.
 #include "capacity.h"
 
 #include <algorithm>
@@ -10,6 +11,15 @@ namespace eruplan {
 
 namespace {
 
+__extension__ typedef __int128 i128;
+
+// The dimension table. Rows come in SPEC §8.5's reason order, so a node's
+// reasons read in that order too.
+constexpr DimensionFn kDimensions[] = {
+    taint_dimension,   cpu_dimension,      memory_dimension,    storage_dimension,
+    volumes_dimension, extended_dimension, instances_dimension,
+};
+
 struct Weighted {
   double usage = 0, rate = 0, weight = 0;
   void add(double u, double r, double w) {
@@ -17,10 +27,16 @@ struct Weighted {
     rate += r * w;
     weight += w;
   }
+  void ratio(i128 used, i128 asked, i128 size, double w) {
+    if (size <= 0) return;
+    const double s = static_cast<double>(size);
+    add(static_cast<double>(used) / s, static_cast<double>(asked) / s, w);
+  }
 };
 
 // SPEC §4 "Usage and rate": memory mode weighs memory (1), CPU-bind mode
-// weighs CPU (100); storage and volumes add weight 1 each when requested.
+// weighs CPU (100); storage, volumes and each extended resource (§8.1) add
+// weight 1 each when requested. Sums of sizes are exact (128-bit).
 void usage_and_rate(const Node& node, const Request& request, NodeCapacity& out) {
   Weighted w;
   if (request.cpu_bind) {
@@ -29,21 +45,21 @@ void usage_and_rate(const Node& node, const Request& request, NodeCapacity& out)
       w.add(static_cast<double>(node.cpu_used) / kNanoPerCore / cores,
             static_cast<double>(request.cpu) / kNanoPerCore / cores, 100);
     }
-  } else if (node.memory > 0) {
-    const double memory = static_cast<double>(node.memory);
-    w.add(node.memory_used / memory, request.memory / memory, 1);
+  } else {
+    w.ratio(node.memory_used, request.memory, node.memory, 1);
   }
-  if (request.storage > 0 && node.storage > 0) {
-    const double storage = static_cast<double>(node.storage);
-    w.add(node.storage_used / storage, request.storage / storage, 1);
-  }
+  if (request.storage > 0) w.ratio(node.storage_used, request.storage, node.storage, 1);
   if (request.binds_volumes()) {
-    Bytes size = 0, used = 0, asked = 0;
+    i128 size = 0, used = 0, asked = 0;
     for (const Device& d : node.devices) size += d.size, used += d.used;
     for (const VolumeRequest& v : request.volumes)
       if (v.scheduled()) asked += v.size;
-    if (size > 0)
-      w.add(static_cast<double>(used) / size, static_cast<double>(asked) / size, 1);
+    w.ratio(used, asked, size, 1);
+  }
+  for (const auto& [name, per_instance] : request.extended) {
+    if (per_instance <= 0) continue;
+    if (const ExtendedResource* e = node.find_extended(name))
+      w.ratio(e->used, per_instance, e->total, 1);
   }
   if (w.weight > 0) {
     out.usage = w.usage / w.weight;
@@ -53,85 +69,158 @@ void usage_and_rate(const Node& node, const Request& request, NodeCapacity& out)
 
 // Plan i of a node pairs the i-th plan of each binding dimension; a
 // dimension with one shared plan (unlimited) lends it to every instance.
-std::vector<Plan> pair_plans(const DimensionResult& cpu, const DimensionResult& volumes,
+std::vector<Plan> pair_plans(const std::vector<const DimensionResult*>& binding,
                              std::int64_t count) {
   std::vector<Plan> plans;
   plans.reserve(static_cast<size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) {
     Plan plan;
-    if (cpu.binds) {
-      const Plan& p = cpu.plans[std::min<size_t>(i, cpu.plans.size() - 1)];
-      plan.cpu = p.cpu;
-      plan.numa = p.numa;
+    for (const DimensionResult* d : binding) {
+      const Plan& p = d->plans[std::min<size_t>(static_cast<size_t>(i), d->plans.size() - 1)];
+      plan.cpu.insert(plan.cpu.end(), p.cpu.begin(), p.cpu.end());
+      if (p.numa >= 0) plan.numa = p.numa;
+      plan.volumes.insert(plan.volumes.end(), p.volumes.begin(), p.volumes.end());
     }
-    if (volumes.binds) plan.volumes = volumes.plans[std::min<size_t>(i, volumes.plans.size() - 1)].volumes;
     plans.push_back(std::move(plan));
   }
   return plans;
 }
 
+int kind_rank(std::string_view kind) {
+  static constexpr std::string_view kFixed[] = {"not available", "taint",   "cpu",
+                                                "memory",        "storage", "volumes"};
+  for (int i = 0; i < 6; ++i)
+    if (kind == kFixed[i]) return i;
+  return kind == "instances" ? 7 : 6;
+}
+
 }  // namespace
 
-NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
-                           std::uint32_t index, const CapacityOptions& options) {
-  const Node& node = inventory.nodes[index];
-  NodeCapacity out;
-  out.node = index;
-  out.existing = node.instances_of(request.app);
-  usage_and_rate(node, request, out);
-  if (!node.available) {
-    out.capacity = 0;
-    out.reason = "not available";
-    return out;
-  }
+DimensionResult divide(const char* what, Quantity unit, std::int64_t available,
+                       std::int64_t per_instance) {
+  DimensionResult result;
+  if (per_instance <= 0) return result;  // nothing asked: no limit
+  // kUnlimited means "no limit": a finite count never takes its value.
+  result.capacity = std::min(std::max<std::int64_t>(available, 0) / per_instance, kUnlimited - 1);
+  if (result.capacity == 0)
+    result.reasons.push_back(
+        Reason::amounts(what, unit, std::max<std::int64_t>(available, 0), per_instance));
+  return result;
+}
 
-  DimensionResult cpu = request.cpu_bind ? cpu_dimension(node, inventory, request, options.max_plans)
-                                         : memory_dimension(node, request);
-  if (request.cpu_bind) cpu.capacity = std::min(cpu.capacity, kUnlimited - 1);  // always finite
-  DimensionResult storage = storage_dimension(node, request);
-  DimensionResult volumes = volume_dimension(node, request, options.max_plans);
-
-  out.capacity = std::min({cpu.capacity, storage.capacity, volumes.capacity});
-  if (out.capacity == 0) {
-    for (const DimensionResult* d : {&cpu, &storage, &volumes}) {
-      if (d->capacity != 0) continue;
-      if (!out.reason.empty()) out.reason += "; ";
-      out.reason += d->reason;
+std::string format_reason(const Reason& r) {
+  if (r.dimension == "not available") return r.dimension;
+  std::string out = r.dimension + ": ";
+  if (!r.detail.empty()) return out + r.detail;
+  const auto amount = [&](std::int64_t v) {
+    switch (r.unit) {
+      case Quantity::Bytes:
+        return format_bytes(v);
+      case Quantity::Cores:
+        return format_cores(v);
+      case Quantity::Count:
+        break;
     }
-    return out;
-  }
-  if (cpu.binds || volumes.binds) {
-    const std::int64_t shown =
-        out.capacity == kUnlimited ? 1 : std::min(out.capacity, options.max_plans);
-    const bool have_plans = (!cpu.binds || !cpu.plans.empty()) && (!volumes.binds || !volumes.plans.empty());
-    if (have_plans) out.plans = pair_plans(cpu, volumes, shown);
+    return std::to_string(v);
+  };
+  return out + amount(r.available) + " available, " + amount(r.per_instance) + " per instance";
+}
+
+std::string format_reasons(const std::vector<Reason>& reasons) {
+  std::string out;
+  for (const Reason& r : reasons) {
+    if (!out.empty()) out += "; ";
+    out += format_reason(r);
   }
   return out;
 }
 
-CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
-                          const CapacityOptions& options) {
+bool reason_kind_less(std::string_view a, std::string_view b) {
+  const int ra = kind_rank(a), rb = kind_rank(b);
+  return ra != rb ? ra < rb : a < b;
+}
+
+std::vector<std::string> reason_kinds(const std::vector<Reason>& reasons) {
+  std::vector<std::string> kinds;
+  for (const Reason& r : reasons) kinds.push_back(r.dimension);
+  std::sort(kinds.begin(), kinds.end(), reason_kind_less);
+  kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
+  return kinds;
+}
+
+NodeCapacity node_capacity(const Inventory& inventory, const Request& request, std::uint32_t index,
+                           const CapacityOptions& options) {
+  const Node& node = inventory.nodes[index];
+  NodeCapacity out;
+  out.node = index;
+  out.revision = node.revision;
+  out.existing = node.instances_of(request.app);
+  usage_and_rate(node, request, out);
+  if (!node.available) {
+    out.capacity = 0;
+    out.reasons.push_back(Reason::words("not available", {}));
+    return out;
+  }
+
+  const DimensionInput input{inventory, node, request, options.max_plans};
+  std::vector<DimensionResult> results;
+  results.reserve(std::size(kDimensions));
+  out.capacity = kUnlimited;
+  for (DimensionFn dimension : kDimensions) {
+    results.push_back(dimension(input));
+    out.capacity = std::min(out.capacity, results.back().capacity);
+  }
+  if (out.capacity == 0) {
+    for (DimensionResult& d : results)
+      if (d.capacity == 0)
+        for (Reason& r : d.reasons) out.reasons.push_back(std::move(r));
+    return out;
+  }
+  std::vector<const DimensionResult*> binding;
+  for (const DimensionResult& d : results)
+    if (d.binds) binding.push_back(&d);
+  if (!binding.empty()) {
+    const std::int64_t shown =
+        out.capacity == kUnlimited ? 1 : std::min(out.capacity, options.max_plans);
+    const bool have_plans = std::all_of(binding.begin(), binding.end(),
+                                        [](const DimensionResult* d) { return !d->plans.empty(); });
+    if (have_plans && shown > 0) out.plans = pair_plans(binding, shown);
+  }
+  return out;
+}
+
+void add_capacity(std::int64_t& total, std::int64_t capacity) {
+  if (total == kUnlimited || capacity == kUnlimited)
+    total = kUnlimited;
+  else if (__builtin_add_overflow(total, capacity, &total))
+    total = kUnlimited - 1;  // a finite total too large to count: saturate
+}
+
+std::vector<std::uint32_t> filtered_nodes(const Inventory& inventory, const NodeFilter& filter) {
   std::vector<std::uint32_t> order;
   order.reserve(inventory.nodes.size());
   for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
-    if (request.filter.accepts(inventory.nodes[i])) order.push_back(i);
+    if (filter.accepts(inventory.nodes[i])) order.push_back(i);
   auto by_name = [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   };
   if (!std::is_sorted(order.begin(), order.end(), by_name))
     std::sort(order.begin(), order.end(), by_name);
+  return order;
+}
 
+bool binds_anything(const Request& request) { return request.cpu_bind || request.binds_volumes(); }
+
+CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
+                          const CapacityOptions& options) {
+  const std::vector<std::uint32_t> order = filtered_nodes(inventory, request.filter);
   CapacityMap map;
-  map.binds = request.cpu_bind || request.binds_volumes();
-  map.nodes.reserve(order.size());
-  for (std::uint32_t index : order) {
-    map.nodes.push_back(node_capacity(inventory, request, index, options));
-    const std::int64_t c = map.nodes.back().capacity;
-    if (map.total == kUnlimited || c == kUnlimited)
-      map.total = kUnlimited;
-    else if (__builtin_add_overflow(map.total, c, &map.total))
-      map.total = kUnlimited - 1;  // a finite total too large to count: saturate
-  }
+  map.binds = binds_anything(request);
+  map.nodes.resize(order.size());
+  parallel_for(order.size(), options.jobs, [&](std::size_t i) {
+    map.nodes[i] = node_capacity(inventory, request, order[i], options);
+  });
+  for (const NodeCapacity& n : map.nodes) add_capacity(map.total, n.capacity);
   return map;
 }
 

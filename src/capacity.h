@@ -3,11 +3,8 @@
 // usage and rate the global and drained strategies weigh.
 //
 // Each resource dimension lives in its own file behind the same shape: given
-// a node and the request it returns a DimensionResult.
-//   memory.cpp       memory mode (cpu_bind false): cores check + memory
-//   storage.cpp      storage
-//   cpu_plans.cpp    CPU-bind mode: core plans, NUMA, capped by memory
-//   volume_plans.cpp scheduled (AUTO) volumes
+// a node and the request it returns a DimensionResult (see kDimensions in
+// capacity.cpp for the table).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +13,8 @@
 #include <vector>
 
 #include "model.h"
+#include "parallel.h"
+#include "units.h"
 
 namespace eruplan {
 
@@ -34,29 +33,69 @@ struct VolumeShare {
 
 // What one instance would bind. Empty parts mean "binds nothing there".
 struct Plan {
-  std::vector<CoreShare> cpu;  // sorted by core index; whole cores share_base each,
-                               // at most one core with the fractional pieces
-  int numa = -1;               // index into Node::numa_nodes; -1 = across NUMA nodes / none
+  std::vector<CoreShare> cpu;        // sorted by core index; whole cores share_base each,
+                                     // at most one core with the fractional pieces
+  int numa = -1;                     // index into Node::numa_nodes; -1 = across NUMA nodes / none
   std::vector<VolumeShare> volumes;  // by binding index, then device index
 };
+
+// Why a node takes no instance, as data (SPEC §8.5): the dimension that
+// stops it, what is available and what one instance needs; turned into words
+// only when shown (format_reason).
+enum class Quantity : std::uint8_t { Bytes, Cores, Count };
+struct Reason {
+  std::string
+      dimension;  // the kind: "memory", "cpu", "nvidia.com/gpu", "taint", "not available", ...
+  Quantity unit = Quantity::Count;
+  std::int64_t available = 0;
+  std::int64_t per_instance = 0;
+  std::string detail;  // when set, the words after "dimension: " (cpu plans, volumes, taints)
+
+  static Reason amounts(std::string dimension, Quantity unit, std::int64_t available,
+                        std::int64_t per_instance) {
+    return Reason{std::move(dimension), unit, available, per_instance, {}};
+  }
+  static Reason words(std::string dimension, std::string detail) {
+    return Reason{std::move(dimension), Quantity::Count, 0, 0, std::move(detail)};
+  }
+};
+
+// "memory: 300Mi available, 512Mi per instance"; "not available".
+std::string format_reason(const Reason& reason);
+// Every reason of a node, joined by "; ".
+std::string format_reasons(const std::vector<Reason>& reasons);
+// SPEC §8.5: the kinds of a node's reasons, each once, in the order
+// not available, taint, cpu, memory, storage, volumes, extended names (byte
+// order), instances.
+std::vector<std::string> reason_kinds(const std::vector<Reason>& reasons);
+bool reason_kind_less(std::string_view a, std::string_view b);
 
 // One dimension's verdict on one node.
 struct DimensionResult {
   std::int64_t capacity = kUnlimited;  // kUnlimited when this dimension does not limit
-  std::string reason;                  // when capacity is 0: "memory: 300Mi available, 512Mi per instance"
-  std::vector<Plan> plans;  // for binding dimensions: exactly min(capacity, max_plans)
-                            // plans, or one shared plan when unlimited
-  bool binds = false;       // this dimension produces plans
+  std::vector<Reason> reasons;         // when capacity is 0
+  std::vector<Plan> plans;             // for binding dimensions: exactly min(capacity, max_plans)
+                                       // plans, or one shared plan when unlimited
+  bool binds = false;                  // this dimension produces plans
+
+  void stop(Reason reason) {
+    capacity = 0;
+    reasons.push_back(std::move(reason));
+  }
+  std::string reason() const { return format_reasons(reasons); }
 };
 
 struct NodeCapacity {
-  std::uint32_t node = 0;              // index into Inventory::nodes
-  std::int64_t capacity = 0;           // kUnlimited when nothing limits
-  std::string reason;                  // why capacity is 0; empty otherwise
-  std::vector<Plan> plans;             // PlanMap entry; empty when nothing binds
-  std::int64_t existing = 0;           // running instances of the request's app
-  double usage = 0;                    // SPEC §4 "Usage and rate"
+  std::uint32_t node = 0;       // index into Inventory::nodes
+  std::int64_t capacity = 0;    // kUnlimited when nothing limits
+  std::vector<Reason> reasons;  // why capacity is 0; empty otherwise
+  std::vector<Plan> plans;      // PlanMap entry; empty when nothing binds
+  std::int64_t existing = 0;    // running instances of the request's app
+  double usage = 0;             // SPEC §4 "Usage and rate"
   double rate = 0;
+  std::uint64_t revision = 0;  // the node's revision this entry was computed at
+
+  std::string reason() const { return format_reasons(reasons); }
 };
 
 struct CapacityMap {
@@ -71,33 +110,62 @@ struct CapacityMap {
 inline constexpr std::int64_t kDefaultMaxPlans = 100'000;
 struct CapacityOptions {
   std::int64_t max_plans = kDefaultMaxPlans;
+  unsigned jobs = 1;  // threads for the per-node map (SPEC §9 --jobs); output never depends on it
 };
 
 CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
                           const CapacityOptions& options = {});
 
+// The nodes `filter` keeps, as indexes into inventory.nodes, by name.
+std::vector<std::uint32_t> filtered_nodes(const Inventory& inventory, const NodeFilter& filter);
+// A CapacityMap total: adds a node's capacity, kUnlimited absorbing, saturating below it.
+void add_capacity(std::int64_t& total, std::int64_t capacity);
+// The request binds concrete resources (CPU cores or AUTO volumes): plans matter.
+bool binds_anything(const Request& request);
+
 // One node's entry of the CapacityMap (capacity_pass calls this per node);
 // used again when a node must list more plans than the default cap.
-NodeCapacity node_capacity(const Inventory& inventory, const Request& request,
-                           std::uint32_t index, const CapacityOptions& options);
+NodeCapacity node_capacity(const Inventory& inventory, const Request& request, std::uint32_t index,
+                           const CapacityOptions& options);
 
-// The dimensions, one file each.
-DimensionResult memory_dimension(const Node& node, const Request& request);
-DimensionResult storage_dimension(const Node& node, const Request& request);
-DimensionResult cpu_dimension(const Node& node, const Inventory& inventory,
-                              const Request& request, std::int64_t max_plans);
-DimensionResult volume_dimension(const Node& node, const Request& request,
-                                 std::int64_t max_plans);
+// The dimensions (SPEC §4, §8.1, §8.2, §9), one file each, all behind one
+// signature; capacity.cpp folds the table of them (kDimensions) into a
+// node's capacity, plans and reasons. A new resource kind is one file and
+// one row there.
+struct DimensionInput {
+  const Inventory& inventory;
+  const Node& node;
+  const Request& request;
+  std::int64_t max_plans;
+};
+using DimensionFn = DimensionResult (*)(const DimensionInput&);
+
+DimensionResult taint_dimension(const DimensionInput&);  // taints.cpp
+DimensionResult cpu_dimension(
+    const DimensionInput&);  // cpu.cpp: cores check, CPU fit, or cpu plans
+DimensionResult memory_dimension(const DimensionInput&);     // memory.cpp (memory mode)
+DimensionResult storage_dimension(const DimensionInput&);    // storage.cpp
+DimensionResult volumes_dimension(const DimensionInput&);    // volume_plans.cpp
+DimensionResult extended_dimension(const DimensionInput&);   // extended.cpp
+DimensionResult instances_dimension(const DimensionInput&);  // instances.cpp (max_instances)
+
+// Scheduled (AUTO) volume plans (volume_plans.cpp).
+DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans);
+
+// "dedicated=gpu:NoSchedule", "key:NoExecute" when the taint has no value.
+std::string taint_text(const Taint& taint);
+
+// CPU-bind mode's core plans, capped by memory (cpu_plans.cpp).
+DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,
+                                    const Request& request, std::int64_t max_plans);
 
 // A dimension that divides what is available by what each instance takes:
 // unlimited when nothing is asked, else floor(available / per_instance), with
 // a reason such as "memory: 300Mi available, 512Mi per instance" at 0.
-DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instance);
-
-// Human-readable byte sizes for reasons and tables: 314572800 -> "300Mi",
-// 1500 -> "1500" (exact binary suffix when it divides, else plain bytes).
-std::string format_bytes(Bytes bytes);
-// 1500000000 nanocores -> "1.5"
-std::string format_cores(NanoCores cpu);
+DimensionResult divide(const char* what, Quantity unit, std::int64_t available,
+                       std::int64_t per_instance);
+inline DimensionResult divide_bytes(const char* what, Bytes available, Bytes per_instance) {
+  return divide(what, Quantity::Bytes, available, per_instance);
+}
 
 }  // namespace eruplan

@@ -244,7 +244,7 @@ std::string shape_text(const cpu_plans::CpuShape& shape) {
 
 std::string cpu_reason(const Node& node, const Inventory& inventory, const Request& request,
                        const cpu_plans::CpuShape& shape) {
-  std::string text = "cpu: " + format_cores(request.cpu) +
+  std::string text = format_cores(request.cpu) +
                      (request.cpu == kNanoPerCore ? " core" : " cores") + " per instance (" +
                      shape_text(shape) + "), 0 plans from available cores {";
   for (std::size_t i = 0; i < node.core_count(); ++i) {
@@ -257,25 +257,24 @@ std::string cpu_reason(const Node& node, const Inventory& inventory, const Reque
   return text;
 }
 
-DimensionResult zero(std::string reason) {
+DimensionResult zero(std::string detail) {
   DimensionResult result;
   result.binds = true;
-  result.capacity = 0;
-  result.reason = std::move(reason);
+  result.stop(Reason::words("cpu", std::move(detail)));
   return result;
 }
 
 }  // namespace
 
-DimensionResult cpu_dimension(const Node& node, const Inventory& inventory, const Request& request,
-                              std::int64_t max_plans) {
+DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,
+                                    const Request& request, std::int64_t max_plans) {
   using namespace cpu_plans;
   const Pieces P = inventory.share_base;
   const Pieces pieces = cpu_request_pieces(request.cpu, P);
   if (pieces < 0)
-    return zero("cpu: " + format_cores(request.cpu) +
+    return zero(format_cores(request.cpu) +
                 " cores is not a whole number of pieces at share_base " + std::to_string(P));
-  if (pieces == 0) return zero("cpu: binding needs more than 0 cores per instance");
+  if (pieces == 0) return zero("binding needs more than 0 cores per instance");
   const CpuShape shape{P, pieces / P, pieces % P};
 
   std::vector<Pieces> available(node.core_count());
@@ -321,18 +320,16 @@ DimensionResult cpu_dimension(const Node& node, const Inventory& inventory, cons
 
   if (result.capacity == 0) {
     // Nothing was taken by the NUMA passes, so the across pass saw the whole node.
-    std::string reason;
-    if (cpu_only == 0) reason = cpu_reason(node, inventory, request, shape);
+    if (cpu_only == 0)
+      result.reasons.push_back(Reason::words("cpu", cpu_reason(node, inventory, request, shape)));
     if (memory_cap(request, memory_left) == 0) {
-      if (!reason.empty()) reason += "; ";
-      reason += "memory: " + format_bytes(std::max<Bytes>(memory_left, 0)) + " available, " +
-                format_bytes(request.memory) + " per instance";
+      result.reasons.push_back(Reason::amounts("memory", Quantity::Bytes,
+                                               std::max<Bytes>(memory_left, 0), request.memory));
     } else if (!numa_memory_short.empty()) {
-      if (!reason.empty()) reason += "; ";
-      reason += "memory: " + numa_memory_short + " available, " + format_bytes(request.memory) +
-                " per instance";
+      result.reasons.push_back(Reason::words(
+          "memory",
+          numa_memory_short + " available, " + format_bytes(request.memory) + " per instance"));
     }
-    result.reason = std::move(reason);
   }
   return result;
 }

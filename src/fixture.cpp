@@ -304,7 +304,8 @@ std::optional<std::string> inline_in_place(const std::string& text, const YAML::
   while (at <= text.size() && line < end_line) {
     const std::size_t eol = std::min(text.find('\n', at), text.size());
     if (line == start.line) {
-      const std::size_t col = std::min<std::size_t>(static_cast<std::size_t>(start.column), eol - at);
+      const std::size_t col =
+          std::min<std::size_t>(static_cast<std::size_t>(start.column), eol - at);
       slice.append(col, ' ').append(text, at + col, eol - at - col);
     } else if (line > start.line) {
       slice.append(text, at, eol - at);
@@ -456,9 +457,9 @@ void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::s
       const NodeCapacity* got = o.find(name);
       if (!got)
         diffs.push_back("reasons." + name + ": not in the capacity map");
-      else if (got->reason.find(want) == std::string::npos)
-        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) +
-                        ", got: " + (got->reason.empty() ? "(no reason)" : in_quotes(got->reason)));
+      else if (got->reason().find(want) == std::string::npos)
+        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) + ", got: " +
+                        (got->reason().empty() ? "(no reason)" : in_quotes(got->reason())));
     }
   }
 }
@@ -534,8 +535,8 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
       read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
   std::optional<Source> request;
   if (root["request"])
-    request = read_input(root, root["request"], "request", file, text, json_case, read,
-                         r.differences);
+    request =
+        read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
   if (!r.differences.empty()) return;  // an unreadable input; nothing to run
 
   options.nodes = std::move(*nodes);

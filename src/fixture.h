@@ -16,8 +16,8 @@ namespace eruplan {
 using ReadFile = std::function<std::optional<std::string>(const std::string& path)>;
 
 struct FixtureResult {
-  std::string file;                      // the case file as given
-  std::string name;                      // the case's `name`, or the file name
+  std::string file;  // the case file as given
+  std::string name;  // the case's `name`, or the file name
   bool passed = false;
   std::vector<std::string> differences;  // "deploy.node1: expected 2, got 1"
 };

@@ -35,10 +35,28 @@ struct RequestOverrides {
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
 
+// A request file: one request (SPEC §3), or a `requests:` list (§8.4).
+struct RequestSet {
+  std::vector<Request> requests;       // file order
+  std::vector<std::uint32_t> indexes;  // list mode: each request's index in the file's list
+  bool list = false;                   // the file held a requests: list
+  bool overridden = false;             // list mode with request flags: a usage error (exit 2)
+};
+
+// `source` may be null: the request then comes from the overrides alone.
+// `count_required`: `plan` needs count > 0; `capacity` ignores it.
+std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
+                                        bool count_required, Diagnostics& diags);
+
 // `source` may be null: the request then comes from the overrides alone.
 // `count_required`: `plan` needs count > 0; `capacity` ignores it.
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags);
+
+// `scoring.type` (SPEC §9): least_allocated, most_allocated,
+// requested_to_capacity_ratio.
+std::optional<ScoringType> parse_scoring_type(std::string_view text);
+std::string unknown_scoring(std::string_view text);
 
 // Checks that need both inputs, e.g. with cpu_bind, cpu x share_base must be
 // a whole number of pieces (0.29 cores at 100 is 29 pieces, never 28).

@@ -52,6 +52,21 @@ std::string list_ids(const std::vector<std::string_view>& ids) {
   return out;
 }
 
+// SPEC §8.1: a name is any non-empty string but cpu, memory and storage.
+bool extended_name_ok(Reader& r, const FieldPath& path, const Entry& e) {
+  if (e.key.empty()) {
+    r.error(path.child(e.key), e.key_id, "an extended resource name must not be empty");
+    return false;
+  }
+  if (e.key == "cpu" || e.key == "memory" || e.key == "storage") {
+    r.error(path.child(e.key), e.key_id,
+            quoted(e.key) + " is not an extended resource; give it as the node's own " +
+                std::string(e.key) + " field");
+    return false;
+  }
+  return true;
+}
+
 class NodeLoader {
  public:
   NodeLoader(Reader& r, Pieces share_base) : r_(r), share_base_(share_base) {}
@@ -61,7 +76,7 @@ class NodeLoader {
  private:
   struct Fields {
     ValueId name, labels, available, cpu, cpu_map, memory, numa, numa_memory, storage, volumes,
-        usage, instances;
+        usage, instances, extended, max_instances, taints;
   };
 
   void cores_from_cpu(const FieldPath& path, ValueId v);
@@ -75,6 +90,9 @@ class NodeLoader {
   void usage_volumes(const FieldPath& path, ValueId v);
   void labels(const FieldPath& path, ValueId v);
   void instances(const FieldPath& path, ValueId v);
+  void extended(const FieldPath& path, ValueId v);
+  void usage_extended(const FieldPath& path, ValueId v);
+  void taints(const FieldPath& path, ValueId v);
 
   std::size_t find_core(std::string_view id) const;  // cores.size() when absent
   std::size_t find_numa(std::string_view id) const;
@@ -106,7 +124,10 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
                   {"storage", &f.storage},
                   {"volumes", &f.volumes},
                   {"usage", &f.usage},
-                  {"instances", &f.instances}}))
+                  {"instances", &f.instances},
+                  {"extended", &f.extended},
+                  {"max_instances", &f.max_instances},
+                  {"taints", &f.taints}}))
     return std::move(node_);
 
   if (f.name == kNoValue) {
@@ -145,6 +166,12 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   if (f.numa != kNoValue) numa(path.child("numa"), f.numa);
   if (f.numa_memory != kNoValue || (f.numa != kNoValue && numa_ok_)) numa_memory(path, f);
   if (f.volumes != kNoValue) volumes(path.child("volumes"), f.volumes);
+  if (f.extended != kNoValue) extended(path.child("extended"), f.extended);
+  if (f.max_instances != kNoValue) {
+    if (auto m = r_.integer(path.child("max_instances"), f.max_instances, 0))
+      node_.max_instances = *m;
+  }
+  if (f.taints != kNoValue) taints(path.child("taints"), f.taints);
   if (f.usage != kNoValue) {
     usage(path.child("usage"), f.usage);
   }
@@ -156,12 +183,8 @@ void NodeLoader::cores_from_cpu(const FieldPath& path, ValueId v) {
   cores_ok_ = false;
   const auto cpu = r_.cpu(path, v);
   if (!cpu) return;
-  if (*cpu % kNanoPerCore != 0) {
-    r_.error(path, v,
-             "cpu is a whole number of cores, got " + format_cores(*cpu) +
-                 " (use cpu_map to give pieces per core)");
-    return;
-  }
+  // A fractional cpu (15890m, as Kubernetes reports allocatable CPU) binds
+  // floor(cpu) cores; its exact value is the node's CPU for every other rule.
   const std::int64_t n = *cpu / kNanoPerCore;
   if (n > kMaxCoresPerNode) {
     r_.error(path, v,
@@ -172,6 +195,7 @@ void NodeLoader::cores_from_cpu(const FieldPath& path, ValueId v) {
   // Kept as a count until numa or usage.cpu_map needs per-core records.
   node_.plain_cores = n;
   node_.plain_core_pieces = share_base_;
+  node_.cpu_given = *cpu;
   cores_ok_ = true;
 }
 
@@ -362,15 +386,17 @@ void NodeLoader::volumes(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::usage(const FieldPath& path, ValueId v) {
-  ValueId cpu, cpu_map, memory, numa_memory, storage, volumes;
+  ValueId cpu, cpu_map, memory, numa_memory, storage, volumes, extended;
   if (!r_.fields(path, v,
                  {{"cpu", &cpu},
                   {"cpu_map", &cpu_map},
                   {"memory", &memory},
                   {"numa_memory", &numa_memory},
                   {"storage", &storage},
-                  {"volumes", &volumes}}))
+                  {"volumes", &volumes},
+                  {"extended", &extended}}))
     return;
+  if (extended != kNoValue) usage_extended(path.child("extended"), extended);
   if (memory != kNoValue) {
     const FieldPath here = path.child("memory");
     if (auto used = r_.size(here, memory)) {
@@ -396,19 +422,9 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
   for (const Core& c : node_.cores) used_pieces += c.used;
   if (cpu != kNoValue) {
     const FieldPath here = path.child("cpu");
-    if (auto used = r_.cpu(here, cpu)) {
-      node_.cpu_used = *used;
-      // used cores x share_base may not exceed the node's pieces (oversold included).
-      const Pieces pieces = node_.cpu_pieces();
-      if (cores_ok_ &&
-          static_cast<i128>(*used) * share_base_ > static_cast<i128>(pieces) * kNanoPerCore)
-        r_.error(here, cpu,
-                 format_cores(*used) + " cores used, more than the node has (" +
-                     std::to_string(pieces) + " pieces = " +
-                     format_cores(static_cast<NanoCores>(static_cast<i128>(pieces) * kNanoPerCore /
-                                                         share_base_)) +
-                     " cores at share_base " + std::to_string(share_base_) + ")");
-    }
+    // usage.cpu may exceed the node's CPU (SPEC §8.1): memory mode oversells
+    // CPU, and `apply` writes what it placed.
+    if (auto used = r_.cpu(here, cpu)) node_.cpu_used = *used;
   } else {
     // Default: what the bound cores hold, in cores, rounded to the nearest nanocore.
     const i128 scaled = static_cast<i128>(used_pieces) * kNanoPerCore;
@@ -507,6 +523,73 @@ void NodeLoader::labels(const FieldPath& path, ValueId v) {
     }
     if (auto value = r_.scalar(here, e.value))
       node_.labels.emplace_back(std::string(e.key), std::string(*value));
+  }
+}
+
+void NodeLoader::extended(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  r_.sort_unique(path, list, byte_less);
+  node_.extended.reserve(list.size());
+  for (const Entry& e : list) {
+    if (!extended_name_ok(r_, path, e)) continue;
+    if (auto total = r_.size(path.child(e.key), e.value))
+      node_.extended.push_back(ExtendedResource{std::string(e.key), *total, 0});
+  }
+}
+
+void NodeLoader::usage_extended(const FieldPath& path, ValueId v) {
+  std::vector<Entry> list = r_.members(path, v);
+  r_.sort_unique(path, list, byte_less);
+  for (const Entry& e : list) {
+    const FieldPath here = path.child(e.key);
+    if (!extended_name_ok(r_, path, e)) continue;
+    const auto used = r_.size(here, e.value);
+    if (!used) continue;
+    auto it =
+        std::lower_bound(node_.extended.begin(), node_.extended.end(), e.key,
+                         [](const ExtendedResource& x, std::string_view k) { return x.name < k; });
+    if (it == node_.extended.end() || it->name != e.key) {
+      r_.error(here, e.key_id, quoted(e.key) + " is not one of the node's extended resources");
+      continue;
+    }
+    it->used = *used;
+    if (*used > it->total)
+      r_.error(here, e.value,
+               std::to_string(*used) + " used, more than the node's " + std::to_string(it->total) +
+                   " " + std::string(e.key));
+  }
+}
+
+void NodeLoader::taints(const FieldPath& path, ValueId v) {
+  if (!r_.is_array(path, v)) return;
+  const std::uint32_t n = r_.doc().size(v);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FieldPath at = path.at(i);
+    ValueId key, value, effect, time_added;
+    if (!r_.fields(
+            at, r_.doc().element(v, i),
+            {{"key", &key}, {"value", &value}, {"effect", &effect}, {"timeAdded", &time_added}}))
+      continue;
+    Taint taint;
+    if (key == kNoValue)
+      r_.error(at, r_.doc().element(v, i), "key is required");
+    else if (auto k = r_.string(at.child("key"), key))
+      taint.key = *k;
+    if (value != kNoValue) {
+      if (auto s = r_.scalar(at.child("value"), value)) taint.value = *s;
+    }
+    if (effect == kNoValue) {
+      r_.error(at, r_.doc().element(v, i),
+               "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
+    } else if (auto e = r_.string(at.child("effect"), effect)) {
+      if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
+        r_.error(at.child("effect"), effect,
+                 "unknown effect " + quoted(*e) +
+                     "; expected NoSchedule, PreferNoSchedule or NoExecute");
+      else
+        taint.effect = *e;
+    }
+    node_.taints.push_back(std::move(taint));
   }
 }
 

@@ -9,6 +9,7 @@
 #include "capacity.h"  // format_bytes, format_cores
 #include "doc.h"
 #include "load.h"
+#include "strategy.h"
 
 namespace eruplan {
 
@@ -30,21 +31,8 @@ Origin flag(const char* name) { return Origin{kCommandLine, 0, 0, name}; }
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
 
-std::optional<Strategy> parse_strategy(std::string_view text) {
-  std::string s(text);
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (s == "auto" || s == "communism") return Strategy::Auto;
-  if (s == "fill") return Strategy::Fill;
-  if (s == "each" || s == "average") return Strategy::Each;
-  if (s == "global") return Strategy::Global;
-  if (s == "drained") return Strategy::Drained;
-  return std::nullopt;
-}
-
 std::string unknown_strategy(std::string_view text) {
-  return "unknown strategy " + quoted(text) +
-         "; expected auto, fill, each, global or drained (communism = auto, average = each)";
+  return "unknown strategy " + quoted(text) + "; expected " + strategy_choices();
 }
 
 // SRC:DST[:FLAGS[:SIZE]] (SPEC §4, volume plans).
@@ -110,6 +98,8 @@ std::optional<bool> parse_flag_bool(std::string_view text) {
 // about came from.
 struct Draft {
   Request request;
+  ValueId name_id = kNoValue;
+  Origin min_count_origin;
   bool count_given = false;
   bool count_written = false;  // present, valid or not: a bad count is reported once
   Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
@@ -121,23 +111,47 @@ class RequestReader {
   // replaces them, so a bad value there is no problem.
   RequestReader(Reader& r, Draft& d, const RequestOverrides& o) : r_(r), d_(d), o_(o) {}
 
-  void read(ValueId top) {
-    const FieldPath root;
+  void read(const FieldPath& root, ValueId top) {
     if (r_.doc()[top].kind == ValueKind::Null) return;  // an empty file: everything defaults
-    ValueId app, count, strategy, nodes_limit, resources, node_filter;
+    ValueId app, count, strategy, nodes_limit, resources, node_filter, tolerations, scoring, name,
+        priority, min_count, group;
     if (!r_.fields(root, top,
                    {{"app", &app},
                     {"count", &count},
                     {"strategy", &strategy},
                     {"nodes_limit", &nodes_limit},
                     {"resources", &resources},
-                    {"node_filter", &node_filter}}))
+                    {"node_filter", &node_filter},
+                    {"tolerations", &tolerations},
+                    {"scoring", &scoring},
+                    {"name", &name},
+                    {"priority", &priority},
+                    {"min_count", &min_count},
+                    {"group", &group}}))
       return;
+    Request& r = d_.request;
+    if (name != kNoValue) {
+      if (auto n = r_.string(root.child("name"), name)) r.name = *n;
+      d_.name_id = name;
+    }
+    if (priority != kNoValue) {
+      if (auto p = r_.integer(root.child("priority"), priority, INT64_MIN)) r.priority = *p;
+    }
+    if (min_count != kNoValue) {
+      if (auto m = r_.integer(root.child("min_count"), min_count, 1)) r.min_count = *m;
+      d_.min_count_origin = r_.origin(root.child("min_count"), min_count);
+    }
+    if (group != kNoValue) {
+      if (auto g = r_.scalar(root.child("group"), group)) r.group = *g;
+    }
+    if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
+    if (scoring != kNoValue) read_scoring(root.child("scoring"), scoring);
     if (o_.app) app = kNoValue;
     if (o_.count) count = kNoValue;
     if (o_.strategy) strategy = kNoValue;
     if (o_.nodes_limit) nodes_limit = kNoValue;
     Request& req = d_.request;
+    (void)r;
     if (app != kNoValue) {
       if (auto a = r_.string(root.child("app"), app)) req.app = *a;
     }
@@ -166,7 +180,7 @@ class RequestReader {
 
  private:
   void read_resources(const FieldPath& path, ValueId v) {
-    ValueId cpu, cpu_limit, cpu_bind, memory, memory_limit, storage, volumes;
+    ValueId cpu, cpu_limit, cpu_bind, memory, memory_limit, storage, volumes, extended, cpu_fit;
     if (!r_.fields(path, v,
                    {{"cpu", &cpu},
                     {"cpu_limit", &cpu_limit},
@@ -174,8 +188,14 @@ class RequestReader {
                     {"memory", &memory},
                     {"memory_limit", &memory_limit},
                     {"storage", &storage},
-                    {"volumes", &volumes}}))
+                    {"volumes", &volumes},
+                    {"extended", &extended},
+                    {"cpu_fit", &cpu_fit}}))
       return;
+    if (cpu_fit != kNoValue) {
+      if (auto b = r_.boolean(path.child("cpu_fit"), cpu_fit)) d_.request.cpu_fit = *b;
+    }
+    if (extended != kNoValue) read_extended(path.child("extended"), extended);
     if (o_.cpu) cpu = kNoValue;
     if (o_.cpu_bind) cpu_bind = kNoValue;
     if (o_.memory) memory = kNoValue;
@@ -223,6 +243,157 @@ class RequestReader {
           r_.error(at, e, problem);
       }
     }
+  }
+
+  void read_extended(const FieldPath& path, ValueId v) {
+    std::vector<Reader::Entry> list = r_.members(path, v);
+    r_.sort_unique(path, list, byte_less);
+    for (const auto& e : list) {
+      const FieldPath here = path.child(e.key);
+      if (e.key.empty() || e.key == "cpu" || e.key == "memory" || e.key == "storage") {
+        r_.error(here, e.key_id,
+                 e.key.empty()
+                     ? std::string("an extended resource name must not be empty")
+                     : quoted(e.key) + " is not an extended resource; ask for it as resources." +
+                           std::string(e.key));
+        continue;
+      }
+      if (auto n = r_.size(here, e.value)) d_.request.extended.emplace_back(std::string(e.key), *n);
+    }
+  }
+
+  void read_tolerations(const FieldPath& path, ValueId v) {
+    if (!r_.is_array(path, v)) return;
+    const std::uint32_t n = r_.doc().size(v);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const FieldPath at = path.at(i);
+      const ValueId item = r_.doc().element(v, i);
+      ValueId key, op, value, effect, seconds;
+      if (!r_.fields(at, item,
+                     {{"key", &key},
+                      {"operator", &op},
+                      {"value", &value},
+                      {"effect", &effect},
+                      {"tolerationSeconds", &seconds}}))
+        continue;
+      Toleration t;
+      if (key != kNoValue) {
+        if (auto k = r_.scalar(at.child("key"), key)) t.key = *k;
+      }
+      if (op != kNoValue) {
+        if (auto o = r_.string(at.child("operator"), op)) {
+          if (*o == "Exists")
+            t.exists = true;
+          else if (*o != "Equal")
+            r_.error(at.child("operator"), op,
+                     "unknown operator " + quoted(*o) + "; expected Equal or Exists");
+        }
+      }
+      if (value != kNoValue) {
+        if (auto s = r_.scalar(at.child("value"), value)) t.value = *s;
+        if (t.exists && !t.value.empty())
+          r_.error(at.child("value"), value, "a toleration with operator Exists takes no value");
+      }
+      if (effect != kNoValue) {
+        if (auto e = r_.scalar(at.child("effect"), effect)) {
+          if (!e->empty() && *e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
+            r_.error(at.child("effect"), effect,
+                     "unknown effect " + quoted(*e) +
+                         "; expected NoSchedule, PreferNoSchedule or NoExecute");
+          t.effect = *e;
+        }
+      }
+      if (!t.exists && t.key.empty())
+        r_.error(
+            at, item,
+            "a toleration with operator Equal needs a key (an empty key needs operator Exists)");
+      d_.request.tolerations.push_back(std::move(t));
+    }
+  }
+
+  void read_scoring(const FieldPath& path, ValueId v) {
+    ValueId type, resources, shape, fit_weight, balanced_weight;
+    if (!r_.fields(path, v,
+                   {{"type", &type},
+                    {"resources", &resources},
+                    {"shape", &shape},
+                    {"fit_weight", &fit_weight},
+                    {"balanced_weight", &balanced_weight}}))
+      return;
+    Scoring& sc = d_.request.scoring;
+    if (type != kNoValue) {
+      if (auto t = r_.string(path.child("type"), type)) {
+        if (auto parsed = parse_scoring_type(*t))
+          sc.type = *parsed;
+        else
+          r_.error(path.child("type"), type, unknown_scoring(*t));
+      }
+    }
+    if (fit_weight != kNoValue) {
+      if (auto w = r_.integer(path.child("fit_weight"), fit_weight, 0, 100)) sc.fit_weight = *w;
+    }
+    if (balanced_weight != kNoValue) {
+      if (auto w = r_.integer(path.child("balanced_weight"), balanced_weight, 0, 100))
+        sc.balanced_weight = *w;
+    }
+    if (resources != kNoValue) {
+      const FieldPath here = path.child("resources");
+      if (r_.is_array(here, resources)) {
+        sc.resources.clear();
+        const std::uint32_t n = r_.doc().size(resources);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const FieldPath at = here.at(i);
+          const ValueId item = r_.doc().element(resources, i);
+          ValueId name, weight;
+          if (!r_.fields(at, item, {{"name", &name}, {"weight", &weight}})) continue;
+          ScoringResource res;
+          if (name == kNoValue)
+            r_.error(at, item, "name is required (cpu, memory, storage or an extended resource)");
+          else if (auto nm = r_.string(at.child("name"), name))
+            res.name = *nm;
+          if (weight != kNoValue) {
+            if (auto w = r_.integer(at.child("weight"), weight, 1, 100)) res.weight = *w;
+          }
+          for (const auto& other : sc.resources)
+            if (!res.name.empty() && other.name == res.name)
+              r_.error(at.child("name"), name, "resource " + quoted(res.name) + " is listed twice");
+          sc.resources.push_back(std::move(res));
+        }
+      }
+    }
+    if (shape != kNoValue) {
+      const FieldPath here = path.child("shape");
+      if (r_.is_array(here, shape)) {
+        const std::uint32_t n = r_.doc().size(shape);
+        if (n < 1 || n > 20)
+          r_.error(here, shape, "a shape has 1 to 20 points, got " + std::to_string(n));
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const FieldPath at = here.at(i);
+          const ValueId item = r_.doc().element(shape, i);
+          ValueId utilization, score;
+          if (!r_.fields(at, item, {{"utilization", &utilization}, {"score", &score}})) continue;
+          ShapePoint p;
+          if (utilization == kNoValue || score == kNoValue) {
+            r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
+            continue;
+          }
+          const auto u = r_.integer(at.child("utilization"), utilization, 0, 100);
+          const auto sv = r_.integer(at.child("score"), score, 0, 10);
+          if (!u || !sv) continue;
+          p.utilization = *u;
+          p.score = *sv;
+          if (!sc.shape.empty() && sc.shape.back().utilization >= p.utilization)
+            r_.error(at.child("utilization"), utilization,
+                     "utilization must increase strictly along the shape (" +
+                         std::to_string(sc.shape.back().utilization) + " before " +
+                         std::to_string(p.utilization) + ")");
+          sc.shape.push_back(p);
+        }
+      }
+    }
+    if (sc.type == ScoringType::RequestedToCapacityRatio && shape == kNoValue)
+      r_.error(path, v,
+               "requested_to_capacity_ratio needs a shape (a list of {utilization, score} points)");
   }
 
   void read_filter(const FieldPath& path, ValueId v) {
@@ -395,28 +566,134 @@ bool RequestOverrides::empty() const {
          volumes.empty() && labels.empty() && nodes.empty() && exclude.empty();
 }
 
-std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
-                                    bool count_required, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
-  const std::string file = source ? source->name : kCommandLine;
+std::optional<ScoringType> parse_scoring_type(std::string_view text) {
+  if (text == "least_allocated") return ScoringType::LeastAllocated;
+  if (text == "most_allocated") return ScoringType::MostAllocated;
+  if (text == "requested_to_capacity_ratio") return ScoringType::RequestedToCapacityRatio;
+  return std::nullopt;
+}
+
+std::string unknown_scoring(std::string_view text) {
+  return "unknown scoring type " + quoted(text) +
+         "; expected least_allocated, most_allocated or requested_to_capacity_ratio";
+}
+
+namespace {
+
+Draft new_draft(const std::string& file, const std::string& prefix, bool from_file) {
   Draft d;
-  d.cpu_origin = Origin{file, 0, 0, source ? "resources.cpu" : "--cpu"};
-  d.cpu_limit_origin = Origin{file, 0, 0, source ? "resources.cpu_limit" : "--cpu"};
-  d.cpu_bind_origin = Origin{file, 0, 0, source ? "resources.cpu_bind" : "--cpu-bind"};
-  if (source) {
-    auto doc = parse_document(*source, diags);
-    if (!doc) return std::nullopt;
-    Reader r(*doc, source->name, diags);
-    RequestReader(r, d, overrides).read(doc->root());
-  }
-  apply_overrides(overrides, d, diags);
+  d.cpu_origin = Origin{file, 0, 0, from_file ? prefix + "resources.cpu" : "--cpu"};
+  d.cpu_limit_origin = Origin{file, 0, 0, from_file ? prefix + "resources.cpu_limit" : "--cpu"};
+  d.cpu_bind_origin = Origin{file, 0, 0, from_file ? prefix + "resources.cpu_bind" : "--cpu-bind"};
+  return d;
+}
+
+// The checks SPEC §8.4 adds to one request: min_count within 1..count and
+// only where the strategy can place fewer than count.
+void check_min_count(const Draft& d, Diagnostics& diags) {
+  const Request& r = d.request;
+  if (r.min_count == 0) return;
+  if (!strategy_row(r.strategy).min_count)
+    diags.error(d.min_count_origin, "min_count is not valid with strategy " +
+                                        std::string(strategy_name(r.strategy)) +
+                                        " (only with auto, global, drained and score)");
+  else if (r.count > 0 && r.min_count > r.count)
+    diags.error(d.min_count_origin, "min_count " + std::to_string(r.min_count) +
+                                        " is more than count " + std::to_string(r.count));
+}
+
+bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
   if (count_required && !d.count_written)
     diags.error(
-        Origin{file, 0, 0, source ? "count" : "--count"},
+        count_origin,
         "count is required for plan (how many instances to deploy; set count or pass --count)");
   normalise(d, diags);
+  check_min_count(d, diags);
+  if (d.request.name.empty()) d.request.name = d.request.app;
+  return count_errors(diags) == errors_before;
+}
+
+}  // namespace
+
+std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
+                                        bool count_required, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  const std::string file = source ? source->name : kCommandLine;
+  RequestSet set;
+  std::optional<Doc> doc;
+  ValueId list = kNoValue;
+  if (source) {
+    doc = parse_document(*source, diags);
+    if (!doc) return std::nullopt;
+    const ValueId root = doc->root();
+    if ((*doc)[root].kind == ValueKind::Object) {
+      for (std::uint32_t i = 0; i < doc->size(root); ++i)
+        if (doc->text(doc->key(root, i)) == "requests") list = doc->member(root, i);
+    }
+  }
+  if (list == kNoValue) {
+    Draft d = new_draft(file, "", source != nullptr);
+    if (doc) {
+      Reader r(*doc, source->name, diags);
+      RequestReader(r, d, overrides).read(FieldPath{}, doc->root());
+    }
+    apply_overrides(overrides, d, diags);
+    finish_draft(d, count_required, Origin{file, 0, 0, source ? "count" : "--count"}, diags);
+    if (count_errors(diags) > errors_before) return std::nullopt;
+    set.requests.push_back(std::move(d.request));
+    return set;
+  }
+
+  // `requests:` (SPEC §8.4): a list of requests, each one as §3 plus name,
+  // priority, min_count and group; nothing else may sit beside the list.
+  set.list = true;
+  set.overridden = !overrides.empty();
+  Reader r(*doc, source->name, diags);
+  const FieldPath root;
+  ValueId ignored = kNoValue;
+  r.fields(root, doc->root(), {{"requests", &ignored}});
+  const FieldPath path = root.child("requests");
+  if (!r.is_array(path, list)) return std::nullopt;
+  const std::uint32_t n = doc->size(list);
+  if (n == 0) r.error(path, list, "requests is empty; give at least one request");
+  const RequestOverrides none;
+  std::vector<ValueId> name_ids;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FieldPath at = path.at(i);
+    const std::string prefix = at.str() + ".";
+    Draft d = new_draft(file, prefix, true);
+    const ValueId item = doc->element(list, i);
+    if (!r.is_object(at, item)) continue;
+    RequestReader(r, d, none).read(at, item);
+    if (!finish_draft(d, count_required, r.origin(at, item), diags)) continue;
+    // A later request with an earlier one's name (an unnamed one goes by its app).
+    for (std::size_t j = 0; j < set.requests.size(); ++j) {
+      if (set.requests[j].name != d.request.name) continue;
+      r.error(d.name_id != kNoValue ? at.child("name") : at,
+              d.name_id != kNoValue ? d.name_id : item,
+              "two requests are named " + quoted(d.request.name) + " (requests[" +
+                  std::to_string(set.indexes[j]) + "] and requests[" + std::to_string(i) +
+                  "]); give each a unique name");
+      break;
+    }
+    set.requests.push_back(std::move(d.request));
+    set.indexes.push_back(i);
+  }
   if (count_errors(diags) > errors_before) return std::nullopt;
-  return std::move(d.request);
+  return set;
+}
+
+std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
+                                    bool count_required, Diagnostics& diags) {
+  auto set = load_requests(source, overrides, count_required, diags);
+  if (!set) return std::nullopt;
+  if (set->list) {
+    diags.error(Origin{source ? source->name : kCommandLine, 0, 0, "requests"},
+                "expected one request here, not a requests: list");
+    return std::nullopt;
+  }
+  return std::move(set->requests.front());
 }
 
 namespace {

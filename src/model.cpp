@@ -50,17 +50,6 @@ Pieces Node::cpu_pieces() const {
   return sum;
 }
 
-std::string_view strategy_name(Strategy s) {
-  switch (s) {
-    case Strategy::Auto: return "auto";
-    case Strategy::Fill: return "fill";
-    case Strategy::Each: return "each";
-    case Strategy::Global: return "global";
-    case Strategy::Drained: return "drained";
-  }
-  return "auto";
-}
-
 bool NodeFilter::accepts(const Node& node) const {
   if (!nodes.empty() && std::find(nodes.begin(), nodes.end(), node.name) == nodes.end())
     return false;
@@ -76,6 +65,31 @@ bool NodeFilter::accepts(const Node& node) const {
 bool Request::binds_volumes() const {
   return std::any_of(volumes.begin(), volumes.end(),
                      [](const VolumeRequest& v) { return v.scheduled(); });
+}
+
+NanoCores Node::cpu_total() const {
+  if (cpu_given >= 0) return cpu_given;
+  return static_cast<NanoCores>(core_count()) * kNanoPerCore;
+}
+
+std::int64_t Node::instances_total() const {
+  std::int64_t sum = 0;
+  for (const auto& entry : instances)
+    if (__builtin_add_overflow(sum, entry.second, &sum)) return INT64_MAX;
+  return sum;
+}
+
+const ExtendedResource* Node::find_extended(std::string_view name) const {
+  auto it =
+      std::lower_bound(extended.begin(), extended.end(), name,
+                       [](const ExtendedResource& e, std::string_view k) { return e.name < k; });
+  return it != extended.end() && it->name == name ? &*it : nullptr;
+}
+
+bool Toleration::tolerates(const Taint& taint) const {
+  if (!effect.empty() && effect != taint.effect) return false;
+  if (exists) return key.empty() || key == taint.key;
+  return key == taint.key && value == taint.value;
 }
 
 Pieces cpu_request_pieces(NanoCores cpu, Pieces share_base) {

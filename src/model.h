@@ -47,6 +47,44 @@ struct Device {
   Bytes used = 0;  // usage.volumes; 0 <= used <= size
 };
 
+// A node taint (SPEC §9): NoSchedule and NoExecute taints keep out every
+// request that does not tolerate them; PreferNoSchedule ones do not filter.
+struct Taint {
+  std::string key;  // non-empty
+  std::string value;
+  std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
+};
+
+// A request's toleration (SPEC §9). Operator Equal (the default) matches key
+// and value, Exists matches the key alone; an empty key with Exists matches
+// every taint; an empty effect matches every effect.
+struct Toleration {
+  std::string key;
+  bool exists = false;  // operator Exists
+  std::string value;
+  std::string effect;  // empty = every effect
+
+  bool tolerates(const Taint& taint) const;
+};
+
+// A named integer resource beyond CPU, memory and storage (SPEC §8.1):
+// nvidia.com/gpu, example.com/fpga, ...
+struct ExtendedResource {
+  std::string name;
+  std::int64_t total = 0;
+  std::int64_t used = 0;  // usage.extended; 0 <= used <= total
+};
+
+// A running workload (SPEC §11), normalised as a request is.
+struct Workload {
+  std::string id;  // unique in the inventory
+  std::string app;
+  NanoCores cpu = 0, cpu_limit = 0;
+  Bytes memory = 0, memory_limit = 0;
+  NamedList<Pieces> cpu_map;  // core id -> pieces, natural order; empty = unbound
+  int numa = -1;              // index into Node::numa_nodes, -1 = none
+};
+
 struct Node {
   std::string name;               // unique, non-empty
   NamedList<std::string> labels;  // sorted by key
@@ -57,24 +95,41 @@ struct Node {
   // memory. Otherwise `cores` lists them, in natural id order. Read them
   // through core_count() and the core_* accessors.
   std::vector<Core> cores;
-  std::int64_t plain_cores = 0;     // N while `cores` is empty
-  Pieces plain_core_pieces = 0;     // share_base
+  std::int64_t plain_cores = 0;      // N while `cores` is empty
+  Pieces plain_core_pieces = 0;      // share_base
   std::vector<NumaNode> numa_nodes;  // natural id order; empty without `numa`
   Bytes memory = 0;
   Bytes memory_used = 0;
   Bytes storage = 0;
   Bytes storage_used = 0;
-  NanoCores cpu_used = 0;            // usage.cpu; default sum(usage.cpu_map) / share_base
-  std::vector<Device> devices;       // `volumes`, sorted by name
+  NanoCores cpu_used = 0;             // usage.cpu; default sum(usage.cpu_map) / share_base
+  std::vector<Device> devices;        // `volumes`, sorted by name
   NamedList<std::int64_t> instances;  // app -> running instances, sorted by app
+  // The node's `cpu` as written, fractional allowed (15890m); -1 when the
+  // node gives cpu_map (or nothing) instead. Binding uses floor(cpu) cores.
+  NanoCores cpu_given = -1;
+  std::vector<ExtendedResource> extended;  // sorted by name
+  std::int64_t max_instances = -1;         // -1 = no limit (Kubernetes' pods)
+  std::vector<Taint> taints;               // in input order
+  std::vector<Workload> workloads;         // in input order (SPEC §11)
+  // Bumped by every reservation, so a cached capacity pass knows which nodes
+  // to redo (SPEC §8.3); not part of the inventory as written.
+  std::uint64_t revision = 0;
 
   std::int64_t instances_of(std::string_view app) const;
   Pieces cpu_pieces() const;  // sum of core capacities
+  // SPEC §8.1 "CPU": its `cpu`, else the number of cores of its cpu_map
+  // (oversold or not), else 0; in nanocores.
+  NanoCores cpu_total() const;
+  std::int64_t instances_total() const;  // all apps together
+  const ExtendedResource* find_extended(std::string_view name) const;
 
   std::size_t core_count() const {
     return cores.empty() ? static_cast<std::size_t>(plain_cores) : cores.size();
   }
-  std::string core_id(std::size_t i) const { return cores.empty() ? std::to_string(i) : cores[i].id; }
+  std::string core_id(std::size_t i) const {
+    return cores.empty() ? std::to_string(i) : cores[i].id;
+  }
   Pieces core_available(std::size_t i) const {
     return cores.empty() ? plain_core_pieces : cores[i].capacity - cores[i].used;
   }
@@ -84,14 +139,14 @@ struct Node {
 };
 
 struct Inventory {
-  Pieces share_base = 100;             // > 0
+  Pieces share_base = 100;               // > 0
   std::int64_t max_fragment_cores = -1;  // -1 = no limit, else >= 0
-  std::vector<Node> nodes;             // file order
+  std::vector<Node> nodes;               // file order
 };
 
-enum class Strategy { Auto, Fill, Each, Global, Drained };
+enum class Strategy { Auto, Fill, Each, Global, Drained, Score };
 
-std::string_view strategy_name(Strategy s);  // "auto", "fill", ...
+std::string_view strategy_name(Strategy s);  // "auto", "fill", ... (strategy.cpp's table)
 
 // One entry of resources.volumes: SRC:DST[:FLAGS[:SIZE]].
 struct VolumeRequest {
@@ -113,6 +168,24 @@ struct NodeFilter {
   bool accepts(const Node& node) const;
 };
 
+// `strategy: score` settings (SPEC §9).
+enum class ScoringType { LeastAllocated, MostAllocated, RequestedToCapacityRatio };
+struct ScoringResource {
+  std::string name;         // cpu, memory, storage or an extended name
+  std::int64_t weight = 1;  // 1..100
+};
+struct ShapePoint {
+  std::int64_t utilization = 0;  // 0..100, strictly increasing
+  std::int64_t score = 0;        // 0..10 as written
+};
+struct Scoring {
+  ScoringType type = ScoringType::LeastAllocated;
+  std::vector<ScoringResource> resources{{"cpu", 1}, {"memory", 1}};
+  std::vector<ShapePoint> shape;     // requested_to_capacity_ratio only
+  std::int64_t fit_weight = 1;       // 0..100
+  std::int64_t balanced_weight = 1;  // 0..100
+};
+
 // A normalised request (SPEC §3): missing requests take their limits,
 // limits are raised to requests, and with cpu_bind cpu is raised to cpu_limit.
 struct Request {
@@ -127,11 +200,23 @@ struct Request {
   Bytes memory_limit = 0;
   Bytes storage = 0;
   std::vector<VolumeRequest> volumes;  // in request order
+  NamedList<std::int64_t> extended;    // per instance, sorted by name (SPEC §8.1)
+  bool cpu_fit = false;                // SPEC §8.2; always on for score
   NodeFilter filter;
+  std::vector<Toleration> tolerations;  // SPEC §9
+  Scoring scoring;
+
+  // Several requests in one run (SPEC §8.4).
+  std::string name;  // unique in the file; default the app
+  std::int64_t priority = 0;
+  std::int64_t min_count = 0;  // 0 = not given (count)
+  std::string group;           // empty = none
 
   Origin cpu_origin;  // where resources.cpu came from, for cross-file checks
 
   bool binds_volumes() const;  // any scheduled (AUTO) volume
+  // CPU fit applies: asked for, or implied by the score strategy.
+  bool uses_cpu_fit() const { return (cpu_fit || strategy == Strategy::Score) && !cpu_bind; }
 };
 
 // Pieces a request of `cpu` nanocores takes at `share_base`; -1 when that is

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "json_writer.h"
+#include "reserve.h"
 
 namespace eruplan {
 
@@ -29,10 +30,11 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
       w.begin_object();
       w.key("valid");
       w.boolean(true);
-      for (auto [key, value] : {std::pair<const char*, std::int64_t>{"nodes", inventory.nodes.size()},
-                                {"not_available", cordoned},
-                                {"cores", cores},
-                                {"memory", memory}}) {
+      for (auto [key, value] :
+           {std::pair<const char*, std::int64_t>{"nodes", inventory.nodes.size()},
+            {"not_available", cordoned},
+            {"cores", cores},
+            {"memory", memory}}) {
         w.key(key);
         w.integer(value);
       }
@@ -69,7 +71,7 @@ std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap&
     const NodeCapacity& n = map.nodes[i];
     out += "  " + inventory.nodes[n.node].name + ": ";
     if (n.capacity == 0)
-      out += "capacity 0 (" + n.reason + ")";
+      out += "capacity 0 (" + n.reason() + ")";
     else
       out += "capacity " + count_text(n.capacity) + ", " + std::to_string(n.existing) + " existing";
     out += '\n';
@@ -79,61 +81,260 @@ std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap&
 
 // The PlanMap lists at most kDefaultMaxPlans plans per node; say so where
 // that cut a node's list short.
-std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map, PlansShown shown) {
+std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map,
+                              PlansShown shown) {
   std::string out;
   if (!map.binds || shown != PlansShown::All) return out;
   for (const NodeCapacity& n : map.nodes) {
-    if (n.capacity == kUnlimited || static_cast<std::int64_t>(n.plans.size()) >= n.capacity) continue;
-    out += "warning: " + inventory.nodes[n.node].name + ": plans listed: " +
-           std::to_string(n.plans.size()) + " of " + std::to_string(n.capacity) + '\n';
+    if (n.capacity == kUnlimited || static_cast<std::int64_t>(n.plans.size()) >= n.capacity)
+      continue;
+    out += "warning: " + inventory.nodes[n.node].name +
+           ": plans listed: " + std::to_string(n.plans.size()) + " of " +
+           std::to_string(n.capacity) + '\n';
   }
   return out;
 }
 
-void plan_strategy(RunResult& result, const RunOptions& options) {
-  const Inventory& inventory = *result.inventory;
-  const Request& request = *result.request;
-  const CapacityMap& map = *result.capacity;  // plans may be topped up below
-
-  std::vector<StrategyInfo> infos;
-  std::vector<size_t> where;  // infos index -> capacity.nodes index
-  infos.reserve(map.nodes.size());
-  for (size_t i = 0; i < map.nodes.size(); ++i) {
-    const NodeCapacity& n = map.nodes[i];
-    if (n.capacity <= 0) continue;
-    infos.push_back({inventory.nodes[n.node].name, n.existing, n.capacity, n.usage, n.rate});
-    where.push_back(i);
+std::string render_with(OutputFormat format, auto&& write) {
+  std::string out;
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write(w);
+  } else {
+    YamlWriter w(out);
+    write(w);
   }
-  const StrategyResult outcome = strategy_function(request.strategy)(
-      infos, request.count, map.total, request.nodes_limit);
+  return out;
+}
 
-  if (outcome.outcome != StrategyOutcome::Deployed) {
-    const bool satisfied = outcome.outcome == StrategyOutcome::AlreadySatisfied;
-    result.exit = satisfied ? ExitCode::AlreadySatisfied : ExitCode::Infeasible;
-    result.err += std::string(satisfied ? "already satisfied: " : "infeasible: ") +
-                  outcome.message + '\n';
-    if (!satisfied) {
-      result.err += "nodes (" + std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
-                    count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
+// Plans listed per node: `--plans none|assigned` lists none up front; the
+// nodes that get instances then get exactly the plans they are assigned.
+std::int64_t listed_plans(PlansShown plans) {
+  return plans == PlansShown::All ? kDefaultMaxPlans : 0;
+}
+
+struct PlanRunner {
+  const RunOptions& options;
+  RunResult& result;
+  const RequestSet& set;
+  Inventory state;
+  std::vector<std::string> entries;  // list mode: each request's rendered entry, file order
+  RequestCounts counts;
+  std::string failures;  // stderr lines of rejected/satisfied requests
+
+  void single(const Request& request, RequestOutcome&& outcome) {
+    const Inventory& inventory = *result.inventory;
+    result.requests.push_back({request.name, outcome.status, outcome.placed});
+    result.capacity = std::move(outcome.capacity);
+    const CapacityMap& map = *result.capacity;
+    if (outcome.status == RequestStatus::Satisfied) {
+      result.exit = ExitCode::AlreadySatisfied;
+      result.err += "already satisfied: " + outcome.reason + '\n';
+      return;
     }
-    return;
+    if (outcome.status == RequestStatus::Rejected) {
+      result.exit = ExitCode::Infeasible;
+      result.err += "infeasible: " + outcome.reason + '\n' +
+                    infeasible_summary(inventory, map, request.count) + '\n' + "nodes (" +
+                    std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
+                    count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
+      return;
+    }
+    if (outcome.status == RequestStatus::Partial)
+      result.err += "partial: placed " + std::to_string(outcome.placed) + " of " +
+                    std::to_string(request.count) + ", min_count " +
+                    std::to_string(request.min_count) + '\n';
+    result.deploy = outcome.deploy;
+    result.err += plan_cut_warnings(inventory, map, options.plans);
+    if (options.command == Command::Apply) return;
+    RequestOutcome kept = std::move(outcome);
+    kept.capacity = CapacityMap{};
+    Report report{inventory, request, map, &*result.deploy, options.plans, &kept, false};
+    result.out = render(report, options.output);
   }
-  std::vector<std::int64_t> deploy(map.nodes.size(), 0);
-  for (size_t k = 0; k < infos.size(); ++k) deploy[where[k]] = outcome.deploy[k];
-  // A node given more instances than the plans listed under the default cap
-  // gets its plans again, as many as it needs.
-  for (size_t i = 0; i < map.nodes.size(); ++i) {
-    NodeCapacity& n = result.capacity->nodes[i];
-    if (map.binds && n.capacity != kUnlimited && deploy[i] > static_cast<std::int64_t>(n.plans.size()))
-      n = node_capacity(inventory, request, n.node, CapacityOptions{deploy[i]});
+
+  void entry(std::size_t index, RequestOutcome&& outcome) {
+    const Request& request = set.requests[index];
+    result.requests[index] = {request.name, outcome.status, outcome.placed};
+    switch (outcome.status) {
+      case RequestStatus::Placed:
+        ++counts.placed;
+        break;
+      case RequestStatus::Partial:
+        ++counts.partial;
+        break;
+      case RequestStatus::Rejected:
+        ++counts.rejected;
+        break;
+      case RequestStatus::Satisfied:
+        ++counts.satisfied;
+        break;
+    }
+    if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
+      failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
+                  outcome.reason + '\n';
+    Report report{state, request, outcome.capacity, &outcome.deploy, options.plans, &outcome, true};
+    entries[index] = render_entry(report);
   }
-  result.deploy = std::move(deploy);
-  result.err += plan_cut_warnings(inventory, map, options.plans);
-  Report report{inventory, request, map, &*result.deploy, options.plans};
-  result.out = render(report, options.output);
+
+  std::string render_entry(const Report& report) const {
+    if (options.output != OutputFormat::Table) return render(report, options.output);
+    const RequestOutcome& o = *report.outcome;
+    std::string out = "== " + report.request.name + ": " + std::string(status_name(o.status)) +
+                      ", placed " + std::to_string(o.placed);
+    if (!o.reason.empty()) out += " (" + o.reason + ")";
+    return out + '\n' + render(report, OutputFormat::Table);
+  }
+
+  void run() {
+    state = *result.inventory;
+    PlanOptions plan_options;
+    plan_options.max_plans = listed_plans(options.plans);
+    plan_options.atomic = options.atomic;
+    plan_options.jobs = options.jobs;
+    if (!set.list) {
+      plan_requests(state, set.requests, plan_options, [&](std::size_t, RequestOutcome&& o) {
+        single(set.requests.front(), std::move(o));
+      });
+    } else {
+      entries.resize(set.requests.size());
+      result.requests.resize(set.requests.size());
+      plan_requests(state, set.requests, plan_options,
+                    [&](std::size_t i, RequestOutcome&& o) { entry(i, std::move(o)); });
+      if (counts.rejected > 0) {
+        result.exit = ExitCode::Infeasible;
+        result.err += failures + "infeasible: " + std::to_string(counts.rejected) + " of " +
+                      std::to_string(set.requests.size()) + " requests rejected\n";
+      } else {
+        result.err += failures;
+      }
+      if (options.command != Command::Apply || result.exit != ExitCode::Ok) {
+        if (options.output == OutputFormat::Table) {
+          for (const std::string& e : entries) result.out += e + '\n';
+          result.out += "summary: " + std::to_string(counts.placed) + " placed, " +
+                        std::to_string(counts.partial) + " partial, " +
+                        std::to_string(counts.rejected) + " rejected, " +
+                        std::to_string(counts.satisfied) + " satisfied\n";
+        } else {
+          const std::string error =
+              result.exit == ExitCode::Ok
+                  ? std::string()
+                  : failure_document(options.output, ExitCode::Infeasible,
+                                     std::to_string(counts.rejected) + " of " +
+                                         std::to_string(set.requests.size()) + " requests rejected",
+                                     {});
+          result.out = render_request_list(entries, options.output, &counts, error);
+        }
+      }
+    }
+    const bool stands =
+        result.exit == ExitCode::Ok || (set.list && result.exit == ExitCode::Infeasible);
+    if (options.command == Command::Apply && result.exit == ExitCode::Ok) {
+      const OutputFormat format =
+          options.output == OutputFormat::Table ? OutputFormat::Yaml : options.output;
+      result.out = render_inventory(state, format);
+    }
+    if (options.save_inventory && stands)
+      result.saved_inventory = render_inventory(state, *options.save_inventory);
+  }
+};
+
+std::string capacity_list(const RunOptions& options, const RunResult& result, const RequestSet& set,
+                          const CapacityOptions& capacity_options) {
+  std::vector<std::string> entries;
+  std::string out;
+  for (const Request& request : set.requests) {
+    const CapacityMap map = capacity_pass(*result.inventory, request, capacity_options);
+    Report report{*result.inventory, request, map, nullptr, options.plans, nullptr, true};
+    if (options.output == OutputFormat::Table)
+      out += "== " + request.name + '\n' + render(report, OutputFormat::Table) + '\n';
+    else
+      entries.push_back(render(report, options.output));
+  }
+  return options.output == OutputFormat::Table
+             ? out
+             : render_request_list(entries, options.output, nullptr, {});
 }
 
 }  // namespace
+
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               std::int64_t count) {
+  std::vector<std::pair<std::string, std::int64_t>> kinds;  // in reason-kind order
+  std::int64_t room = 0;
+  for (const NodeCapacity& n : map.nodes) {
+    add_capacity(room, n.capacity);
+    if (n.capacity != 0) continue;
+    for (const std::string& kind : reason_kinds(n.reasons)) {
+      auto it =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+      if (it == kinds.end())
+        kinds.emplace_back(kind, 1);
+      else
+        ++it->second;
+    }
+  }
+  std::sort(kinds.begin(), kinds.end(),
+            [](const auto& a, const auto& b) { return reason_kind_less(a.first, b.first); });
+  std::string out = "need " + std::to_string(count) + " new instance" + (count == 1 ? "" : "s") +
+                    ", the nodes can take " + count_text(room);
+  std::string parts;
+  for (const auto& [kind, n] : kinds) {
+    parts += parts.empty() ? ": " : ", ";
+    const std::string nodes = std::to_string(n) + (n == 1 ? " node " : " nodes ");
+    parts += kind == "not available" ? nodes + "not available" : nodes + "limited by " + kind;
+  }
+  const std::size_t left_out = inventory.nodes.size() - map.nodes.size();
+  if (left_out > 0)
+    parts += (parts.empty() ? ": " : ", ") + std::to_string(left_out) + " left out by node_filter";
+  return out + parts;
+}
+
+std::string failure_document(OutputFormat format, ExitCode exit, const std::string& message,
+                             const std::vector<Diagnostic>& problems) {
+  const char* kind = exit == ExitCode::Infeasible         ? "infeasible"
+                     : exit == ExitCode::AlreadySatisfied ? "already_satisfied"
+                     : exit == ExitCode::Usage            ? "usage"
+                                                          : "invalid";
+  return render_with(format, [&](auto& w) {
+    w.begin_object();
+    w.key("error");
+    w.begin_object();
+    w.key("exit");
+    w.integer(static_cast<int>(exit));
+    w.key("kind");
+    w.string(kind);
+    w.key("message");
+    w.string(message);
+    w.key("problems");
+    w.begin_array();
+    for (const Diagnostic& d : problems) {
+      if (d.severity != Severity::Error) continue;
+      w.begin_object();
+      w.key("file");
+      w.string(d.origin.file);
+      w.key("line");
+      if (d.origin.line > 0)
+        w.integer(d.origin.line);
+      else
+        w.null();
+      w.key("column");
+      if (d.origin.col > 0)
+        w.integer(d.origin.col);
+      else
+        w.null();
+      w.key("path");
+      w.string(d.origin.path);
+      w.key("message");
+      w.string(d.message);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    w.end_object();
+    w.finish();
+  });
+}
 
 RunResult run(const RunOptions& options) {
   RunResult result;
@@ -149,16 +350,28 @@ RunResult run(const RunOptions& options) {
 
   const bool want_request = options.command != Command::Validate || options.request.has_value() ||
                             !options.overrides.empty();
+  std::optional<RequestSet> set;
   if (want_request) {
     const Source* source = options.request ? &*options.request : nullptr;
-    result.request =
-        load_request(source, options.overrides, options.command == Command::Plan, diags);
+    const bool count_required =
+        options.command == Command::Plan || options.command == Command::Apply;
+    set = load_requests(source, options.overrides, count_required, diags);
+    if (set && set->overridden) {
+      result.exit = ExitCode::Usage;
+      result.err =
+          "eruplan: error: request flags (--count, --memory, ...) cannot change a requests: list; "
+          "edit the file instead\nRun with --help for more information.\n";
+      return result;
+    }
+    if (set && !set->list) result.request = set->requests.front();
   }
-  if (result.inventory && result.request) check_inputs(*result.inventory, *result.request, diags);
+  if (result.inventory && set)
+    for (const Request& request : set->requests) check_inputs(*result.inventory, request, diags);
 
   result.err = diags.to_string();
-  if (diags.has_errors() || !result.inventory || (want_request && !result.request)) {
+  if (diags.has_errors() || !result.inventory || (want_request && !set)) {
     result.exit = ExitCode::Invalid;
+    result.problems = diags.items();
     return result;
   }
 
@@ -169,17 +382,21 @@ RunResult run(const RunOptions& options) {
   }
 
   CapacityOptions capacity_options;
+  capacity_options.jobs = options.jobs;
   if (options.plans == PlansShown::None && options.command == Command::Capacity)
     capacity_options.max_plans = 0;
-  result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
-
   if (options.command == Command::Capacity) {
+    if (set->list) {
+      result.out = capacity_list(options, result, *set, capacity_options);
+      return result;
+    }
+    result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
     result.err += plan_cut_warnings(*result.inventory, *result.capacity, options.plans);
     Report report{*result.inventory, *result.request, *result.capacity, nullptr, options.plans};
     result.out = render(report, options.output);
     return result;
   }
-  plan_strategy(result, options);
+  PlanRunner{options, result, *set, {}, {}, {}, {}}.run();
   return result;
 }
 

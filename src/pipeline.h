@@ -11,6 +11,7 @@
 #include "load.h"
 #include "model.h"
 #include "render.h"
+#include "requests.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -25,7 +26,7 @@ enum class ExitCode : int {
   AlreadySatisfied = 5,
 };
 
-enum class Command { Capacity, Plan, Validate };
+enum class Command { Capacity, Plan, Validate, Apply };
 
 struct RunOptions {
   Command command = Command::Plan;
@@ -34,6 +35,18 @@ struct RunOptions {
   RequestOverrides overrides;
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
+  bool atomic = false;  // --atomic: every request of the file one gang
+  unsigned jobs = 1;    // --jobs
+  // --save-inventory: write the inventory after the run into
+  // RunResult::saved_inventory, in this format.
+  std::optional<OutputFormat> save_inventory;
+};
+
+// One request's result, for the fixture runner's per-request checks.
+struct RequestBrief {
+  std::string name;
+  RequestStatus status = RequestStatus::Placed;
+  std::int64_t placed = 0;
 };
 
 struct RunResult {
@@ -46,7 +59,23 @@ struct RunResult {
   std::optional<Request> request;
   std::optional<CapacityMap> capacity;
   std::optional<std::vector<std::int64_t>> deploy;  // parallel to capacity->nodes
+  std::vector<RequestBrief> requests;               // plan/apply: every request, file order
+  std::optional<std::string> saved_inventory;       // --save-inventory's text, when it is written
+  std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
 };
+
+// SPEC §13's summary of an infeasible request: "need 400 new instances, the
+// nodes can take 312: 1 node not available, 5 nodes limited by cpu, 4 left
+// out by node_filter".
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               std::int64_t count);
+
+// SPEC §13's failure document, {"error": {exit, kind, message, problems}}.
+std::string failure_document(OutputFormat format, ExitCode exit, const std::string& message,
+                             const std::vector<Diagnostic>& problems);
+
+// The inventory after a run, in the schema of SPEC §2 (§8.3).
+std::string render_inventory(const Inventory& inventory, OutputFormat format);
 
 RunResult run(const RunOptions& options);
 

@@ -26,15 +26,6 @@ std::int64_t deployed(const Report& report, size_t i) {
   return (*report.deploy)[i];
 }
 
-// The plan of a node's j-th new instance (SPEC §5: the first k plans go to
-// its k new instances). An unlimited node has one shared plan that every
-// instance takes. Null when fewer plans were materialised.
-const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j) {
-  if (nc.capacity == kUnlimited && nc.plans.size() == 1) return &nc.plans.front();
-  if (j < static_cast<std::int64_t>(nc.plans.size())) return &nc.plans[static_cast<size_t>(j)];
-  return nullptr;
-}
-
 // --- the document (JSON and YAML) ---
 
 // Puts a plan's shares into output order, reusing scratch space so that the
@@ -151,6 +142,15 @@ void write_request(W& w, const Request& r) {
   w.begin_array();
   for (const auto& v : r.volumes) w.string(v.binding);
   w.end_array();
+  w.key("extended");
+  w.begin_object();
+  for (const auto& [name, n] : r.extended) {
+    w.key(name);
+    w.integer(n);
+  }
+  w.end_object();
+  w.key("cpu_fit");
+  w.boolean(r.uses_cpu_fit());
   w.end_object();
 
   w.key("node_filter");
@@ -167,6 +167,35 @@ void write_request(W& w, const Request& r) {
   w.key("exclude");
   write_string_list(w, r.filter.exclude);
   w.end_object();
+  if (!r.tolerations.empty()) {
+    w.key("tolerations");
+    w.begin_array();
+    for (const Toleration& t : r.tolerations) {
+      w.begin_object();
+      w.key("key");
+      w.string(t.key);
+      w.key("operator");
+      w.string(t.exists ? "Exists" : "Equal");
+      w.key("value");
+      w.string(t.value);
+      w.key("effect");
+      w.string(t.effect);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (r.min_count > 0) {
+    w.key("min_count");
+    w.integer(r.min_count);
+  }
+  if (r.priority != 0) {
+    w.key("priority");
+    w.integer(r.priority);
+  }
+  if (!r.group.empty()) {
+    w.key("group");
+    w.string(r.group);
+  }
 
   w.end_object();
 }
@@ -221,8 +250,25 @@ void write_document(W& w, const Report& report) {
     return inv.nodes[nc.node].name;
   };
   PlanShares shares(report.request);
+  const RequestOutcome* outcome = report.outcome;
 
   w.begin_object();
+  if (report.entry) {
+    w.key("name");
+    w.string(report.request.name);
+  }
+  if (outcome != nullptr && (report.entry || report.request.min_count > 0)) {
+    w.key("status");
+    w.string(status_name(outcome->status));
+    w.key("placed");
+    w.integer(outcome->placed);
+    if (report.entry && !outcome->reason.empty() &&
+        (outcome->status == RequestStatus::Rejected ||
+         outcome->status == RequestStatus::Satisfied)) {
+      w.key("reason");
+      w.string(outcome->reason);
+    }
+  }
   w.key("request");
   write_request(w, report.request);
 
@@ -244,9 +290,37 @@ void write_document(W& w, const Report& report) {
   for (const auto& nc : nodes) {
     if (nc.capacity != 0) continue;
     w.key(name(nc));
-    w.string(nc.reason);
+    w.string(nc.reason());
   }
   w.end_object();
+
+  w.key("reason_kinds");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    if (nc.capacity != 0) continue;
+    w.key(name(nc));
+    write_string_list(w, reason_kinds(nc.reasons));
+  }
+  w.end_object();
+
+  if (outcome != nullptr && !outcome->scores.empty()) {
+    w.key("scores");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].capacity <= 0) continue;
+      const NodeScore& sc = outcome->scores[i];
+      w.key(name(nodes[i]));
+      w.begin_object();
+      w.key("fit");
+      w.integer(sc.fit);
+      w.key("balanced");
+      w.integer(sc.balanced);
+      w.key("total");
+      w.integer(sc.total);
+      w.end_object();
+    }
+    w.end_object();
+  }
 
   // Assigned without a DeployMap (the capacity command) has nothing to show.
   const bool assigned_only = report.plans == PlansShown::Assigned;
@@ -496,8 +570,9 @@ void append_node_table(std::string& out, const Report& report) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& nc = nodes[i];
     const std::string_view name = display(inv.nodes[nc.node].name, name_scratch);
+    const std::string reason_text = nc.capacity == 0 ? nc.reason() : std::string();
     const std::string_view reason =
-        nc.capacity == 0 ? display(nc.reason, reason_scratch) : std::string_view();
+        reason_text.empty() ? std::string_view() : display(reason_text, reason_scratch);
     row(name, text_width(name), number_text(nc.capacity).view(), number_text(nc.existing).view(),
         number_text(deployed(report, i)).view(), reason);
   }
@@ -616,6 +691,86 @@ std::string render(const Report& report, OutputFormat format) {
     YamlWriter w(out);
     write_document(w, report);
   }
+  return out;
+}
+
+namespace {
+
+// Indents every line of a standalone document for its place in the list.
+void append_indented(std::string& out, std::string_view doc, std::string_view first,
+                     std::string_view rest) {
+  bool at_start = true, first_line = true;
+  for (char c : doc) {
+    if (at_start) {
+      out += first_line ? first : rest;
+      first_line = false;
+      at_start = false;
+    }
+    out += c;
+    if (c == '\n') at_start = true;
+  }
+}
+
+std::string_view trim_newline(std::string_view s) {
+  while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string render_request_list(const std::vector<std::string>& entries, OutputFormat format,
+                                const RequestCounts* summary, const std::string& error) {
+  std::string out;
+  std::size_t size = 256 + error.size();
+  for (const auto& e : entries) size += e.size() + e.size() / 8;
+  out.reserve(size);
+  const std::pair<const char*, std::int64_t> counts[] = {
+      {"placed", summary ? summary->placed : 0},
+      {"partial", summary ? summary->partial : 0},
+      {"rejected", summary ? summary->rejected : 0},
+      {"satisfied", summary ? summary->satisfied : 0}};
+  if (format == OutputFormat::Json) {
+    out += "{\n  \"requests\": [";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      out += i == 0 ? "\n" : ",\n";
+      append_indented(out, trim_newline(entries[i]), "    ", "    ");
+    }
+    out += entries.empty() ? "]" : "\n  ]";
+    if (summary != nullptr) {
+      out += ",\n  \"summary\": {";
+      for (std::size_t i = 0; i < 4; ++i) {
+        out += i == 0 ? "\n    \"" : ",\n    \"";
+        out += counts[i].first;
+        out += "\": ";
+        append_int(out, counts[i].second);
+      }
+      out += "\n  }";
+    }
+    if (!error.empty()) {
+      // `error` is a whole {"error": {...}} document: its one member goes in
+      // as it is, between the outer braces.
+      std::string_view body = trim_newline(error);
+      body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
+      body = body.substr(0, body.rfind('\n'));
+      out += ",\n";
+      out += body;
+    }
+    out += "\n}\n";
+    return out;
+  }
+  out += entries.empty() ? "requests: []\n" : "requests:\n";
+  for (const auto& e : entries) append_indented(out, e, "- ", "  ");
+  if (summary != nullptr) {
+    out += "summary:\n";
+    for (const auto& [key, n] : counts) {
+      out += "  ";
+      out += key;
+      out += ": ";
+      append_int(out, n);
+      out += '\n';
+    }
+  }
+  out += error;
   return out;
 }
 

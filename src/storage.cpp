@@ -3,8 +3,8 @@
 
 namespace eruplan {
 
-DimensionResult storage_dimension(const Node& node, const Request& request) {
-  return divide_bytes("storage", node.storage - node.storage_used, request.storage);
+DimensionResult storage_dimension(const DimensionInput& in) {
+  return divide_bytes("storage", in.node.storage - in.node.storage_used, in.request.storage);
 }
 
 }  // namespace eruplan

@@ -1,23 +1,78 @@
-// The strategy table (SPEC §5) and what the strategy files share.
+// The strategy table (SPEC §5, §9) and what the strategy files share.
 #include "strategy.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace eruplan {
 
-StrategyFn strategy_function(Strategy s) {
-  switch (s) {
-    case Strategy::Auto:
-      return auto_strategy;
-    case Strategy::Fill:
-      return fill_strategy;
-    case Strategy::Each:
-      return each_strategy;
-    case Strategy::Global:
-      return global_strategy;
-    case Strategy::Drained:
-      return drained_strategy;
-  }
-  return auto_strategy;  // unreachable: every enumerator is handled above
+namespace {
+
+template <StrategyFn F>
+StrategyResult simple_pass(const StrategyInput& in) {
+  return F(in.infos, in.count, in.total, in.nodes_limit);
 }
+
+constexpr StrategyRow kStrategies[] = {
+    {Strategy::Auto, "auto", "communism", simple_pass<auto_strategy>, auto_strategy, true,
+     "old+new instances as even as possible; nodes_limit = most old+new on one node"},
+    {Strategy::Fill, "fill", "", simple_pass<fill_strategy>, fill_strategy, false,
+     "nodes_limit nodes (0 = all) end with at least count instances"},
+    {Strategy::Each, "each", "average", simple_pass<each_strategy>, each_strategy, false,
+     "count new instances on each of nodes_limit nodes (0 = every node that can take them)"},
+    {Strategy::Global, "global", "", simple_pass<global_strategy>, global_strategy, true,
+     "resource usage as even as possible across nodes"},
+    {Strategy::Drained, "drained", "", simple_pass<drained_strategy>, drained_strategy, true,
+     "fill the node with the least capacity first (bin-packing)"},
+};
+
+std::string lower(std::string_view text) {
+  std::string s(text);
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+std::span<const StrategyRow> strategy_table() { return kStrategies; }
+
+const StrategyRow& strategy_row(Strategy s) {
+  for (const StrategyRow& row : kStrategies)
+    if (row.id == s) return row;
+  return kStrategies[0];  // unreachable: every strategy has a row
+}
+
+std::string_view strategy_name(Strategy s) { return strategy_row(s).name; }
+
+std::optional<Strategy> parse_strategy(std::string_view text) {
+  const std::string s = lower(text);
+  for (const StrategyRow& row : kStrategies) {
+    if (s == row.name) return row.id;
+    std::string_view aliases = row.aliases;
+    while (!aliases.empty()) {
+      const std::size_t space = aliases.find(' ');
+      if (s == aliases.substr(0, space)) return row.id;
+      aliases = space == std::string_view::npos ? std::string_view() : aliases.substr(space + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string strategy_choices() {
+  std::string names, aliases;
+  const std::size_t n = std::size(kStrategies);
+  for (std::size_t i = 0; i < n; ++i) {
+    const StrategyRow& row = kStrategies[i];
+    names += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(row.name);
+    if (!row.aliases.empty())
+      aliases +=
+          (aliases.empty() ? "" : ", ") + std::string(row.aliases) + " = " + std::string(row.name);
+  }
+  return aliases.empty() ? names : names + " (" + aliases + ")";
+}
+
+StrategyFn strategy_function(Strategy s) { return strategy_row(s).simple; }
 
 std::string strategy_node_names(std::span<const StrategyInfo> infos,
                                 std::span<const std::size_t> indices, std::size_t shown) {
@@ -37,14 +92,16 @@ std::string strategy_count(std::int64_t n, std::string_view noun) {
 }
 
 StrategyResult strategy_failure(std::size_t n, std::string message, StrategyOutcome outcome) {
-  return {outcome, std::vector<std::int64_t>(n, 0), std::move(message)};
+  return {outcome, std::vector<std::int64_t>(n, 0), std::move(message), {}};
 }
 
 std::optional<StrategyResult> strategy_precheck(std::string_view name, std::size_t n,
                                                 std::int64_t count) {
   if (count <= 0)
-    return strategy_failure(n, std::string(name) + ": count must be > 0, got " + std::to_string(count));
-  if (n == 0) return strategy_failure(n, std::string(name) + ": no node has room for a new instance");
+    return strategy_failure(
+        n, std::string(name) + ": count must be > 0, got " + std::to_string(count));
+  if (n == 0)
+    return strategy_failure(n, std::string(name) + ": no node has room for a new instance");
   return std::nullopt;
 }
 

@@ -3,8 +3,8 @@
 // each (strategy_auto.cpp, strategy_fill.cpp, ...), picked from one table.
 #pragma once
 
-#include <cstddef>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -20,6 +20,7 @@ namespace eruplan {
 // name (byte order), so "ties broken by name" means "ties broken by index".
 struct StrategyInfo {
   std::string_view name;
+  std::uint32_t node = 0;     // index into the inventory (for strategies that read the node)
   std::int64_t existing = 0;  // instances of the app already there
   std::int64_t capacity = 0;  // > 0; kUnlimited (capacity.h) when unlimited
   double usage = 0;
@@ -28,21 +29,60 @@ struct StrategyInfo {
 
 enum class StrategyOutcome { Deployed, Infeasible, AlreadySatisfied };
 
+// The score strategy's scores of one node for its first new instance (SPEC §9).
+struct NodeScore {
+  std::int64_t fit = 0;       // unweighted
+  std::int64_t balanced = 0;  // unweighted
+  std::int64_t total = 0;     // fit_weight x fit + balanced_weight x balanced
+};
+
 struct StrategyResult {
   StrategyOutcome outcome = StrategyOutcome::Deployed;
   std::vector<std::int64_t> deploy;  // parallel to the infos; new instances per node
   std::string message;               // why, when not Deployed
+  std::vector<NodeScore> scores;     // score only: parallel to the infos
 };
 
+// Part I's strategies need only the infos and three numbers.
 using StrategyFn = StrategyResult (*)(std::span<const StrategyInfo> infos, std::int64_t count,
                                       std::int64_t total, std::int64_t nodes_limit);
 
-StrategyResult auto_strategy(std::span<const StrategyInfo>, std::int64_t count,
-                             std::int64_t total, std::int64_t nodes_limit);
-StrategyResult fill_strategy(std::span<const StrategyInfo>, std::int64_t count,
-                             std::int64_t total, std::int64_t nodes_limit);
-StrategyResult each_strategy(std::span<const StrategyInfo>, std::int64_t count,
-                             std::int64_t total, std::int64_t nodes_limit);
+// What every strategy gets: the infos plus the state they describe, for
+// strategies that read nodes and the request (score).
+struct StrategyInput {
+  std::span<const StrategyInfo> infos;
+  std::int64_t count = 0;
+  std::int64_t total = 0;
+  std::int64_t nodes_limit = 0;
+  const Inventory* inventory = nullptr;
+  const Request* request = nullptr;
+  unsigned jobs = 1;  // threads a strategy may use for its per-node map
+};
+using StrategyPass = StrategyResult (*)(const StrategyInput&);
+
+// One row of the strategy table: a new strategy is one file and one row.
+struct StrategyRow {
+  Strategy id;
+  std::string_view name;
+  std::string_view aliases;  // space-separated, e.g. "communism"
+  StrategyPass run;
+  StrategyFn simple;      // the same as a Part I function, or null
+  bool min_count;         // SPEC §8.4: min_count may be given
+  std::string_view help;  // one line for --help and the man page
+};
+std::span<const StrategyRow> strategy_table();
+const StrategyRow& strategy_row(Strategy s);
+// Case-insensitive, aliases included; nullopt when unknown.
+std::optional<Strategy> parse_strategy(std::string_view text);
+// "auto, fill, each, global or drained (communism = auto, average = each)"
+std::string strategy_choices();
+
+StrategyResult auto_strategy(std::span<const StrategyInfo>, std::int64_t count, std::int64_t total,
+                             std::int64_t nodes_limit);
+StrategyResult fill_strategy(std::span<const StrategyInfo>, std::int64_t count, std::int64_t total,
+                             std::int64_t nodes_limit);
+StrategyResult each_strategy(std::span<const StrategyInfo>, std::int64_t count, std::int64_t total,
+                             std::int64_t nodes_limit);
 StrategyResult global_strategy(std::span<const StrategyInfo>, std::int64_t count,
                                std::int64_t total, std::int64_t nodes_limit);
 StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t count,

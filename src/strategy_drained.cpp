@@ -63,7 +63,8 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
     // `total` is the caller's sum; `count - left` is what the nodes really took.
     std::int64_t can_take = total < count ? total : count - left;
     return strategy_failure(n, "drained: need " + strategy_count(count, "new instance") +
-                             ", the nodes can take " + std::to_string(can_take) + " in total");
+                                   ", the nodes can take " + std::to_string(can_take) +
+                                   " in total");
   }
   return result;
 }

@@ -65,8 +65,8 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
     std::sort(qualifying.begin(), qualifying.end());  // name order reads best
     return strategy_failure(n,
                             "fill: already filled: " + strategy_node_names(infos, qualifying) +
-                                (qualifying.size() == 1 ? " has" : " have") + " >= " +
-                                strategy_count(count, "instance"),
+                                (qualifying.size() == 1 ? " has" : " have") +
+                                " >= " + strategy_count(count, "instance"),
                             StrategyOutcome::AlreadySatisfied);
   }
   return result;

@@ -1,8 +1,8 @@
 // Human-readable quantities for reasons and tables. Exact, never rounded:
 // a person comparing "300Mi available" with a request must see true numbers.
-#include <string>
+#include "units.h"
 
-#include "capacity.h"
+#include <string>
 
 namespace eruplan {
 

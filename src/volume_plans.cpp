@@ -341,13 +341,13 @@ std::string normal_reason(const Node& node, const Request& request,
                           const std::vector<SizeClass>& classes,
                           const std::vector<std::uint32_t>& pool) {
   if (pool.empty())
-    return "volumes: no device left for " + join_bindings(request, classes[0].bindings, ", ");
+    return "no device left for " + join_bindings(request, classes[0].bindings, ", ");
   const std::uint32_t most = emptiest(node, pool);
   const Device& dev = node.devices[most];
   const Bytes most_avail = dev.size - dev.used;
   const SizeClass& largest = classes.front();
   if (largest.size > most_avail)
-    return "volumes: " + request.volumes[largest.bindings.front()].binding + " needs " +
+    return request.volumes[largest.bindings.front()].binding + " needs " +
            format_bytes(largest.size) + " on one device; most available is " + dev.name + " with " +
            format_bytes(most_avail);
   std::vector<std::uint32_t> normal;
@@ -357,7 +357,7 @@ std::string normal_reason(const Node& node, const Request& request,
     total += static_cast<i128>(c.size) * c.bindings.size();
   }
   std::sort(normal.begin(), normal.end());
-  return "volumes: " + join_bindings(request, normal, " + ") + " (" + format_bytes(clamp64(total)) +
+  return join_bindings(request, normal, " + ") + " (" + format_bytes(clamp64(total)) +
          " in all) do not fit together; available: " + list_devices(node, pool);
 }
 
@@ -428,8 +428,7 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
   if (mono.empty() && unlimited.empty() && normal.empty()) return result;
   result.binds = true;
   if (node.devices.empty()) {
-    result.capacity = 0;
-    result.reason = "volumes: node has no volumes";
+    result.stop(Reason::words("volumes", "node has no volumes"));
     return result;
   }
 
@@ -463,7 +462,9 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
     Packing packing = max_normal(available(node, layout.pool), classes);
     layout.capacity = packing.plans;
     layout.counts = std::move(packing.counts);
-    if (layout.capacity == 0) result.reason = normal_reason(node, request, classes, layout.pool);
+    if (layout.capacity == 0)
+      result.reasons.push_back(
+          Reason::words("volumes", normal_reason(node, request, classes, layout.pool)));
   } else {
     i128 need = 0;
     for (auto b : mono) need += request.volumes[b].size;
@@ -478,30 +479,33 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
                      [&](auto a, auto b) { return node.devices[a].size < node.devices[b].size; });
     const std::string monopoly = "monopoly " + join_bindings(request, mono, " + ");
     if (eligible.empty()) {
-      result.reason = "volumes: " + monopoly + (mono.size() == 1 ? " needs" : " need") +
-                      " an unused device of at least " + format_bytes(clamp64(need)) + "; ";
+      std::string why = monopoly + (mono.size() == 1 ? " needs" : " need") +
+                        " an unused device of at least " + format_bytes(clamp64(need)) + "; ";
       if (unused.empty()) {
-        result.reason += "none";
+        why += "none";
       } else {
         const Device& big = node.devices[emptiest(node, unused)];
-        result.reason += "largest unused is " + big.name + " with " + format_bytes(big.size);
+        why += "largest unused is " + big.name + " with " + format_bytes(big.size);
       }
+      result.reasons.push_back(Reason::words("volumes", std::move(why)));
     } else {
       layout = monopoly_layout(node, eligible, classes);
       if (layout.capacity == 0) {
         const auto everything = all_devices(node);
         if (!classes.empty() && max_normal(available(node, everything), classes).plans == 0) {
-          result.reason = normal_reason(node, request, classes, everything);
+          result.reasons.push_back(
+              Reason::words("volumes", normal_reason(node, request, classes, everything)));
         } else {
           std::vector<std::uint32_t> others;
           for (const auto& c : classes)
             others.insert(others.end(), c.bindings.begin(), c.bindings.end());
           others.insert(others.end(), unlimited.begin(), unlimited.end());
           std::sort(others.begin(), others.end());
-          result.reason = "volumes: once " + monopoly + " takes an unused device of at least " +
-                          format_bytes(clamp64(need)) + ", the other devices cannot hold " +
-                          join_bindings(request, others, " + ") +
-                          "; devices: " + list_devices(node, everything);
+          result.reasons.push_back(Reason::words(
+              "volumes", "once " + monopoly + " takes an unused device of at least " +
+                             format_bytes(clamp64(need)) + ", the other devices cannot hold " +
+                             join_bindings(request, others, " + ") +
+                             "; devices: " + list_devices(node, everything)));
         }
       }
     }
@@ -511,6 +515,14 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
     add_plans(node, request, mono, unlimited, classes, layout, std::min(layout.capacity, max_plans),
               result.plans);
   return result;
+}
+
+}  // namespace eruplan
+
+namespace eruplan {
+
+DimensionResult volumes_dimension(const DimensionInput& in) {
+  return volume_dimension(in.node, in.request, in.max_plans);
 }
 
 }  // namespace eruplan

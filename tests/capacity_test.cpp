@@ -64,7 +64,7 @@ TEST_CASE("memory mode: capacity 0 carries a reason naming memory") {
   req.memory = 512 * Mi;
   CapacityMap map = capacity_pass(inv, req);
   CHECK(map.nodes[0].capacity == 0);
-  CHECK(map.nodes[0].reason == "memory: 300Mi available, 512Mi per instance");
+  CHECK(map.nodes[0].reason() == "memory: 300Mi available, 512Mi per instance");
 }
 
 TEST_CASE("memory mode: a cpu request above the node's cores gives 0") {
@@ -75,7 +75,7 @@ TEST_CASE("memory mode: a cpu request above the node's cores gives 0") {
   req.memory = Mi;
   CapacityMap map = capacity_pass(inv, req);
   CHECK(map.nodes[0].capacity == 0);
-  CHECK(map.nodes[0].reason == "cpu: 3 cores per instance, node has 2 cores");
+  CHECK(map.nodes[0].reason() == "cpu: 3 cores per instance, node has 2 cores");
   req.cpu = 2 * kNanoPerCore;
   CHECK(capacity_pass(inv, req).nodes[0].capacity == 1024);
 }
@@ -101,7 +101,7 @@ TEST_CASE("storage limits with its own reason; both reasons when both are 0") {
   req.memory = Mi;
   CapacityMap map = capacity_pass(inv, req);
   CHECK(map.nodes[0].capacity == 0);
-  CHECK(map.nodes[0].reason ==
+  CHECK(map.nodes[0].reason() ==
         "memory: 0 available, 1Mi per instance; storage: 25Mi available, 30Mi per instance");
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("cordoned nodes appear with 0 and 'not available'; filtered nodes vani
   CHECK(inv.nodes[map.nodes[0].node].name == "a");  // sorted by name
   CHECK(inv.nodes[map.nodes[2].node].name == "c");
   CHECK(map.nodes[2].capacity == 0);
-  CHECK(map.nodes[2].reason == "not available");
+  CHECK(map.nodes[2].reason() == "not available");
   CHECK(map.total == 20);
 
   req.filter.labels = {{"zone", "x"}};
@@ -177,6 +177,6 @@ TEST_CASE("memory mode: when cpu and memory both stop a node, the reason names b
   req.memory = 1000;
   CapacityMap map = capacity_pass(inv, req);
   CHECK(map.nodes[0].capacity == 0);
-  CHECK(map.nodes[0].reason ==
+  CHECK(map.nodes[0].reason() ==
         "cpu: 2 cores per instance, node has 1 core; memory: 999 available, 1k per instance");
 }

@@ -68,7 +68,7 @@ std::string show(const Node& node, const std::vector<Plan>& plans) {
 
 DimensionResult run(const Node& node, const Inventory& inv, const Request& req,
                     std::int64_t max_plans = kUnlimited) {
-  return cpu_dimension(node, inv, req, max_plans);
+  return cpu_plans_dimension(node, inv, req, max_plans);
 }
 
 // ---------------------------------------------------------------------------
@@ -281,7 +281,7 @@ TEST_CASE("cpu: design note, one core on {0:0, 1:0, 2:100, 3:100}") {
   CHECK(res.binds);
   CHECK(res.capacity == 2);
   CHECK(show(node, res.plans) == "{2:100} {3:100}");
-  CHECK(res.reason.empty());
+  CHECK(res.reason().empty());
 }
 
 TEST_CASE("cpu: oversold cores serve several plans") {
@@ -378,7 +378,7 @@ TEST_CASE("cpu: memory caps the count") {
   res = run(node, inventory_of(), bind(1000, 512 * kMi));
   CHECK(res.capacity == 0);
   CHECK(res.plans.empty());
-  CHECK(res.reason == "memory: 300Mi available, 512Mi per instance");
+  CHECK(res.reason() == "memory: 300Mi available, 512Mi per instance");
 }
 
 TEST_CASE("cpu: max_plans cuts the plans, not the capacity") {
@@ -477,25 +477,25 @@ TEST_CASE("cpu: capacity 0 reasons") {
   auto res = run(node, inventory_of(), bind(1300));
   CHECK(res.capacity == 0);
   CHECK(res.plans.empty());
-  CHECK(res.reason ==
+  CHECK(res.reason() ==
         "cpu: 1.3 cores per instance (whole 1 + 30 pieces), 0 plans from available cores {0:0, "
         "1:100}");
 
-  CHECK(run(node, inventory_of(), bind(2000)).reason ==
+  CHECK(run(node, inventory_of(), bind(2000)).reason() ==
         "cpu: 2 cores per instance (whole 2), 0 plans from available cores {0:0, 1:100}");
-  CHECK(run(node_of({100}), inventory_of(100, 0), bind(300)).reason ==
+  CHECK(run(node_of({100}), inventory_of(100, 0), bind(300)).reason() ==
         "cpu: 0.3 cores per instance (30 pieces), 0 plans from available cores {0:100}, "
         "max_fragment_cores 0");
 
   node.memory = 100 * kMi;
-  CHECK(run(node, inventory_of(), bind(2000, 512 * kMi)).reason ==
+  CHECK(run(node, inventory_of(), bind(2000, 512 * kMi)).reason() ==
         "cpu: 2 cores per instance (whole 2), 0 plans from available cores {0:0, 1:100}; "
         "memory: 100Mi available, 512Mi per instance");
 
   // Not a whole number of pieces (the loader rejects it; still no crash).
   res = run(node_of({100}), inventory_of(), bind(1001));
   CHECK(res.capacity == 0);
-  CHECK(res.reason == "cpu: 1.001 cores is not a whole number of pieces at share_base 100");
+  CHECK(res.reason() == "cpu: 1.001 cores is not a whole number of pieces at share_base 100");
 }
 
 TEST_CASE("cpu: whole_part_count matches the greedy") {
@@ -540,7 +540,7 @@ TEST_CASE("cpu: randomized comparison with the reference") {
     INFO("got      ", show(rc.node, got.plans));
     REQUIRE(got.capacity == static_cast<std::int64_t>(expected.size()));
     REQUIRE(same_plans(got.plans, expected));
-    REQUIRE(got.reason.empty() == (got.capacity > 0));
+    REQUIRE(got.reason().empty() == (got.capacity > 0));
 
     // A short max_plans gives the same prefix.
     const auto cut = run(rc.node, rc.inv, rc.req, 2);
@@ -602,7 +602,7 @@ TEST_CASE("cpu plans: a NUMA node whose cores fit but whose memory does not is n
   req.cpu_bind = true;
   req.cpu = 820'000'000;
   req.memory = 2342;
-  const DimensionResult r = cpu_dimension(node, inv, req, kUnlimited);
+  const DimensionResult r = cpu_plans_dimension(node, inv, req, kUnlimited);
   CHECK(r.capacity == 0);
-  CHECK(r.reason.find("memory: NUMA node 1 has 616 available, 2342 per instance") != std::string::npos);
+  CHECK(r.reason().find("memory: NUMA node 1 has 616 available, 2342 per instance") != std::string::npos);
 }

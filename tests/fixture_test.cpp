@@ -55,7 +55,12 @@ RunResult canned(const std::vector<CannedNode>& nodes, ExitCode exit = ExitCode:
     NodeCapacity c;
     c.node = static_cast<std::uint32_t>(inventory.nodes.size() - 1);
     c.capacity = n.capacity;
-    c.reason = n.reason;
+    if (!n.reason.empty()) {  // "memory: 300Mi ..." as a reason of that dimension
+      const auto colon = n.reason.find(": ");
+      c.reasons.push_back(colon == std::string::npos
+                               ? Reason::words(n.reason, {})
+                               : Reason::words(n.reason.substr(0, colon), n.reason.substr(colon + 2)));
+    }
     c.plans.resize(n.plans);
     map.total =
         (map.total == kUnlimited || n.capacity == kUnlimited) ? kUnlimited : map.total + n.capacity;

@@ -225,9 +225,13 @@ TEST_CASE("inventory: node names are required, non-empty and unique") {
 TEST_CASE("inventory: cpu and cpu_map") {
   CHECK(inventory(node_with("    cpu_map: {\"0\": 100}\n"))
             .says("nodes[0].cpu_map: give cpu or cpu_map, not both"));
-  CHECK(inventory("nodes:\n  - {name: a, cpu: 2.5}\n")
-            .says("nodes[0].cpu: cpu is a whole number of cores, got 2.5 (use cpu_map to give "
-                  "pieces per core)"));
+  {
+    // SPEC §8.1: a fractional cpu binds floor(cpu) cores and is exact elsewhere.
+    auto fractional = inventory("nodes:\n  - {name: a, cpu: 15890m}\n");
+    REQUIRE(fractional.inventory);
+    CHECK(fractional.inventory->nodes[0].core_count() == 15);
+    CHECK(fractional.inventory->nodes[0].cpu_total() == 15'890'000'000);
+  }
   CHECK(inventory("nodes:\n  - {name: a, cpu: -1}\n").says("nodes[0].cpu: negative cpu -1"));
   CHECK(inventory("nodes:\n  - {name: a, cpu: 100000}\n").says("at most 4096 cores per node"));
   CHECK(inventory("nodes:\n  - {name: a, cpu_map: {\"0\": -1}}\n")
@@ -302,9 +306,8 @@ TEST_CASE("inventory: usage above capacity is an error naming the field, for eve
             .says("nodes[0].usage.cpu_map.1: 101 pieces used, more than core \"1\" has (100)"));
   CHECK(inventory(node_with("    usage: {cpu_map: {\"9\": 1}}\n"))
             .says("nodes[0].usage.cpu_map.9: core \"9\" is not one of the node's cores"));
-  CHECK(inventory(node_with("    usage: {cpu: 4.5}\n"))
-            .says("nodes[0].usage.cpu: 4.5 cores used, more than the node has (400 pieces = 4 "
-                  "cores at share_base 100)"));
+  // SPEC §8.1: usage.cpu may exceed the node's CPU (memory mode oversells it).
+  CHECK(inventory(node_with("    usage: {cpu: 4.5}\n")).inventory->nodes[0].cpu_used == 4'500'000'000);
   CHECK(
       inventory(node_with("    usage: {volumes: {/data1: 201}}\n"))
           .says("nodes[0].usage.volumes./data1: 201 used, more than device \"/data1\"'s size 200"));
@@ -377,7 +380,7 @@ nodes:
   - name: a
     memory: -1
     storage: lots
-    cpu: 1.5
+    cpu: -1.5
   - name: a
     usage: {memory: 1Gi}
     instances: {web: -3}

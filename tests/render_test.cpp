@@ -30,7 +30,12 @@ NodeCapacity make_capacity(std::uint32_t node, std::int64_t capacity, std::int64
   nc.node = node;
   nc.capacity = capacity;
   nc.existing = existing;
-  nc.reason = std::move(reason);
+  if (!reason.empty()) {  // "memory: 300Mi ..." as a reason of that dimension
+    const auto colon = reason.find(": ");
+    nc.reasons.push_back(colon == std::string::npos
+                             ? Reason::words(reason, {})
+                             : Reason::words(reason.substr(0, colon), reason.substr(colon + 2)));
+  }
   return nc;
 }
 
@@ -251,7 +256,9 @@ TEST_CASE("memory mode capacity: the JSON and YAML text") {
       "memory": 536870912,
       "memory_limit": 1073741824,
       "storage": 0,
-      "volumes": []
+      "volumes": [],
+      "extended": {},
+      "cpu_fit": false
     },
     "node_filter": {
       "labels": {},
@@ -269,6 +276,11 @@ TEST_CASE("memory mode capacity: the JSON and YAML text") {
   },
   "reasons": {
     "node3": "memory: 300Mi available, 512Mi per instance"
+  },
+  "reason_kinds": {
+    "node3": [
+      "memory"
+    ]
   }
 }
 )");
@@ -286,6 +298,8 @@ TEST_CASE("memory mode capacity: the JSON and YAML text") {
     memory_limit: 1073741824
     storage: 0
     volumes: []
+    extended: {}
+    cpu_fit: false
   node_filter:
     labels: {}
     nodes: []
@@ -298,9 +312,12 @@ capacity:
     node3: 0
 reasons:
   node3: "memory: 300Mi available, 512Mi per instance"
+reason_kinds:
+  node3:
+    - memory
 )");
   const ojson doc = check_same_document(c.inv, c.req, c.map, nullptr);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons"});
+  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds"});
 }
 
 TEST_CASE("plan in memory mode: NEW column, deploy, no plans") {
@@ -317,7 +334,7 @@ TEST_CASE("plan in memory mode: NEW column, deploy, no plans") {
         "node3         0         1    0  memory: 300Mi available, 512Mi per instance\n"
         "total        12         3    3\n");
   const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "deploy"});
+  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "deploy"});
   CHECK(doc["request"]["count"] == 3);
   CHECK(doc["request"]["strategy"] == "fill");
   CHECK(doc["request"]["nodes_limit"] == 2);
@@ -343,7 +360,7 @@ TEST_CASE("CPU plans with NUMA: table summary and the document") {
         "    cpu 3:30 10:100\n");
 
   const ojson doc = check_same_document(c.inv, c.req, c.map, nullptr);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "plans"});
+  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "plans"});
   CHECK(doc["request"]["resources"]["cpu"] == 1.3);
   CHECK(doc["request"]["resources"]["cpu_bind"] == true);
   CHECK(doc["reasons"] == ojson::object());
@@ -371,7 +388,7 @@ TEST_CASE("CPU plans: plan lists each new instance; assignments take the first k
         "  node1 #2  cpu 0:30 1:100  numa 0\n"
         "  node2 #1  cpu 3:30 10:100\n");
   const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "plans", "deploy",
+  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "plans", "deploy",
                                               "assignments"});
   CHECK(doc["plans"]["node1"].size() == 5);
   CHECK(doc["assignments"] == ojson::parse(R"({
@@ -525,7 +542,7 @@ TEST_CASE("--plans assigned and none") {
   SUBCASE("plan, none: no plans key, assignments stay") {
     const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy, PlansShown::None);
     CHECK(keys(doc) ==
-          std::vector<std::string>{"request", "capacity", "reasons", "deploy", "assignments"});
+          std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "deploy", "assignments"});
     CHECK(doc["assignments"]["node1"].size() == 2);
     // The table's instance list is the result of `plan`, kept too.
     CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table, PlansShown::None) ==
@@ -534,7 +551,7 @@ TEST_CASE("--plans assigned and none") {
   SUBCASE("capacity, assigned or none: nothing is assigned, no plans") {
     for (const PlansShown shown : {PlansShown::Assigned, PlansShown::None}) {
       const ojson doc = check_same_document(c.inv, c.req, c.map, nullptr, shown);
-      CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons"});
+      CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds"});
       CHECK(render_with(c.inv, c.req, c.map, nullptr, OutputFormat::Table, shown) ==
             "app db; per instance: cpu 1.3 bound, memory 1Gi\n"
             "NODE   CAPACITY  EXISTING\n"
@@ -690,7 +707,7 @@ TEST_CASE("render_request_json: the normalised request alone") {
   CHECK(json.back() == '\n');
   CHECK(ojson::parse(json) == ojson::parse(R"({"app": "web", "count": 4, "strategy": "drained",
       "nodes_limit": 0, "resources": {"cpu": 2.5, "cpu_limit": 3, "cpu_bind": false,
-      "memory": 1024, "memory_limit": 2048, "storage": 10485760, "volumes": ["/host:/mnt:ro"]},
+      "memory": 1024, "memory_limit": 2048, "storage": 10485760, "volumes": ["/host:/mnt:ro"], "extended": {}, "cpu_fit": false},
       "node_filter": {"labels": {}, "nodes": ["n1", "n2"], "exclude": ["n3"]}})"));
   CHECK(ojson::parse(json).dump(2) + "\n" == json);
 }

@@ -145,7 +145,7 @@ TEST_CASE("volume plans: the design note's example gives ten /sda0 plans, then t
   const DimensionResult r = volume_dimension(node, request, kUnlimited);
   CHECK(r.binds);
   CHECK(r.capacity == 12);
-  CHECK(r.reason.empty());
+  CHECK(r.reason().empty());
   REQUIRE(r.plans.size() == 12);
   for (int p = 0; p < 12; ++p) {
     CHECK(r.plans[p].cpu.empty());
@@ -170,7 +170,7 @@ TEST_CASE("volume plans: no scheduled binding does not limit and binds nothing")
     CHECK(r.capacity == kUnlimited);
     CHECK_FALSE(r.binds);
     CHECK(r.plans.empty());
-    CHECK(r.reason.empty());
+    CHECK(r.reason().empty());
   }
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("volume plans: two bindings per instance on one device and across devi
     const DimensionResult r = volume_dimension(node, request, kUnlimited);
     CHECK(r.capacity == 0);
     CHECK(r.plans.empty());
-    CHECK(r.reason ==
+    CHECK(r.reason() ==
           "volumes: AUTO:/a:rw:60 + AUTO:/b:rw:60 (120 in all) do not fit together; available: "
           "/sda0 100 "
           "(unused)");
@@ -236,7 +236,7 @@ TEST_CASE("volume plans: three bindings per instance") {
   const DimensionResult none = volume_dimension(small, request, kUnlimited);
   CHECK(none.capacity == 0);
   CHECK(
-      none.reason ==
+      none.reason() ==
       "volumes: AUTO:/a:rw:200 + AUTO:/b:rw:100 + AUTO:/c:rw:150 (450 in all) do not fit together; "
       "available: /sda0 250 (unused), /sda1 150 (unused)");
 }
@@ -285,7 +285,7 @@ TEST_CASE("volume plans: a binding larger than any device") {
   CHECK(r.capacity == 0);
   CHECK(r.binds);
   CHECK(r.plans.empty());
-  CHECK(r.reason ==
+  CHECK(r.reason() ==
         "volumes: AUTO:/data:rw:100 needs 100 on one device; most available is /sda1 with 50");
 }
 
@@ -296,7 +296,7 @@ TEST_CASE("volume plans: a node with no volumes") {
     CHECK(r.capacity == 0);
     CHECK(r.binds);
     CHECK(r.plans.empty());
-    CHECK(r.reason == "volumes: node has no volumes");
+    CHECK(r.reason() == "volumes: node has no volumes");
   }
 }
 
@@ -343,7 +343,7 @@ TEST_CASE("volume plans: monopoly finds no device") {
     const DimensionResult r =
         volume_dimension(node, request_with({"AUTO:/db:rwm:" + std::to_string(kGi)}), kUnlimited);
     CHECK(r.capacity == 0);
-    CHECK(r.reason ==
+    CHECK(r.reason() ==
           "volumes: monopoly AUTO:/db:rwm:1073741824 needs an unused device of at least 1Gi; none");
   }
   SUBCASE("unused devices too small") {
@@ -352,7 +352,7 @@ TEST_CASE("volume plans: monopoly finds no device") {
         {"AUTO:/db:rwm:" + std::to_string(kGi / 2), "AUTO:/wal:rwm:" + std::to_string(kGi / 2)});
     const DimensionResult r = volume_dimension(node, request, kUnlimited);
     CHECK(r.capacity == 0);
-    CHECK(r.reason ==
+    CHECK(r.reason() ==
           "volumes: monopoly AUTO:/db:rwm:536870912 + AUTO:/wal:rwm:536870912 need an unused "
           "device of at "
           "least 1Gi; largest unused is /a with 512Mi");
@@ -438,7 +438,7 @@ TEST_CASE("volume plans: mixed request whose normal binding fits nowhere names i
   const DimensionResult r =
       volume_dimension(node, request_with({"AUTO:/db:rwm:100", "AUTO:/data:rw:500"}), kUnlimited);
   CHECK(r.capacity == 0);
-  CHECK(r.reason ==
+  CHECK(r.reason() ==
         "volumes: AUTO:/data:rw:500 needs 500 on one device; most available is /b with 200");
 }
 
@@ -530,7 +530,7 @@ TEST_CASE("volume plans: randomized plans never over-allocate and bind every bin
       CHECK(r.plans.size() == 1);
     } else {
       CHECK(r.plans.size() == static_cast<std::size_t>(r.capacity));
-      CHECK(r.reason.empty() == (r.capacity > 0));
+      CHECK(r.reason().empty() == (r.capacity > 0));
     }
     check_plans(node, request, r);
     // Normal bindings alone: never fewer than the plain greedy.

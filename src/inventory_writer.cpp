@@ -1,0 +1,216 @@
+// The inventory as a document in the schema of SPEC §2 (§8.3): what `apply`
+// prints and --save-inventory writes. It reads back as the same state:
+// sizes in bytes, CPU in cores, every usage field written out (0 or {} where
+// nothing is used), nodes in input order.
+#include "json_writer.h"
+#include "pipeline.h"
+
+namespace eruplan {
+
+namespace {
+
+// SPEC §11's running workloads, normalised; cpu_map only when bound.
+template <class W>
+void write_workloads(W& w, const Node& n) {
+  if (n.workloads.empty()) return;
+  w.key("workloads");
+  w.begin_array();
+  for (const Workload& wl : n.workloads) {
+    w.begin_object();
+    w.key("id");
+    w.string(wl.id);
+    w.key("app");
+    w.string(wl.app);
+    w.key("cpu");
+    w.number(format_cores(wl.cpu));
+    w.key("cpu_limit");
+    w.number(format_cores(wl.cpu_limit));
+    w.key("memory");
+    w.integer(wl.memory);
+    w.key("memory_limit");
+    w.integer(wl.memory_limit);
+    if (!wl.cpu_map.empty()) {
+      w.key("cpu_map");
+      w.begin_object();
+      for (const auto& [core, pieces] : wl.cpu_map) {
+        w.key(core);
+        w.integer(pieces);
+      }
+      w.end_object();
+    }
+    if (wl.numa >= 0) {
+      w.key("numa_node");
+      w.string(n.numa_nodes[static_cast<std::size_t>(wl.numa)].id);
+    }
+    w.end_object();
+  }
+  w.end_array();
+}
+
+template <class W>
+void write_node(W& w, const Node& n) {
+  w.begin_object();
+  w.key("name");
+  w.string(n.name);
+  w.key("labels");
+  w.begin_object();
+  for (const auto& [k, v] : n.labels) {
+    w.key(k);
+    w.string(v);
+  }
+  w.end_object();
+  w.key("available");
+  w.boolean(n.available);
+  if (n.cpu_given >= 0) {
+    w.key("cpu");
+    w.number(format_cores(n.cpu_given));
+  } else if (!n.cores.empty()) {
+    w.key("cpu_map");
+    w.begin_object();
+    for (const Core& c : n.cores) {
+      w.key(c.id);
+      w.integer(c.capacity);
+    }
+    w.end_object();
+  }
+  w.key("memory");
+  w.integer(n.memory);
+  if (!n.numa_nodes.empty()) {
+    w.key("numa");
+    w.begin_object();
+    for (const Core& c : n.cores) {
+      if (c.numa < 0) continue;
+      w.key(c.id);
+      w.string(n.numa_nodes[static_cast<std::size_t>(c.numa)].id);
+    }
+    w.end_object();
+    w.key("numa_memory");
+    w.begin_object();
+    for (const NumaNode& m : n.numa_nodes) {
+      w.key(m.id);
+      w.integer(m.memory);
+    }
+    w.end_object();
+  }
+  w.key("storage");
+  w.integer(n.storage);
+  w.key("volumes");
+  w.begin_object();
+  for (const Device& d : n.devices) {
+    w.key(d.name);
+    w.integer(d.size);
+  }
+  w.end_object();
+  w.key("extended");
+  w.begin_object();
+  for (const ExtendedResource& e : n.extended) {
+    w.key(e.name);
+    w.integer(e.total);
+  }
+  w.end_object();
+  if (n.max_instances >= 0) {
+    w.key("max_instances");
+    w.integer(n.max_instances);
+  }
+  if (!n.taints.empty()) {
+    w.key("taints");
+    w.begin_array();
+    for (const Taint& t : n.taints) {
+      w.begin_object();
+      w.key("key");
+      w.string(t.key);
+      if (!t.value.empty()) {
+        w.key("value");
+        w.string(t.value);
+      }
+      w.key("effect");
+      w.string(t.effect);
+      w.end_object();
+    }
+    w.end_array();
+  }
+
+  w.key("usage");
+  w.begin_object();
+  w.key("cpu");
+  w.number(format_cores(n.cpu_used));
+  w.key("cpu_map");
+  w.begin_object();
+  for (const Core& c : n.cores) {
+    if (c.used == 0) continue;
+    w.key(c.id);
+    w.integer(c.used);
+  }
+  w.end_object();
+  w.key("memory");
+  w.integer(n.memory_used);
+  w.key("numa_memory");
+  w.begin_object();
+  for (const NumaNode& m : n.numa_nodes) {
+    if (m.used == 0) continue;
+    w.key(m.id);
+    w.integer(m.used);
+  }
+  w.end_object();
+  w.key("storage");
+  w.integer(n.storage_used);
+  w.key("volumes");
+  w.begin_object();
+  for (const Device& d : n.devices) {
+    if (d.used == 0) continue;
+    w.key(d.name);
+    w.integer(d.used);
+  }
+  w.end_object();
+  w.key("extended");
+  w.begin_object();
+  for (const ExtendedResource& e : n.extended) {
+    if (e.used == 0) continue;
+    w.key(e.name);
+    w.integer(e.used);
+  }
+  w.end_object();
+  w.end_object();
+
+  w.key("instances");
+  w.begin_object();
+  for (const auto& [app, count] : n.instances) {
+    w.key(app);
+    w.integer(count);
+  }
+  w.end_object();
+  write_workloads(w, n);
+  w.end_object();
+}
+
+template <class W>
+void write_inventory(W& w, const Inventory& inventory) {
+  w.begin_object();
+  w.key("share_base");
+  w.integer(inventory.share_base);
+  w.key("max_fragment_cores");
+  w.integer(inventory.max_fragment_cores);
+  w.key("nodes");
+  w.begin_array();
+  for (const Node& n : inventory.nodes) write_node(w, n);
+  w.end_array();
+  w.end_object();
+  w.finish();
+}
+
+}  // namespace
+
+std::string render_inventory(const Inventory& inventory, OutputFormat format) {
+  std::string out;
+  out.reserve(256 + inventory.nodes.size() * 400);
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write_inventory(w, inventory);
+  } else {
+    YamlWriter w(out);
+    write_inventory(w, inventory);
+  }
+  return out;
+}
+
+}  // namespace eruplan

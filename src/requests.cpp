@@ -1,0 +1,301 @@
+// Planning against one cluster state (SPEC §8.3, §8.4).
+//
+// Choices the SPEC leaves open, decided here:
+// - min_count: the largest n >= min_count that the strategy places is found
+//   by bisection over n (placing n is monotone for auto, global, drained and
+//   score), so it costs O(log count) strategy passes, never count.
+// - A rejected gang member's message names what it could place at most
+//   ("worker placed 4, needs at least 6"): the same bisection from 1.
+// - Gang members after the failing one are not planned; their capacity is
+//   shown against the state after the gang was undone.
+#include "requests.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace eruplan {
+
+namespace {
+
+void append_key(std::string& key, std::int64_t v) {
+  key += std::to_string(v);
+  key += ',';
+}
+
+void append_key(std::string& key, std::string_view s) {
+  append_key(key, static_cast<std::int64_t>(s.size()));
+  key += s;
+}
+
+// Everything the capacity pass reads of a request, but its app (existing
+// instances are looked up again on every use).
+std::string shape_key(const Request& r) {
+  std::string key;
+  for (std::int64_t v :
+       {r.cpu, r.memory, r.storage, std::int64_t{r.cpu_bind}, std::int64_t{r.uses_cpu_fit()}})
+    append_key(key, v);
+  for (const auto& v : r.volumes) append_key(key, v.binding);
+  key += '|';
+  for (const auto& [name, n] : r.extended) append_key(key, name), append_key(key, n);
+  key += '|';
+  for (const auto& [k, v] : r.filter.labels) append_key(key, k), append_key(key, v);
+  key += '|';
+  for (const auto& n : r.filter.nodes) append_key(key, n);
+  key += '|';
+  for (const auto& n : r.filter.exclude) append_key(key, n);
+  key += '|';
+  for (const auto& t : r.tolerations)
+    append_key(key, t.key), append_key(key, t.value), append_key(key, t.effect),
+        append_key(key, t.exists);
+  return key;
+}
+
+bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
+  StrategyInput in = input;
+  in.count = n;
+  return run(in).outcome == StrategyOutcome::Deployed;
+}
+
+// The largest n in [lo, hi] the strategy places, given that lo is placed.
+std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::int64_t lo,
+                            std::int64_t hi) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (places(input, run, mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+struct Planner {
+  Inventory& state;
+  const std::vector<Request>& requests;
+  const PlanOptions& options;
+  CapacityCache cache;
+
+  RequestOutcome plan_one(const Request& request, UndoLog* undo) {
+    RequestOutcome out;
+    out.planned = true;
+    out.capacity = cache.pass(state, request, CapacityOptions{options.max_plans, options.jobs});
+    std::vector<std::size_t> where;
+    const std::vector<StrategyInfo> infos = strategy_infos(state, out.capacity, where);
+    const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
+                              &state, &request,      options.jobs};
+    Placement placement = place(input, request.min_count, request.strategy);
+    out.strategy = placement.first.outcome;
+    out.deploy.assign(out.capacity.nodes.size(), 0);
+    if (!placement.first.scores.empty()) {
+      out.scores.assign(out.capacity.nodes.size(), NodeScore{});
+      for (std::size_t k = 0; k < infos.size(); ++k)
+        out.scores[where[k]] = placement.first.scores[k];
+    }
+    if (placement.placed == 0) {
+      out.status = out.strategy == StrategyOutcome::AlreadySatisfied ? RequestStatus::Satisfied
+                                                                     : RequestStatus::Rejected;
+      out.reason = placement.first.message;
+      if (out.status == RequestStatus::Rejected && request.min_count > 0 &&
+          strategy_row(request.strategy).min_count) {
+        const std::int64_t most =
+            places(input, strategy_row(request.strategy).run, 1)
+                ? largest_placed(input, strategy_row(request.strategy).run, 1, request.count)
+                : 0;
+        out.reason += "; placed " + std::to_string(most) + ", needs at least " +
+                      std::to_string(request.min_count);
+        out.placed_at_most = most;
+      }
+      return out;
+    }
+    out.status = placement.partial ? RequestStatus::Partial : RequestStatus::Placed;
+    out.placed = placement.placed;
+    if (placement.partial) out.reason = placement.first.message;
+    for (std::size_t k = 0; k < infos.size(); ++k)
+      out.deploy[where[k]] = placement.result.deploy[k];
+    assign_and_reserve(request, out, undo);
+    return out;
+  }
+
+  // Each new instance takes its node's next plan (SPEC §5); a node given more
+  // instances than the plans listed gets exactly as many as it needs.
+  void assign_and_reserve(const Request& request, RequestOutcome& out, UndoLog* undo) {
+    for (std::size_t i = 0; i < out.capacity.nodes.size(); ++i) {
+      const std::int64_t k = out.deploy[i];
+      if (k <= 0) continue;
+      NodeCapacity& nc = out.capacity.nodes[i];
+      if (out.capacity.binds && nc.capacity != kUnlimited &&
+          k > static_cast<std::int64_t>(nc.plans.size()))
+        nc.plans = node_capacity(state, request, nc.node, CapacityOptions{k, 1}).plans;
+      const std::size_t shared =
+          nc.capacity == kUnlimited ? std::min<std::size_t>(nc.plans.size(), 1) : 0;
+      const std::size_t taken =
+          shared ? shared : std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(k));
+      reserve(state, nc.node, request, k, std::span<const Plan>(nc.plans.data(), taken), undo);
+    }
+  }
+
+  // The order of SPEC §8.4: priority descending, then file order; a gang's
+  // members behind its first one; with --atomic, one gang of all.
+  std::vector<std::vector<std::size_t>> units() const {
+    std::vector<std::size_t> order(requests.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return requests[a].priority > requests[b].priority;
+    });
+    std::vector<std::vector<std::size_t>> out;
+    if (options.atomic) {
+      out.push_back(order);
+      return out;
+    }
+    std::vector<bool> done(requests.size(), false);
+    for (std::size_t i : order) {
+      if (done[i]) continue;
+      std::vector<std::size_t> unit;
+      for (std::size_t j : order) {
+        if (done[j] ||
+            (j != i && (requests[i].group.empty() || requests[j].group != requests[i].group)))
+          continue;
+        unit.push_back(j);
+        done[j] = true;
+      }
+      out.push_back(std::move(unit));
+    }
+    return out;
+  }
+
+  void run(const OutcomeSink& sink) {
+    for (const std::vector<std::size_t>& unit : units()) {
+      const bool gang = options.atomic || !requests[unit.front()].group.empty();
+      UndoLog undo;
+      std::vector<RequestOutcome> outs;
+      std::size_t failed = unit.size();
+      for (std::size_t m = 0; m < unit.size(); ++m) {
+        outs.push_back(plan_one(requests[unit[m]], gang ? &undo : nullptr));
+        if (gang && outs.back().status == RequestStatus::Rejected) {
+          failed = m;
+          break;
+        }
+      }
+      if (failed < unit.size()) reject_gang(unit, failed, outs, undo);
+      for (std::size_t m = 0; m < outs.size(); ++m) sink(unit[m], std::move(outs[m]));
+    }
+  }
+
+  void reject_gang(const std::vector<std::size_t>& unit, std::size_t failed,
+                   std::vector<RequestOutcome>& outs, UndoLog& undo) {
+    undo.undo(state);
+    const Request& culprit = requests[unit[failed]];
+    const RequestOutcome& why = outs[failed];
+    std::string message =
+        (options.atomic && requests[unit.front()].group.empty() ? std::string("--atomic")
+                                                                : "group " + culprit.group) +
+        ": " + culprit.name;
+    if (culprit.min_count > 0 && strategy_row(culprit.strategy).min_count)
+      message += " placed " + std::to_string(why.placed_at_most) + ", needs at least " +
+                 std::to_string(culprit.min_count);
+    else
+      message += ": " + why.reason;
+    for (std::size_t m = 0; m < unit.size(); ++m) {
+      if (m >= outs.size()) {
+        RequestOutcome skipped;
+        skipped.capacity =
+            cache.pass(state, requests[unit[m]], CapacityOptions{options.max_plans, options.jobs});
+        skipped.deploy.assign(skipped.capacity.nodes.size(), 0);
+        outs.push_back(std::move(skipped));
+      }
+      RequestOutcome& o = outs[m];
+      o.status = RequestStatus::Rejected;
+      o.placed = 0;
+      std::fill(o.deploy.begin(), o.deploy.end(), 0);
+      o.reason = message;
+    }
+  }
+};
+
+}  // namespace
+
+std::string_view status_name(RequestStatus s) {
+  switch (s) {
+    case RequestStatus::Placed:
+      return "placed";
+    case RequestStatus::Partial:
+      return "partial";
+    case RequestStatus::Rejected:
+      return "rejected";
+    case RequestStatus::Satisfied:
+      return "satisfied";
+  }
+  return "rejected";
+}
+
+CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& request,
+                                const CapacityOptions& options) {
+  const std::string key = shape_key(request) + "#" + std::to_string(options.max_plans);
+  auto it = maps_.find(key);
+  if (it == maps_.end()) {
+    CapacityMap map = capacity_pass(inventory, request, options);
+    return maps_.emplace(key, std::move(map)).first->second;
+  }
+  CapacityMap& map = it->second;
+  map.total = 0;
+  for (NodeCapacity& nc : map.nodes) {
+    const Node& node = inventory.nodes[nc.node];
+    if (nc.revision != node.revision)
+      nc = node_capacity(inventory, request, nc.node, options);
+    else
+      nc.existing = node.instances_of(request.app);
+    add_capacity(map.total, nc.capacity);
+  }
+  return map;
+}
+
+std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
+                                         std::vector<std::size_t>& where) {
+  std::vector<StrategyInfo> infos;
+  infos.reserve(map.nodes.size());
+  where.clear();
+  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+    const NodeCapacity& n = map.nodes[i];
+    if (n.capacity <= 0) continue;
+    infos.push_back(
+        {inventory.nodes[n.node].name, n.node, n.existing, n.capacity, n.usage, n.rate});
+    where.push_back(i);
+  }
+  return infos;
+}
+
+Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy) {
+  const StrategyRow& row = strategy_row(strategy);
+  Placement p;
+  p.first = row.run(input);
+  if (p.first.outcome == StrategyOutcome::Deployed) {
+    p.result = p.first;
+    p.placed = input.count;
+    return p;
+  }
+  if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
+      min_count >= input.count || !row.min_count || !places(input, row.run, min_count))
+    return p;
+  const std::int64_t n = largest_placed(input, row.run, min_count, input.count - 1);
+  StrategyInput in = input;
+  in.count = n;
+  p.result = row.run(in);
+  p.placed = n;
+  p.partial = true;
+  return p;
+}
+
+void plan_requests(Inventory& state, const std::vector<Request>& requests,
+                   const PlanOptions& options, const OutcomeSink& sink) {
+  Planner{state, requests, options, {}}.run(sink);
+}
+
+std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,
+                                          const PlanOptions& options) {
+  std::vector<RequestOutcome> outcomes(requests.size());
+  plan_requests(state, requests, options,
+                [&](std::size_t i, RequestOutcome&& o) { outcomes[i] = std::move(o); });
+  return outcomes;
+}
+
+}  // namespace eruplan

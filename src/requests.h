@@ -1,0 +1,83 @@
+// Planning one request or several against one cluster state (SPEC §8.3,
+// §8.4): capacity pass, strategy pass (with min_count's partial placement),
+// assignment of plans, and the reserve stage, request after request, with
+// gangs all or nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+#include "model.h"
+#include "reserve.h"
+#include "strategy.h"
+
+namespace eruplan {
+
+enum class RequestStatus { Placed, Partial, Rejected, Satisfied };
+std::string_view status_name(RequestStatus s);  // "placed", ...
+
+// One request's result, as the output documents show it.
+struct RequestOutcome {
+  RequestStatus status = RequestStatus::Rejected;
+  StrategyOutcome strategy = StrategyOutcome::Deployed;  // of the strategy pass with `count`
+  std::int64_t placed = 0;
+  std::string reason;    // rejected or satisfied: why; also the strategy's message on failure
+  bool planned = false;  // a gang member after the failing one is not planned
+  std::int64_t placed_at_most = 0;  // rejected with min_count: the most it could place
+  // The capacity pass the request was planned against (the state then).
+  CapacityMap capacity;
+  std::vector<std::int64_t> deploy;  // parallel to capacity.nodes; all 0 unless placed/partial
+  std::vector<NodeScore> scores;     // score strategy: per capacity.nodes entry
+};
+
+struct PlanOptions {
+  std::int64_t max_plans = kDefaultMaxPlans;  // plans listed per node in the PlanMap
+  bool atomic = false;                        // every request one group (--atomic)
+  unsigned jobs = 1;
+};
+
+// Caches the capacity pass per request shape: a later request with the same
+// resources, filter and tolerations redoes only the nodes whose revision
+// changed since (SPEC §8.3: reserving costs O(changed nodes)).
+class CapacityCache {
+ public:
+  CapacityMap pass(const Inventory& inventory, const Request& request,
+                   const CapacityOptions& options);
+
+ private:
+  std::map<std::string, CapacityMap> maps_;
+};
+
+// Receives each request's outcome once its gang (or itself) is settled, in
+// planning order; `index` is the request's place in file order. A sink that
+// renders and drops the outcome keeps memory flat over many requests.
+using OutcomeSink = std::function<void(std::size_t index, RequestOutcome&& outcome)>;
+
+// Plans `requests` (file order) against `state`, changing it as they are
+// placed: priority descending, then file order; gangs pulled up behind their
+// first member.
+void plan_requests(Inventory& state, const std::vector<Request>& requests,
+                   const PlanOptions& options, const OutcomeSink& sink);
+// The same, collecting the outcomes in file order.
+std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,
+                                          const PlanOptions& options);
+
+// Strategy pass with min_count (SPEC §8.4): when `count` cannot be placed,
+// the largest n >= min_count that can; status placed, partial or not.
+struct Placement {
+  StrategyResult result;  // deploy parallel to the infos, for the n placed
+  std::int64_t placed = 0;
+  bool partial = false;
+  StrategyResult first;  // the pass with `count`, for its message
+};
+Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy);
+
+// The infos a strategy sees: capacity.nodes entries with capacity > 0.
+std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
+                                         std::vector<std::size_t>& where);
+
+}  // namespace eruplan

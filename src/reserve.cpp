@@ -1,0 +1,89 @@
+// The reserve stage (SPEC §8.3).
+#include "reserve.h"
+
+#include <algorithm>
+
+namespace eruplan {
+
+namespace {
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return sum;
+}
+
+std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+  return product;
+}
+
+void take_plan(Node& node, const Request& request, const Plan& plan) {
+  if (!plan.cpu.empty()) {
+    node.list_cores();  // plain cores keep their ids and order when listed
+    for (const CoreShare& share : plan.cpu) node.cores[share.core].used += share.pieces;
+    if (plan.numa >= 0) node.numa_nodes[static_cast<std::size_t>(plan.numa)].used += request.memory;
+  }
+  for (const VolumeShare& share : plan.volumes) {
+    Device& device = node.devices[share.device];
+    // A monopoly binding holds its whole device; an unlimited quota adds nothing.
+    device.used = request.volumes[share.binding].monopoly()
+                      ? device.size
+                      : std::min(device.size, device.used + share.size);
+  }
+}
+
+}  // namespace
+
+void UndoLog::remember(std::uint32_t index, const Node& node) {
+  for (const auto& saved : saved_)
+    if (saved.first == index) return;
+  saved_.emplace_back(index, node);
+}
+
+void UndoLog::undo(Inventory& inventory) {
+  for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+    const std::uint64_t revision = inventory.nodes[it->first].revision;
+    inventory.nodes[it->first] = std::move(it->second);
+    inventory.nodes[it->first].revision = revision + 1;  // changed again, for caches
+  }
+  saved_.clear();
+}
+
+void reserve(Inventory& inventory, std::uint32_t index, const Request& request, std::int64_t k,
+             std::span<const Plan> plans, UndoLog* undo) {
+  if (k <= 0) return;
+  Node& node = inventory.nodes[index];
+  if (undo != nullptr) undo->remember(index, node);
+  node.memory_used = saturating_add(node.memory_used, saturating_mul(k, request.memory));
+  node.storage_used = saturating_add(node.storage_used, saturating_mul(k, request.storage));
+  node.cpu_used = saturating_add(node.cpu_used, saturating_mul(k, request.cpu));
+  for (const auto& [name, per_instance] : request.extended) {
+    auto it = std::lower_bound(
+        node.extended.begin(), node.extended.end(), name,
+        [](const ExtendedResource& e, const std::string& n) { return e.name < n; });
+    if (it != node.extended.end() && it->name == name)
+      it->used = saturating_add(it->used, saturating_mul(k, per_instance));
+  }
+  // One plan shared by every instance only comes from an unlimited node,
+  // whose plan binds no core and no sized volume: taking it once is enough.
+  for (std::size_t j = 0; j < plans.size() && static_cast<std::int64_t>(j) < k; ++j)
+    take_plan(node, request, plans[j]);
+  auto it =
+      std::lower_bound(node.instances.begin(), node.instances.end(), request.app,
+                       [](const auto& entry, const std::string& app) { return entry.first < app; });
+  if (it != node.instances.end() && it->first == request.app)
+    it->second = saturating_add(it->second, k);
+  else
+    node.instances.insert(it, {request.app, k});
+  ++node.revision;
+}
+
+const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j) {
+  if (nc.capacity == kUnlimited && nc.plans.size() == 1) return &nc.plans.front();
+  if (j < static_cast<std::int64_t>(nc.plans.size())) return &nc.plans[static_cast<size_t>(j)];
+  return nullptr;
+}
+
+}  // namespace eruplan

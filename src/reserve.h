@@ -1,0 +1,40 @@
+// The reserve stage (SPEC §8.3): placing new instances changes the node they
+// land on, so the next request sees them as existing ones. An undo log lets
+// a gang (SPEC §8.4) take every member's placement back.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "capacity.h"
+#include "model.h"
+
+namespace eruplan {
+
+// Records each node as it was before its first change, to restore it.
+class UndoLog {
+ public:
+  void remember(std::uint32_t index, const Node& node);
+  // Puts every remembered node back, newest first, and forgets them.
+  void undo(Inventory& inventory);
+  void clear() { saved_.clear(); }
+
+ private:
+  std::vector<std::pair<std::uint32_t, Node>> saved_;
+};
+
+// Adds `k` new instances of `request` to inventory.nodes[index]: usage grows
+// by k x the request (cpu, memory, storage, extended), each plan's cores,
+// NUMA memory and volumes are taken, and instances[app] grows by k. `plans`
+// holds the instances' plans in order (the first k of the node's PlanMap), or
+// one plan they all share, or none when the request binds nothing.
+void reserve(Inventory& inventory, std::uint32_t index, const Request& request, std::int64_t k,
+             std::span<const Plan> plans, UndoLog* undo = nullptr);
+
+// The plan of a node's j-th new instance (SPEC §5): the j-th of its PlanMap,
+// or the one shared plan of an unlimited node; null when not materialised.
+const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j);
+
+}  // namespace eruplan

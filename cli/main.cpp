@@ -18,6 +18,7 @@
 
 #include "fixture.h"
 #include "pipeline.h"
+#include "whatif.h"
 
 namespace fs = std::filesystem;
 using namespace eruplan;
@@ -43,6 +44,15 @@ struct PlanArgs {
   bool atomic = false;
   std::string save_inventory;
   unsigned jobs = 0;  // 0: the number of cores
+};
+
+// compare, grow, drain (SPEC §14).
+struct WhatIfArgs {
+  std::string strategies;  // compare: "auto,fill,..."
+  std::string node_template;
+  std::int64_t max = kDefaultGrowMax;
+  std::string node;
+  bool each_node = false;
 };
 
 struct TestArgs {
@@ -227,6 +237,60 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   finish(static_cast<int>(result->exit));
 }
 
+int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArgs& w) {
+  if (a.nodes.empty()) {
+    std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (command == WhatIfCommand::Grow && w.node_template.empty()) {
+    std::cerr << "eruplan: error: --template is required\nRun with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (command == WhatIfCommand::Drain && w.node.empty() == !w.each_node) {
+    std::cerr << "eruplan: error: give one of --node NAME and --each-node\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) + (w.node_template == kStdin);
+  if (stdin_users > 1) {
+    std::cerr << "eruplan: error: only one input may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  WhatIfOptions options;
+  options.command = command;
+  options.overrides = a.overrides;
+  const InputFormat format = parse_input_format(a.input_format);
+  if (!load_source(a.nodes, format, options.nodes)) return static_cast<int>(ExitCode::Invalid);
+  if (!a.request.empty()) {
+    options.request.emplace();
+    if (!load_source(a.request, format, *options.request))
+      return static_cast<int>(ExitCode::Invalid);
+  }
+  if (!w.node_template.empty()) {
+    options.template_node.emplace();
+    if (!load_source(w.node_template, format, *options.template_node))
+      return static_cast<int>(ExitCode::Invalid);
+  }
+  options.output = a.output == "json"   ? OutputFormat::Json
+                   : a.output == "yaml" ? OutputFormat::Yaml
+                                        : OutputFormat::Table;
+  options.plans = a.plans == "assigned" ? PlansShown::Assigned
+                  : a.plans == "none"   ? PlansShown::None
+                                        : PlansShown::All;
+  options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::stringstream names(w.strategies);
+  for (std::string name; std::getline(names, name, ',');)
+    if (!name.empty()) options.strategies.push_back(name);
+  options.max = w.max;
+  options.node = w.node;
+  options.each_node = w.each_node;
+  static const WhatIfResult* result = new WhatIfResult(run_whatif(options));
+  std::fwrite(result->run.err.data(), 1, result->run.err.size(), stderr);
+  std::fwrite(result->run.out.data(), 1, result->run.out.size(), stdout);
+  finish(static_cast<int>(result->run.exit));
+}
+
 bool is_case_extension(const fs::path& p) {
   const std::string ext = p.extension().string();
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
@@ -301,7 +365,9 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, compare_args, grow_args,
+      drain_args;
+  WhatIfArgs compare_what, grow_what, drain_what;
   TestArgs test_args;
   CLI::App* capacity =
       app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
@@ -311,6 +377,12 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
+  CLI::App* compare =
+      app.add_subcommand("compare", "Every strategy on the same input, side by side");
+  CLI::App* grow =
+      app.add_subcommand("grow", "How many nodes like a template must be added for the request");
+  CLI::App* drain =
+      app.add_subcommand("drain", "Can a node's instances be placed elsewhere if it is lost");
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
   add_input_options(capacity, capacity_args);
   add_input_options(plan, plan_args);
@@ -318,21 +390,42 @@ int main_impl(int argc, char** argv) {
   add_input_options(apply, apply_args);
   add_state_options(plan, plan_args);
   add_state_options(apply, apply_args);
+  add_input_options(compare, compare_args);
+  add_input_options(grow, grow_args);
+  add_input_options(drain, drain_args);
+  compare
+      ->add_option("--strategies", compare_what.strategies,
+                   "Comma-separated strategies to compare (default: auto,global,drained,score)")
+      ->check([](const std::string& list) {
+        std::stringstream names(list);
+        for (std::string name; std::getline(names, name, ',');)
+          if (!parse_strategy(name))
+            return "unknown strategy '" + name + "'; expected " + strategy_choices();
+        return std::string();
+      });
+  grow->add_option("--template", grow_what.node_template,
+                   "One node object (YAML or JSON) to add copies of (required)");
+  grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)");
+  // drain's --node names the lost node, not a node_filter entry.
+  drain->remove_option(drain->get_option("--node"));
+  drain->add_option("--node", drain_what.node, "The node that is lost");
+  drain->add_flag("--each-node", drain_what.each_node,
+                  "Ask for every available node running the app (the N-1 check)");
   test->add_option("paths", test_args.paths, "Case files and directories")->required();
   test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
   test->add_option("-o,--output", test_args.output, "Report format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  for (CLI::App* sub : {capacity, plan, validate, apply, test})
+  for (CLI::App* sub : {capacity, plan, validate, apply, compare, grow, drain, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
-        command != "apply") {
+        command != "apply" && command != "compare" && command != "grow" && command != "drain") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, validate, test)\nRun with --help for more "
-                   "information.\n";
+                << "' (commands: capacity, plan, apply, validate, compare, grow, drain, test)\nRun "
+                   "with --help for more information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }
@@ -347,6 +440,9 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
+  if (compare->parsed()) return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);
+  if (grow->parsed()) return run_whatif_command(WhatIfCommand::Grow, grow_args, grow_what);
+  if (drain->parsed()) return run_whatif_command(WhatIfCommand::Drain, drain_args, drain_what);
   return run_tests(test_args);
 }
 

@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "whatif.h"
+
 namespace eruplan {
 
 namespace {
@@ -362,7 +364,8 @@ Command read_command(const YAML::Node& node) {
   if (c == "plan") return Command::Plan;
   if (c == "capacity") return Command::Capacity;
   if (c == "validate") return Command::Validate;
-  malformed("command: unknown command " + in_quotes(c) + " (expected plan, capacity or validate)");
+  malformed("command: unknown command " + in_quotes(c) +
+            " (expected plan, capacity, validate, compare, grow or drain)");
 }
 
 PlansShown read_options(const YAML::Node& node) {
@@ -511,6 +514,153 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
                       ", got: " + first_line(result.err));
 }
 
+// --- What-if cases (SPEC §14) ---------------------------------------------------
+//
+// command: compare | grow | drain, with
+//   template: {...}                         grow's --template, inline or a path
+//   options: {strategies: [auto, fill], max: N, node: NAME, each_node: true, plans: ...}
+//   expect.feasible: {auto: true}           compare: per strategy
+//   expect.satisfied: {fill: true}          compare: per strategy
+//   expect.nodes_used: {auto: 3}            compare: per strategy
+//   expect.added: 3                         grow
+//   expect.absorbable: {node1: false}       drain --each-node: per node
+// besides exit, deploy, capacity, ... of the plan document (grow, drain).
+
+std::optional<WhatIfCommand> whatif_command(const std::string& c) {
+  if (c == "compare") return WhatIfCommand::Compare;
+  if (c == "grow") return WhatIfCommand::Grow;
+  if (c == "drain") return WhatIfCommand::Drain;
+  return std::nullopt;
+}
+
+bool read_bool(const YAML::Node& node, const std::string& path) {
+  if (node.IsScalar() && node.Tag() != "!" && (node.Scalar() == "true" || node.Scalar() == "false"))
+    return node.Scalar() == "true";
+  malformed(path + ": expected true or false, got " + describe(node));
+}
+
+void read_whatif_options(const YAML::Node& node, WhatIfOptions& o) {
+  if (!node) return;
+  require_map(node, "options");
+  check_keys(node, "options", {"plans", "strategies", "max", "node", "each_node"});
+  if (node["plans"]) {
+    YAML::Node plans(YAML::NodeType::Map);
+    plans["plans"] = node["plans"];
+    o.plans = read_options(plans);
+  }
+  if (const YAML::Node s = node["strategies"]; s && s.IsSequence()) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+      o.strategies.push_back(read_string(s[i], "options.strategies[" + std::to_string(i) + "]"));
+  } else if (s) {
+    const std::string list = read_string(s, "options.strategies");
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      if (comma > at) o.strategies.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
+  for (const std::string& name : o.strategies)
+    if (!parse_strategy(name)) malformed("options.strategies: unknown strategy " + in_quotes(name));
+  if (node["max"]) o.max = read_int(node["max"], "options.max", std::numeric_limits<std::int64_t>::min());
+  if (node["node"]) o.node = read_string(node["node"], "options.node");
+  if (node["each_node"]) o.each_node = read_bool(node["each_node"], "options.each_node");
+}
+
+struct WhatIfExpectation {
+  std::optional<Expected<bool>> feasible, satisfied, absorbable;
+  std::optional<Expected<std::int64_t>> nodes_used;
+  std::optional<std::int64_t> added;
+};
+
+// Takes the what-if fields out of `expect`, leaving the rest for read_expectation.
+WhatIfExpectation take_whatif_expectation(YAML::Node expect) {
+  WhatIfExpectation e;
+  if (!expect || !expect.IsMap()) return e;
+  auto bools = [](const YAML::Node& n, const std::string& p) { return read_bool(n, p); };
+  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+  if (expect["feasible"]) e.feasible = read_node_map<bool>(expect["feasible"], "expect.feasible", bools);
+  if (expect["satisfied"])
+    e.satisfied = read_node_map<bool>(expect["satisfied"], "expect.satisfied", bools);
+  if (expect["absorbable"])
+    e.absorbable = read_node_map<bool>(expect["absorbable"], "expect.absorbable", bools);
+  if (expect["nodes_used"])
+    e.nodes_used = read_node_map<std::int64_t>(expect["nodes_used"], "expect.nodes_used", ints);
+  if (expect["added"]) e.added = read_int(expect["added"], "expect.added", 0);
+  for (const char* key : {"feasible", "satisfied", "absorbable", "nodes_used", "added"})
+    expect.remove(key);
+  return e;
+}
+
+std::string bool_text(bool b) { return b ? "true" : "false"; }
+
+void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
+                    std::vector<std::string>& diffs) {
+  auto row = [&](const std::string& name) -> const StrategyComparison* {
+    for (const StrategyComparison& c : w.strategies)
+      if (strategy_name(c.strategy) == name) return &c;
+    return nullptr;
+  };
+  auto per_strategy = [&](const auto& expected, const char* what, auto get, auto text) {
+    if (!expected) return;
+    for (const auto& [name, want] : *expected) {
+      const StrategyComparison* c = row(name);
+      if (!c)
+        diffs.push_back(std::string(what) + "." + name + ": not compared");
+      else if (get(*c) != want)
+        diffs.push_back(std::string(what) + "." + name + ": expected " + text(want) + ", got " +
+                        text(get(*c)));
+    }
+  };
+  per_strategy(e.feasible, "feasible", [](const StrategyComparison& c) { return c.feasible; },
+               bool_text);
+  per_strategy(e.satisfied, "satisfied", [](const StrategyComparison& c) { return c.satisfied; },
+               bool_text);
+  per_strategy(e.nodes_used, "nodes_used",
+               [](const StrategyComparison& c) { return c.nodes_used; },
+               [](std::int64_t n) { return std::to_string(n); });
+  if (e.added && w.added != e.added)
+    diffs.push_back("added: expected " + std::to_string(*e.added) + ", got " +
+                    (w.added ? std::to_string(*w.added) : std::string("none")));
+  if (e.absorbable) {
+    for (const auto& [name, want] : *e.absorbable) {
+      auto it = std::find_if(w.absorption.begin(), w.absorption.end(),
+                             [&](const Absorption& a) { return a.node == name; });
+      if (it == w.absorption.end())
+        diffs.push_back("absorbable." + name + ": not checked");
+      else if (it->absorbable != want)
+        diffs.push_back("absorbable." + name + ": expected " + bool_text(want) + ", got " +
+                        bool_text(it->absorbable));
+    }
+  }
+}
+
+void run_whatif_case(const std::string& file, const std::string& text, const YAML::Node& root,
+                     const ReadFile& read, FixtureResult& r) {
+  WhatIfOptions options;
+  options.command = *whatif_command(read_string(root["command"], "command"));
+  read_whatif_options(root["options"], options);
+  const WhatIfExpectation whatif_expect = take_whatif_expectation(root["expect"]);
+  const Expectation expect = read_expectation(root["expect"]);
+  if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
+  const bool json_case = is_json_file(file, text);
+  std::optional<Source> nodes =
+      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
+  std::optional<Source> request, node_template;
+  if (root["request"])
+    request =
+        read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+  if (root["template"])
+    node_template =
+        read_input(root, root["template"], "template", file, text, json_case, read, r.differences);
+  if (!r.differences.empty()) return;
+  options.nodes = std::move(*nodes);
+  options.request = std::move(request);
+  options.template_node = std::move(node_template);
+  const WhatIfResult result = run_whatif(options);
+  compare(expect, result.run, r.differences);
+  compare_whatif(whatif_expect, result, r.differences);
+}
+
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
              const RunFunction& run_case, FixtureResult& r) {
   YAML::Node root;
@@ -521,8 +671,13 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
               std::to_string(e.mark.column + 1) + ")");
   }
   if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
-  check_keys(root, "", {"name", "description", "command", "nodes", "request", "options", "expect"});
+  check_keys(root, "",
+             {"name", "description", "command", "nodes", "request", "template", "options", "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
+  if (root["command"] && whatif_command(read_string(root["command"], "command"))) {
+    run_whatif_case(file, text, root, read, r);
+    return;
+  }
 
   RunOptions options;
   options.command = read_command(root["command"]);
@@ -574,6 +729,8 @@ bool looks_like_input_file(const std::string& text) {
     const YAML::Node root = YAML::Load(text);
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
+    if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
+      return true;  // one node object: grow's --template
     return root["app"] || root["resources"] || root["count"] || root["strategy"];
   } catch (...) {
     return false;  // run as a case, where the parse error is reported

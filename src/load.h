@@ -34,6 +34,9 @@ struct RequestOverrides {
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
+// One node object of SPEC §2 alone (grow's --template), read as the
+// inventory's nodes are, with the given share_base.
+std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags);
 
 // A request file: one request (SPEC §3), or a `requests:` list (§8.4).
 struct RequestSet {

@@ -683,3 +683,28 @@ std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags
 }
 
 }  // namespace eruplan
+
+namespace eruplan {
+
+// One node object of SPEC §2 on its own (grow's --template, SPEC §14), read
+// by the inventory's node reader with the inventory's share_base; positions
+// and field paths refer to the template file as written.
+std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  auto doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  const FieldPath root;
+  const ValueId top = doc->root();
+  if ((*doc)[top].kind == ValueKind::Null) {
+    r.error(root, kNoValue, "the node is empty; expected a mapping such as {name: n, cpu: 4}");
+    return std::nullopt;
+  }
+  ValueId name_id = kNoValue;
+  NodeLoader loader(r, share_base);
+  Node node = loader.load(root, top, name_id);
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return node;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,661 @@
+// What-if commands (SPEC §14).
+//
+// Choices the SPEC leaves open, decided here:
+// - All three take one request; a `requests:` list is invalid input (exit 3).
+// - compare: a strategy that is not feasible places nothing, so its spread
+//   is that of the unchanged inventory. A `partial` placement (min_count)
+//   counts as feasible; min_count is dropped for fill and each, which do not
+//   take it. Unknown names in --strategies are a usage error (exit 2);
+//   a name given twice is listed once.
+// - grow: aims at the full count (min_count is ignored, so "fits" means every
+//   instance placed). Feasibility never falls as identical nodes are added:
+//   auto, global, drained and score gain capacity; fill and each gain
+//   qualifying nodes (fill with nodes_limit 0 needs every node to qualify, so
+//   all k >= 1 agree). Bisection over k is therefore exact for every
+//   strategy: O(log max) plans. At k = 0 a fill with nothing to add is exit 5,
+//   as for `plan`. A template that gets capacity 0 for the request (or that
+//   node_filter leaves out) can never help: exit 4 at once, saying why.
+// - drain: min_count is ignored (every instance must find a place). A node
+//   running none of the app's instances gives an empty plan even when it is
+//   already cordoned. --each-node checks every available node that runs the
+//   app, node_filter or not (its instances need a place either way), by name.
+#include "whatif.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "json_writer.h"
+#include "requests.h"
+
+namespace eruplan {
+
+namespace {
+
+std::string render_with(OutputFormat format, auto&& write) {
+  std::string out;
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write(w);
+  } else {
+    YamlWriter w(out);
+    write(w);
+  }
+  return out;
+}
+
+// A ratio for output: six decimals, trailing zeros dropped ("0.25", "0").
+std::string ratio_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  if (s == "-0" || s.empty()) s = "0";
+  return s;
+}
+
+// SPEC §13's `error` member, for documents that stand at exit 4.
+template <class W>
+void write_error_member(W& w, ExitCode exit, const std::string& message) {
+  w.key("error");
+  w.begin_object();
+  w.key("exit");
+  w.integer(static_cast<int>(exit));
+  w.key("kind");
+  w.string(exit == ExitCode::Infeasible ? "infeasible" : "already_satisfied");
+  w.key("message");
+  w.string(message);
+  w.key("problems");
+  w.begin_array();
+  w.end_array();
+  w.end_object();
+}
+
+void fail(RunResult& r, ExitCode exit, const std::string& message, OutputFormat format,
+          const std::vector<Diagnostic>& problems = {}) {
+  r.exit = exit;
+  r.err += message;
+  if (!message.empty() && message.back() != '\n') r.err += '\n';
+  if (format != OutputFormat::Table) {
+    std::string first = message.substr(0, message.find('\n'));
+    r.out = failure_document(format, exit, first, problems);
+  }
+}
+
+// Exit 3 from a diagnostic the what-if layer finds itself.
+void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string& message) {
+  Diagnostics d;
+  d.error(std::move(origin), message);
+  r.problems = d.items();
+  fail(r, ExitCode::Invalid, d.to_string(), format, r.problems);
+}
+
+// Loads -n and -r as `plan` does; false (with r filled in) when they do not load.
+bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
+                 Request& request) {
+  if (!o.request && o.overrides.empty()) {
+    fail(r, ExitCode::Usage,
+         "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
+         "Run with --help for more information.",
+         o.output);
+    return false;
+  }
+  Diagnostics diags;
+  auto inv = load_inventory(o.nodes, diags);
+  auto set = load_requests(o.request ? &*o.request : nullptr, o.overrides, count_required, diags);
+  if (set && set->list) {
+    diags.error(Origin{o.request ? o.request->name : "<command line>", 0, 0, "requests"},
+                "a what-if command takes one request, not a requests: list");
+    set.reset();
+  }
+  if (inv && set) check_inputs(*inv, set->requests.front(), diags);
+  if (diags.has_errors() || !inv || !set) {
+    r.problems = diags.items();
+    fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
+    return false;
+  }
+  r.err = diags.to_string();  // warnings
+  inventory = std::move(*inv);
+  request = set->requests.front();
+  r.inventory = inventory;
+  r.request = request;
+  return true;
+}
+
+// "nodes.yaml:12:13" where `needle` first occurs in the text: the position
+// of a node name the loader no longer has.
+Origin position_of(const Source& source, const std::string& needle, std::string path) {
+  Origin o{source.name, 0, 0, std::move(path)};
+  const std::size_t at = source.text.find(needle);
+  if (at == std::string::npos) return o;
+  o.line = 1 + static_cast<std::uint32_t>(std::count(source.text.begin(),
+                                                     source.text.begin() + static_cast<long>(at),
+                                                     '\n'));
+  const std::size_t bol = source.text.rfind('\n', at);
+  o.col = static_cast<std::uint32_t>(at - (bol == std::string::npos ? 0 : bol + 1) + 1);
+  return o;
+}
+
+// Plans listed per node, as `plan` lists them: none up front unless --plans all.
+std::int64_t plans_listed(PlansShown plans) {
+  return plans == PlansShown::All ? kDefaultMaxPlans : 0;
+}
+
+// Plans `request` on `state` (changing it) and renders the §6 document as
+// `plan` would; sets exit, out, err, capacity and deploy of `r`.
+void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o,
+                   RunResult& r, RequestOutcome* kept = nullptr) {
+  PlanOptions po;
+  po.max_plans = plans_listed(o.plans);
+  po.jobs = o.jobs;
+  const Inventory before = state;
+  std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
+  RequestOutcome& out = outs.front();
+  r.capacity = out.capacity;
+  r.deploy = out.deploy;
+  r.inventory = before;
+  if (out.status == RequestStatus::Satisfied) {
+    fail(r, ExitCode::AlreadySatisfied, "already satisfied: " + out.reason, o.output);
+  } else if (out.status == RequestStatus::Rejected) {
+    fail(r, ExitCode::Infeasible,
+         "infeasible: " + out.reason + '\n' + infeasible_summary(before, out.capacity, request.count),
+         o.output);
+  } else {
+    Report report{before, request, out.capacity, &out.deploy, o.plans, &out, false};
+    r.out = render(report, o.output);
+  }
+  if (kept) *kept = std::move(out);
+}
+
+// --- compare ------------------------------------------------------------------
+
+std::vector<Strategy> compare_set(const std::vector<std::string>& names) {
+  std::vector<Strategy> out;
+  if (names.empty()) {
+    // SPEC §14's default: the strategies where count is the number of new
+    // instances; score only once the strategy table has it.
+    for (const char* n : {"auto", "global", "drained", "score"})
+      if (auto s = parse_strategy(n)) out.push_back(*s);
+    return out;
+  }
+  for (const std::string& n : names)
+    if (auto s = parse_strategy(n); s && std::find(out.begin(), out.end(), *s) == out.end())
+      out.push_back(*s);
+  return out;
+}
+
+template <class W>
+void write_comparison(W& w, const StrategyComparison& c) {
+  w.key(strategy_name(c.strategy));
+  w.begin_object();
+  w.key("feasible");
+  w.boolean(c.feasible);
+  w.key("satisfied");
+  w.boolean(c.satisfied);
+  if (!c.feasible) {
+    w.key("reason");
+    w.string(c.reason);
+  }
+  w.key("deploy");
+  w.begin_object();
+  for (const auto& [name, n] : c.deploy) {
+    w.key(name);
+    w.integer(n);
+  }
+  w.end_object();
+  w.key("nodes_used");
+  w.integer(c.nodes_used);
+  w.key("max_new_per_node");
+  w.integer(c.max_new_per_node);
+  w.key("usage_spread");
+  w.begin_object();
+  w.key("max_minus_min");
+  w.number(ratio_text(c.spread.max_minus_min));
+  w.key("stddev");
+  w.number(ratio_text(c.spread.stddev));
+  w.end_object();
+  w.end_object();
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string compare_table(const std::vector<StrategyComparison>& rows) {
+  const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",  "NODES USED",
+                                         "MAX NEW",  "USAGE MAX-MIN", "STDDEV"};
+  std::vector<std::vector<std::string>> cells;
+  for (const StrategyComparison& c : rows)
+    cells.push_back({std::string(strategy_name(c.strategy)),
+                     c.satisfied ? "yes (satisfied)" : c.feasible ? "yes" : "no",
+                     std::to_string(c.nodes_used), std::to_string(c.max_new_per_node),
+                     ratio_text(c.spread.max_minus_min), ratio_text(c.spread.stddev)});
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t k = 0; k < head.size(); ++k) {
+    width[k] = head[k].size();
+    for (const auto& row : cells) width[k] = std::max(width[k], row[k].size());
+  }
+  auto line = [&](const std::vector<std::string>& row, const std::string& tail) {
+    std::string out;
+    for (std::size_t k = 0; k < row.size(); ++k) out += pad(row[k], width[k] + 2);
+    out += tail;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + '\n';
+  };
+  std::string out = line(head, "WHY NOT");
+  for (std::size_t i = 0; i < rows.size(); ++i) out += line(cells[i], rows[i].reason);
+  return out;
+}
+
+void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
+  RunResult& r = w.run;
+  Inventory inventory;
+  Request request;
+  if (!load_inputs(o, true, r, inventory, request)) return;
+  for (Strategy s : compare_set(o.strategies))
+    w.strategies.push_back(compare_one(inventory, request, s, o.jobs));
+  const bool any = std::any_of(w.strategies.begin(), w.strategies.end(),
+                               [](const StrategyComparison& c) { return c.feasible; });
+  std::string message;
+  if (!any) {
+    r.exit = ExitCode::Infeasible;
+    message = "no strategy places the request";
+    r.err += "infeasible: " + message + '\n';
+    for (const StrategyComparison& c : w.strategies)
+      r.err += "  " + c.reason + '\n';
+  }
+  if (o.output == OutputFormat::Table) {
+    r.out = compare_table(w.strategies);
+    return;
+  }
+  r.out = render_with(o.output, [&](auto& wr) {
+    wr.begin_object();
+    wr.key("strategies");
+    wr.begin_object();
+    for (const StrategyComparison& c : w.strategies) write_comparison(wr, c);
+    wr.end_object();
+    if (!any) write_error_member(wr, ExitCode::Infeasible, message);
+    wr.end_object();
+    wr.finish();
+  });
+}
+
+// --- grow ---------------------------------------------------------------------
+
+bool template_name_taken(const std::string& name, const std::string& base) {
+  if (name.size() <= base.size() + 1 || name.compare(0, base.size(), base) != 0 ||
+      name[base.size()] != '-')
+    return false;
+  return std::all_of(name.begin() + static_cast<long>(base.size()) + 1, name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Why a copy of the template can never take an instance; empty when it can.
+std::string template_useless(const Inventory& inventory, const Request& request,
+                             const Node& node_template) {
+  const Inventory one = grown_inventory(inventory, node_template, 1);
+  const Node& copy = one.nodes.back();
+  if (!request.filter.accepts(copy)) return copy.name + ": left out by node_filter";
+  const NodeCapacity nc = node_capacity(one, request, static_cast<std::uint32_t>(one.nodes.size() - 1),
+                                        CapacityOptions{0, 1});
+  if (nc.capacity == 0) return copy.name + ": capacity 0 (" + nc.reason() + ")";
+  return {};
+}
+
+void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
+  RunResult& r = w.run;
+  Inventory inventory;
+  Request request;
+  if (!load_inputs(o, true, r, inventory, request)) return;
+  if (o.max < 0) {
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
+            "must be >= 0, got " + std::to_string(o.max));
+    return;
+  }
+  if (!o.template_node) {
+    fail(r, ExitCode::Usage,
+         "eruplan: error: --template is required\nRun with --help for more information.",
+         o.output);
+    return;
+  }
+  Diagnostics diags;
+  std::optional<Node> node_template = load_node(*o.template_node, inventory.share_base, diags);
+  if (node_template) {
+    node_template->workloads.clear();
+    Inventory probe = grown_inventory(inventory, *node_template, 1);
+    check_inputs(probe, request, diags);
+  }
+  if (diags.has_errors() || !node_template) {
+    r.problems = diags.items();
+    fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
+    return;
+  }
+  r.err += diags.to_string();
+  for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
+    const std::string& name = inventory.nodes[i].name;
+    if (!template_name_taken(name, node_template->name)) continue;
+    invalid(r, o.output,
+            position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
+            "node " + name + " is already named like a copy of the template " +
+                node_template->name + " (" + node_template->name +
+                "-1, -2, ...); rename it or the template");
+    return;
+  }
+  request.min_count = 0;
+  std::optional<std::int64_t> k;
+  if (request_fits(inventory, request, o.jobs)) {
+    k = 0;
+  } else if (const std::string why = template_useless(inventory, request, *node_template);
+             !why.empty()) {
+    fail(r, ExitCode::Infeasible,
+         "infeasible: the template can never help: " + why + '\n' +
+             "without it: " + infeasible_summary(inventory, capacity_pass(inventory, request),
+                                                 request.count),
+         o.output);
+    return;
+  } else {
+    k = smallest_growth(inventory, request, *node_template, o.max, o.jobs);
+  }
+  if (!k) {
+    Inventory at_max = grown_inventory(inventory, *node_template, o.max);
+    const CapacityMap map = capacity_pass(at_max, request, CapacityOptions{0, o.jobs});
+    fail(r, ExitCode::Infeasible,
+         "infeasible: even " + std::to_string(o.max) + " nodes like " + node_template->name +
+             " do not suffice (--max " + std::to_string(o.max) + ")\nwith them: " +
+             infeasible_summary(at_max, map, request.count),
+         o.output);
+    return;
+  }
+  w.added = *k;
+  Inventory state = grown_inventory(inventory, *node_template, *k);
+  plan_document(state, request, o, r);
+  const std::string added = std::to_string(*k);
+  if (r.exit != ExitCode::Ok) return;
+  if (o.output == OutputFormat::Json && r.out.starts_with("{"))
+    r.out.insert(1, "\n  \"added\": " + added + ",");
+  else if (o.output == OutputFormat::Yaml)
+    r.out = "added: " + added + '\n' + r.out;
+  else
+    r.out = "added: " + added + " node" + (*k == 1 ? "" : "s") + " like " + node_template->name +
+            '\n' + r.out;
+}
+
+// --- drain --------------------------------------------------------------------
+
+template <class W>
+void write_absorption(W& w, const std::vector<Absorption>& all, bool failed,
+                      const std::string& message) {
+  w.begin_object();
+  w.key("nodes");
+  w.begin_object();
+  for (const Absorption& a : all) {
+    w.key(a.node);
+    w.begin_object();
+    w.key("absorbable");
+    w.boolean(a.absorbable);
+    if (!a.absorbable) {
+      w.key("reason");
+      w.string(a.reason);
+    }
+    w.end_object();
+  }
+  w.end_object();
+  w.key("unabsorbable");
+  w.begin_array();
+  for (const Absorption& a : all)
+    if (!a.absorbable) w.string(a.node);
+  w.end_array();
+  if (failed) write_error_member(w, ExitCode::Infeasible, message);
+  w.end_object();
+  w.finish();
+}
+
+void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
+  RunResult& r = w.run;
+  Inventory inventory;
+  Request request;
+  if (!load_inputs(o, false, r, inventory, request)) return;
+  if (request.strategy == Strategy::Fill || request.strategy == Strategy::Each) {
+    invalid(r, o.output,
+            Origin{o.overrides.strategy ? "<command line>"
+                                        : (o.request ? o.request->name : "<command line>"),
+                   0, 0, o.overrides.strategy ? "--strategy" : "strategy"},
+            "drain needs a strategy whose count is the number of new instances (auto, global, "
+            "drained or score), not " +
+                std::string(strategy_name(request.strategy)));
+    return;
+  }
+  request.min_count = 0;
+  if (o.each_node) {
+    w.absorption = absorb_each(inventory, request, o.jobs);
+    std::vector<std::string> lost;
+    for (const Absorption& a : w.absorption)
+      if (!a.absorbable) lost.push_back(a.node);
+    std::string message;
+    if (!lost.empty()) {
+      r.exit = ExitCode::Infeasible;
+      message = std::to_string(lost.size()) + " of " + std::to_string(w.absorption.size()) +
+                " nodes running " + request.app + " cannot be absorbed by the others";
+      r.err += "infeasible: " + message + '\n';
+      for (const Absorption& a : w.absorption)
+        if (!a.absorbable) r.err += "  " + a.node + ": " + a.reason + '\n';
+    }
+    if (o.output == OutputFormat::Table) {
+      std::size_t width = 4;
+      for (const Absorption& a : w.absorption) width = std::max(width, a.node.size());
+      r.out = pad("NODE", width + 2) + "ABSORBABLE  WHY NOT\n";
+      for (const Absorption& a : w.absorption) {
+        std::string line = pad(a.node, width + 2) + pad(a.absorbable ? "yes" : "no", 12) + a.reason;
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        r.out += line + '\n';
+      }
+      r.out += std::to_string(w.absorption.size() - lost.size()) + " of " +
+               std::to_string(w.absorption.size()) + " nodes absorbable\n";
+    } else {
+      r.out = render_with(o.output,
+                          [&](auto& wr) { write_absorption(wr, w.absorption, !lost.empty(), message); });
+    }
+    return;
+  }
+  std::uint32_t index = 0;
+  while (index < inventory.nodes.size() && inventory.nodes[index].name != o.node) ++index;
+  if (index == inventory.nodes.size()) {
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--node"},
+            "no node named " + o.node + " in " + o.nodes.name);
+    return;
+  }
+  request.count = inventory.nodes[index].instances_of(request.app);
+  Inventory state = lost_node_inventory(inventory, index);
+  if (request.count == 0) {
+    // Nothing to move: the capacity pass of the changed inventory, no deploy.
+    r.capacity = capacity_pass(state, request, CapacityOptions{plans_listed(o.plans), o.jobs});
+    r.deploy = std::vector<std::int64_t>(r.capacity->nodes.size(), 0);
+    r.inventory = state;
+    r.err += "drain: " + o.node + " runs no instance of " + request.app + "; nothing to move\n";
+    Report report{state, request, *r.capacity, &*r.deploy, o.plans};
+    r.out = render(report, o.output);
+    return;
+  }
+  plan_document(state, request, o, r);
+  if (r.exit == ExitCode::Infeasible)
+    r.err = "drain: the " + std::to_string(request.count) + " instances of " + request.app +
+            " on " + o.node + " do not fit on the other nodes\n" + r.err;
+}
+
+}  // namespace
+
+UsageSpread usage_spread(const std::vector<double>& usages) {
+  UsageSpread s;
+  if (usages.empty()) return s;
+  const auto [lo, hi] = std::minmax_element(usages.begin(), usages.end());
+  s.max_minus_min = *hi - *lo;
+  double mean = 0;
+  for (double u : usages) mean += u;
+  mean /= static_cast<double>(usages.size());
+  double sq = 0;
+  for (double u : usages) sq += (u - mean) * (u - mean);
+  s.stddev = std::sqrt(sq / static_cast<double>(usages.size()));
+  return s;
+}
+
+StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
+                               unsigned jobs) {
+  StrategyComparison c;
+  c.strategy = strategy;
+  request.strategy = strategy;
+  if (!strategy_row(strategy).min_count) request.min_count = 0;
+  Inventory state = inventory;
+  PlanOptions po;
+  po.max_plans = 0;
+  po.jobs = jobs;
+  std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
+  const RequestOutcome& out = outs.front();
+  c.satisfied = out.status == RequestStatus::Satisfied;
+  c.feasible = out.status != RequestStatus::Rejected;
+  if (!c.feasible)
+    c.reason = out.reason.empty() ? infeasible_summary(inventory, out.capacity, request.count)
+                                  : out.reason;
+  std::vector<double> usages;
+  for (std::size_t i = 0; i < out.capacity.nodes.size(); ++i) {
+    const NodeCapacity& nc = out.capacity.nodes[i];
+    const std::int64_t k = out.deploy.empty() ? 0 : out.deploy[i];
+    if (k > 0) {
+      c.deploy.emplace_back(state.nodes[nc.node].name, k);
+      ++c.nodes_used;
+      c.max_new_per_node = std::max(c.max_new_per_node, k);
+    }
+    if (nc.capacity <= 0) continue;
+    // Usage after the plan: only nodes that got instances changed.
+    usages.push_back(k > 0 ? node_capacity(state, request, nc.node, CapacityOptions{0, 1}).usage
+                           : nc.usage);
+  }
+  c.spread = usage_spread(usages);
+  return c;
+}
+
+Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k) {
+  Inventory out = inventory;
+  out.nodes.reserve(inventory.nodes.size() + static_cast<std::size_t>(k));
+  for (std::int64_t j = 1; j <= k; ++j) {
+    Node copy = node_template;
+    copy.name = node_template.name + "-" + std::to_string(j);
+    copy.workloads.clear();
+    copy.revision = 0;
+    out.nodes.push_back(std::move(copy));
+  }
+  return out;
+}
+
+bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
+  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(inventory, map, where);
+  const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
+                            &inventory, &request,      jobs};
+  const Placement p = place(input, request.min_count, request.strategy);
+  return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
+}
+
+std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
+                                            const Node& node_template, std::int64_t max,
+                                            unsigned jobs) {
+  auto fits = [&](std::int64_t k) {
+    return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
+  };
+  if (fits(0)) return 0;
+  if (max <= 0 || !fits(max)) return std::nullopt;
+  std::int64_t lo = 0, hi = max;  // fits(lo) false, fits(hi) true
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+Inventory lost_node_inventory(const Inventory& inventory, std::uint32_t index) {
+  Inventory out = inventory;
+  Node& n = out.nodes[index];
+  n.available = false;
+  n.instances.clear();
+  n.workloads.clear();
+  ++n.revision;
+  return out;
+}
+
+Absorption absorb_one(const Inventory& inventory, const Request& request, std::uint32_t index) {
+  Absorption a;
+  a.node = inventory.nodes[index].name;
+  Request r = request;
+  r.min_count = 0;
+  r.count = inventory.nodes[index].instances_of(request.app);
+  if (r.count == 0) {
+    a.absorbable = true;
+    return a;
+  }
+  Inventory state = lost_node_inventory(inventory, index);
+  const CapacityMap map = capacity_pass(state, r, CapacityOptions{0, 1});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(state, map, where);
+  const StrategyInput input{infos, r.count, map.total, r.nodes_limit, &state, &r, 1};
+  const StrategyResult res = strategy_row(r.strategy).run(input);
+  a.absorbable = res.outcome == StrategyOutcome::Deployed;
+  if (!a.absorbable) a.reason = res.message;
+  return a;
+}
+
+std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& request,
+                                    unsigned jobs) {
+  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> base = strategy_infos(inventory, map, where);
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
+    if (inventory.nodes[i].available && inventory.nodes[i].instances_of(request.app) > 0)
+      order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return inventory.nodes[a].name < inventory.nodes[b].name;
+  });
+  std::vector<Absorption> out(order.size());
+  const StrategyPass run = strategy_row(request.strategy).run;
+  parallel_for(order.size(), jobs, [&](std::size_t j) {
+    const std::uint32_t lost = order[j];
+    Absorption& a = out[j];
+    a.node = inventory.nodes[lost].name;
+    Request r = request;
+    r.count = inventory.nodes[lost].instances_of(request.app);
+    // The others' entries as they are; the lost node's leaves the infos.
+    std::vector<StrategyInfo> infos;
+    infos.reserve(base.size());
+    std::int64_t total = 0;
+    for (const StrategyInfo& info : base) {
+      if (info.node == lost) continue;
+      infos.push_back(info);
+      add_capacity(total, info.capacity);
+    }
+    const StrategyInput input{infos, r.count, total, r.nodes_limit, &inventory, &r, 1};
+    const StrategyResult res = run(input);
+    a.absorbable = res.outcome == StrategyOutcome::Deployed;
+    if (!a.absorbable) a.reason = res.message;
+  });
+  return out;
+}
+
+WhatIfResult run_whatif(const WhatIfOptions& options) {
+  WhatIfResult w;
+  switch (options.command) {
+    case WhatIfCommand::Compare:
+      run_compare(options, w);
+      break;
+    case WhatIfCommand::Grow:
+      run_grow(options, w);
+      break;
+    case WhatIfCommand::Drain:
+      run_drain(options, w);
+      break;
+  }
+  return w;
+}
+
+}  // namespace eruplan

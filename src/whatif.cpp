@@ -22,6 +22,7 @@
 #include "whatif.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -127,7 +128,15 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
 // of a node name the loader no longer has.
 Origin position_of(const Source& source, const std::string& needle, std::string path) {
   Origin o{source.name, 0, 0, std::move(path)};
-  const std::size_t at = source.text.find(needle);
+  // The first occurrence standing alone: big-1 is not the start of big-12.
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  };
+  std::size_t at = source.text.find(needle);
+  while (at != std::string::npos &&
+         ((at > 0 && word(source.text[at - 1])) ||
+          (at + needle.size() < source.text.size() && word(source.text[at + needle.size()]))))
+    at = source.text.find(needle, at + 1);
   if (at == std::string::npos) return o;
   o.line = 1 + static_cast<std::uint32_t>(std::count(source.text.begin(),
                                                      source.text.begin() + static_cast<long>(at),

@@ -43,7 +43,8 @@ struct PlanArgs {
   RequestOverrides overrides;
   bool atomic = false;
   std::string save_inventory;
-  unsigned jobs = 0;  // 0: the number of cores
+  std::string report;  // --report FILE.html
+  unsigned jobs = 0;   // 0: the number of cores
 };
 
 // compare, grow, drain (SPEC §14).
@@ -158,12 +159,19 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
       ->check(CLI::PositiveNumber);
 }
 
+// plan, apply, compare: --report FILE.html (SPEC §14).
+void add_report_option(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("--report", a.report,
+                  "Write a self-contained HTML page of usage before/after per node to FILE");
+}
+
 // plan, apply: the options that change the cluster state.
 void add_state_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_flag("--atomic", a.atomic,
                 "All requests of the file succeed together or none is placed");
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the plan to FILE (YAML, or JSON for a .json name)");
+  add_report_option(cmd, a);
 }
 
 // The format a file is written in: JSON for a .json name, else YAML.
@@ -226,11 +234,14 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.atomic = a.atomic;
   options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
+  options.report = !a.report.empty();
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
   static const RunResult* result = new RunResult(run(options));
   if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
+    return static_cast<int>(ExitCode::Internal);
+  if (result->report && !write_file(a.report, *result->report))
     return static_cast<int>(ExitCode::Internal);
   std::fwrite(result->err.data(), 1, result->err.size(), stderr);
   std::fwrite(result->out.data(), 1, result->out.size(), stdout);
@@ -285,7 +296,10 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   options.max = w.max;
   options.node = w.node;
   options.each_node = w.each_node;
+  options.report = !a.report.empty();
   static const WhatIfResult* result = new WhatIfResult(run_whatif(options));
+  if (!result->report.empty() && !write_file(a.report, result->report))
+    return static_cast<int>(ExitCode::Internal);
   std::fwrite(result->run.err.data(), 1, result->run.err.size(), stderr);
   std::fwrite(result->run.out.data(), 1, result->run.out.size(), stdout);
   finish(static_cast<int>(result->run.exit));
@@ -393,6 +407,7 @@ int main_impl(int argc, char** argv) {
   add_input_options(compare, compare_args);
   add_input_options(grow, grow_args);
   add_input_options(drain, drain_args);
+  add_report_option(compare, compare_args);
   compare
       ->add_option("--strategies", compare_what.strategies,
                    "Comma-separated strategies to compare (default: auto,global,drained,score)")

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "json_writer.h"
+#include "report_html.h"
 #include "reserve.h"
 
 namespace eruplan {
@@ -121,12 +122,22 @@ struct PlanRunner {
   std::vector<std::string> entries;  // list mode: each request's rendered entry, file order
   RequestCounts counts;
   std::string failures;  // stderr lines of rejected/satisfied requests
+  std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
+
+  void note_reasons(const std::string& prefix, const CapacityMap& map) {
+    if (!options.report) return;
+    reasons.resize(result.inventory->nodes.size());
+    for (const NodeCapacity& n : map.nodes)
+      if (n.capacity == 0)
+        reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
+  }
 
   void single(const Request& request, RequestOutcome&& outcome) {
     const Inventory& inventory = *result.inventory;
     result.requests.push_back({request.name, outcome.status, outcome.placed});
     result.capacity = std::move(outcome.capacity);
     const CapacityMap& map = *result.capacity;
+    note_reasons("", map);
     if (outcome.status == RequestStatus::Satisfied) {
       result.exit = ExitCode::AlreadySatisfied;
       result.err += "already satisfied: " + outcome.reason + '\n';
@@ -170,6 +181,7 @@ struct PlanRunner {
         ++counts.satisfied;
         break;
     }
+    note_reasons(request.name + ": ", outcome.capacity);
     if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
       failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
                   outcome.reason + '\n';
@@ -236,6 +248,19 @@ struct PlanRunner {
     }
     if (options.save_inventory && stands)
       result.saved_inventory = render_inventory(state, *options.save_inventory);
+    if (options.report) {
+      const Request& first = set.requests.front();
+      ReportSection section = plan_section(
+          set.list ? std::to_string(set.requests.size()) + " requests"
+                   : first.app + ": count " + std::to_string(first.count) + ", strategy " +
+                         std::string(strategy_name(first.strategy)),
+          *result.inventory, state);
+      section.reasons = reasons;
+      section.reasons.resize(state.nodes.size());
+      result.report = render_html_report(
+          std::string(options.command == Command::Apply ? "eruplan apply" : "eruplan plan"),
+          *result.inventory, {section});
+    }
   }
 };
 
@@ -396,7 +421,7 @@ RunResult run(const RunOptions& options) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, {}}.run();
+  PlanRunner{options, result, *set, {}, {}, {}, {}, {}}.run();
   return result;
 }
 

@@ -40,6 +40,7 @@ struct RunOptions {
   // --save-inventory: write the inventory after the run into
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
+  bool report = false;  // --report: an HTML page of the plan into RunResult::report (SPEC §14)
 };
 
 // One request's result, for the fixture runner's per-request checks.
@@ -61,6 +62,7 @@ struct RunResult {
   std::optional<std::vector<std::int64_t>> deploy;  // parallel to capacity->nodes
   std::vector<RequestBrief> requests;               // plan/apply: every request, file order
   std::optional<std::string> saved_inventory;       // --save-inventory's text, when it is written
+  std::optional<std::string> report;                // --report's HTML, when the plan ran
   std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
 };
 

@@ -27,6 +27,7 @@
 #include <cstdio>
 
 #include "json_writer.h"
+#include "report_html.h"
 #include "requests.h"
 
 namespace eruplan {
@@ -263,8 +264,26 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
   Inventory inventory;
   Request request;
   if (!load_inputs(o, true, r, inventory, request)) return;
-  for (Strategy s : compare_set(o.strategies))
-    w.strategies.push_back(compare_one(inventory, request, s, o.jobs));
+  const std::vector<Strategy> set = compare_set(o.strategies);
+  std::vector<Inventory> after(o.report ? set.size() : 0);
+  for (std::size_t i = 0; i < set.size(); ++i)
+    w.strategies.push_back(
+        compare_one(inventory, request, set[i], o.jobs, o.report ? &after[i] : nullptr));
+  if (o.report) {
+    std::vector<ReportSection> sections;
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      const StrategyComparison& c = w.strategies[i];
+      ReportSection s = plan_section(
+          std::string(strategy_name(c.strategy)) + ": " +
+              (c.satisfied ? "already satisfied" : c.feasible ? "feasible" : "not feasible: " + c.reason),
+          inventory, after[i]);
+      s.reasons = c.zero_reasons;
+      sections.push_back(std::move(s));
+    }
+    w.report = render_html_report("eruplan compare: " + request.app + ", count " +
+                                      std::to_string(request.count),
+                                  inventory, sections);
+  }
   const bool any = std::any_of(w.strategies.begin(), w.strategies.end(),
                                [](const StrategyComparison& c) { return c.feasible; });
   std::string message;
@@ -510,7 +529,7 @@ UsageSpread usage_spread(const std::vector<double>& usages) {
 }
 
 StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
-                               unsigned jobs) {
+                               unsigned jobs, Inventory* after) {
   StrategyComparison c;
   c.strategy = strategy;
   request.strategy = strategy;
@@ -541,6 +560,13 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
                            : nc.usage);
   }
   c.spread = usage_spread(usages);
+  if (after) {
+    *after = std::move(state);
+    // Each section shows why nodes got nothing: their reasons in this pass.
+    c.zero_reasons.assign(after->nodes.size(), {});
+    for (const NodeCapacity& nc : out.capacity.nodes)
+      if (nc.capacity == 0) c.zero_reasons[nc.node] = nc.reason();
+  }
   return c;
 }
 

@@ -36,7 +36,7 @@ struct WhatIfOptions {
   std::int64_t max = kDefaultGrowMax;   // grow: --max
   std::string node;                     // drain: --node
   bool each_node = false;               // drain: --each-node
-  std::string report_title;             // --report: the page title (empty = no report)
+  bool report = false;                  // compare --report: an HTML page per strategy
 };
 
 // The spread of SPEC §4's usage over a set of nodes.
@@ -56,10 +56,12 @@ struct StrategyComparison {
   std::int64_t nodes_used = 0;
   std::int64_t max_new_per_node = 0;
   UsageSpread spread;
+  std::vector<std::string> zero_reasons;  // with `after`: per inventory node, why it took none
 };
 
+// `after`, when given, receives the inventory after the strategy's plan.
 StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
-                               unsigned jobs);
+                               unsigned jobs, Inventory* after = nullptr);
 
 // grow: the inventory with k copies of `node_template` after its nodes,
 // named <template name>-1..k (no workloads).
@@ -94,7 +96,7 @@ struct WhatIfResult {
   std::vector<StrategyComparison> strategies;  // compare
   std::optional<std::int64_t> added;           // grow
   std::vector<Absorption> absorption;          // drain --each-node
-  std::string report;                          // the HTML report, when asked for
+  std::string report;                          // compare --report: the HTML page
 };
 
 WhatIfResult run_whatif(const WhatIfOptions& options);

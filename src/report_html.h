@@ -1,0 +1,34 @@
+// The HTML report (SPEC §14, `--report FILE.html`): one self-contained page
+// (inline CSS, no scripts, no external resources) showing, per node, the
+// usage before and after as bars per resource, the new instances and the
+// reasons. Pure: returns the text; the CLI writes the file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model.h"
+
+namespace eruplan {
+
+// One picture of the cluster after something was placed: a plan, or one
+// strategy of `compare`.
+struct ReportSection {
+  std::string title;                        // "web: placed 4", "auto: feasible"
+  const Inventory* after = nullptr;         // same nodes, same order as `before` (more allowed)
+  std::vector<std::int64_t> new_instances;  // parallel to after->nodes
+  std::vector<std::string> reasons;         // parallel to after->nodes; "" = none
+};
+
+// Every node of each section, in inventory order, one `div.node` each with a
+// bar per resource the cluster has (memory, cpu, storage): the usage before
+// (dark) and what the plan adds (light).
+std::string render_html_report(const std::string& title, const Inventory& before,
+                               const std::vector<ReportSection>& sections);
+
+// A section of a plan's result: new instances = instances after - before, per
+// node (all apps together).
+ReportSection plan_section(std::string title, const Inventory& before, const Inventory& after);
+
+}  // namespace eruplan

@@ -1,0 +1,82 @@
+// The HTML report: one row per node and section, bars before/after in
+// percent, escaped names, nothing outside the page.
+#include "report_html.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "load.h"
+#include "pipeline.h"
+
+namespace eruplan {
+namespace {
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+Inventory two_nodes() {
+  Diagnostics diags;
+  auto inv = load_inventory(Source{"n.yaml", R"(
+nodes:
+  - {name: "a<&>", cpu: 4, memory: 1000Mi, usage: {memory: 250Mi, cpu: 1}, instances: {web: 1}}
+  - {name: b, cpu: 4, memory: 1000Mi}
+)",
+                                   InputFormat::Yaml},
+                            diags);
+  REQUIRE(inv);
+  return *inv;
+}
+
+TEST_CASE("report_html: a row per node with before and after bars per resource") {
+  const Inventory before = two_nodes();
+  Inventory after = before;
+  after.nodes[1].memory_used = 500 * 1024 * 1024;
+  after.nodes[1].instances = {{"web", 2}};
+  ReportSection s = plan_section("web: placed 2", before, after);
+  CHECK(s.new_instances == std::vector<std::int64_t>{0, 2});
+  s.reasons[0] = "memory: 0 available";
+  const std::string html = render_html_report("eruplan plan", before, {s, s});
+  CHECK(html.starts_with("<!DOCTYPE html>"));
+  CHECK(count(html, "data-node=") == 4);  // two nodes, two sections
+  CHECK(count(html, "data-resource=\"memory\"") == 4);
+  CHECK(count(html, "data-resource=\"storage\"") == 0);  // no node has storage
+  CHECK(html.find("data-node=\"a&lt;&amp;&gt;\"") != std::string::npos);
+  CHECK(html.find("<span class=\"pct\">25.0%</span>") != std::string::npos);           // a, memory
+  CHECK(html.find("<span class=\"pct\">0.0% &rarr; 50.0%</span>") != std::string::npos);  // b
+  CHECK(html.find("width:50.0%") != std::string::npos);
+  CHECK(html.find("<div class=\"new\">+2</div>") != std::string::npos);
+  CHECK(html.find("memory: 0 available") != std::string::npos);
+  CHECK(html.find("2 new instances on 1 node<") != std::string::npos);
+  for (const char* outside : {"<script", "<link", "src=", "href=", "url("})
+    CHECK(html.find(outside) == std::string::npos);
+}
+
+TEST_CASE("report_html: plan --report renders the plan's page, even when it fails") {
+  RunOptions o;
+  o.command = Command::Plan;
+  o.nodes = Source{"n.yaml", "nodes:\n  - {name: n1, cpu: 4, memory: 1000Mi}\n  - {name: n2, cpu: 4, "
+                             "memory: 50Mi}\n",
+                   InputFormat::Yaml};
+  o.request = Source{"r.yaml", "{app: web, count: 3, resources: {memory: 100Mi}}", InputFormat::Yaml};
+  o.report = true;
+  const RunResult ok = run(o);
+  REQUIRE(ok.report);
+  CHECK(count(*ok.report, "data-node=") == 2);
+  CHECK(ok.report->find("<div class=\"new\">+3</div>") != std::string::npos);
+  CHECK(ok.report->find("memory: 50Mi available, 100Mi per instance") != std::string::npos);
+  o.request->text = "{app: web, count: 30, resources: {memory: 100Mi}}";
+  const RunResult no = run(o);
+  CHECK(no.exit == ExitCode::Infeasible);
+  REQUIRE(no.report);
+  CHECK(no.report->find("0 new instances on 0 nodes") != std::string::npos);
+  o.report = false;
+  CHECK_FALSE(run(o).report);
+}
+
+}  // namespace
+}  // namespace eruplan

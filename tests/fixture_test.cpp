@@ -317,7 +317,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
   CHECK(
       message("nodes: {}\ncommand: deploy\n") ==
-      R"(malformed case: command: unknown command "deploy" (expected plan, capacity or validate))");
+      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate, compare, grow or drain))");
   CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
         R"(malformed case: expect.exit: expected an integer, got "zero")");
   CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==
@@ -338,7 +338,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
       R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
   CHECK(
       message("nodes: {}\nexpected: {}\n") ==
-      R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
+      R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, template, options, expect))");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");

@@ -379,8 +379,7 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args, compare_args, grow_args,
-      drain_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, compare_args, grow_args, drain_args;
   WhatIfArgs compare_what, grow_what, drain_what;
   TestArgs test_args;
   CLI::App* capacity =
@@ -455,7 +454,8 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
-  if (compare->parsed()) return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);
+  if (compare->parsed())
+    return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);
   if (grow->parsed()) return run_whatif_command(WhatIfCommand::Grow, grow_args, grow_what);
   if (drain->parsed()) return run_whatif_command(WhatIfCommand::Drain, drain_args, drain_what);
   return run_tests(test_args);

@@ -561,7 +561,8 @@ void read_whatif_options(const YAML::Node& node, WhatIfOptions& o) {
   }
   for (const std::string& name : o.strategies)
     if (!parse_strategy(name)) malformed("options.strategies: unknown strategy " + in_quotes(name));
-  if (node["max"]) o.max = read_int(node["max"], "options.max", std::numeric_limits<std::int64_t>::min());
+  if (node["max"])
+    o.max = read_int(node["max"], "options.max", std::numeric_limits<std::int64_t>::min());
   if (node["node"]) o.node = read_string(node["node"], "options.node");
   if (node["each_node"]) o.each_node = read_bool(node["each_node"], "options.each_node");
 }
@@ -578,7 +579,8 @@ WhatIfExpectation take_whatif_expectation(YAML::Node expect) {
   if (!expect || !expect.IsMap()) return e;
   auto bools = [](const YAML::Node& n, const std::string& p) { return read_bool(n, p); };
   auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
-  if (expect["feasible"]) e.feasible = read_node_map<bool>(expect["feasible"], "expect.feasible", bools);
+  if (expect["feasible"])
+    e.feasible = read_node_map<bool>(expect["feasible"], "expect.feasible", bools);
   if (expect["satisfied"])
     e.satisfied = read_node_map<bool>(expect["satisfied"], "expect.satisfied", bools);
   if (expect["absorbable"])
@@ -611,13 +613,13 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
                         text(get(*c)));
     }
   };
-  per_strategy(e.feasible, "feasible", [](const StrategyComparison& c) { return c.feasible; },
-               bool_text);
-  per_strategy(e.satisfied, "satisfied", [](const StrategyComparison& c) { return c.satisfied; },
-               bool_text);
-  per_strategy(e.nodes_used, "nodes_used",
-               [](const StrategyComparison& c) { return c.nodes_used; },
-               [](std::int64_t n) { return std::to_string(n); });
+  per_strategy(
+      e.feasible, "feasible", [](const StrategyComparison& c) { return c.feasible; }, bool_text);
+  per_strategy(
+      e.satisfied, "satisfied", [](const StrategyComparison& c) { return c.satisfied; }, bool_text);
+  per_strategy(
+      e.nodes_used, "nodes_used", [](const StrategyComparison& c) { return c.nodes_used; },
+      [](std::int64_t n) { return std::to_string(n); });
   if (e.added && w.added != e.added)
     diffs.push_back("added: expected " + std::to_string(*e.added) + ", got " +
                     (w.added ? std::to_string(*w.added) : std::string("none")));
@@ -671,8 +673,9 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
               std::to_string(e.mark.column + 1) + ")");
   }
   if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
-  check_keys(root, "",
-             {"name", "description", "command", "nodes", "request", "template", "options", "expect"});
+  check_keys(
+      root, "",
+      {"name", "description", "command", "nodes", "request", "template", "options", "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
   if (root["command"] && whatif_command(read_string(root["command"], "command"))) {
     run_whatif_case(file, text, root, read, r);

@@ -250,11 +250,11 @@ struct PlanRunner {
       result.saved_inventory = render_inventory(state, *options.save_inventory);
     if (options.report) {
       const Request& first = set.requests.front();
-      ReportSection section = plan_section(
-          set.list ? std::to_string(set.requests.size()) + " requests"
-                   : first.app + ": count " + std::to_string(first.count) + ", strategy " +
-                         std::string(strategy_name(first.strategy)),
-          *result.inventory, state);
+      ReportSection section =
+          plan_section(set.list ? std::to_string(set.requests.size()) + " requests"
+                                : first.app + ": count " + std::to_string(first.count) +
+                                      ", strategy " + std::string(strategy_name(first.strategy)),
+                       *result.inventory, state);
       section.reasons = reasons;
       section.reasons.resize(state.nodes.size());
       result.report = render_html_report(

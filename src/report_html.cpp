@@ -140,8 +140,9 @@ std::string render_html_report(const std::string& title, const Inventory& before
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
       escape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
-      escape(title) + "</h1>\n<div class=\"legend\">usage of each node<i class=\"before\"></i>"
-                      "before<i class=\"added\"></i>added by the plan</div>\n";
+      escape(title) +
+      "</h1>\n<div class=\"legend\">usage of each node<i class=\"before\"></i>"
+      "before<i class=\"added\"></i>added by the plan</div>\n";
   for (const ReportSection& s : sections) {
     const Inventory& after = s.after ? *s.after : before;
     const std::size_t n = std::min(before.nodes.size(), after.nodes.size());
@@ -153,7 +154,8 @@ std::string render_html_report(const std::string& title, const Inventory& before
     out += "<section style=\"--res:" + std::to_string(shown.size()) + "\">\n<h2>" +
            escape(s.title) + "</h2>\n<div class=\"summary\">" + std::to_string(n) + " nodes, " +
            std::to_string(added) + " new instance" + (added == 1 ? "" : "s") + " on " +
-           std::to_string(used) + " node" + (used == 1 ? "" : "s") + "</div>\n<div class=\"node head\"><div>node</div>";
+           std::to_string(used) + " node" + (used == 1 ? "" : "s") +
+           "</div>\n<div class=\"node head\"><div>node</div>";
     for (const Resource* r : shown) out += std::string("<div>") + r->name + "</div>";
     out += "<div>new</div><div>reason</div></div>\n";
     for (std::size_t i = 0; i < n; ++i)

@@ -139,9 +139,8 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
           (at + needle.size() < source.text.size() && word(source.text[at + needle.size()]))))
     at = source.text.find(needle, at + 1);
   if (at == std::string::npos) return o;
-  o.line = 1 + static_cast<std::uint32_t>(std::count(source.text.begin(),
-                                                     source.text.begin() + static_cast<long>(at),
-                                                     '\n'));
+  o.line = 1 + static_cast<std::uint32_t>(std::count(
+                   source.text.begin(), source.text.begin() + static_cast<long>(at), '\n'));
   const std::size_t bol = source.text.rfind('\n', at);
   o.col = static_cast<std::uint32_t>(at - (bol == std::string::npos ? 0 : bol + 1) + 1);
   return o;
@@ -154,8 +153,8 @@ std::int64_t plans_listed(PlansShown plans) {
 
 // Plans `request` on `state` (changing it) and renders the §6 document as
 // `plan` would; sets exit, out, err, capacity and deploy of `r`.
-void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o,
-                   RunResult& r, RequestOutcome* kept = nullptr) {
+void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
+                   RequestOutcome* kept = nullptr) {
   PlanOptions po;
   po.max_plans = plans_listed(o.plans);
   po.jobs = o.jobs;
@@ -169,7 +168,8 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
     fail(r, ExitCode::AlreadySatisfied, "already satisfied: " + out.reason, o.output);
   } else if (out.status == RequestStatus::Rejected) {
     fail(r, ExitCode::Infeasible,
-         "infeasible: " + out.reason + '\n' + infeasible_summary(before, out.capacity, request.count),
+         "infeasible: " + out.reason + '\n' +
+             infeasible_summary(before, out.capacity, request.count),
          o.output);
   } else {
     Report report{before, request, out.capacity, &out.deploy, o.plans, &out, false};
@@ -234,12 +234,14 @@ std::string pad(std::string s, std::size_t width) {
 }
 
 std::string compare_table(const std::vector<StrategyComparison>& rows) {
-  const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",  "NODES USED",
+  const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",      "NODES USED",
                                          "MAX NEW",  "USAGE MAX-MIN", "STDDEV"};
   std::vector<std::vector<std::string>> cells;
   for (const StrategyComparison& c : rows)
     cells.push_back({std::string(strategy_name(c.strategy)),
-                     c.satisfied ? "yes (satisfied)" : c.feasible ? "yes" : "no",
+                     c.satisfied  ? "yes (satisfied)"
+                     : c.feasible ? "yes"
+                                  : "no",
                      std::to_string(c.nodes_used), std::to_string(c.max_new_per_node),
                      ratio_text(c.spread.max_minus_min), ratio_text(c.spread.stddev)});
   std::vector<std::size_t> width(head.size());
@@ -273,16 +275,17 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
     std::vector<ReportSection> sections;
     for (std::size_t i = 0; i < set.size(); ++i) {
       const StrategyComparison& c = w.strategies[i];
-      ReportSection s = plan_section(
-          std::string(strategy_name(c.strategy)) + ": " +
-              (c.satisfied ? "already satisfied" : c.feasible ? "feasible" : "not feasible: " + c.reason),
-          inventory, after[i]);
+      ReportSection s = plan_section(std::string(strategy_name(c.strategy)) + ": " +
+                                         (c.satisfied  ? "already satisfied"
+                                          : c.feasible ? "feasible"
+                                                       : "not feasible: " + c.reason),
+                                     inventory, after[i]);
       s.reasons = c.zero_reasons;
       sections.push_back(std::move(s));
     }
-    w.report = render_html_report("eruplan compare: " + request.app + ", count " +
-                                      std::to_string(request.count),
-                                  inventory, sections);
+    w.report = render_html_report(
+        "eruplan compare: " + request.app + ", count " + std::to_string(request.count), inventory,
+        sections);
   }
   const bool any = std::any_of(w.strategies.begin(), w.strategies.end(),
                                [](const StrategyComparison& c) { return c.feasible; });
@@ -291,8 +294,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
     r.exit = ExitCode::Infeasible;
     message = "no strategy places the request";
     r.err += "infeasible: " + message + '\n';
-    for (const StrategyComparison& c : w.strategies)
-      r.err += "  " + c.reason + '\n';
+    for (const StrategyComparison& c : w.strategies) r.err += "  " + c.reason + '\n';
   }
   if (o.output == OutputFormat::Table) {
     r.out = compare_table(w.strategies);
@@ -326,8 +328,8 @@ std::string template_useless(const Inventory& inventory, const Request& request,
   const Inventory one = grown_inventory(inventory, node_template, 1);
   const Node& copy = one.nodes.back();
   if (!request.filter.accepts(copy)) return copy.name + ": left out by node_filter";
-  const NodeCapacity nc = node_capacity(one, request, static_cast<std::uint32_t>(one.nodes.size() - 1),
-                                        CapacityOptions{0, 1});
+  const NodeCapacity nc = node_capacity(
+      one, request, static_cast<std::uint32_t>(one.nodes.size() - 1), CapacityOptions{0, 1});
   if (nc.capacity == 0) return copy.name + ": capacity 0 (" + nc.reason() + ")";
   return {};
 }
@@ -344,8 +346,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   }
   if (!o.template_node) {
     fail(r, ExitCode::Usage,
-         "eruplan: error: --template is required\nRun with --help for more information.",
-         o.output);
+         "eruplan: error: --template is required\nRun with --help for more information.", o.output);
     return;
   }
   Diagnostics diags;
@@ -364,8 +365,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
     const std::string& name = inventory.nodes[i].name;
     if (!template_name_taken(name, node_template->name)) continue;
-    invalid(r, o.output,
-            position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
+    invalid(r, o.output, position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
             "node " + name + " is already named like a copy of the template " +
                 node_template->name + " (" + node_template->name +
                 "-1, -2, ...); rename it or the template");
@@ -378,9 +378,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   } else if (const std::string why = template_useless(inventory, request, *node_template);
              !why.empty()) {
     fail(r, ExitCode::Infeasible,
-         "infeasible: the template can never help: " + why + '\n' +
-             "without it: " + infeasible_summary(inventory, capacity_pass(inventory, request),
-                                                 request.count),
+         "infeasible: the template can never help: " + why + '\n' + "without it: " +
+             infeasible_summary(inventory, capacity_pass(inventory, request), request.count),
          o.output);
     return;
   } else {
@@ -391,8 +390,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     const CapacityMap map = capacity_pass(at_max, request, CapacityOptions{0, o.jobs});
     fail(r, ExitCode::Infeasible,
          "infeasible: even " + std::to_string(o.max) + " nodes like " + node_template->name +
-             " do not suffice (--max " + std::to_string(o.max) + ")\nwith them: " +
-             infeasible_summary(at_max, map, request.count),
+             " do not suffice (--max " + std::to_string(o.max) +
+             ")\nwith them: " + infeasible_summary(at_max, map, request.count),
          o.output);
     return;
   }
@@ -482,8 +481,8 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
       r.out += std::to_string(w.absorption.size() - lost.size()) + " of " +
                std::to_string(w.absorption.size()) + " nodes absorbable\n";
     } else {
-      r.out = render_with(o.output,
-                          [&](auto& wr) { write_absorption(wr, w.absorption, !lost.empty(), message); });
+      r.out = render_with(
+          o.output, [&](auto& wr) { write_absorption(wr, w.absorption, !lost.empty(), message); });
     }
     return;
   }

@@ -51,7 +51,7 @@ struct StrategyComparison {
   Strategy strategy = Strategy::Auto;
   bool feasible = false;
   bool satisfied = false;
-  std::string reason;                                  // only when not feasible
+  std::string reason;                                        // only when not feasible
   std::vector<std::pair<std::string, std::int64_t>> deploy;  // nodes with new instances, by name
   std::int64_t nodes_used = 0;
   std::int64_t max_new_per_node = 0;

@@ -46,7 +46,7 @@ TEST_CASE("report_html: a row per node with before and after bars per resource")
   CHECK(count(html, "data-resource=\"memory\"") == 4);
   CHECK(count(html, "data-resource=\"storage\"") == 0);  // no node has storage
   CHECK(html.find("data-node=\"a&lt;&amp;&gt;\"") != std::string::npos);
-  CHECK(html.find("<span class=\"pct\">25.0%</span>") != std::string::npos);           // a, memory
+  CHECK(html.find("<span class=\"pct\">25.0%</span>") != std::string::npos);  // a, memory
   CHECK(html.find("<span class=\"pct\">0.0% &rarr; 50.0%</span>") != std::string::npos);  // b
   CHECK(html.find("width:50.0%") != std::string::npos);
   CHECK(html.find("<div class=\"new\">+2</div>") != std::string::npos);
@@ -59,10 +59,12 @@ TEST_CASE("report_html: a row per node with before and after bars per resource")
 TEST_CASE("report_html: plan --report renders the plan's page, even when it fails") {
   RunOptions o;
   o.command = Command::Plan;
-  o.nodes = Source{"n.yaml", "nodes:\n  - {name: n1, cpu: 4, memory: 1000Mi}\n  - {name: n2, cpu: 4, "
-                             "memory: 50Mi}\n",
+  o.nodes = Source{"n.yaml",
+                   "nodes:\n  - {name: n1, cpu: 4, memory: 1000Mi}\n  - {name: n2, cpu: 4, "
+                   "memory: 50Mi}\n",
                    InputFormat::Yaml};
-  o.request = Source{"r.yaml", "{app: web, count: 3, resources: {memory: 100Mi}}", InputFormat::Yaml};
+  o.request =
+      Source{"r.yaml", "{app: web, count: 3, resources: {memory: 100Mi}}", InputFormat::Yaml};
   o.report = true;
   const RunResult ok = run(o);
   REQUIRE(ok.report);

@@ -77,7 +77,8 @@ TEST_CASE("whatif: compare_one gives deploy, nodes used, most per node and sprea
   const StrategyComparison a = compare_one(inv, req, Strategy::Auto, 1);
   CHECK(a.feasible);
   CHECK_FALSE(a.satisfied);
-  CHECK(a.deploy == std::vector<std::pair<std::string, std::int64_t>>{{"n1", 1}, {"n2", 2}, {"n3", 1}});
+  CHECK(a.deploy ==
+        std::vector<std::pair<std::string, std::int64_t>>{{"n1", 1}, {"n2", 2}, {"n3", 1}});
   CHECK(a.nodes_used == 3);
   CHECK(a.max_new_per_node == 2);
   CHECK(a.spread.max_minus_min == doctest::Approx(0.5));  // 0.6, 0.2, 0.1
@@ -255,8 +256,9 @@ TEST_CASE("whatif: grow refuses an inventory node named like a copy, with its po
         std::string::npos);
   CHECK(r.run.out.find("\"kind\": \"invalid\"") != std::string::npos);
   // "big-x" and "bigger-1" are not copies' names.
-  o.nodes.text = "nodes:\n  - {name: big-x, cpu: 4, memory: 1000Mi}\n  - {name: bigger-1, cpu: 4, "
-                 "memory: 1000Mi}\n";
+  o.nodes.text =
+      "nodes:\n  - {name: big-x, cpu: 4, memory: 1000Mi}\n  - {name: bigger-1, cpu: 4, "
+      "memory: 1000Mi}\n";
   const WhatIfResult ok = run_whatif(o);
   CHECK(ok.run.exit == ExitCode::Ok);
   CHECK(ok.added == 1);
@@ -264,8 +266,8 @@ TEST_CASE("whatif: grow refuses an inventory node named like a copy, with its po
 }
 
 TEST_CASE("whatif: grow's template errors point into the template file") {
-  WhatIfOptions o = options_for(WhatIfCommand::Grow, kThree,
-                                "{app: web, count: 30, resources: {memory: 100Mi}}");
+  WhatIfOptions o =
+      options_for(WhatIfCommand::Grow, kThree, "{app: web, count: 30, resources: {memory: 100Mi}}");
   o.template_node = Source{"t.yaml", "name: big\ncpu: 4\nmemory: -1\n", InputFormat::Yaml};
   const WhatIfResult r = run_whatif(o);
   CHECK(r.run.exit == ExitCode::Invalid);
@@ -273,8 +275,8 @@ TEST_CASE("whatif: grow's template errors point into the template file") {
 }
 
 TEST_CASE("whatif: grow with --max 0 is 0 when it fits, else exit 4") {
-  WhatIfOptions o = options_for(WhatIfCommand::Grow, kThree,
-                                "{app: web, count: 25, resources: {memory: 100Mi}}");
+  WhatIfOptions o =
+      options_for(WhatIfCommand::Grow, kThree, "{app: web, count: 25, resources: {memory: 100Mi}}");
   o.template_node = Source{"t.yaml", "{name: big, cpu: 4, memory: 1000Mi}", InputFormat::Yaml};
   o.max = 0;
   CHECK(run_whatif(o).added == 0);
@@ -286,9 +288,9 @@ TEST_CASE("whatif: grow with --max 0 is 0 when it fits, else exit 4") {
 }
 
 TEST_CASE("whatif: a requests: list is invalid input for the what-if commands") {
-  const WhatIfOptions o = options_for(
-      WhatIfCommand::Compare, kThree,
-      "requests:\n  - {app: web, count: 1, resources: {memory: 100Mi}}\n");
+  const WhatIfOptions o =
+      options_for(WhatIfCommand::Compare, kThree,
+                  "requests:\n  - {app: web, count: 1, resources: {memory: 100Mi}}\n");
   const WhatIfResult r = run_whatif(o);
   CHECK(r.run.exit == ExitCode::Invalid);
   CHECK(r.run.err.find("takes one request") != std::string::npos);
@@ -306,7 +308,7 @@ TEST_CASE("whatif: drain --each-node's document lists the unabsorbable nodes by 
   CHECK(r.run.exit == ExitCode::Infeasible);
   REQUIRE(r.absorption.size() == 2);
   CHECK(r.absorption[0].node == "a");
-  CHECK(r.absorption[0].absorbable);  // 3 on b (3) + c (1)
+  CHECK(r.absorption[0].absorbable);        // 3 on b (3) + c (1)
   CHECK_FALSE(r.absorption[1].absorbable);  // 4 on a (2) + c (1)
   CHECK(r.run.out.find("\"unabsorbable\": [\n    \"b\"\n  ]") != std::string::npos);
   CHECK(r.run.out.find("\"kind\": \"infeasible\"") != std::string::npos);

@@ -574,7 +574,7 @@ bool looks_like_input_file(const std::string& text) {
     const YAML::Node root = YAML::Load(text);
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
-    return root["app"] || root["resources"] || root["count"] || root["strategy"];
+    return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
   } catch (...) {
     return false;  // run as a case, where the parse error is reported
   }

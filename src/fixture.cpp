@@ -734,7 +734,7 @@ bool looks_like_input_file(const std::string& text) {
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
     if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
       return true;  // one node object: grow's --template
-    return root["app"] || root["resources"] || root["count"] || root["strategy"];
+    return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
   } catch (...) {
     return false;  // run as a case, where the parse error is reported
   }

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "capacity.h"  // format_bytes, format_cores
 #include "doc.h"
 #include "load.h"
+#include "units.h"
 
 namespace eruplan {
 

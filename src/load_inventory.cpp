@@ -828,9 +828,9 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
       node_.instances.insert(it, {app, n});
     } else if (it->second < n) {
       const ValueId instances = f.instances;
-      below(node_path.child("instances").child(app), member(instances, app),
-            "instances of " + quoted(app) + ": " + std::to_string(it->second) + " < " +
-                std::to_string(n) + " workloads");
+      r_.error(node_path.child("instances").child(app), member(instances, app),
+               std::to_string(it->second) + " instances of " + quoted(app) + ", fewer than its " +
+                   std::to_string(n) + " workloads on the node");
     }
   }
 }

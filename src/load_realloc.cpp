@@ -13,11 +13,6 @@ namespace eruplan {
 
 namespace {
 
-std::size_t count_errors(const Diagnostics& diags) {
-  std::size_t n = 0;
-  for (const Diagnostic& d : diags.items()) n += d.severity == Severity::Error ? 1 : 0;
-  return n;
-}
 
 // A signed delta: "-512Mi", -0.5, "+1", 2. Returns nullopt after reporting.
 template <class Parse>
@@ -44,7 +39,6 @@ std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, Value
 }  // namespace
 
 std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
@@ -130,7 +124,8 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
       r.error(path, cpu_bind, "expected keep, true or false, got " + r.describe(cpu_bind));
     }
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  // Returned even with problems, so the checks against the inventory
+  // (unknown ids, ...) can list theirs too; the caller sees the errors.
   return req;
 }
 

@@ -32,7 +32,9 @@ struct ReallocRequest {
   Origin origin;  // the file's root, for problems that belong to no field
 };
 
-// load_realloc.cpp: every problem of the file itself goes to `diags`.
+// load_realloc.cpp: every problem of the file itself goes to `diags`; the
+// request comes back (as far as it was read) whenever the document parsed,
+// so select_workloads can add its problems to the same list.
 std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& diags);
 
 // A workload's resources, normalised (SPEC §3); cpu_map empty when unbound.

@@ -184,7 +184,7 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   result.inventory = load_inventory(options.nodes, diags);
   std::optional<ReallocRequest> request = load_realloc(options.request, diags);
   std::optional<std::vector<WorkloadChange>> selected;
-  if (result.inventory && request && !diags.has_errors())
+  if (result.inventory && request)
     selected = select_workloads(*result.inventory, *request, diags);
   result.err = diags.to_string();
   if (diags.has_errors() || !selected) {

@@ -4,9 +4,13 @@
 #include "realloc.h"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -493,4 +497,52 @@ TEST_CASE("realloc: random memory-mode reallocs agree with the arithmetic oracle
     Diagnostics d;
     CHECK(load_inventory(Source{"saved.yaml", *r.saved_inventory}, d));
   }
+}
+
+// End to end through the binary: exit codes, --save-inventory at exit 4,
+// usage errors.
+TEST_CASE("realloc: the command line") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_realloc_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "nodes.yaml") << R"(
+nodes:
+  - name: n1
+    cpu: 4
+    memory: 4Gi
+    workloads:
+      - {id: w1, app: web, memory: 1Gi}
+  - name: n2
+    cpu: 4
+    memory: 2Gi
+    workloads:
+      - {id: w2, app: web, memory: 1Gi}
+)";
+  std::ofstream(dir / "grow.yaml") << "app: web\nresources: {memory: 2Gi}\n";
+  auto exit_of = [&](const std::string& args) {
+    const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " realloc " + args +
+                            " >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  auto slurp = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  CHECK(exit_of("-n nodes.yaml -r grow.yaml -o json --save-inventory after.yaml") == 4);
+  CHECK(slurp("out.txt").find("\"w2\": {\n      \"node\": \"n2\",\n      \"app\": \"web\",\n      "
+                              "\"status\": \"failed\"") != std::string::npos);
+  CHECK(slurp("err.txt").find("failed: w2 on n2: memory: 2Gi available, 3Gi per instance") !=
+        std::string::npos);
+  // What stands is saved: w1 grew to 3Gi, w2 kept 1Gi.
+  const std::string saved = slurp("after.yaml");
+  CHECK(saved.find("      - id: w1\n        app: web\n        cpu: 0\n        cpu_limit: 0\n"
+                   "        memory: 3221225472") != std::string::npos);
+  CHECK(saved.find("      - id: w2\n        app: web\n        cpu: 0\n        cpu_limit: 0\n"
+                   "        memory: 1073741824") != std::string::npos);
+  CHECK(exit_of("-n nodes.yaml -r grow.yaml --atomic") == 4);
+  CHECK(slurp("out.txt").find("w1        web  not_applied") != std::string::npos);
+  CHECK(exit_of("-n nodes.yaml") == 2);
+  CHECK(exit_of("-n nodes.yaml -r grow.yaml --bogus") == 2);
+  CHECK(exit_of("-n nodes.yaml -r missing.yaml") == 3);
 }

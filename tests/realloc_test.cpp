@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 
+#include "fixture.h"
 #include "load.h"
 
 using namespace eruplan;
@@ -545,4 +546,23 @@ nodes:
   CHECK(exit_of("-n nodes.yaml") == 2);
   CHECK(exit_of("-n nodes.yaml -r grow.yaml --bogus") == 2);
   CHECK(exit_of("-n nodes.yaml -r missing.yaml") == 3);
+}
+
+TEST_CASE("realloc: a fixture case checks each listed workload's status") {
+  const std::string text = R"(name: grow
+command: realloc
+options: {atomic: true}
+nodes:
+  nodes:
+    - {name: n1, cpu: 2, memory: 2Gi, workloads: [{id: w1, app: web, memory: 1Gi}]}
+request: {workloads: [w1], resources: {memory: 2Gi}}
+expect:
+  exit: 4
+  status: {w1: ok, w9: failed}
+)";
+  const FixtureResult r = run_fixture("case.yaml", text, nullptr);
+  CHECK_FALSE(r.passed);
+  REQUIRE(r.differences.size() == 2);
+  CHECK(r.differences[0] == "status.w1: expected ok, got failed");
+  CHECK(r.differences[1] == "status.w9: expected failed, got absent");
 }

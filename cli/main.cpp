@@ -356,8 +356,8 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
-  CLI::App* realloc_cmd = app.add_subcommand(
-      "realloc", "Change the resources of running workloads in place (deltas)");
+  CLI::App* realloc_cmd =
+      app.add_subcommand("realloc", "Change the resources of running workloads in place (deltas)");
   add_realloc_options(realloc_cmd, realloc_args);
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
   add_input_options(capacity, capacity_args);
@@ -379,7 +379,8 @@ int main_impl(int argc, char** argv) {
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
         command != "apply" && command != "realloc") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, realloc, validate, test)\nRun with --help for more "
+                << "' (commands: capacity, plan, apply, realloc, validate, test)\nRun with --help "
+                   "for more "
                    "information.\n";
       return static_cast<int>(ExitCode::Usage);
     }

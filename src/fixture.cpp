@@ -10,7 +10,6 @@
 //   expect.error_contains: [a, b]             several substrings of stderr
 //   description: "..."                        free text, ignored
 #include "fixture.h"
-#include "realloc.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -20,6 +19,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "realloc.h"
 
 namespace eruplan {
 

@@ -669,9 +669,9 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
     if (cores_ok_) node_.list_cores();
     for (const Entry& e : list) {
       if (cores_ok_ && find_core(e.key) == node_.cores.size()) {
-        r_.error(here.child(e.key), e.key_id,
-                 "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() +
-                     ")");
+        r_.error(
+            here.child(e.key), e.key_id,
+            "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
         ok = false;
         continue;
       }
@@ -738,9 +738,9 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
     }
     const ValueId id = member(v, "id");
     if (auto [it, fresh] = workload_ids_.emplace(w.id, id); !fresh) {
-      r_.error(at.child("id"), id,
-               "duplicate workload id " + quoted(w.id) + " (first at " + r_.where(it->second) +
-                   ")");
+      r_.error(
+          at.child("id"), id,
+          "duplicate workload id " + quoted(w.id) + " (first at " + r_.where(it->second) + ")");
       ok = false;
     }
     cpu += w.cpu;
@@ -790,8 +790,8 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   for (std::size_t i = 0; i < core_pieces.size(); ++i) {
     if (core_pieces[i] == 0) continue;
     Core& core = node_.cores[i];
-    const std::string sum = std::to_string(static_cast<std::int64_t>(
-        std::min<i128>(core_pieces[i], INT64_MAX)));
+    const std::string sum =
+        std::to_string(static_cast<std::int64_t>(std::min<i128>(core_pieces[i], INT64_MAX)));
     if (const ValueId given = member(usage_map, core.id); given != kNoValue) {
       if (core.used < core_pieces[i])
         below(usage_path.child("cpu_map").child(core.id), given,

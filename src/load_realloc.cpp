@@ -13,15 +13,13 @@ namespace eruplan {
 
 namespace {
 
-
 // A signed delta: "-512Mi", -0.5, "+1", 2. Returns nullopt after reporting.
 template <class Parse>
-std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, ValueId v,
-                                         Parse parse) {
+std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, ValueId v, Parse parse) {
   if (r.doc()[v].kind == ValueKind::Bool || !r.doc().is_scalar(v) ||
       r.doc()[v].kind == ValueKind::Null) {
-    r.error(path, v, "expected a signed number or string such as -0.5 or -512Mi, got " +
-                         r.describe(v));
+    r.error(path, v,
+            "expected a signed number or string such as -0.5 or -512Mi, got " + r.describe(v));
     return std::nullopt;
   }
   std::string_view text = r.doc().text(v);
@@ -60,9 +58,8 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
 
   if ((workloads == kNoValue) == (app == kNoValue))
     r.error(root, top,
-            workloads == kNoValue
-                ? "give workloads: [ids] or app: (which workloads to change)"
-                : "give workloads: or app:, not both");
+            workloads == kNoValue ? "give workloads: [ids] or app: (which workloads to change)"
+                                  : "give workloads: or app:, not both");
   if (workloads != kNoValue) {
     const FieldPath path = root.child("workloads");
     if (r.is_array(path, workloads)) {

@@ -28,8 +28,9 @@ WorkloadResources resources_of(const Workload& w) {
 }
 
 std::size_t core_index(const Node& node, std::string_view id) {
-  auto it = std::lower_bound(node.cores.begin(), node.cores.end(), id,
-                             [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
+  auto it =
+      std::lower_bound(node.cores.begin(), node.cores.end(), id,
+                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
   return static_cast<std::size_t>(it - node.cores.begin());
 }
 
@@ -231,9 +232,7 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
     auto add = [&](std::int64_t old, std::int64_t delta, std::int64_t& out, const char* field,
                    bool bytes) {
       if (add_delta(old, delta, out)) return;
-      const auto text = [&](std::int64_t v) {
-        return bytes ? format_bytes(v) : format_cores(v);
-      };
+      const auto text = [&](std::int64_t v) { return bytes ? format_bytes(v) : format_cores(v); };
       diags.error(origins[k], who + field + " " + text(old) + (delta < 0 ? " - " : " + ") +
                                   text(delta < 0 ? -delta : delta) + " is negative");
       ok = false;

@@ -113,8 +113,8 @@ std::string render_table(const Inventory& inventory, const ReallocResult& result
   std::int64_t counts[3] = {0, 0, 0};
   for (const WorkloadChange& c : result.workloads) ++counts[static_cast<int>(c.status)];
   for (const NodeChange& n : result.nodes) {
-    out += "node " + inventory.nodes[n.node].name +
-           ": cpu " + change(n.before.cpu, n.after.cpu, format_cores) + ", memory " +
+    out += "node " + inventory.nodes[n.node].name + ": cpu " +
+           change(n.before.cpu, n.after.cpu, format_cores) + ", memory " +
            change(n.before.memory, n.after.memory, format_bytes) + ", cpu_map " +
            change(n.before.cpu_map, n.after.cpu_map, cpu_map_text) + '\n';
     std::vector<std::vector<std::string>> rows = {
@@ -184,15 +184,14 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   result.inventory = load_inventory(options.nodes, diags);
   std::optional<ReallocRequest> request = load_realloc(options.request, diags);
   std::optional<std::vector<WorkloadChange>> selected;
-  if (result.inventory && request)
-    selected = select_workloads(*result.inventory, *request, diags);
+  if (result.inventory && request) selected = select_workloads(*result.inventory, *request, diags);
   result.err = diags.to_string();
   if (diags.has_errors() || !selected) {
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)  // SPEC §13: a document on stdout too
-      result.out = failure_document(options.output, ExitCode::Invalid, "invalid input",
-                                    result.problems);
+      result.out =
+          failure_document(options.output, ExitCode::Invalid, "invalid input", result.problems);
     return result;
   }
   Inventory state = *result.inventory;

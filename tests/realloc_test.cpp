@@ -135,12 +135,14 @@ nodes:
       - {id: w1, app: db}
 )");
   CHECK_FALSE(r.inventory);
-  CHECK(r.says("nodes[0].workloads[1].cpu_map: a bound workload's cpu x share_base must equal "
-               "its cpu_map: cpu 1 at share_base 100 but cpu_map holds 50 pieces"));
+  CHECK(
+      r.says("nodes[0].workloads[1].cpu_map: a bound workload's cpu x share_base must equal "
+             "its cpu_map: cpu 1 at share_base 100 but cpu_map holds 50 pieces"));
   CHECK(r.says("nodes[0].workloads[2].cpu_map.9: core \"9\" is not one of the node's cores"));
   CHECK(r.says("nodes[0].workloads[3]: id is required"));
-  CHECK(r.says("nodes.yaml:15:14: error: nodes[1].workloads[0].id: duplicate workload id \"w1\" "
-               "(first at line 7:14)"));
+  CHECK(
+      r.says("nodes.yaml:15:14: error: nodes[1].workloads[0].id: duplicate workload id \"w1\" "
+             "(first at line 7:14)"));
 }
 
 TEST_CASE("realloc: the seed's 3.2- and 2.7-core groups; the second has no room") {
@@ -169,8 +171,7 @@ nodes:
   }
   for (const char* id : {"C", "E"}) {
     CHECK(change(r, id).status == ReallocStatus::Failed);
-    CHECK(change(r, id).reason ==
-          "room for 1 of the group's 2 workloads (cpu 2.7, memory 2Gi)");
+    CHECK(change(r, id).reason == "room for 1 of the group's 2 workloads (cpu 2.7, memory 2Gi)");
     CHECK(change(r, id).after.memory == kGi);
   }
   REQUIRE(r.realloc->nodes.size() == 1);
@@ -345,8 +346,8 @@ nodes:
     return r.err;
   };
   std::string err = problems("workloads: [w1, w9, w1]\nresources: {memory: abc, cpu: true}\n");
-  CHECK(err.find("realloc.yaml:1:21: error: workloads[2]: workload \"w1\" is listed twice (first at line 1:13)") !=
-        std::string::npos);
+  CHECK(err.find("realloc.yaml:1:21: error: workloads[2]: workload \"w1\" is listed twice (first "
+                 "at line 1:13)") != std::string::npos);
   CHECK(err.find("workloads[1]: unknown workload \"w9\"") != std::string::npos);
   CHECK(err.find("resources.memory:") != std::string::npos);
   CHECK(err.find("resources.cpu: expected a CPU amount") != std::string::npos);
@@ -379,8 +380,7 @@ nodes:
       - {id: w1, app: web, cpu: 1, memory: 1Gi}
       - {id: w2, app: web, cpu: 1, memory: 512Mi}
 )",
-                           "app: web\nresources: {memory: 256Mi}\n", false,
-                           OutputFormat::Table);
+                           "app: web\nresources: {memory: 256Mi}\n", false, OutputFormat::Table);
   CHECK(r.out ==
         "node n1: cpu 2, memory 1536Mi -> 2Gi, cpu_map -\n"
         "  WORKLOAD  APP  STATUS  CPU  CPU_LIMIT  MEMORY          MEMORY_LIMIT    CPU_MAP\n"
@@ -427,8 +427,8 @@ TEST_CASE("realloc: random memory-mode reallocs agree with the arithmetic oracle
                  ", cpu: " + std::to_string(cpu) + "m, memory: " + std::to_string(m) + "Mi}\n";
       }
       free_mem[static_cast<std::size_t>(n)] = memory - used;
-      text += "  - name: n" + std::to_string(n) + "\n    cpu: " +
-              std::to_string(node_cores[static_cast<std::size_t>(n)]) +
+      text += "  - name: n" + std::to_string(n) +
+              "\n    cpu: " + std::to_string(node_cores[static_cast<std::size_t>(n)]) +
               "\n    memory: " + std::to_string(memory) + "Mi\n" +
               (pick(0, 3) == 0 ? "    available: false\n" : "") +
               (wtext.empty() ? "" : "    workloads:\n" + wtext);
@@ -504,7 +504,8 @@ TEST_CASE("realloc: random memory-mode reallocs agree with the arithmetic oracle
 // usage errors.
 TEST_CASE("realloc: the command line") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("eruplan_realloc_test_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("eruplan_realloc_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "nodes.yaml") << R"(
 nodes:
@@ -521,8 +522,8 @@ nodes:
 )";
   std::ofstream(dir / "grow.yaml") << "app: web\nresources: {memory: 2Gi}\n";
   auto exit_of = [&](const std::string& args) {
-    const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " realloc " + args +
-                            " >out.txt 2>err.txt";
+    const std::string cmd =
+        "cd " + dir.string() + " && " + ERUPLAN_BINARY + " realloc " + args + " >out.txt 2>err.txt";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   };

@@ -379,9 +379,8 @@ int main_impl(int argc, char** argv) {
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
         command != "apply" && command != "realloc") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, realloc, validate, test)\nRun with --help "
-                   "for more "
-                   "information.\n";
+                << "' (commands: capacity, plan, apply, realloc, validate, test)\n"
+                   "Run with --help for more information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }

@@ -109,7 +109,7 @@ class NodeLoader {
   // skipped rather than reported twice.
   bool cores_ok_ = true, numa_ok_ = true, memory_ok_ = true, storage_ok_ = true, devices_ok_ = true;
   // SPEC §11: workload id -> where it was first given, across the inventory.
-  std::unordered_map<std::string, ValueId> workload_ids_;
+  std::unordered_map<std::string_view, ValueId> workload_ids_;  // views into the document
 };
 
 Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
@@ -737,7 +737,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
       continue;
     }
     const ValueId id = member(v, "id");
-    if (auto [it, fresh] = workload_ids_.emplace(w.id, id); !fresh) {
+    if (auto [it, fresh] = workload_ids_.emplace(doc.text(id), id); !fresh) {
       r_.error(
           at.child("id"), id,
           "duplicate workload id " + quoted(w.id) + " (first at " + r_.where(it->second) + ")");

@@ -257,9 +257,15 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
                                   "share_base must be whole");
   }
   if (errors() > errors_before) return std::nullopt;
-  std::sort(selected.begin(), selected.end(),
-            [](const WorkloadChange& x, const WorkloadChange& y) { return x.id < y.id; });
-  return selected;
+  // By id: sort a permutation, then move each change once (they are large).
+  std::vector<std::uint32_t> order(selected.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return selected[x].id < selected[y].id; });
+  std::vector<WorkloadChange> by_id;
+  by_id.reserve(selected.size());
+  for (std::uint32_t i : order) by_id.push_back(std::move(selected[i]));
+  return by_id;
 }
 
 ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic) {

@@ -104,6 +104,7 @@ struct ReallocOptions {
   std::optional<OutputFormat> save_inventory;
 };
 
+// RunResult::inventory holds the inventory after the realloc.
 struct ReallocRun : RunResult {
   std::optional<ReallocResult> realloc;
 };

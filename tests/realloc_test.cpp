@@ -567,3 +567,78 @@ expect:
   CHECK(r.differences[0] == "status.w1: expected ok, got failed");
   CHECK(r.differences[1] == "status.w9: expected failed, got absent");
 }
+
+// Bound workloads at random: what is saved reads back, each core's usage is
+// what the workloads on it hold (usage is left to default), each workload
+// binds exactly its new cpu, and --atomic with a failure saves the inventory
+// as given.
+TEST_CASE("realloc: random bound reallocs keep usage equal to the workloads' pieces") {
+  std::mt19937 rng(5);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int changed = 0;
+  for (int round = 0; round < 600; ++round) {
+    std::string text = "nodes:\n";
+    const int nodes = pick(1, 3);
+    int next = 0;
+    for (int n = 0; n < nodes; ++n) {
+      const int cores = pick(2, 8);
+      text += "  - name: n" + std::to_string(n) + "\n    cpu: " + std::to_string(cores) +
+              "\n    memory: 16Gi\n    workloads:\n";
+      int core = 0;
+      for (int k = pick(1, 4); k > 0 && core < cores; --k) {
+        const int width = std::min(pick(1, 2), cores - core);
+        std::string map;
+        for (int c = core; c < core + width; ++c)
+          map += (map.empty() ? "" : ", ") + std::string("\"") + std::to_string(c) + "\": 100";
+        core += width;
+        text += "      - {id: w" + std::to_string(next++) +
+                ", app: a, cpu: " + std::to_string(width) + ", memory: 1Gi, cpu_map: {" + map +
+                "}}\n";
+      }
+    }
+    const int delta = pick(-1, 2);
+    const bool atomic = pick(0, 2) == 0;
+    const std::string request = "app: a\nresources: {cpu: " + std::to_string(delta) +
+                                ", cpu_limit: " + std::to_string(delta) + "}\n";
+    INFO(text << request);
+    const ReallocRun r = run(text, request, atomic);
+    if (r.exit == ExitCode::Invalid) {  // a 1-core workload shrinking to 0 cores
+      CHECK(delta == -1);
+      continue;
+    }
+    REQUIRE(r.realloc);
+    REQUIRE(r.saved_inventory);
+    Diagnostics d;
+    const auto saved = load_inventory(Source{"saved.yaml", *r.saved_inventory}, d);
+    REQUIRE(saved);
+    for (const Node& node : saved->nodes) {
+      std::map<std::string, Pieces> held;
+      for (const Workload& w : node.workloads) {
+        Pieces sum = 0;
+        for (const auto& [core, p] : w.cpu_map) held[core] += p, sum += p;
+        CHECK(sum * 10'000'000 == w.cpu);  // share_base 100
+      }
+      for (std::size_t i = 0; i < node.core_count(); ++i) {
+        const Pieces used = node.cores.empty() ? 0 : node.cores[i].used;
+        CHECK(used == held[node.core_id(i)]);
+        CHECK(used <= 100);
+      }
+    }
+    const bool failed = r.realloc->failed_groups > 0;
+    CHECK(r.exit == (failed ? ExitCode::Infeasible : ExitCode::Ok));
+    if (atomic && failed) {
+      Diagnostics d2;
+      const auto original = load_inventory(Source{"n.yaml", text}, d2);
+      REQUIRE(original);
+      CHECK(*r.saved_inventory == render_inventory(*original, OutputFormat::Yaml));
+    }
+    for (const WorkloadChange& c : r.realloc->workloads) {
+      const Pieces pieces = c.after.cpu / 10'000'000;
+      Pieces sum = 0;
+      for (const auto& [core, p] : c.after.cpu_map) sum += p;
+      CHECK(sum == pieces);
+      if (c.status == ReallocStatus::Ok) ++changed;
+    }
+  }
+  CHECK(changed > 300);
+}

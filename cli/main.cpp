@@ -18,6 +18,7 @@
 
 #include "fixture.h"
 #include "pipeline.h"
+#include "realloc.h"
 #include "whatif.h"
 
 namespace fs = std::filesystem;
@@ -305,6 +306,50 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   finish(static_cast<int>(result->run.exit));
 }
 
+// `eruplan realloc` (SPEC §11): -n NODES -r REALLOC [--atomic] [-o ...] [--save-inventory F].
+void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file with workloads; - for stdin");
+  cmd->add_option("-r,--request", a.request,
+                  "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind");
+  cmd->add_option("--input-format", a.input_format, "Force the input format")
+      ->check(CLI::IsMember({"json", "yaml"}));
+  cmd->add_option("-o,--output", a.output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  cmd->add_flag("--atomic", a.atomic, "When any group fails, change nothing");
+  cmd->add_option("--save-inventory", a.save_inventory,
+                  "Write the inventory after the realloc to FILE (YAML, or JSON for a .json name)");
+}
+
+int run_realloc_command(const PlanArgs& a) {
+  if (a.nodes.empty() || a.request.empty()) {
+    std::cerr << "eruplan: error: --nodes and --request are required\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (a.nodes == kStdin && a.request == kStdin) {
+    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  ReallocOptions options;
+  const InputFormat format = parse_input_format(a.input_format);
+  if (!load_source(a.nodes, format, options.nodes) ||
+      !load_source(a.request, format, options.request))
+    return static_cast<int>(ExitCode::Invalid);
+  options.output = a.output == "json"   ? OutputFormat::Json
+                   : a.output == "yaml" ? OutputFormat::Yaml
+                                        : OutputFormat::Table;
+  options.atomic = a.atomic;
+  if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
+  static const ReallocRun* result = new ReallocRun(run_realloc(options));
+  if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
+    return static_cast<int>(ExitCode::Internal);
+  std::fwrite(result->err.data(), 1, result->err.size(), stderr);
+  std::fwrite(result->out.data(), 1, result->out.size(), stdout);
+  finish(static_cast<int>(result->exit));
+}
+
 bool is_case_extension(const fs::path& p) {
   const std::string ext = p.extension().string();
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
@@ -379,7 +424,8 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args, compare_args, grow_args, drain_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, realloc_args, compare_args,
+      grow_args, drain_args;
   WhatIfArgs compare_what, grow_what, drain_what;
   TestArgs test_args;
   CLI::App* capacity =
@@ -390,6 +436,9 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
+  CLI::App* realloc_cmd =
+      app.add_subcommand("realloc", "Change the resources of running workloads in place (deltas)");
+  add_realloc_options(realloc_cmd, realloc_args);
   CLI::App* compare =
       app.add_subcommand("compare", "Every strategy on the same input, side by side");
   CLI::App* grow =
@@ -430,16 +479,17 @@ int main_impl(int argc, char** argv) {
   test->add_option("-o,--output", test_args.output, "Report format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  for (CLI::App* sub : {capacity, plan, validate, apply, compare, grow, drain, test})
+  for (CLI::App* sub : {capacity, plan, validate, apply, realloc_cmd, compare, grow, drain, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
-        command != "apply" && command != "compare" && command != "grow" && command != "drain") {
+        command != "apply" && command != "realloc" && command != "compare" && command != "grow" &&
+        command != "drain") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, validate, compare, grow, drain, test)\nRun "
-                   "with --help for more information.\n";
+                << "' (commands: capacity, plan, apply, realloc, validate, compare, grow, drain, "
+                   "test)\nRun with --help for more information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }
@@ -454,6 +504,7 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
+  if (realloc_cmd->parsed()) return run_realloc_command(realloc_args);
   if (compare->parsed())
     return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);
   if (grow->parsed()) return run_whatif_command(WhatIfCommand::Grow, grow_args, grow_what);

@@ -317,7 +317,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
   CHECK(
       message("nodes: {}\ncommand: deploy\n") ==
-      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate, compare, grow or drain))");
+      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate, realloc, compare, grow or drain))");
   CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
         R"(malformed case: expect.exit: expected an integer, got "zero")");
   CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==

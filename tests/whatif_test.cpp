@@ -210,6 +210,14 @@ nodes:
   CHECK(lost.nodes[0].revision != inv.nodes[0].revision);
 }
 
+// SPEC's bound is for a normal build; AddressSanitizer slows the checks
+// several times over, so there the bound only catches a quadratic blow-up.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kTimeBound = 20.0;
+#else
+constexpr double kTimeBound = 2.0;
+#endif
+
 TEST_CASE("whatif: drain --each-node on 1,000 nodes running the app stays well under 2 s") {
   std::string text = "nodes:\n";
   for (int i = 0; i < 1000; ++i)
@@ -226,7 +234,7 @@ TEST_CASE("whatif: drain --each-node on 1,000 nodes running the app stays well u
     REQUIRE(all.size() == 1000);
     CHECK(all.front().node == "n1000");
     CHECK(all.front().absorbable);
-    CHECK_MESSAGE(seconds < 2.0, strategy_name(s), " took ", seconds, " s");
+    CHECK_MESSAGE(seconds < kTimeBound, strategy_name(s), " took ", seconds, " s");
   }
 }
 

@@ -184,6 +184,44 @@ void write_request(W& w, const Request& r) {
     }
     w.end_array();
   }
+  if (r.strategy == Strategy::Score) {  // SPEC §9: the scoring the scores came from
+    const Scoring& sc = r.scoring;
+    w.key("scoring");
+    w.begin_object();
+    w.key("type");
+    w.string(sc.type == ScoringType::LeastAllocated  ? "least_allocated"
+             : sc.type == ScoringType::MostAllocated ? "most_allocated"
+                                                     : "requested_to_capacity_ratio");
+    w.key("resources");
+    w.begin_array();
+    for (const ScoringResource& res : sc.resources) {
+      w.begin_object();
+      w.key("name");
+      w.string(res.name);
+      w.key("weight");
+      w.integer(res.weight);
+      w.end_object();
+    }
+    w.end_array();
+    if (sc.type == ScoringType::RequestedToCapacityRatio) {
+      w.key("shape");
+      w.begin_array();
+      for (const ShapePoint& p : sc.shape) {
+        w.begin_object();
+        w.key("utilization");
+        w.integer(p.utilization);
+        w.key("score");
+        w.integer(p.score);
+        w.end_object();
+      }
+      w.end_array();
+    }
+    w.key("fit_weight");
+    w.integer(sc.fit_weight);
+    w.key("balanced_weight");
+    w.integer(sc.balanced_weight);
+    w.end_object();
+  }
   if (r.min_count > 0) {
     w.key("min_count");
     w.integer(r.min_count);

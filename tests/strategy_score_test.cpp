@@ -654,6 +654,12 @@ TEST_CASE("score cli: --scoring, a bad --scoring, and the infeasible lines") {
   REQUIRE(r.exit == 0);
   doc = json::parse(r.out);
   CHECK(doc["scores"]["n2"] == json{{"fit", 62}, {"balanced", 75}, {"total", 137}});
+  CHECK(doc["request"]["scoring"] ==
+        json{{"type", "most_allocated"},
+             {"resources",
+              json::array({{{"name", "cpu"}, {"weight", 1}}, {{"name", "memory"}, {"weight", 1}}})},
+             {"fit_weight", 1},
+             {"balanced_weight", 1}});
   CHECK(doc["deploy"] == json{{"n1", 3}, {"n2", 2}});
 
   r = run_binary(worked + "--count 5 --scoring fancy");

@@ -346,6 +346,11 @@ class RequestReader {
       if (r_.is_array(here, resources)) {
         sc.resources.clear();
         const std::uint32_t n = r_.doc().size(resources);
+        // Nothing to score on would make every node tie: surely a slip.
+        if (n == 0)
+          r_.error(here, resources,
+                   "the list is empty; give at least one of cpu, memory, storage or an "
+                   "extended resource");
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(resources, i);

@@ -409,6 +409,11 @@ TEST_CASE("score: scoring is checked: unique names, weights, shape, --scoring") 
   CHECK(m.find("scoring.resources[0].weight") != std::string::npos);
   CHECK(m.find("scoring.shape[1].score") != std::string::npos);
 
+  Diagnostics d7;
+  load_req("app: a\ncount: 1\nscoring: {resources: []}\n", d7);
+  CHECK(d7.to_string().find("request.yaml:3:22: error: scoring.resources: the list is empty") !=
+        std::string::npos);
+
   Diagnostics d6;
   o.scoring = "sideways";
   load_req("app: a\ncount: 1\n", d6, o);

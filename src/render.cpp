@@ -607,7 +607,7 @@ void append_node_table(std::string& out, const Report& report) {
       pad(out, new_w, fresh.size());
       out += fresh;
     }
-    if (with_score) {
+    if (with_score && !(score.empty() && reason.empty())) {  // no trailing blanks
       out += "  ";
       pad(out, score_w, score.size());
       out += score;

@@ -363,6 +363,21 @@ nodes:
   CHECK(r.result.message == "0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
 }
 
+TEST_CASE("score: count <= 0, and no node left by the filter") {
+  const Inventory inv = load_nodes(kWorkedNodes);
+  Request req = load_req(kWorkedRequest);
+  req.count = 0;
+  Run r = run_score(inv, req);
+  CHECK(r.result.outcome == StrategyOutcome::Infeasible);
+  CHECK(r.result.message == "score: count must be > 0, got 0");
+  req.count = 3;
+  req.filter.exclude = {"n1", "n2"};
+  r = run_score(inv, req);
+  CHECK(r.result.outcome == StrategyOutcome::Infeasible);
+  CHECK(r.result.message == "0/0 nodes are available.");
+  CHECK(r.result.deploy.empty());
+}
+
 // ---- the loader -------------------------------------------------------------
 
 TEST_CASE("score: scoring is checked: unique names, weights, shape, --scoring") {

@@ -134,6 +134,12 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
         return parse_strategy(s) ? std::string()
                                  : "unknown strategy; expected " + strategy_choices();
       });
+  cmd->add_option("--scoring", o.scoring,
+                  "Override: scoring.type of strategy score (least_allocated, most_allocated or "
+                  "requested_to_capacity_ratio)")
+      ->check([](const std::string& s) {
+        return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
+      });
   cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit");
   cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)");
   cmd->add_flag("--cpu-bind{true}", o.cpu_bind,

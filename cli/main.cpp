@@ -205,6 +205,11 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                  "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
   }
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin)) {
+    std::cerr << "eruplan: error: only one of --nodes, --request and --pods may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;

@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -563,4 +567,49 @@ TEST_CASE("kubernetes: will this Deployment fit? end to end") {
   REQUIRE(r.deploy);
   CHECK((*r.deploy)[0] == 6);
   CHECK(r.err.find("items[11].spec.nodeName: 1 pod on node \"worker-9\"") != std::string::npos);
+}
+
+namespace {
+
+// Runs the built binary from the source tree; returns the exit status and
+// stdout + stderr.
+std::pair<int, std::string> eruplan_cli(const std::string& args) {
+  const std::string out = std::string(ERUPLAN_BINARY) + ".kubernetes_test.out";
+  const std::string cmd = std::string("cd ") + ERUPLAN_SOURCE_DIR + " && " + ERUPLAN_BINARY +
+                          " " + args + " </dev/null >" + out + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::string text = slurp(out);
+  std::remove(out.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+}  // namespace
+
+TEST_CASE("kubernetes cli: --nodes-format, --pods and --app-label") {
+  const std::string k = "fixtures/kubernetes/";
+  auto [code, text] = eruplan_cli("plan -n " + k + "nodes.json --pods " + k +
+                                  "pods.json -r " + k + "deployment.yaml -o json");
+  CHECK(code == 0);
+  CHECK(text.find("\"deploy\": {\n    \"worker-1\": 6\n  }") != std::string::npos);
+
+  std::tie(code, text) = eruplan_cli("validate -n " + k + "nodes.json --nodes-format eruplan");
+  CHECK(code == 3);
+  CHECK(text.find("nodes is required") != std::string::npos);
+
+  std::tie(code, text) = eruplan_cli("validate -n " + k + "nodes.json --nodes-format sideways");
+  CHECK(code == 2);
+  CHECK(text.find("--nodes-format") != std::string::npos);
+
+  std::tie(code, text) = eruplan_cli("validate -n - --pods -");
+  CHECK(code == 2);
+  CHECK(text.find("only one of --nodes, --request and --pods may be - (stdin)") !=
+        std::string::npos);
+
+  // --app-label tier: no pod has it, so every pod is its own app.
+  std::tie(code, text) =
+      eruplan_cli("apply -n " + k + "nodes.json --pods " + k + "pods.json -r " + k +
+                  "deployment.yaml --app-label tier --count 1 -o yaml");
+  CHECK(code == 0);
+  CHECK(text.find("      web-7d9c6b5f4-abcde: 1\n") != std::string::npos);
+  CHECK(text.find("      web: 1\n") != std::string::npos);  // the new one, by the manifest's name
 }

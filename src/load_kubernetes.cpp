@@ -127,6 +127,20 @@ ValueId list_items(Reader& r, ValueId root, std::string_view what) {
   return r.is_array(FieldPath{}.child("items"), items) ? items : kNoValue;
 }
 
+// " (and 4999 more items that are not Nodes)" when there are more.
+std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want) {
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < doc.size(items); ++i) {
+    const ValueId item = doc.element(items, i);
+    if (doc[item].kind != ValueKind::Object) continue;
+    for (std::uint32_t j = 0; j < doc.size(item); ++j)
+      if (doc.text(doc.key(item, j)) == "kind" && text_of(doc, doc.member(item, j)) != want) ++n;
+  }
+  if (n <= 1) return {};
+  return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) +
+         "s)";
+}
+
 // --- Nodes --------------------------------------------------------------
 
 bool is_node_list(const Doc& doc) {
@@ -221,6 +235,7 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   const std::uint32_t n = doc.size(items);
   inventory.nodes.reserve(n);
   std::unordered_map<std::string_view, std::uint32_t> seen;
+  std::size_t wrong_kind = 0;
   const FieldPath root, items_path = root.child("items");
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
@@ -230,8 +245,11 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
               {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
       continue;
     if (kind != kNoValue && text_of(doc, kind) != "Node") {
-      r.error(at.child("kind"), kind,
-              "expected a Node (a node list, as kubectl get nodes -o json), got " + r.describe(kind));
+      // The first one says it; a whole list of something else is one mistake.
+      if (wrong_kind++ == 0)
+        r.error(at.child("kind"), kind,
+                "expected a Node (a node list, as kubectl get nodes -o json), got " +
+                    r.describe(kind) + wrong_kind_note(doc, items, "Node"));
       continue;
     }
     Node node;
@@ -446,6 +464,7 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     std::int64_t pods = 0;
   };
   std::vector<std::pair<std::string_view, Unknown>> unknown;  // in order first seen
+  std::size_t wrong_kind = 0;
 
   const FieldPath root, items_path = root.child("items");
   for (std::uint32_t i = 0; i < doc->size(items); ++i) {
@@ -456,9 +475,10 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
               {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
       continue;
     if (kind != kNoValue && text_of(*doc, kind) != "Pod") {
-      r.error(at.child("kind"), kind,
-              "expected a Pod (a pod list, as kubectl get pods -A -o json), got " +
-                  r.describe(kind));
+      if (wrong_kind++ == 0)
+        r.error(at.child("kind"), kind,
+                "expected a Pod (a pod list, as kubectl get pods -A -o json), got " +
+                    r.describe(kind) + wrong_kind_note(*doc, items, "Pod"));
       continue;
     }
     ValueId name, ns, labels, node_name, phase;

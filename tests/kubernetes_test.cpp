@@ -613,3 +613,26 @@ TEST_CASE("kubernetes cli: --nodes-format, --pods and --app-label") {
   CHECK(text.find("      web-7d9c6b5f4-abcde: 1\n") != std::string::npos);
   CHECK(text.find("      web: 1\n") != std::string::npos);  // the new one, by the manifest's name
 }
+
+TEST_CASE("kubernetes: the wrong list is one error; stream errors keep their lines") {
+  // A node list given as --pods.
+  RunOptions o;
+  o.command = Command::Validate;
+  o.nodes = Source{"nodes.json", fixture("nodes.json")};
+  o.pods = Source{"nodes.json", fixture("nodes.json")};
+  RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Invalid);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].origin.path == "items[0].kind");
+  CHECK(r.problems[0].message ==
+        "expected a Pod (a pod list, as kubectl get pods -A -o json), got \"Node\" (and 3 more "
+        "items that are not Pods)");
+
+  // An error in the third document of a YAML stream is reported at its line.
+  r = run_with(kOneNode,
+               "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n# the second\n---\n"
+               "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\nspec:\n  replicas: "
+               "-2\n  template: {spec: {}}\n");
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(has_problem(r, "spec.replicas", 11));
+}

@@ -45,16 +45,35 @@ bool parse_suffix(std::string_view s, K8sQuantity& q) {
   }
   if (s.size() != 1) return false;
   switch (s[0]) {
-    case 'n': q.tens -= 9; return true;
-    case 'u': q.tens -= 6; return true;
-    case 'm': q.tens -= 3; return true;
-    case 'k': q.tens += 3; return true;
-    case 'M': q.tens += 6; return true;
-    case 'G': q.tens += 9; return true;
-    case 'T': q.tens += 12; return true;
-    case 'P': q.tens += 15; return true;
-    case 'E': q.tens += 18; return true;
-    default: return false;
+    case 'n':
+      q.tens -= 9;
+      return true;
+    case 'u':
+      q.tens -= 6;
+      return true;
+    case 'm':
+      q.tens -= 3;
+      return true;
+    case 'k':
+      q.tens += 3;
+      return true;
+    case 'M':
+      q.tens += 6;
+      return true;
+    case 'G':
+      q.tens += 9;
+      return true;
+    case 'T':
+      q.tens += 12;
+      return true;
+    case 'P':
+      q.tens += 15;
+      return true;
+    case 'E':
+      q.tens += 18;
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -64,7 +64,8 @@ std::optional<std::int64_t> quantity(Reader& r, const FieldPath& path, ValueId v
   const Doc& doc = r.doc();
   const ValueKind k = doc[v].kind;
   if (k != ValueKind::Number && k != ValueKind::String) {
-    r.error(path, v, "expected a Kubernetes quantity (like 1.5, 500m or 8Gi), got " + r.describe(v));
+    r.error(path, v,
+            "expected a Kubernetes quantity (like 1.5, 500m or 8Gi), got " + r.describe(v));
     return std::nullopt;
   }
   std::string problem;
@@ -137,8 +138,7 @@ std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want
       if (doc.text(doc.key(item, j)) == "kind" && text_of(doc, doc.member(item, j)) != want) ++n;
   }
   if (n <= 1) return {};
-  return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) +
-         "s)";
+  return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) + "s)";
 }
 
 // --- Nodes --------------------------------------------------------------
@@ -174,7 +174,8 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
     } else if (auto e = r.string(at.child("effect"), effect)) {
       if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
         r.error(at.child("effect"), effect,
-                "unknown effect " + quoted(*e) + "; expected NoSchedule, PreferNoSchedule or NoExecute");
+                "unknown effect " + quoted(*e) +
+                    "; expected NoSchedule, PreferNoSchedule or NoExecute");
       else
         t.effect = *e;
     }
@@ -272,12 +273,10 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
     }
     node.labels = string_map(r, meta_path.child("labels"), labels);
     if (unschedulable != kNoValue) {
-      if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable))
-        node.available = !*u;
+      if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
     }
     read_taints(r, spec_path.child("taints"), taints, node);
-    read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base,
-                     node);
+    read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
     inventory.nodes.push_back(std::move(node));
   }
   if (count_errors(diags) > errors_before) return std::nullopt;
@@ -291,7 +290,7 @@ struct PodRequest {
   NanoCores cpu = 0;
   Bytes memory = 0;
   Bytes storage = 0;
-  NamedList<std::int64_t> extended;  // sorted by name
+  NamedList<std::int64_t> extended;    // sorted by name
   std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
 
   std::int64_t& slot(std::string_view name) {
@@ -300,8 +299,7 @@ struct PodRequest {
     if (name == "ephemeral-storage") return storage;
     auto it = std::lower_bound(extended.begin(), extended.end(), name,
                                [](const auto& e, std::string_view k) { return e.first < k; });
-    if (it == extended.end() || it->first != name)
-      it = extended.insert(it, {std::string(name), 0});
+    if (it == extended.end() || it->first != name) it = extended.insert(it, {std::string(name), 0});
     return it->second;
   }
   // Applies `f(mine, theirs)` to every resource either side names.
@@ -351,8 +349,7 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
 
 // One container: each resource its request, or its limit when it has no
 // request.
-PodRequest container_request(Reader& r, const FieldPath& path, ValueId container,
-                             bool* sidecar) {
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
   PodRequest out;
   ValueId resources, restart;
   if (!pick(r, path, container, {{"resources", &resources}, {"restartPolicy", &restart}}))
@@ -516,8 +513,8 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
   for (const auto& [node, u] : unknown)
     r.warning(items_path.at(u.index).child("spec").child("nodeName"), u.first,
               std::to_string(u.pods) + (u.pods == 1 ? " pod" : " pods") + " on node " +
-                  quoted(node) + ", which is not in the node list, ignored (first: " +
-                  u.first_pod + ")");
+                  quoted(node) + ", which is not in the node list, ignored (first: " + u.first_pod +
+                  ")");
 
   // Merge the instances, and keep usage within what the node has: pods that
   // ask for more than the allocatable (static pods, a shrunk node) leave it
@@ -575,7 +572,8 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
     ValueId key, op, value, effect;
-    if (!pick(r, at, item, {{"key", &key}, {"operator", &op}, {"value", &value}, {"effect", &effect}}))
+    if (!pick(r, at, item,
+              {{"key", &key}, {"operator", &op}, {"value", &value}, {"effect", &effect}}))
       continue;
     Toleration t;
     if (key != kNoValue) {
@@ -673,7 +671,8 @@ std::optional<Request> read_manifest(Reader& r, Diagnostics& diags, const FieldP
               "affinity is not modelled by eruplan; planned without it");
   if (node_name != kNoValue) {
     if (kind == "Pod") {
-      if (auto n = r.string(pod_path.child("nodeName"), node_name)) req.filter.nodes.emplace_back(*n);
+      if (auto n = r.string(pod_path.child("nodeName"), node_name))
+        req.filter.nodes.emplace_back(*n);
     }
   }
   if (count_errors(diags) > errors_before) return std::nullopt;
@@ -693,9 +692,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   auto doc = parse_document_stream(source, parse_diags, documents);
   if (!doc) return std::nullopt;
   std::string_view kind;
-  const auto first = std::find_if(documents.begin(), documents.end(), [&](ValueId d) {
-    return (*doc)[d].kind != ValueKind::Null;
-  });
+  const auto first = std::find_if(documents.begin(), documents.end(),
+                                  [&](ValueId d) { return (*doc)[d].kind != ValueKind::Null; });
   if (first == documents.end() || !is_manifest(*doc, *first, &kind)) return std::nullopt;
   matched = true;
 
@@ -741,7 +739,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     set.overridden = !rest.empty();
   }
   if (manifests.empty() && count_errors(diags) == errors_before)
-    r.error(FieldPath{}, doc->root(), "the file holds no Deployment, StatefulSet, ReplicaSet or Pod");
+    r.error(FieldPath{}, doc->root(),
+            "the file holds no Deployment, StatefulSet, ReplicaSet or Pod");
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
     const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
@@ -749,7 +748,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     ValueId kind_id;
     pick(r, path, value, {{"kind", &kind_id}});
     if (kind_id == kNoValue || !is_workload_kind(k = text_of(*doc, kind_id))) {
-      r.error(kind_id == kNoValue ? path : path.child("kind"), kind_id == kNoValue ? value : kind_id,
+      r.error(kind_id == kNoValue ? path : path.child("kind"),
+              kind_id == kNoValue ? value : kind_id,
               "expected a Deployment, StatefulSet, ReplicaSet or Pod, got " +
                   (kind_id == kNoValue ? std::string("no kind") : r.describe(kind_id)));
       continue;

@@ -3,7 +3,6 @@
 #include "kubernetes.h"
 
 #include <doctest/doctest.h>
-
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -109,7 +108,8 @@ RunResult run_with(const std::string& nodes, const std::string& request,
 
 bool has_problem(const RunResult& r, std::string_view path, std::uint32_t line) {
   for (const Diagnostic& d : r.problems)
-    if (d.origin.path == path && d.origin.line == line && d.severity == Severity::Error) return true;
+    if (d.origin.path == path && d.origin.line == line && d.severity == Severity::Error)
+      return true;
   return false;
 }
 
@@ -244,7 +244,8 @@ TEST_CASE("kubernetes nodes: detection by kind, --nodes-format, extended names s
   CHECK(n.available);
 
   // Forced: a list without a Kubernetes kind.
-  const std::string bare = R"({"items": [{"metadata": {"name": "b"}, "status": {"allocatable": {"memory": "1Gi"}}}]})";
+  const std::string bare =
+      R"({"items": [{"metadata": {"name": "b"}, "status": {"allocatable": {"memory": "1Gi"}}}]})";
   Diagnostics d2;
   auto forced = load_nodes(Source{"n.json", bare}, NodesFormat::Kubernetes, d2);
   REQUIRE(forced.has_value());
@@ -332,17 +333,22 @@ TEST_CASE("kubernetes pods: the effective request, resource by resource") {
   CHECK(n.instances_of("db") == 1);
 
   // A request wins over its limit; phases Succeeded/Failed and unbound pods count nothing.
-  n = pod_usage(one_pod(R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "4"}}}]})"));
+  n = pod_usage(one_pod(
+      R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "4"}}}]})"));
   CHECK(n.cpu_used == 1000000000);
-  CHECK(pod_usage(one_pod(R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}]})",
-                          "{}", "Succeeded"))
+  CHECK(pod_usage(
+            one_pod(
+                R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}]})",
+                "{}", "Succeeded"))
             .cpu_used == 0);
   CHECK(pod_usage(one_pod(R"({"containers": [{"resources": {"requests": {"cpu": "1"}}}]})", "{}",
                           "Pending"))
             .cpu_used == 0);
   // Any other phase counts (Unknown, Pending but bound).
-  CHECK(pod_usage(one_pod(R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}]})",
-                          "{}", "Unknown"))
+  CHECK(pod_usage(
+            one_pod(
+                R"({"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}]})",
+                "{}", "Unknown"))
             .cpu_used == 1000000000);
 }
 
@@ -554,8 +560,8 @@ spec:
 }
 
 TEST_CASE("kubernetes: will this Deployment fit? end to end") {
-  const RunResult r = run_with(fixture("nodes.json"), fixture("deployment.yaml"),
-                               fixture("pods.json"));
+  const RunResult r =
+      run_with(fixture("nodes.json"), fixture("deployment.yaml"), fixture("pods.json"));
   INFO(r.err);
   REQUIRE(r.exit == ExitCode::Ok);
   REQUIRE(r.capacity);
@@ -575,8 +581,8 @@ namespace {
 // stdout + stderr.
 std::pair<int, std::string> eruplan_cli(const std::string& args) {
   const std::string out = std::string(ERUPLAN_BINARY) + ".kubernetes_test.out";
-  const std::string cmd = std::string("cd ") + ERUPLAN_SOURCE_DIR + " && " + ERUPLAN_BINARY +
-                          " " + args + " </dev/null >" + out + " 2>&1";
+  const std::string cmd = std::string("cd ") + ERUPLAN_SOURCE_DIR + " && " + ERUPLAN_BINARY + " " +
+                          args + " </dev/null >" + out + " 2>&1";
   const int status = std::system(cmd.c_str());
   std::string text = slurp(out);
   std::remove(out.c_str());
@@ -587,8 +593,8 @@ std::pair<int, std::string> eruplan_cli(const std::string& args) {
 
 TEST_CASE("kubernetes cli: --nodes-format, --pods and --app-label") {
   const std::string k = "fixtures/kubernetes/";
-  auto [code, text] = eruplan_cli("plan -n " + k + "nodes.json --pods " + k +
-                                  "pods.json -r " + k + "deployment.yaml -o json");
+  auto [code, text] = eruplan_cli("plan -n " + k + "nodes.json --pods " + k + "pods.json -r " + k +
+                                  "deployment.yaml -o json");
   CHECK(code == 0);
   CHECK(text.find("\"deploy\": {\n    \"worker-1\": 6\n  }") != std::string::npos);
 
@@ -606,9 +612,8 @@ TEST_CASE("kubernetes cli: --nodes-format, --pods and --app-label") {
         std::string::npos);
 
   // --app-label tier: no pod has it, so every pod is its own app.
-  std::tie(code, text) =
-      eruplan_cli("apply -n " + k + "nodes.json --pods " + k + "pods.json -r " + k +
-                  "deployment.yaml --app-label tier --count 1 -o yaml");
+  std::tie(code, text) = eruplan_cli("apply -n " + k + "nodes.json --pods " + k + "pods.json -r " +
+                                     k + "deployment.yaml --app-label tier --count 1 -o yaml");
   CHECK(code == 0);
   CHECK(text.find("      web-7d9c6b5f4-abcde: 1\n") != std::string::npos);
   CHECK(text.find("      web: 1\n") != std::string::npos);  // the new one, by the manifest's name
@@ -635,4 +640,32 @@ TEST_CASE("kubernetes: the wrong list is one error; stream errors keep their lin
                "-2\n  template: {spec: {}}\n");
   CHECK(r.exit == ExitCode::Invalid);
   CHECK(has_problem(r, "spec.replicas", 11));
+}
+
+TEST_CASE("kubernetes: mangled node lists, pod lists and manifests never crash") {
+  // Each input with one byte replaced, or cut short, at random places: the
+  // run ends with exit 0, 3 or 4, never anything else.
+  std::mt19937 rng(5);
+  const std::string nodes = fixture("nodes.json"), pods = fixture("pods.json"),
+                    deployment = fixture("deployment.yaml");
+  const char bytes[] = {'"', '{', '}', '[', ']', ',', ':', '-', '.', 'e', 'x', ' ', '\n', '0'};
+  auto mangle = [&](std::string text) {
+    const std::size_t at = rng() % text.size();
+    if (rng() % 4 == 0) return text.substr(0, at);
+    text[at] = bytes[rng() % sizeof bytes];
+    return text;
+  };
+  for (int i = 0; i < 300; ++i) {
+    const int which = i % 3;
+    RunOptions o;
+    o.command = Command::Plan;
+    o.nodes = Source{"nodes.json", which == 0 ? mangle(nodes) : nodes};
+    o.pods = Source{"pods.json", which == 1 ? mangle(pods) : pods};
+    o.request = Source{"app.yaml", which == 2 ? mangle(deployment) : deployment};
+    const RunResult r = run(o);
+    INFO(i << ": " << r.err);
+    CHECK(
+        (r.exit == ExitCode::Ok || r.exit == ExitCode::Invalid || r.exit == ExitCode::Infeasible));
+    if (r.exit == ExitCode::Invalid) CHECK_FALSE(r.problems.empty());
+  }
 }

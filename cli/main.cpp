@@ -44,6 +44,7 @@ struct PlanArgs {
   bool atomic = false;
   std::string save_inventory;
   unsigned jobs = 0;  // 0: the number of cores
+  std::string nodes_format = "auto", pods, app_label;  // SPEC §12
 };
 
 struct TestArgs {
@@ -153,6 +154,14 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
   cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--nodes-format", a.nodes_format,
+                  "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
+      ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
+      ->capture_default_str();
+  cmd->add_option("--pods", a.pods,
+                  "Running pods (kubectl get pods -A -o json): their requests become usage");
+  cmd->add_option("--app-label", a.app_label,
+                  "Label naming a pod's app (default app.kubernetes.io/name, then app)");
 }
 
 // plan, apply: the options that change the cluster state.
@@ -203,6 +212,11 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                  "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
   }
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin)) {
+    std::cerr << "eruplan: error: only one of --nodes, --request and --pods may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;
@@ -220,6 +234,14 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                   : a.plans == "none"   ? PlansShown::None
                                         : PlansShown::All;
   if (command == Command::Apply && !output_given) options.output = input_format_of(options.nodes);
+  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                                   : NodesFormat::Auto;
+  options.kubernetes.app_label = a.app_label;
+  if (!a.pods.empty()) {
+    options.pods.emplace();
+    if (!load_source(a.pods, format, *options.pods)) return static_cast<int>(ExitCode::Invalid);
+  }
   options.atomic = a.atomic;
   options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);

@@ -703,6 +703,18 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   return set;
 }
 
+bool finish_request(Request& request, const RequestOverrides& overrides, bool count_required,
+                    const std::string& file, const std::string& prefix, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  Draft d = new_draft(file, prefix, true);
+  d.request = std::move(request);
+  d.count_given = d.count_written = d.request.count > 0;
+  apply_overrides(overrides, d, diags);
+  finish_draft(d, count_required, Origin{file, 0, 0, prefix + "count"}, diags);
+  request = std::move(d.request);
+  return count_errors(diags) == errors_before;
+}
+
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags) {
   auto set = load_requests(source, overrides, count_required, diags);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "model.h"
 #include "render.h"
@@ -40,6 +41,9 @@ struct RunOptions {
   // --save-inventory: write the inventory after the run into
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
+  // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
+  KubernetesOptions kubernetes;
+  std::optional<Source> pods;
 };
 
 // One request's result, for the fixture runner's per-request checks.

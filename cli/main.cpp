@@ -46,6 +46,7 @@ struct PlanArgs {
   std::string save_inventory;
   std::string report;  // --report FILE.html
   unsigned jobs = 0;   // 0: the number of cores
+  std::string nodes_format = "auto", pods, app_label;  // SPEC §12
 };
 
 // compare, grow, drain (SPEC §14).
@@ -145,6 +146,12 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
         return parse_strategy(s) ? std::string()
                                  : "unknown strategy; expected " + strategy_choices();
       });
+  cmd->add_option("--scoring", o.scoring,
+                  "Override: scoring.type of strategy score (least_allocated, most_allocated or "
+                  "requested_to_capacity_ratio)")
+      ->check([](const std::string& s) {
+        return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
+      });
   cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit");
   cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)");
   cmd->add_flag("--cpu-bind{true}", o.cpu_bind,
@@ -158,6 +165,14 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
   cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--nodes-format", a.nodes_format,
+                  "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
+      ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
+      ->capture_default_str();
+  cmd->add_option("--pods", a.pods,
+                  "Running pods (kubectl get pods -A -o json): their requests become usage");
+  cmd->add_option("--app-label", a.app_label,
+                  "Label naming a pod's app (default app.kubernetes.io/name, then app)");
 }
 
 // plan, apply, compare: --report FILE.html (SPEC §14).
@@ -215,6 +230,11 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                  "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
   }
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin)) {
+    std::cerr << "eruplan: error: only one of --nodes, --request and --pods may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;
@@ -232,6 +252,14 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                   : a.plans == "none"   ? PlansShown::None
                                         : PlansShown::All;
   if (command == Command::Apply && !output_given) options.output = input_format_of(options.nodes);
+  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                                   : NodesFormat::Auto;
+  options.kubernetes.app_label = a.app_label;
+  if (!a.pods.empty()) {
+    options.pods.emplace();
+    if (!load_source(a.pods, format, *options.pods)) return static_cast<int>(ExitCode::Invalid);
+  }
   options.atomic = a.atomic;
   options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
@@ -263,7 +291,8 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
                  "Run with --help for more information.\n";
     return static_cast<int>(ExitCode::Usage);
   }
-  const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) + (w.node_template == kStdin);
+  const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) +
+                          (w.node_template == kStdin) + (a.pods == kStdin);
   if (stdin_users > 1) {
     std::cerr << "eruplan: error: only one input may be - (stdin)\n"
                  "Run with --help for more information.\n";
@@ -278,6 +307,14 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
     options.request.emplace();
     if (!load_source(a.request, format, *options.request))
       return static_cast<int>(ExitCode::Invalid);
+  }
+  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                                   : NodesFormat::Auto;
+  options.kubernetes.app_label = a.app_label;
+  if (!a.pods.empty()) {
+    options.pods.emplace();
+    if (!load_source(a.pods, format, *options.pods)) return static_cast<int>(ExitCode::Invalid);
   }
   if (!w.node_template.empty()) {
     options.template_node.emplace();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "model.h"
 #include "render.h"
@@ -41,6 +42,9 @@ struct RunOptions {
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
   bool report = false;  // --report: an HTML page of the plan into RunResult::report (SPEC §14)
+  // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
+  KubernetesOptions kubernetes;
+  std::optional<Source> pods;
 };
 
 // One request's result, for the fixture runner's per-request checks.

@@ -104,8 +104,15 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
     return false;
   }
   Diagnostics diags;
-  auto inv = load_inventory(o.nodes, diags);
-  auto set = load_requests(o.request ? &*o.request : nullptr, o.overrides, count_required, diags);
+  auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
+  if (inv && o.pods && !apply_pods(*inv, *o.pods, o.kubernetes, diags)) inv.reset();
+  bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
+  std::optional<RequestSet> set;
+  if (o.request)
+    set = load_kubernetes_requests(*o.request, o.overrides, o.kubernetes, count_required, diags,
+                                   kubernetes);
+  if (!kubernetes)
+    set = load_requests(o.request ? &*o.request : nullptr, o.overrides, count_required, diags);
   if (set && set->list) {
     diags.error(Origin{o.request ? o.request->name : "<command line>", 0, 0, "requests"},
                 "a what-if command takes one request, not a requests: list");
@@ -632,7 +639,7 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
   const CapacityMap map = capacity_pass(state, r, CapacityOptions{0, 1});
   std::vector<std::size_t> where;
   const std::vector<StrategyInfo> infos = strategy_infos(state, map, where);
-  const StrategyInput input{infos, r.count, map.total, r.nodes_limit, &state, &r, 1};
+  const StrategyInput input{infos, r.count, map.total, r.nodes_limit, &state, &r, 1, &map};
   const StrategyResult res = strategy_row(r.strategy).run(input);
   a.absorbable = res.outcome == StrategyOutcome::Deployed;
   if (!a.absorbable) a.reason = res.message;
@@ -668,10 +675,25 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
       infos.push_back(info);
       add_capacity(total, info.capacity);
     }
-    const StrategyInput input{infos, r.count, total, r.nodes_limit, &inventory, &r, 1};
-    const StrategyResult res = run(input);
+    StrategyInput input{infos, r.count, total, r.nodes_limit, &inventory, &r, 1};
+    StrategyResult res = run(input);
     a.absorbable = res.outcome == StrategyOutcome::Deployed;
-    if (!a.absorbable) a.reason = res.message;
+    if (a.absorbable) return;
+    // Messages that count every node (score's Kubernetes line) read the
+    // capacity pass: the shared one with the lost node's entry as a plan
+    // with it lost would have it. Built only for the checks that fail.
+    CapacityMap with_loss = map;
+    for (NodeCapacity& nc : with_loss.nodes) {
+      if (nc.node != lost) continue;
+      nc.capacity = 0;
+      nc.existing = 0;
+      nc.plans.clear();
+      nc.reasons = {Reason::words("not available", {})};
+    }
+    with_loss.total = total;
+    input.capacity = &with_loss;
+    res = run(input);
+    a.reason = res.message;
   });
   return out;
 }

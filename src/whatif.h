@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "model.h"
 #include "pipeline.h"
@@ -28,6 +29,8 @@ struct WhatIfOptions {
   Source nodes;
   std::optional<Source> request;
   RequestOverrides overrides;
+  KubernetesOptions kubernetes;  // SPEC §12: --nodes-format, --app-label
+  std::optional<Source> pods;    // SPEC §12: --pods
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;

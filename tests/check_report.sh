@@ -15,7 +15,8 @@ trap 'rm -rf "$dir"' EXIT
 nodes="$src/tests/data/report_nodes.yaml"
 request="$src/tests/data/report_request.yaml"
 "$bin" plan -n "$nodes" -r "$request" --report "$dir/plan.html" >/dev/null
-"$bin" compare -n "$nodes" -r "$request" --report "$dir/compare.html" >/dev/null
+"$bin" compare -n "$nodes" -r "$request" --strategies auto,global,drained \
+  --report "$dir/compare.html" >/dev/null
 
 browse() {  # browse OUTPUT-FLAG PAGE
   HOME="$dir" timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \

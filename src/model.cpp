@@ -65,10 +65,10 @@ bool NodeFilter::accepts(const Node& node) const {
   if (!nodes.empty() && std::find(nodes.begin(), nodes.end(), node.name) == nodes.end())
     return false;
   if (std::find(exclude.begin(), exclude.end(), node.name) != exclude.end()) return false;
-  for (const auto& [key, value] : labels) {
+  for (const auto& wanted : labels) {
     auto it = std::find_if(node.labels.begin(), node.labels.end(),
-                           [&](const auto& l) { return l.first == key; });
-    if (it == node.labels.end() || it->second != value) return false;
+                           [&](const auto& l) { return l.first == wanted.first; });
+    if (it == node.labels.end() || it->second != wanted.second) return false;
   }
   return true;
 }

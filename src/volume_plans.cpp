@@ -120,29 +120,38 @@ std::optional<Counts> pack_by_counts(std::vector<Bytes> avail,
 // The simple greedy: instance by instance, each binding (largest first) onto
 // the device with the most available space that fits it (ties by name).
 // Returns how many of at most `limit` plans it completes; `counts` holds them.
+// The devices sit in a heap by available space, so a binding costs log(devices),
+// not a scan of every device.
 std::int64_t greedy(std::vector<Bytes> avail, const std::vector<SizeClass>& classes,
                     std::int64_t limit, Counts& counts) {
   counts.assign(classes.size(), std::vector<std::int64_t>(avail.size(), 0));
+  // Heap order: most available first, then the lower index (the name order).
+  auto after = [&](std::size_t a, std::size_t b) {
+    return avail[a] != avail[b] ? avail[a] < avail[b] : a > b;
+  };
+  std::vector<std::size_t> heap(avail.size());
+  std::iota(heap.begin(), heap.end(), std::size_t{0});
+  std::make_heap(heap.begin(), heap.end(), after);
+  std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
   std::int64_t done = 0;
-  while (done < limit) {
-    const std::vector<Bytes> before = avail;
-    std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
+  while (done < limit && !heap.empty()) {
+    taken.clear();
     bool complete = true;
     for (std::size_t c = 0; c < classes.size() && complete; ++c) {
       for (std::size_t k = 0; k < classes[c].bindings.size(); ++k) {
-        std::size_t best = avail.size();
-        for (std::size_t d = 0; d < avail.size(); ++d)
-          if (avail[d] >= classes[c].size && (best == avail.size() || avail[d] > avail[best]))
-            best = d;
-        if (best == avail.size()) {
+        // The device with the most room fits the binding if any does.
+        const std::size_t best = heap.front();
+        if (avail[best] < classes[c].size) {
           complete = false;
           break;
         }
+        std::pop_heap(heap.begin(), heap.end(), after);
         avail[best] -= classes[c].size;
+        std::push_heap(heap.begin(), heap.end(), after);
         taken.emplace_back(c, best);
       }
     }
-    if (!complete) break;
+    if (!complete) break;  // the partial plan's space is never used again
     for (auto [c, d] : taken) ++counts[c][d];
     ++done;
   }

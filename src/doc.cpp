@@ -680,7 +680,74 @@ Origin origin_at(const Doc& doc, const std::string& file, std::uint32_t pos) {
   return Origin{file, line, col, {}};
 }
 
+std::string hex_byte(unsigned char c) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
+}
+
+// Length of the valid UTF-8 sequence of two to four bytes at s[i], or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return 0;
+  }
+  return len;
+}
+
+// The first byte YAML text may not hold, and why: invalid UTF-8 (two names
+// that differ only there would print as one), a NUL (yaml-cpp would stop or
+// misreport it) or another control character. Tab, LF and CR are text.
+std::optional<std::uint32_t> bad_yaml_byte(std::string_view s, std::string& why) {
+  std::size_t i = s.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const std::size_t len = utf8_length(s, i);
+      if (len == 0) {
+        why = "invalid UTF-8 (byte " + hex_byte(c) + "); YAML input must be UTF-8";
+        return static_cast<std::uint32_t>(i);
+      }
+      i += len;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+      why = c == 0 ? "a NUL byte is not allowed"
+                   : "control character " + hex_byte(c) +
+                         " is not allowed (in a double-quoted string, escape it)";
+      return static_cast<std::uint32_t>(i);
+    }
+    ++i;
+  }
+  return std::nullopt;
+}
+
 std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
+  // nlohmann ends the input at a NUL byte and would ignore the rest.
+  if (const void* nul = std::memchr(source.text.data(), '\0', source.text.size())) {
+    if (diags) {
+      const Doc doc(source.text);
+      const auto pos = static_cast<std::uint32_t>(static_cast<const char*>(nul) - source.text.data());
+      diags->error(origin_at(doc, source.name, pos), "malformed JSON: a NUL byte is not allowed");
+    }
+    return std::nullopt;
+  }
   {
     Doc doc(source.text);
     JsonBuilder builder(doc);
@@ -713,6 +780,14 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
     if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
     return std::nullopt;
   };
+  std::string why;
+  if (const auto bad = bad_yaml_byte(source.text, why)) {
+    YAML::Mark mark;
+    const auto [line, col] = doc.line_col(*bad);
+    mark.line = static_cast<int>(line) - 1;
+    mark.column = static_cast<int>(col) - 1;
+    return fail(mark, why);
+  }
   std::istringstream in(source.text);
   YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
   try {

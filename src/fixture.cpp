@@ -347,6 +347,27 @@ std::optional<std::string> inline_in_place(const std::string& text, const YAML::
   return slice;
 }
 
+// A case names its inputs by path, and a failing case shows what the run
+// wrote to stderr, which quotes the input: a case could read any file the
+// user can (/etc/shadow) and, through error_contains, test its content.
+// So inputs must resolve, symbolic links followed, to the case file's
+// directory or below it.
+bool inside_case_tree(const std::filesystem::path& dir, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec[4];
+  // Absolute first: a relative path none of which exists stays relative.
+  const fs::path root = fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec[0]), ec[1]);
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec[2]), ec[3]);
+  for (const auto& e : ec)
+    if (e) return false;
+  auto r = root.begin(), t = target.begin();
+  for (; r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // a trailing separator
+    if (t == target.end() || *r != *t) return false;
+  }
+  return true;
+}
+
 // An input given inline or as a path relative to the case file. Returns
 // nullopt (with a difference recorded) when the path cannot be read.
 std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
@@ -359,6 +380,12 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
     const std::string path = rel.is_absolute() || dir.empty()
                                  ? rel.generic_string()
                                  : (dir / rel).lexically_normal().generic_string();
+    if (!inside_case_tree(dir, path)) {
+      differences.push_back(field + ": " + in_quotes(node.Scalar()) +
+                            " is outside the case file's directory; inputs must be in it or below "
+                            "it (symbolic links included)");
+      return std::nullopt;
+    }
     std::optional<std::string> text = read ? read(path) : std::nullopt;
     if (!text) {
       differences.push_back(field + ": cannot read " + in_quotes(path));
@@ -540,6 +567,10 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
 
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
              const RunFunction& run_case, FixtureResult& r) {
+  // A directory walk also finds links; one to a file elsewhere is not a case
+  // of this tree, and its content must not show up in a failure message.
+  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file))
+    malformed("the case file is a symbolic link to outside its directory; not read");
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -351,15 +351,15 @@ TEST_CASE("an exception from the pipeline is a failed case, not a crash") {
 
 TEST_CASE("path inputs are read relative to the case file") {
   FakePipeline fake{canned({{"node1", 1, 1}})};
-  const ReadFile read = files({{"fixtures/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
+  const ReadFile read = files({{"fixtures/cases/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
                                {"fixtures/cases/req.json", R"({"app": "web"})"}});
-  const FixtureResult r =
-      run_fixture("fixtures/cases/a.yaml",
-                  "nodes: ../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n",
-                  read, fake.fn());
+  const FixtureResult r = run_fixture(
+      "fixtures/cases/a.yaml",
+      "nodes: inputs/../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n", read,
+      fake.fn());
   CHECK(r.passed);
   REQUIRE(fake.calls.size() == 1);
-  CHECK(fake.calls[0].nodes.name == "fixtures/inputs/nodes.yaml");
+  CHECK(fake.calls[0].nodes.name == "fixtures/cases/inputs/nodes.yaml");
   CHECK(fake.calls[0].nodes.text == "nodes: [{name: node1}]\n");
   CHECK(fake.calls[0].nodes.format == InputFormat::Auto);
   CHECK(fake.calls[0].request->name == "fixtures/cases/req.json");
@@ -369,6 +369,26 @@ TEST_CASE("path inputs are read relative to the case file") {
   run_fixture("a.yaml", "nodes: nodes.yaml\n", files({{"nodes.yaml", "nodes: []\n"}}), fake.fn());
   REQUIRE(fake.calls.size() == 2);
   CHECK(fake.calls[1].nodes.name == "nodes.yaml");
+}
+
+TEST_CASE("input paths outside the case file's directory are refused, never read") {
+  FakePipeline fake{canned({})};
+  std::vector<std::string> asked;
+  const ReadFile read = [&](const std::string& path) -> std::optional<std::string> {
+    asked.push_back(path);
+    return "secret: 1\n";
+  };
+  const FixtureResult r = run_fixture(
+      "fixtures/cases/a.yaml",
+      "nodes: ../inputs/nodes.yaml\nrequest: /etc/shadow\nexpect: {error_contains: secret}\n", read,
+      fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences ==
+        std::vector<std::string>{
+            R"(nodes: "../inputs/nodes.yaml" is outside the case file's directory; inputs must be in it or below it (symbolic links included))",
+            R"(request: "/etc/shadow" is outside the case file's directory; inputs must be in it or below it (symbolic links included))"});
+  CHECK(asked.empty());
+  CHECK(fake.calls.empty());
 }
 
 TEST_CASE("an unreadable input path fails the case naming the path") {

@@ -31,10 +31,11 @@
 //   (and unlimited) bindings. Plans take their monopoly devices in name order.
 // - An unlimited quota binds the device with the most available space as the
 //   node stands before this request (ties by name), among devices no monopoly
-//   plan takes, or among all devices when monopoly plans take every one: it
-//   never limits capacity (SPEC §4). Every plan binds the same device. A
-//   monopoly binding of SIZE 0 (the loader rejects it) counts as an unlimited
-//   quota.
+//   plan takes; every plan binds the same device. When monopoly plans take
+//   every device, each plan's unlimited quotas bind that plan's own monopoly
+//   device: never one another instance holds whole, and capacity is not
+//   limited (SPEC §4). A monopoly binding of SIZE 0 (the loader rejects it)
+//   counts as an unlimited quota.
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -375,9 +376,8 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
                const Layout& layout, std::int64_t count, std::vector<Plan>& plans) {
   i128 mono_total = 0;
   for (auto b : mono) mono_total += request.volumes[b].size;
-  std::optional<std::uint32_t> quota_device;
-  if (!unlimited.empty())
-    quota_device = emptiest(node, layout.pool.empty() ? all_devices(node) : layout.pool);
+  std::optional<std::uint32_t> quota_device;  // none: each plan's own monopoly device
+  if (!unlimited.empty() && !layout.pool.empty()) quota_device = emptiest(node, layout.pool);
 
   // Each class's shares in device name order: slot p * m + k is plan p's k-th binding of the class.
   std::vector<std::vector<std::uint32_t>> slots(classes.size());
@@ -410,7 +410,9 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
         plan.volumes.push_back({classes[c].bindings[k],
                                 slots[c][static_cast<std::size_t>(p) * m + k], classes[c].size});
     }
-    for (auto b : unlimited) plan.volumes.push_back({b, *quota_device, 0});
+    for (auto b : unlimited)
+      plan.volumes.push_back(
+          {b, quota_device ? *quota_device : layout.monopoly[static_cast<std::size_t>(p)], 0});
     std::sort(plan.volumes.begin(), plan.volumes.end(),
               [](const VolumeShare& a, const VolumeShare& b) {
                 return a.binding != b.binding ? a.binding < b.binding : a.device < b.device;

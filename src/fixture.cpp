@@ -99,7 +99,10 @@ void check_keys(const YAML::Node& map, const std::string& path,
     if (ok) continue;
     std::string list;
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + key + "\" (known: " + list +
+    // A key may be megabytes long: show its start.
+    const std::string shown =
+        key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
+    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
               ")");
   }
 }

@@ -336,6 +336,9 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
       R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
+  CHECK(message("nodes: {}\n" + std::string(100, 'z') + ": 1\n") ==
+        "malformed case: unknown field \"" + std::string(64, 'z') +
+            "...(100 bytes)\" (known: name, description, command, nodes, request, options, expect)");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");
   CHECK(message("nodes: {}\nrequest: [[[[[[]]]]]]\nname: [x]\n") ==
         "malformed case: name: expected a string, got a list");
@@ -620,3 +623,26 @@ TEST_CASE("eruplan test reports the deliberately failing cases and exits 1") {
 }
 #endif
 #endif
+
+TEST_CASE("an inline input that aliases expand past the emit budget fails the case, not the run") {
+  FakePipeline fake{canned({})};
+  // Ten levels of ten aliases: 10^10 values if copied.
+  std::string text = "nodes:\n  l0: &a0 [1,1,1,1,1,1,1,1,1,1]\n";
+  for (int i = 1; i < 10; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    text += "  l" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) text += (k ? "," : "") + prev;
+    text += "]\n";
+  }
+  text += "  nodes: []\n";
+  for (const char* name : {"bomb.yaml", "bomb.json"}) {
+    CAPTURE(name);
+    const FixtureResult r = run_fixture(name, text, kNoFiles, fake.fn());
+    CHECK_FALSE(r.passed);
+    CHECK(r.differences ==
+          std::vector<std::string>{
+              "malformed case: nodes: the inline input expands to too much text through YAML "
+              "aliases (each use of an alias is a copy); give it as a file instead"});
+  }
+  CHECK(fake.calls.empty());
+}

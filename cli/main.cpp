@@ -52,6 +52,35 @@ struct TestArgs {
   std::string filter, output = "text";
 };
 
+// Inputs stop at 4 GiB (the document tree's offsets are 32-bit); the limit
+// holds while reading, so /dev/zero or an endless pipe ends with an error.
+constexpr std::size_t kMaxInputBytes = UINT32_MAX - 1;
+constexpr const char* kTooLarge = "the input is too large (4 GiB at most)";
+
+// Reads `in` to its end into `text`; false when it holds more than
+// kMaxInputBytes. Grows by doubling but never past the limit. A NUL byte is
+// an error in JSON and YAML alike, reported at its position: reading stops
+// right after the first one, so /dev/zero costs nothing.
+bool read_bounded(std::istream& in, std::string& text) {
+  std::size_t used = text.size();
+  for (;;) {
+    if (used == text.size()) {
+      if (text.size() > kMaxInputBytes) return false;
+      text.resize(std::min(kMaxInputBytes + 1, std::max<std::size_t>(64 * 1024, 2 * text.size())));
+    }
+    in.read(text.data() + used, static_cast<std::streamsize>(text.size() - used));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (const void* nul = std::memchr(text.data() + used, '\0', got)) {
+      used = static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) + 1;
+      break;
+    }
+    used += got;
+    if (!in) break;
+  }
+  text.resize(used);
+  return used <= kMaxInputBytes;
+}
+
 // Reads a whole file; on failure returns nullopt and a reason.
 std::optional<std::string> read_file(const std::string& path, std::string* why = nullptr) {
   std::error_code ec;
@@ -67,13 +96,22 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   std::string text;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
-  if (size > 0) {
+  bool within = true;
+  if (size > static_cast<std::streamoff>(kMaxInputBytes)) {
+    within = false;
+  } else if (size > 0) {
     text.resize(static_cast<size_t>(size));
     in.seekg(0);
     in.read(text.data(), size);
   } else {
+    in.clear();
     in.seekg(0);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    in.clear();  // a pipe or device cannot seek: read it from where it is
+    within = read_bounded(in, text);
+  }
+  if (!within) {
+    if (why) *why = kTooLarge;
+    return std::nullopt;
   }
   if (in.bad()) {
     if (why) *why = "read error";
@@ -82,10 +120,15 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   return text;
 }
 
+// Standard input to its end; more than kMaxInputBytes ends the process with
+// exit 3, as a file that large would.
 std::string read_stdin() {
-  std::ostringstream buffer;
-  buffer << std::cin.rdbuf();
-  return buffer.str();
+  std::string text;
+  if (!read_bounded(std::cin, text)) {
+    std::cerr << "<stdin>: error: cannot read: " << kTooLarge << '\n';
+    finish(static_cast<int>(ExitCode::Invalid));
+  }
+  return text;
 }
 
 InputFormat parse_input_format(const std::string& s) {

@@ -101,7 +101,10 @@ void check_keys(const YAML::Node& map, const std::string& path,
     if (ok) continue;
     std::string list;
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + key + "\" (known: " + list +
+    // A key may be megabytes long: show its start.
+    const std::string shown =
+        key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
+    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
               ")");
   }
 }
@@ -172,24 +175,47 @@ Expectation read_expectation(const YAML::Node& node) {
 
 // --- Turning inline inputs back into text -------------------------------------
 
+// yaml-cpp shares an aliased value in its tree, but emitting it writes a copy
+// at every use: a 456-byte case of nested aliases would emit gigabytes. Each
+// emission may write about 64 times the case file (at least 1 MiB); past
+// that the case is malformed.
+struct EmitBudget {
+  std::string field;  // "nodes" or "request", for the message
+  std::size_t left = 0;
+
+  EmitBudget(std::string f, std::size_t case_bytes)
+      : field(std::move(f)), left(std::max<std::size_t>(std::size_t{1} << 20, 64 * case_bytes)) {}
+
+  void spend(std::size_t bytes) {
+    if (bytes <= left) {
+      left -= bytes;
+      return;
+    }
+    malformed(field +
+              ": the inline input expands to too much text through YAML aliases (each use of an "
+              "alias is a copy); give it as a file instead");
+  }
+};
+
 // Quoted scalars stay strings ("123" must not become the number 123), so the
 // YAML is re-emitted by hand rather than with YAML::Dump.
-void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth) {
+void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth, EmitBudget& budget) {
   if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
   switch (node.Type()) {
     case YAML::NodeType::Map:
       out << YAML::BeginMap;
       for (const auto& kv : node) {
         out << YAML::Key;
-        emit_yaml(out, kv.first, depth + 1);
+        emit_yaml(out, kv.first, depth + 1, budget);
         out << YAML::Value;
-        emit_yaml(out, kv.second, depth + 1);
+        emit_yaml(out, kv.second, depth + 1, budget);
       }
       out << YAML::EndMap;
       break;
     case YAML::NodeType::Sequence:
       out << YAML::BeginSeq;
-      for (const auto& item : node) emit_yaml(out, item, depth + 1);
+      for (const auto& item : node) emit_yaml(out, item, depth + 1, budget);
       out << YAML::EndSeq;
       break;
     case YAML::NodeType::Scalar:
@@ -225,8 +251,9 @@ bool is_json_number(std::string_view s) {
   return i == s.size();
 }
 
-void emit_json(std::string& out, const YAML::Node& node, int depth) {
+void emit_json(std::string& out, const YAML::Node& node, int depth, EmitBudget& budget) {
   if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
   auto string = [&](const std::string& s) {
     out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
@@ -239,7 +266,7 @@ void emit_json(std::string& out, const YAML::Node& node, int depth) {
         first = false;
         string(kv.first.IsScalar() ? kv.first.Scalar() : "");
         out += ": ";
-        emit_json(out, kv.second, depth + 1);
+        emit_json(out, kv.second, depth + 1, budget);
       }
       out += '}';
       break;
@@ -250,7 +277,7 @@ void emit_json(std::string& out, const YAML::Node& node, int depth) {
       for (const auto& item : node) {
         if (!first) out += ", ";
         first = false;
-        emit_json(out, item, depth + 1);
+        emit_json(out, item, depth + 1, budget);
       }
       out += ']';
       break;
@@ -278,9 +305,9 @@ bool is_json_file(const std::string& file, const std::string& text) {
   return first != std::string::npos && text[first] == '{';
 }
 
-std::string emitted_yaml(const YAML::Node& node) {
+std::string emitted_yaml(const YAML::Node& node, EmitBudget budget) {
   YAML::Emitter out;
-  emit_yaml(out, node, 0);
+  emit_yaml(out, node, 0, budget);
   return std::string(out.c_str()) + "\n";
 }
 
@@ -290,7 +317,7 @@ std::string emitted_yaml(const YAML::Node& node) {
 // that slice would not read back as the same value (a flow-style case,
 // anchors defined elsewhere): then the value is emitted anew.
 std::optional<std::string> inline_in_place(const std::string& text, const YAML::Node& root,
-                                           const YAML::Node& value) {
+                                           const YAML::Node& value, const EmitBudget& budget) {
   if (root.Style() == YAML::EmitterStyle::Flow) return std::nullopt;
   const YAML::Mark start = value.Mark();
   if (start.line < 0 || start.column < 0) return std::nullopt;
@@ -318,11 +345,33 @@ std::optional<std::string> inline_in_place(const std::string& text, const YAML::
     ++line;
   }
   try {
-    if (emitted_yaml(YAML::Load(slice)) != emitted_yaml(value)) return std::nullopt;
+    if (emitted_yaml(YAML::Load(slice), budget) != emitted_yaml(value, budget))
+      return std::nullopt;
   } catch (const std::exception&) {
     return std::nullopt;
   }
   return slice;
+}
+
+// A case names its inputs by path, and a failing case shows what the run
+// wrote to stderr, which quotes the input: a case could read any file the
+// user can (/etc/shadow) and, through error_contains, test its content.
+// So inputs must resolve, symbolic links followed, to the case file's
+// directory or below it.
+bool inside_case_tree(const std::filesystem::path& dir, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec[4];
+  // Absolute first: a relative path none of which exists stays relative.
+  const fs::path root = fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec[0]), ec[1]);
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec[2]), ec[3]);
+  for (const auto& e : ec)
+    if (e) return false;
+  auto r = root.begin(), t = target.begin();
+  for (; r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // a trailing separator
+    if (t == target.end() || *r != *t) return false;
+  }
+  return true;
 }
 
 // An input given inline or as a path relative to the case file. Returns
@@ -337,6 +386,12 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
     const std::string path = rel.is_absolute() || dir.empty()
                                  ? rel.generic_string()
                                  : (dir / rel).lexically_normal().generic_string();
+    if (!inside_case_tree(dir, path)) {
+      differences.push_back(field + ": " + in_quotes(node.Scalar()) +
+                            " is outside the case file's directory; inputs must be in it or below "
+                            "it (symbolic links included)");
+      return std::nullopt;
+    }
     std::optional<std::string> text = read ? read(path) : std::nullopt;
     if (!text) {
       differences.push_back(field + ": cannot read " + in_quotes(path));
@@ -346,15 +401,18 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
   }
   if (!node.IsMap() && !node.IsSequence())
     malformed(field + ": expected an inline " + field + " or a path, got " + describe(node));
+  const EmitBudget budget(field, text.size());
   if (!json_case) {
-    if (auto in_place = inline_in_place(text, root, node))
+    if (auto in_place = inline_in_place(text, root, node, budget))
       return Source{file, std::move(*in_place), InputFormat::Yaml};
   }
   Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
-  if (json_case)
-    emit_json(source.text, node, 0);
-  else
-    source.text = emitted_yaml(node);
+  if (json_case) {
+    EmitBudget left = budget;
+    emit_json(source.text, node, 0, left);
+  } else {
+    source.text = emitted_yaml(node, budget);
+  }
   return source;
 }
 
@@ -554,6 +612,10 @@ void run_realloc_case(const YAML::Node& root, const std::string& file, const std
 
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
              const RunFunction& run_case, FixtureResult& r) {
+  // A directory walk also finds links; one to a file elsewhere is not a case
+  // of this tree, and its content must not show up in a failure message.
+  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file))
+    malformed("the case file is a symbolic link to outside its directory; not read");
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -1,0 +1,546 @@
+// Fair share, SPEC §10: progressive filling over weighted dominant shares.
+//
+// Each step takes the app with the lowest weighted share (ties: fewer new
+// instances, then name) and places one instance on its best node. Done
+// naively that is apps x nodes capacity checks per step; here a step costs
+//   O(log apps)                      to pick the app (a heap: only the app
+//                                    just placed changes its share), plus
+//   O(k log nodes)                   to pick its node, where k is the number
+//                                    of its candidate entries found stale.
+// Per app the candidate nodes sit in a max-heap keyed by (fit score, name).
+// A placement changes one node, and only that node's entries go stale
+// (every entry carries the node revision it was computed at):
+// - first_fit and least_allocated: a node's key never rises as it fills
+//   (least_allocated's score only falls), so a stale entry on top is
+//   recomputed and pushed back, or dropped when the node can no longer take
+//   one more; nothing else needs touching (a lazy heap). For requests that
+//   bind nothing, "can take one more" only turns false as nodes fill, so a
+//   dropped node stays dropped; a binding request's node (CPU plans of
+//   oversold cores are not monotone) is parked and looked at again whenever
+//   that node changes.
+// - most_allocated: keys rise as a node fills, so before an app picks, the
+//   nodes changed since its last pick (a shared change log, each node once)
+//   are recomputed for it and pushed; stale entries are then skipped. The
+//   log replay costs O(steps since its last pick) per pick.
+// The one-at-a-time reference (recompute every share and every node each
+// step) lives in tests/share_test.cpp and must agree on random inputs.
+#include "share.h"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <span>
+
+#include "reserve.h"
+
+namespace eruplan {
+
+namespace {
+
+// --- Exact arithmetic ----------------------------------------------------------
+
+// An unsigned integer of 512 bits, enough for a product of the factors below
+// (each < 2^128, together < 2^400; see share_less).
+struct Wide {
+  std::uint64_t limb[8] = {};
+};
+
+Wide times(const Wide& a, std::uint64_t m, int shift) {
+  Wide r;
+  u128 carry = 0;
+  for (int i = 0; i + shift < 8; ++i) {
+    const u128 t = static_cast<u128>(a.limb[i]) * m + carry;
+    r.limb[i + shift] = static_cast<std::uint64_t>(t);
+    carry = t >> 64;
+  }
+  return r;
+}
+
+Wide plus(const Wide& a, const Wide& b) {
+  Wide r;
+  u128 carry = 0;
+  for (int i = 0; i < 8; ++i) {
+    const u128 t = static_cast<u128>(a.limb[i]) + b.limb[i] + carry;
+    r.limb[i] = static_cast<std::uint64_t>(t);
+    carry = t >> 64;
+  }
+  return r;
+}
+
+Wide product(std::initializer_list<u128> factors) {
+  Wide w;
+  w.limb[0] = 1;
+  for (const u128 f : factors) {
+    const auto lo = static_cast<std::uint64_t>(f), hi = static_cast<std::uint64_t>(f >> 64);
+    w = hi == 0 ? times(w, lo, 0) : plus(times(w, lo, 0), times(w, hi, 1));
+  }
+  return w;
+}
+
+int compare(const Wide& a, const Wide& b) {
+  for (int i = 7; i >= 0; --i)
+    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i] ? -1 : 1;
+  return 0;
+}
+
+u128 gcd(u128 a, u128 b) {
+  while (b != 0) {
+    const u128 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+Fraction reduced(Fraction f) {
+  if (f.num == 0) return {0, 1};
+  const u128 g = gcd(f.num, f.den);
+  return {f.num / g, f.den / g};
+}
+
+std::string u128_text(u128 v) {
+  if (v == 0) return "0";
+  std::string s;
+  for (; v != 0; v /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  return s;
+}
+
+// --- The pool and the apps' shares --------------------------------------------
+
+u128 request_of(const Request& r, std::string_view kind) {
+  if (kind == "cpu") return static_cast<u128>(r.cpu);
+  if (kind == "memory") return static_cast<u128>(r.memory);
+  if (kind == "storage") return static_cast<u128>(r.storage);
+  for (const auto& [name, n] : r.extended)
+    if (name == kind) return static_cast<u128>(n);
+  return 0;
+}
+
+// An app's dominant kind is the same for every count (its share of kind r
+// is count x request_r / total_r, so the largest request_r / total_r wins),
+// hence its weighted share is count x unit, with
+//   unit = (request_d x weight.den) / (total_d x weight.num).
+struct Unit {
+  std::string kind;    // empty: the app asks for no kind the pool has
+  u128 request = 0;    // request_d (< 2^63)
+  u128 total = 1;      // total_d (< 2^95: 2^32 nodes of < 2^63 each)
+  Weight weight;       // num, den <= 10^18 < 2^60
+  bool small = false;  // a = request x den and b = total x num, reduced, fit 64 bits
+  u128 a = 0, b = 1;
+};
+
+Unit unit_of(const ShareApp& app, const PoolTotals& totals) {
+  Unit u;
+  u.weight = app.weight;
+  for (const auto& [kind, total] : totals.kinds) {  // byte order: the first of equals wins
+    const u128 req = request_of(app.request, kind);
+    if (total == 0 || req == 0) continue;
+    if (!u.kind.empty() && compare(product({req, u.total}), product({u.request, total})) <= 0)
+      continue;
+    u.kind = kind;
+    u.request = req;
+    u.total = total;
+  }
+  if (u.kind.empty()) return u;
+  const u128 limit = u128{1} << 64;
+  const u128 a = u.request * u.weight.den;  // < 2^123: no overflow
+  if (u.total < (u128{1} << 68)) {          // then total x num < 2^128
+    const u128 b = u.total * u.weight.num;
+    const u128 g = gcd(a, b);
+    u.a = a / g;
+    u.b = b / g;
+    u.small = u.a < limit && u.b < limit;
+  }
+  return u;
+}
+
+// count x a x b' as a 192-bit number (high 128, low 64) when a, b' < 2^64 and
+// count < 2^63: count x a < 2^127 fits, and its product with b' is split.
+std::pair<u128, std::uint64_t> mul192(u128 x, u128 y) {
+  const u128 lo = static_cast<u128>(static_cast<std::uint64_t>(x)) * static_cast<std::uint64_t>(y);
+  const u128 hi = (x >> 64) * static_cast<std::uint64_t>(y);
+  return {hi + (lo >> 64), static_cast<std::uint64_t>(lo)};
+}
+
+// Compares count1 x unit1 with count2 x unit2 exactly: the cross products
+// count x request x weight.den x total' x weight.num' are below
+// 2^63 x 2^63 x 2^60 x 2^95 x 2^60 = 2^341, inside Wide's 512 bits, so no
+// inventory the loader accepts can overflow it. Realistic sizes (a, b below
+// 2^64 once reduced) take the 192-bit path.
+int compare_shares(std::int64_t c1, const Unit& u1, std::int64_t c2, const Unit& u2) {
+  const bool zero1 = c1 == 0 || u1.kind.empty(), zero2 = c2 == 0 || u2.kind.empty();
+  if (zero1 || zero2) return zero1 == zero2 ? 0 : (zero1 ? -1 : 1);
+  if (u1.small && u2.small) {
+    const auto l = mul192(static_cast<u128>(c1) * u1.a, u2.b);
+    const auto r = mul192(static_cast<u128>(c2) * u2.a, u1.b);
+    return l == r ? 0 : (l < r ? -1 : 1);
+  }
+  return compare(product({static_cast<u128>(c1), u1.request, u1.weight.den, u2.total, u2.weight.num}),
+                 product({static_cast<u128>(c2), u2.request, u2.weight.den, u1.total, u1.weight.num}));
+}
+
+// --- Nodes ---------------------------------------------------------------------
+
+// §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
+// one more instance on the node as it is now.
+std::int64_t fit_score(const Node& node, const Request& request, SharePlacement placement) {
+  if (placement == SharePlacement::FirstFit) return 0;
+  __extension__ typedef __int128 i128;
+  i128 sum = 0;
+  int counted = 0;
+  auto add = [&](i128 alloc, i128 req) {
+    if (alloc <= 0) return;
+    ++counted;
+    if (placement == SharePlacement::LeastAllocated)
+      sum += req > alloc ? 0 : (alloc - req) * 100 / alloc;
+    else
+      sum += std::min(req, alloc) * 100 / alloc;
+  };
+  add(node.cpu_total(), static_cast<i128>(node.cpu_used) + request.cpu);
+  add(node.memory, static_cast<i128>(node.memory_used) + request.memory);
+  return counted == 0 ? 0 : static_cast<std::int64_t>(sum / counted);
+}
+
+// capacity >= 1 for one more instance, as node_capacity() would say. Requests
+// that bind nothing are checked dimension by dimension without building
+// reasons (the hot path); binding ones go through node_capacity itself.
+bool can_take_one(const Inventory& inventory, std::uint32_t index, const Request& request,
+                  bool binds) {
+  const Node& node = inventory.nodes[index];
+  if (!node.available) return false;
+  if (binds) return node_capacity(inventory, request, index, {0, 1}).capacity >= 1;
+  for (const Taint& taint : node.taints) {
+    if (taint.effect == "PreferNoSchedule") continue;
+    bool tolerated = false;
+    for (const Toleration& t : request.tolerations) tolerated = tolerated || t.tolerates(taint);
+    if (!tolerated) return false;
+  }
+  const NanoCores cpu = node.cpu_total();
+  if (request.cpu > cpu) return false;
+  if (request.cpu > 0 && cpu - node.cpu_used < request.cpu) return false;
+  if (request.memory > 0 && node.memory - node.memory_used < request.memory) return false;
+  if (request.storage > 0 && node.storage - node.storage_used < request.storage) return false;
+  for (const auto& [name, per_instance] : request.extended) {
+    if (per_instance <= 0) continue;
+    const ExtendedResource* e = node.find_extended(name);
+    if (e == nullptr || e->total - e->used < per_instance) return false;
+  }
+  return node.max_instances < 0 || node.max_instances - node.instances_total() >= 1;
+}
+
+struct Entry {
+  std::int64_t key;  // fit score << 32 | (2^32 - 1 - name rank): higher is better
+  std::uint32_t node;
+  std::uint64_t revision;  // the node's revision the key was computed at
+  bool operator<(const Entry& o) const { return key < o.key; }
+};
+
+struct AppState {
+  Unit unit;
+  bool binds = false;
+  std::int64_t count = 0;  // existing + new
+  std::int64_t placed = 0;
+  bool frozen = false;
+  std::vector<Entry> heap;         // max-heap
+  std::vector<bool> accepts;       // most_allocated: candidate nodes by index
+  std::size_t candidates = 0;      // most_allocated: for compacting the heap
+  std::size_t cursor = 0;          // most_allocated: change log read so far
+  std::vector<std::uint32_t> log;  // nodes placed on, in order
+  std::vector<Plan> plans;         // binding apps: each instance's plan, same order
+};
+
+class Filler {
+ public:
+  Filler(Inventory& state, const ShareSpec& spec, const ShareOptions& options)
+      : inv_(state), spec_(spec), options_(options), apps_(spec.apps.size()) {}
+
+  ShareResult run() {
+    ShareResult result;
+    result.apps.resize(apps_.size());
+    setup(result);
+    if (!fill(true, result)) return result;
+    fill(false, result);
+    finish(result);
+    return result;
+  }
+
+ private:
+  bool grows() const { return spec_.placement == SharePlacement::MostAllocated; }
+
+  std::int64_t key(std::uint32_t app, std::uint32_t node) const {
+    const std::int64_t score =
+        fit_score(inv_.nodes[node], spec_.apps[app].request, spec_.placement);
+    return (score << 32) | static_cast<std::int64_t>(0xFFFFFFFFu - rank_[node]);
+  }
+
+  bool fits(std::uint32_t app, std::uint32_t node) const {
+    return can_take_one(inv_, node, spec_.apps[app].request, apps_[app].binds);
+  }
+
+  void setup(ShareResult& result) {
+    const std::size_t n = inv_.nodes.size();
+    const std::vector<std::uint32_t> by_name = filtered_nodes(inv_, NodeFilter{});
+    rank_.resize(n);
+    for (std::uint32_t r = 0; r < by_name.size(); ++r) rank_[by_name[r]] = r;
+    parked_.resize(n);
+    seen_.assign(n, 0);
+    const PoolTotals totals = pool_totals(inv_);
+    for (std::uint32_t a = 0; a < apps_.size(); ++a) {
+      const ShareApp& app = spec_.apps[a];
+      AppState& s = apps_[a];
+      s.unit = unit_of(app, totals);
+      s.binds = binds_anything(app.request);
+      for (const Node& node : inv_.nodes)
+        if (node.available) s.count += node.instances_of(app.name);
+      result.apps[a].existing = s.count;
+      if (grows()) s.accepts.assign(n, false);
+      for (const std::uint32_t i : filtered_nodes(inv_, app.request.filter)) {
+        if (!inv_.nodes[i].available) continue;
+        if (grows()) s.accepts[i] = true, ++s.candidates;
+        if (fits(a, i))
+          s.heap.push_back({key(a, i), i, inv_.nodes[i].revision});
+        else if (s.binds && !grows())
+          parked_[i].push_back(a);
+      }
+      std::make_heap(s.heap.begin(), s.heap.end());
+    }
+  }
+
+  // most_allocated: recompute, for this app, every node changed since its last pick.
+  void refresh(std::uint32_t a) {
+    AppState& s = apps_[a];
+    ++stamp_;
+    for (; s.cursor < changes_.size(); ++s.cursor) {
+      const std::uint32_t i = changes_[s.cursor];
+      if (seen_[i] == stamp_ || !s.accepts[i]) continue;
+      seen_[i] = stamp_;
+      if (fits(a, i)) {
+        s.heap.push_back({key(a, i), i, inv_.nodes[i].revision});
+        std::push_heap(s.heap.begin(), s.heap.end());
+      }
+    }
+    // Stale entries of nodes that rose sink and are never popped: drop them
+    // once they outnumber the live ones.
+    if (s.heap.size() > 2 * s.candidates + 64) {
+      std::erase_if(s.heap, [&](const Entry& e) { return e.revision != inv_.nodes[e.node].revision; });
+      std::make_heap(s.heap.begin(), s.heap.end());
+    }
+  }
+
+  std::optional<std::uint32_t> best_node(std::uint32_t a) {
+    AppState& s = apps_[a];
+    if (grows()) refresh(a);
+    while (!s.heap.empty()) {
+      const Entry top = s.heap.front();
+      const Node& node = inv_.nodes[top.node];
+      if (top.revision == node.revision) return top.node;  // computed on the state as it is
+      std::pop_heap(s.heap.begin(), s.heap.end());
+      s.heap.pop_back();
+      if (grows()) continue;  // refresh pushed a fresh entry if the node can take one
+      if (!fits(a, top.node)) {
+        if (s.binds) parked_[top.node].push_back(a);
+        continue;
+      }
+      s.heap.push_back({key(a, top.node), top.node, node.revision});
+      std::push_heap(s.heap.begin(), s.heap.end());
+    }
+    return std::nullopt;
+  }
+
+  void place(std::uint32_t a, std::uint32_t i) {
+    AppState& s = apps_[a];
+    const Request& request = spec_.apps[a].request;
+    if (s.binds) {
+      const NodeCapacity nc = node_capacity(inv_, request, i, {1, 1});
+      const Plan* plan = assigned_plan(nc, 0);
+      const Plan taken = plan != nullptr ? *plan : Plan{};
+      reserve(inv_, i, request, 1, std::span<const Plan>(&taken, 1));
+      s.plans.push_back(taken);
+    } else {
+      reserve(inv_, i, request, 1, {});
+    }
+    ++s.count;
+    ++s.placed;
+    s.log.push_back(i);
+    if (grows()) {
+      changes_.push_back(i);
+      return;
+    }
+    std::vector<std::uint32_t>& parked = parked_[i];
+    if (parked.empty()) return;
+    std::vector<std::uint32_t> still;
+    for (const std::uint32_t b : parked) {
+      if (apps_[b].frozen) continue;
+      if (!fits(b, i)) {
+        still.push_back(b);
+        continue;
+      }
+      apps_[b].heap.push_back({key(b, i), i, inv_.nodes[i].revision});
+      std::push_heap(apps_[b].heap.begin(), apps_[b].heap.end());
+    }
+    parked.swap(still);
+  }
+
+  // Lower weighted share first; ties: fewer new instances, then name.
+  bool before(std::uint32_t x, std::uint32_t y) const {
+    const AppState &a = apps_[x], &b = apps_[y];
+    const int c = compare_shares(a.count, a.unit, b.count, b.unit);
+    if (c != 0) return c < 0;
+    if (a.placed != b.placed) return a.placed < b.placed;
+    return spec_.apps[x].name < spec_.apps[y].name;
+  }
+
+  bool wants_more(std::uint32_t a, bool quota_stage) const {
+    const ShareApp& app = spec_.apps[a];
+    const AppState& s = apps_[a];
+    if (s.frozen) return false;
+    if (app.max_count >= 0 && s.placed >= app.max_count) return false;
+    return !quota_stage || s.placed < app.quota;
+  }
+
+  std::string frozen_summary(std::uint32_t a) const {
+    if (!options_.explain_frozen) return "no node can take one more";
+    CapacityOptions capacity;
+    capacity.max_plans = 0;
+    capacity.jobs = options_.jobs;
+    const CapacityMap map = capacity_pass(inv_, spec_.apps[a].request, capacity);
+    return infeasible_summary(inv_, map, 1);
+  }
+
+  // One stage of progressive filling; false when stage 1 froze an app.
+  bool fill(bool quota_stage, ShareResult& result) {
+    auto later = [this](std::uint32_t x, std::uint32_t y) { return before(y, x); };
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, decltype(later)> queue(later);
+    for (std::uint32_t a = 0; a < apps_.size(); ++a)
+      if (wants_more(a, quota_stage)) queue.push(a);
+    while (!queue.empty()) {
+      const std::uint32_t a = queue.top();
+      queue.pop();
+      const std::optional<std::uint32_t> node = best_node(a);
+      if (!node) {
+        apps_[a].frozen = true;
+        result.apps[a].frozen_by = frozen_summary(a);
+        if (quota_stage) {
+          const ShareApp& app = spec_.apps[a];
+          result.quota_failed = a;
+          result.message = "app " + app.name + " frozen at " + std::to_string(apps_[a].placed) +
+                           " of its quota " + std::to_string(app.quota) + ": " +
+                           result.apps[a].frozen_by;
+          finish(result);
+          return false;
+        }
+        continue;
+      }
+      place(a, *node);
+      ++result.steps;
+      if (wants_more(a, quota_stage)) queue.push(a);
+    }
+    return true;
+  }
+
+  void finish(ShareResult& result) {
+    for (std::uint32_t a = 0; a < apps_.size(); ++a) {
+      const ShareApp& app = spec_.apps[a];
+      AppState& s = apps_[a];
+      AppShare& out = result.apps[a];
+      out.placed = s.placed;
+      out.at_max_count = app.max_count >= 0 && s.placed >= app.max_count;
+      if (out.at_max_count) out.frozen_by = "max_count";
+      if (!s.unit.kind.empty() && s.count > 0) {
+        out.dominant_resource = s.unit.kind;
+        out.dominant_share =
+            reduced({static_cast<u128>(s.count) * s.unit.request, s.unit.total});
+      }
+      std::vector<std::uint32_t> order(s.log.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return rank_[s.log[x]] < rank_[s.log[y]];
+      });
+      for (const std::uint32_t j : order) {
+        const std::uint32_t node = s.log[j];
+        if (out.deploy.empty() || out.deploy.back().first != node) out.deploy.emplace_back(node, 0);
+        ++out.deploy.back().second;
+        if (s.binds) out.assignments.emplace_back(node, s.plans[j]);
+      }
+    }
+  }
+
+  Inventory& inv_;
+  const ShareSpec& spec_;
+  const ShareOptions& options_;
+  std::vector<AppState> apps_;
+  std::vector<std::uint32_t> rank_;                 // node index -> place in name order
+  std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding apps waiting on it
+  std::vector<std::uint32_t> changes_;              // most_allocated: nodes changed, in order
+  std::vector<std::uint64_t> seen_;                 // node -> last refresh that saw it
+  std::uint64_t stamp_ = 0;
+};
+
+}  // namespace
+
+std::string_view placement_name(SharePlacement p) {
+  switch (p) {
+    case SharePlacement::FirstFit:
+      return "first_fit";
+    case SharePlacement::LeastAllocated:
+      return "least_allocated";
+    case SharePlacement::MostAllocated:
+      return "most_allocated";
+  }
+  return "least_allocated";
+}
+
+std::string fraction_text(Fraction f) {
+  f = reduced(f);
+  if (f.den == 1) return u128_text(f.num);
+  return u128_text(f.num) + "/" + u128_text(f.den);
+}
+
+std::string decimal_text(Fraction f, int decimals) {
+  u128 whole = f.num / f.den, rest = f.num % f.den;
+  std::string digits;
+  for (int i = 0; i < decimals; ++i) {
+    rest *= 10;  // rest < den < 2^124 (den is a pool total): no overflow
+    digits += static_cast<char>('0' + static_cast<int>(rest / f.den));
+    rest %= f.den;
+  }
+  if (rest >= f.den - rest) {  // half or more of the last place: away from zero
+    int i = decimals - 1;
+    for (; i >= 0 && digits[static_cast<std::size_t>(i)] == '9'; --i)
+      digits[static_cast<std::size_t>(i)] = '0';
+    if (i >= 0)
+      ++digits[static_cast<std::size_t>(i)];
+    else
+      ++whole;
+  }
+  return decimals == 0 ? u128_text(whole) : u128_text(whole) + "." + digits;
+}
+
+PoolTotals pool_totals(const Inventory& inventory) {
+  PoolTotals t;
+  u128 cpu = 0, memory = 0, storage = 0;
+  std::vector<std::pair<std::string, u128>> extended;
+  for (const Node& node : inventory.nodes) {
+    if (!node.available) continue;
+    cpu += static_cast<u128>(node.cpu_total());
+    memory += static_cast<u128>(node.memory);
+    storage += static_cast<u128>(node.storage);
+    for (const ExtendedResource& e : node.extended) extended.emplace_back(e.name, e.total);
+  }
+  t.kinds = {{"cpu", cpu}, {"memory", memory}, {"storage", storage}};
+  std::sort(extended.begin(), extended.end());
+  for (const auto& [name, n] : extended) {
+    if (t.kinds.back().first == name)
+      t.kinds.back().second += n;
+    else
+      t.kinds.emplace_back(name, n);
+  }
+  std::sort(t.kinds.begin(), t.kinds.end());
+  return t;
+}
+
+ShareResult share(Inventory& state, const ShareSpec& spec, const ShareOptions& options) {
+  return Filler(state, spec, options).run();
+}
+
+}  // namespace eruplan

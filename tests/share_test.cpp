@@ -495,3 +495,86 @@ TEST_CASE("share: the fast filling matches the one-at-a-time oracle on random in
   CHECK(stage1_failures > 50);
   CHECK(placements > 10000);
 }
+
+// --- Through the binary ----------------------------------------------------------
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+struct Ran {
+  int exit = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Runs `eruplan ARGS` in a scratch directory holding nodes.yaml and apps.yaml.
+Ran eruplan_share(const std::string& args, const std::string& nodes, const std::string& apps) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("eruplan_share_test_" + std::to_string(::getpid()) + "_" +
+                        std::to_string(counter++));
+  fs::create_directories(dir);
+  std::ofstream(dir / "nodes.yaml") << nodes;
+  std::ofstream(dir / "apps.yaml") << apps;
+  const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args +
+                          " >out 2>err </dev/null";
+  const int status = std::system(cmd.c_str());
+  Ran r;
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  if (fs::exists(dir / "saved.yaml")) r.out += "\n--- saved\n" + slurp(dir / "saved.yaml");
+  fs::remove_all(dir);
+  return r;
+}
+
+const char* const kApps =
+    "apps:\n  - {app: A, resources: {cpu: 1, memory: 4Gi}}\n"
+    "  - {app: B, resources: {cpu: 3, memory: 1Gi}}\n";
+
+}  // namespace
+
+TEST_CASE("share cli: table, json, saved inventory, and exits 2, 3, 4") {
+  const Ran table = eruplan_share("share -n nodes.yaml -r apps.yaml", kOneNode, kApps);
+  CHECK(table.exit == 0);
+  CHECK(table.out.find("placement: least_allocated, 5 new instances") == 0);
+  CHECK(table.out.find("node1  3  2") != std::string::npos);
+
+  const Ran saved = eruplan_share(
+      "share -n nodes.yaml -r apps.yaml -o json --jobs 2 --save-inventory saved.yaml", kOneNode,
+      kApps);
+  CHECK(saved.exit == 0);
+  CHECK(saved.out.find("\"placed\": 3") != std::string::npos);
+  CHECK(saved.out.find("    instances:\n      A: 3\n      B: 2\n") != std::string::npos);
+  CHECK(saved.out.find("      cpu: 9\n      cpu_map: {}\n      memory: 15032385536\n") !=
+        std::string::npos);  // 3 x 4Gi + 2 x 1Gi
+
+  CHECK(eruplan_share("share -n nodes.yaml", kOneNode, kApps).exit == 2);
+  CHECK(eruplan_share("share -n nodes.yaml -r apps.yaml --jobs 0", kOneNode, kApps).exit == 2);
+  CHECK(eruplan_share("share -n nodes.yaml -r apps.yaml --count 3", kOneNode, kApps).exit == 2);
+
+  const Ran bad = eruplan_share("share -n nodes.yaml -r apps.yaml", kOneNode,
+                                "apps:\n  - {app: A, weight: 0, resources: {cpu: 1}}\n");
+  CHECK(bad.exit == 3);
+  CHECK(bad.err.find("apps.yaml:2:") != std::string::npos);
+  CHECK(bad.err.find("apps[0].weight") != std::string::npos);
+
+  const Ran quota = eruplan_share(
+      "share -n nodes.yaml -r apps.yaml -o json --save-inventory saved.yaml", kOneNode,
+      "apps:\n  - {app: A, quota: 5, resources: {cpu: 1, memory: 4Gi}}\n");
+  CHECK(quota.exit == 4);
+  CHECK(quota.out.find("\"kind\": \"infeasible\"") != std::string::npos);
+  CHECK(quota.out.find("--- saved") == std::string::npos);  // nothing stands at exit 4
+  CHECK(quota.err.find("app A frozen at 4 of its quota 5") != std::string::npos);
+}

@@ -235,16 +235,64 @@ struct Entry {
   bool operator<(const Entry& o) const { return key < o.key; }
 };
 
+// Restores the max-heap after the top's key fell (std::pop_heap and
+// std::push_heap would cost twice the walk).
+void sift_down(std::vector<Entry>& heap) {
+  const std::size_t n = heap.size();
+  const Entry e = heap.front();
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t child = 2 * at + 1;
+    if (child >= n) break;
+    if (child + 1 < n && heap[child] < heap[child + 1]) ++child;
+    if (!(e < heap[child])) break;
+    heap[at] = heap[child];
+    at = child;
+  }
+  heap[at] = e;
+}
+
+// Everything a node's verdict for one more instance depends on: apps with
+// the same shape see the same candidates in the same order, so they share
+// one heap (a placement then costs one stale entry per shape, not per app).
+std::string shape_of(const Request& r) {
+  std::string k = std::to_string(r.cpu) + (r.cpu_bind ? "b" : "f") + std::to_string(r.memory) +
+                  "/" + std::to_string(r.storage);
+  auto add = [&k](std::string_view part) {
+    k += '\x1f';
+    k += std::to_string(part.size()) + ':';
+    k += part;
+  };
+  for (const auto& [name, n] : r.extended) add(name), add(std::to_string(n));
+  k += "|v";
+  for (const VolumeRequest& v : r.volumes) add(v.binding);
+  k += "|l";
+  for (const auto& [key, value] : r.filter.labels) add(key), add(value);
+  k += "|n";
+  for (const std::string& n : r.filter.nodes) add(n);
+  k += "|x";
+  for (const std::string& n : r.filter.exclude) add(n);
+  k += "|t";
+  for (const Toleration& t : r.tolerations)
+    add(t.key), add(t.exists ? "E" : "="), add(t.value), add(t.effect);
+  return k;
+}
+
+struct Group {
+  const Request* request = nullptr;  // of its first app
+  bool binds = false;
+  std::vector<Entry> heap;     // max-heap
+  std::vector<bool> accepts;   // most_allocated: candidate nodes by index
+  std::size_t candidates = 0;  // most_allocated: for compacting the heap
+  std::size_t cursor = 0;      // most_allocated: change log read so far
+};
+
 struct AppState {
   Unit unit;
-  bool binds = false;
+  std::uint32_t group = 0;
   std::int64_t count = 0;  // existing + new
   std::int64_t placed = 0;
   bool frozen = false;
-  std::vector<Entry> heap;         // max-heap
-  std::vector<bool> accepts;       // most_allocated: candidate nodes by index
-  std::size_t candidates = 0;      // most_allocated: for compacting the heap
-  std::size_t cursor = 0;          // most_allocated: change log read so far
   std::vector<std::uint32_t> log;  // nodes placed on, in order
   std::vector<Plan> plans;         // binding apps: each instance's plan, same order
 };
@@ -267,14 +315,13 @@ class Filler {
  private:
   bool grows() const { return spec_.placement == SharePlacement::MostAllocated; }
 
-  std::int64_t key(std::uint32_t app, std::uint32_t node) const {
-    const std::int64_t score =
-        fit_score(inv_.nodes[node], spec_.apps[app].request, spec_.placement);
+  std::int64_t key(std::uint32_t g, std::uint32_t node) const {
+    const std::int64_t score = fit_score(inv_.nodes[node], *groups_[g].request, spec_.placement);
     return (score << 32) | static_cast<std::int64_t>(0xFFFFFFFFu - rank_[node]);
   }
 
-  bool fits(std::uint32_t app, std::uint32_t node) const {
-    return can_take_one(inv_, node, spec_.apps[app].request, apps_[app].binds);
+  bool fits(std::uint32_t g, std::uint32_t node) const {
+    return can_take_one(inv_, node, *groups_[g].request, groups_[g].binds);
   }
 
   void setup(ShareResult& result) {
@@ -285,64 +332,82 @@ class Filler {
     parked_.resize(n);
     seen_.assign(n, 0);
     const PoolTotals totals = pool_totals(inv_);
+    std::vector<std::string> shapes;
     for (std::uint32_t a = 0; a < apps_.size(); ++a) {
       const ShareApp& app = spec_.apps[a];
       AppState& s = apps_[a];
       s.unit = unit_of(app, totals);
-      s.binds = binds_anything(app.request);
       for (const Node& node : inv_.nodes)
         if (node.available) s.count += node.instances_of(app.name);
       result.apps[a].existing = s.count;
-      if (grows()) s.accepts.assign(n, false);
+      std::string shape = shape_of(app.request);
+      const auto it = std::find(shapes.begin(), shapes.end(), shape);
+      s.group = static_cast<std::uint32_t>(it - shapes.begin());
+      if (it != shapes.end()) continue;
+      shapes.push_back(std::move(shape));
+      groups_.emplace_back();
+      Group& g = groups_.back();
+      g.request = &app.request;
+      g.binds = binds_anything(app.request);
+      if (grows()) g.accepts.assign(n, false);
       for (const std::uint32_t i : filtered_nodes(inv_, app.request.filter)) {
         if (!inv_.nodes[i].available) continue;
-        if (grows()) s.accepts[i] = true, ++s.candidates;
-        if (fits(a, i))
-          s.heap.push_back({key(a, i), i, inv_.nodes[i].revision});
-        else if (s.binds && !grows())
-          parked_[i].push_back(a);
+        if (grows()) g.accepts[i] = true, ++g.candidates;
+        if (fits(s.group, i))
+          g.heap.push_back({key(s.group, i), i, inv_.nodes[i].revision});
+        else if (g.binds && !grows())
+          parked_[i].push_back(s.group);
       }
-      std::make_heap(s.heap.begin(), s.heap.end());
+      std::make_heap(g.heap.begin(), g.heap.end());
     }
   }
 
-  // most_allocated: recompute, for this app, every node changed since its last pick.
-  void refresh(std::uint32_t a) {
-    AppState& s = apps_[a];
+  // most_allocated: recompute, for this shape, every node changed since its last pick.
+  void refresh(std::uint32_t gi) {
+    Group& g = groups_[gi];
     ++stamp_;
-    for (; s.cursor < changes_.size(); ++s.cursor) {
-      const std::uint32_t i = changes_[s.cursor];
-      if (seen_[i] == stamp_ || !s.accepts[i]) continue;
+    for (; g.cursor < changes_.size(); ++g.cursor) {
+      const std::uint32_t i = changes_[g.cursor];
+      if (seen_[i] == stamp_ || !g.accepts[i]) continue;
       seen_[i] = stamp_;
-      if (fits(a, i)) {
-        s.heap.push_back({key(a, i), i, inv_.nodes[i].revision});
-        std::push_heap(s.heap.begin(), s.heap.end());
+      if (fits(gi, i)) {
+        g.heap.push_back({key(gi, i), i, inv_.nodes[i].revision});
+        std::push_heap(g.heap.begin(), g.heap.end());
       }
     }
     // Stale entries of nodes that rose sink and are never popped: drop them
     // once they outnumber the live ones.
-    if (s.heap.size() > 2 * s.candidates + 64) {
-      std::erase_if(s.heap, [&](const Entry& e) { return e.revision != inv_.nodes[e.node].revision; });
-      std::make_heap(s.heap.begin(), s.heap.end());
+    if (g.heap.size() > 2 * g.candidates + 64) {
+      std::erase_if(g.heap,
+                    [&](const Entry& e) { return e.revision != inv_.nodes[e.node].revision; });
+      std::make_heap(g.heap.begin(), g.heap.end());
     }
   }
 
   std::optional<std::uint32_t> best_node(std::uint32_t a) {
-    AppState& s = apps_[a];
-    if (grows()) refresh(a);
-    while (!s.heap.empty()) {
-      const Entry top = s.heap.front();
-      const Node& node = inv_.nodes[top.node];
-      if (top.revision == node.revision) return top.node;  // computed on the state as it is
-      std::pop_heap(s.heap.begin(), s.heap.end());
-      s.heap.pop_back();
-      if (grows()) continue;  // refresh pushed a fresh entry if the node can take one
-      if (!fits(a, top.node)) {
-        if (s.binds) parked_[top.node].push_back(a);
+    const std::uint32_t gi = apps_[a].group;
+    Group& g = groups_[gi];
+    if (grows()) refresh(gi);
+    while (!g.heap.empty()) {
+      Entry& top = g.heap.front();
+      const std::uint32_t i = top.node;
+      const Node& node = inv_.nodes[i];
+      if (top.revision == node.revision) return i;  // computed on the state as it is
+      // Stale. most_allocated: refresh pushed a fresh entry if the node can
+      // take one. Otherwise the node can take none (drop it) or its key only
+      // fell: lower it in place; when it did not move, it is still the best,
+      // since every other stored key is at least its node's true key.
+      if (grows() || !fits(gi, i)) {
+        if (!grows() && g.binds) parked_[i].push_back(gi);
+        std::pop_heap(g.heap.begin(), g.heap.end());
+        g.heap.pop_back();
         continue;
       }
-      s.heap.push_back({key(a, top.node), top.node, node.revision});
-      std::push_heap(s.heap.begin(), s.heap.end());
+      const std::int64_t k = key(gi, i);
+      top.revision = node.revision;
+      if (k == top.key) return i;
+      top.key = k;
+      sift_down(g.heap);
     }
     return std::nullopt;
   }
@@ -350,7 +415,7 @@ class Filler {
   void place(std::uint32_t a, std::uint32_t i) {
     AppState& s = apps_[a];
     const Request& request = spec_.apps[a].request;
-    if (s.binds) {
+    if (groups_[s.group].binds) {
       const NodeCapacity nc = node_capacity(inv_, request, i, {1, 1});
       const Plan* plan = assigned_plan(nc, 0);
       const Plan taken = plan != nullptr ? *plan : Plan{};
@@ -369,14 +434,14 @@ class Filler {
     std::vector<std::uint32_t>& parked = parked_[i];
     if (parked.empty()) return;
     std::vector<std::uint32_t> still;
-    for (const std::uint32_t b : parked) {
-      if (apps_[b].frozen) continue;
-      if (!fits(b, i)) {
-        still.push_back(b);
+    for (const std::uint32_t gi : parked) {
+      if (!fits(gi, i)) {
+        still.push_back(gi);
         continue;
       }
-      apps_[b].heap.push_back({key(b, i), i, inv_.nodes[i].revision});
-      std::push_heap(apps_[b].heap.begin(), apps_[b].heap.end());
+      Group& g = groups_[gi];
+      g.heap.push_back({key(gi, i), i, inv_.nodes[i].revision});
+      std::push_heap(g.heap.begin(), g.heap.end());
     }
     parked.swap(still);
   }
@@ -460,7 +525,7 @@ class Filler {
         const std::uint32_t node = s.log[j];
         if (out.deploy.empty() || out.deploy.back().first != node) out.deploy.emplace_back(node, 0);
         ++out.deploy.back().second;
-        if (s.binds) out.assignments.emplace_back(node, s.plans[j]);
+        if (groups_[s.group].binds) out.assignments.emplace_back(node, s.plans[j]);
       }
     }
   }
@@ -469,8 +534,9 @@ class Filler {
   const ShareSpec& spec_;
   const ShareOptions& options_;
   std::vector<AppState> apps_;
+  std::vector<Group> groups_;
   std::vector<std::uint32_t> rank_;                 // node index -> place in name order
-  std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding apps waiting on it
+  std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding shapes waiting on it
   std::vector<std::uint32_t> changes_;              // most_allocated: nodes changed, in order
   std::vector<std::uint64_t> seen_;                 // node -> last refresh that saw it
   std::uint64_t stamp_ = 0;

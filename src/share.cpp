@@ -27,6 +27,7 @@
 #include "share.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <queue>
 #include <span>
@@ -181,9 +182,23 @@ int compare_shares(std::int64_t c1, const Unit& u1, std::int64_t c2, const Unit&
 
 // --- Nodes ---------------------------------------------------------------------
 
+// The numbers the fit check and the score read, copied out of a Node into
+// one cache line, refreshed from the node after each reservation on it.
+struct Hot {
+  NanoCores cpu = 0, cpu_used = 0;
+  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
+  std::int64_t instances = 0, max_instances = -1;
+  std::uint64_t revision = 0;
+
+  static Hot of(const Node& n) {
+    return {n.cpu_total(), n.cpu_used,          n.memory,           n.memory_used, n.storage,
+            n.storage_used, n.instances_total(), n.max_instances, n.revision};
+  }
+};
+
 // §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
 // one more instance on the node as it is now.
-std::int64_t fit_score(const Node& node, const Request& request, SharePlacement placement) {
+std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement) {
   if (placement == SharePlacement::FirstFit) return 0;
   __extension__ typedef __int128 i128;
   i128 sum = 0;
@@ -191,65 +206,46 @@ std::int64_t fit_score(const Node& node, const Request& request, SharePlacement 
   auto add = [&](i128 alloc, i128 req) {
     if (alloc <= 0) return;
     ++counted;
-    if (placement == SharePlacement::LeastAllocated)
-      sum += req > alloc ? 0 : (alloc - req) * 100 / alloc;
+    const i128 used = std::min(req, alloc);  // least: 0 when req > alloc; most: alloc
+    const i128 part = placement == SharePlacement::LeastAllocated ? alloc - used : used;
+    if (alloc < (i128{1} << 56))  // x 100 stays below 2^63: 64-bit division, much faster
+      sum += static_cast<std::int64_t>(part) * 100 / static_cast<std::int64_t>(alloc);
     else
-      sum += std::min(req, alloc) * 100 / alloc;
+      sum += part * 100 / alloc;
   };
-  add(node.cpu_total(), static_cast<i128>(node.cpu_used) + request.cpu);
+  add(node.cpu, static_cast<i128>(node.cpu_used) + request.cpu);
   add(node.memory, static_cast<i128>(node.memory_used) + request.memory);
   return counted == 0 ? 0 : static_cast<std::int64_t>(sum / counted);
 }
 
-// capacity >= 1 for one more instance, as node_capacity() would say. Requests
-// that bind nothing are checked dimension by dimension without building
-// reasons (the hot path); binding ones go through node_capacity itself.
-bool can_take_one(const Inventory& inventory, std::uint32_t index, const Request& request,
-                  bool binds) {
-  const Node& node = inventory.nodes[index];
-  if (!node.available) return false;
-  if (binds) return node_capacity(inventory, request, index, {0, 1}).capacity >= 1;
+// Taints (SPEC §9) never change during a run: checked once per node and shape.
+bool tolerated(const Node& node, const Request& request) {
   for (const Taint& taint : node.taints) {
     if (taint.effect == "PreferNoSchedule") continue;
-    bool tolerated = false;
-    for (const Toleration& t : request.tolerations) tolerated = tolerated || t.tolerates(taint);
-    if (!tolerated) return false;
+    bool ok = false;
+    for (const Toleration& t : request.tolerations) ok = ok || t.tolerates(taint);
+    if (!ok) return false;
   }
-  const NanoCores cpu = node.cpu_total();
-  if (request.cpu > cpu) return false;
-  if (request.cpu > 0 && cpu - node.cpu_used < request.cpu) return false;
-  if (request.memory > 0 && node.memory - node.memory_used < request.memory) return false;
-  if (request.storage > 0 && node.storage - node.storage_used < request.storage) return false;
-  for (const auto& [name, per_instance] : request.extended) {
-    if (per_instance <= 0) continue;
-    const ExtendedResource* e = node.find_extended(name);
-    if (e == nullptr || e->total - e->used < per_instance) return false;
-  }
-  return node.max_instances < 0 || node.max_instances - node.instances_total() >= 1;
+  return true;
 }
 
-struct Entry {
-  std::int64_t key;  // fit score << 32 | (2^32 - 1 - name rank): higher is better
-  std::uint32_t node;
-  std::uint64_t revision;  // the node's revision the key was computed at
-  bool operator<(const Entry& o) const { return key < o.key; }
-};
-
-// Restores the max-heap after the top's key fell (std::pop_heap and
-// std::push_heap would cost twice the walk).
-void sift_down(std::vector<Entry>& heap) {
-  const std::size_t n = heap.size();
-  const Entry e = heap.front();
-  std::size_t at = 0;
-  for (;;) {
-    std::size_t child = 2 * at + 1;
-    if (child >= n) break;
-    if (child + 1 < n && heap[child] < heap[child + 1]) ++child;
-    if (!(e < heap[child])) break;
-    heap[at] = heap[child];
-    at = child;
+// capacity >= 1 for one more instance, as node_capacity() would say, on an
+// available node whose taints the request tolerates. Requests that bind
+// nothing are checked dimension by dimension without building reasons (the
+// hot path); binding ones go through node_capacity itself.
+bool can_take_one(const Inventory& inventory, const Hot& h, std::uint32_t index,
+                  const Request& request, bool binds) {
+  if (binds) return node_capacity(inventory, request, index, {0, 1}).capacity >= 1;
+  if (request.cpu > h.cpu) return false;
+  if (request.cpu > 0 && h.cpu - h.cpu_used < request.cpu) return false;
+  if (request.memory > 0 && h.memory - h.memory_used < request.memory) return false;
+  if (request.storage > 0 && h.storage - h.storage_used < request.storage) return false;
+  for (const auto& [name, per_instance] : request.extended) {
+    if (per_instance <= 0) continue;
+    const ExtendedResource* e = inventory.nodes[index].find_extended(name);
+    if (e == nullptr || e->total - e->used < per_instance) return false;
   }
-  heap[at] = e;
+  return h.max_instances < 0 || h.max_instances - h.instances >= 1;
 }
 
 // Everything a node's verdict for one more instance depends on: apps with
@@ -278,13 +274,66 @@ std::string shape_of(const Request& r) {
   return k;
 }
 
+// A set of node ranks (name order) with the smallest found fast: one bit
+// per rank and one summary bit per non-empty 64-bit word. Insert and erase
+// are O(1); the smallest rank costs a scan of summary words from the lowest
+// one that may be non-empty (n / 4096 words at most).
+class RankSet {
+ public:
+  explicit RankSet(std::size_t n = 0) : n_(n) {}
+  bool empty() const { return count_ == 0; }
+  void insert(std::uint32_t r) {
+    if (bits_.empty()) {  // allocated on first use: most buckets of a shape stay empty
+      bits_.assign((n_ + 63) / 64, 0);
+      summary_.assign((bits_.size() + 63) / 64, 0);
+    }
+    const std::size_t w = r >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
+    if ((bits_[w] & bit) != 0) return;
+    bits_[w] |= bit;
+    summary_[w >> 6] |= std::uint64_t{1} << (w & 63);
+    ++count_;
+    low_ = std::min(low_, w >> 6);
+  }
+  void erase(std::uint32_t r) {
+    const std::size_t w = r >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
+    if (bits_.empty() || (bits_[w] & bit) == 0) return;
+    bits_[w] &= ~bit;
+    if (bits_[w] == 0) summary_[w >> 6] &= ~(std::uint64_t{1} << (w & 63));
+    --count_;
+  }
+  std::uint32_t front() {  // not empty
+    while (summary_[low_] == 0) ++low_;
+    const std::size_t w = low_ * 64 + static_cast<std::size_t>(__builtin_ctzll(summary_[low_]));
+    return static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits_[w])));
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<std::uint64_t> bits_, summary_;
+  std::size_t count_ = 0;
+  std::size_t low_ = 0;  // summary words below it are all zero
+};
+
+// A shape's candidate nodes as a bucket queue: the fit score is an integer
+// 0..100, so bucket[score] holds the ranks of the nodes filed under it and
+// the best node is the smallest rank of the highest non-empty bucket; a node
+// that falls a bucket moves in O(1). Each node's bucket and the revision it
+// was scored at are kept per node.
+constexpr int kBuckets = 101;
 struct Group {
   const Request* request = nullptr;  // of its first app
   bool binds = false;
-  std::vector<Entry> heap;     // max-heap
-  std::vector<bool> accepts;   // most_allocated: candidate nodes by index
-  std::size_t candidates = 0;  // most_allocated: for compacting the heap
-  std::size_t cursor = 0;      // most_allocated: change log read so far
+  std::vector<RankSet> bucket;          // score -> ranks
+  int top = -1;                         // no bucket above is non-empty
+  struct Filed {
+    std::uint64_t revision = 0;  // the node's revision it was scored at
+    int score = -1;              // its bucket; -1 = none
+  };
+  std::vector<Filed> filed;  // by node index
+  std::vector<bool> accepts;            // most_allocated: candidate nodes
+  std::size_t cursor = 0;               // most_allocated: change log read so far
 };
 
 struct AppState {
@@ -315,22 +364,33 @@ class Filler {
  private:
   bool grows() const { return spec_.placement == SharePlacement::MostAllocated; }
 
-  std::int64_t key(std::uint32_t g, std::uint32_t node) const {
-    const std::int64_t score = fit_score(inv_.nodes[node], *groups_[g].request, spec_.placement);
-    return (score << 32) | static_cast<std::int64_t>(0xFFFFFFFFu - rank_[node]);
+  int score(std::uint32_t g, std::uint32_t node) const {
+    return static_cast<int>(fit_score(hot_[node], *groups_[g].request, spec_.placement));
+  }
+
+  // Files a node that can take one more under its current score.
+  void insert(std::uint32_t gi, std::uint32_t node) {
+    Group& g = groups_[gi];
+    const int sc = score(gi, node);
+    g.filed[node] = {hot_[node].revision, sc};
+    g.bucket[static_cast<std::size_t>(sc)].insert(rank_[node]);
+    g.top = std::max(g.top, sc);
   }
 
   bool fits(std::uint32_t g, std::uint32_t node) const {
-    return can_take_one(inv_, node, *groups_[g].request, groups_[g].binds);
+    return can_take_one(inv_, hot_[node], node, *groups_[g].request, groups_[g].binds);
   }
 
   void setup(ShareResult& result) {
     const std::size_t n = inv_.nodes.size();
     const std::vector<std::uint32_t> by_name = filtered_nodes(inv_, NodeFilter{});
+    by_name_ = by_name;
     rank_.resize(n);
     for (std::uint32_t r = 0; r < by_name.size(); ++r) rank_[by_name[r]] = r;
     parked_.resize(n);
     seen_.assign(n, 0);
+    hot_.reserve(n);
+    for (const Node& node : inv_.nodes) hot_.push_back(Hot::of(node));
     const PoolTotals totals = pool_totals(inv_);
     std::vector<std::string> shapes;
     for (std::uint32_t a = 0; a < apps_.size(); ++a) {
@@ -349,20 +409,24 @@ class Filler {
       Group& g = groups_.back();
       g.request = &app.request;
       g.binds = binds_anything(app.request);
+      g.bucket.assign(kBuckets, RankSet(n));
+      g.filed.assign(n, {});
       if (grows()) g.accepts.assign(n, false);
       for (const std::uint32_t i : filtered_nodes(inv_, app.request.filter)) {
         if (!inv_.nodes[i].available) continue;
-        if (grows()) g.accepts[i] = true, ++g.candidates;
+        // Not tolerated: never a candidate (binding shapes check in node_capacity).
+        if (!g.binds && !tolerated(inv_.nodes[i], app.request)) continue;
+        if (grows()) g.accepts[i] = true;
         if (fits(s.group, i))
-          g.heap.push_back({key(s.group, i), i, inv_.nodes[i].revision});
+          insert(s.group, i);
         else if (g.binds && !grows())
           parked_[i].push_back(s.group);
       }
-      std::make_heap(g.heap.begin(), g.heap.end());
     }
   }
 
-  // most_allocated: recompute, for this shape, every node changed since its last pick.
+  // most_allocated: rescore, for this shape, every node changed since its
+  // last pick (each once), and file it again where its score moved.
   void refresh(std::uint32_t gi) {
     Group& g = groups_[gi];
     ++stamp_;
@@ -370,17 +434,15 @@ class Filler {
       const std::uint32_t i = changes_[g.cursor];
       if (seen_[i] == stamp_ || !g.accepts[i]) continue;
       seen_[i] = stamp_;
-      if (fits(gi, i)) {
-        g.heap.push_back({key(gi, i), i, inv_.nodes[i].revision});
-        std::push_heap(g.heap.begin(), g.heap.end());
+      Group::Filed& filed = g.filed[i];
+      const int sc = fits(gi, i) ? score(gi, i) : -1;
+      if (sc >= 0 && sc == filed.score) {
+        filed.revision = hot_[i].revision;
+        continue;
       }
-    }
-    // Stale entries of nodes that rose sink and are never popped: drop them
-    // once they outnumber the live ones.
-    if (g.heap.size() > 2 * g.candidates + 64) {
-      std::erase_if(g.heap,
-                    [&](const Entry& e) { return e.revision != inv_.nodes[e.node].revision; });
-      std::make_heap(g.heap.begin(), g.heap.end());
+      if (filed.score >= 0) g.bucket[static_cast<std::size_t>(filed.score)].erase(rank_[i]);
+      filed.score = -1;
+      if (sc >= 0) insert(gi, i);
     }
   }
 
@@ -388,26 +450,34 @@ class Filler {
     const std::uint32_t gi = apps_[a].group;
     Group& g = groups_[gi];
     if (grows()) refresh(gi);
-    while (!g.heap.empty()) {
-      Entry& top = g.heap.front();
-      const std::uint32_t i = top.node;
-      const Node& node = inv_.nodes[i];
-      if (top.revision == node.revision) return i;  // computed on the state as it is
-      // Stale. most_allocated: refresh pushed a fresh entry if the node can
-      // take one. Otherwise the node can take none (drop it) or its key only
-      // fell: lower it in place; when it did not move, it is still the best,
-      // since every other stored key is at least its node's true key.
-      if (grows() || !fits(gi, i)) {
-        if (!grows() && g.binds) parked_[i].push_back(gi);
-        std::pop_heap(g.heap.begin(), g.heap.end());
-        g.heap.pop_back();
+    while (g.top >= 0) {
+      RankSet& bucket = g.bucket[static_cast<std::size_t>(g.top)];
+      if (bucket.empty()) {
+        --g.top;
         continue;
       }
-      const std::int64_t k = key(gi, i);
-      top.revision = node.revision;
-      if (k == top.key) return i;
-      top.key = k;
-      sift_down(g.heap);
+      const std::uint32_t rank = bucket.front();
+      const std::uint32_t i = by_name_[rank];
+      Group::Filed& filed = g.filed[i];
+      const std::uint64_t revision = hot_[i].revision;
+      if (filed.revision == revision) return i;  // scored on the state as it is
+      // Changed since it was scored (first_fit, least_allocated: its score
+      // can only have fallen). It can take none: drop it. Its score did not
+      // move: still the best, since every other node's true score is at most
+      // its filed one. Else file it lower and look again.
+      if (!fits(gi, i)) {
+        bucket.erase(rank);
+        filed.score = -1;
+        if (g.binds) parked_[i].push_back(gi);
+        continue;
+      }
+      const int sc = score(gi, i);
+      if (sc == g.top) {
+        filed.revision = revision;
+        return i;
+      }
+      bucket.erase(rank);
+      insert(gi, i);
     }
     return std::nullopt;
   }
@@ -424,6 +494,7 @@ class Filler {
     } else {
       reserve(inv_, i, request, 1, {});
     }
+    hot_[i] = Hot::of(inv_.nodes[i]);
     ++s.count;
     ++s.placed;
     s.log.push_back(i);
@@ -435,13 +506,10 @@ class Filler {
     if (parked.empty()) return;
     std::vector<std::uint32_t> still;
     for (const std::uint32_t gi : parked) {
-      if (!fits(gi, i)) {
+      if (fits(gi, i))
+        insert(gi, i);
+      else
         still.push_back(gi);
-        continue;
-      }
-      Group& g = groups_[gi];
-      g.heap.push_back({key(gi, i), i, inv_.nodes[i].revision});
-      std::push_heap(g.heap.begin(), g.heap.end());
     }
     parked.swap(still);
   }
@@ -536,6 +604,8 @@ class Filler {
   std::vector<AppState> apps_;
   std::vector<Group> groups_;
   std::vector<std::uint32_t> rank_;                 // node index -> place in name order
+  std::vector<std::uint32_t> by_name_;              // place in name order -> node index
+  std::vector<Hot> hot_;                            // node index -> its numbers now
   std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding shapes waiting on it
   std::vector<std::uint32_t> changes_;              // most_allocated: nodes changed, in order
   std::vector<std::uint64_t> seen_;                 // node -> last refresh that saw it

@@ -2,26 +2,31 @@
 //
 // Each step takes the app with the lowest weighted share (ties: fewer new
 // instances, then name) and places one instance on its best node. Done
-// naively that is apps x nodes capacity checks per step; here a step costs
-//   O(log apps)                      to pick the app (a heap: only the app
-//                                    just placed changes its share), plus
-//   O(k log nodes)                   to pick its node, where k is the number
-//                                    of its candidate entries found stale.
-// Per app the candidate nodes sit in a max-heap keyed by (fit score, name).
-// A placement changes one node, and only that node's entries go stale
-// (every entry carries the node revision it was computed at):
-// - first_fit and least_allocated: a node's key never rises as it fills
-//   (least_allocated's score only falls), so a stale entry on top is
-//   recomputed and pushed back, or dropped when the node can no longer take
-//   one more; nothing else needs touching (a lazy heap). For requests that
-//   bind nothing, "can take one more" only turns false as nodes fill, so a
-//   dropped node stays dropped; a binding request's node (CPU plans of
-//   oversold cores are not monotone) is parked and looked at again whenever
-//   that node changes.
-// - most_allocated: keys rise as a node fills, so before an app picks, the
-//   nodes changed since its last pick (a shared change log, each node once)
-//   are recomputed for it and pushed; stale entries are then skipped. The
-//   log replay costs O(steps since its last pick) per pick.
+// naively that is apps x nodes capacity checks per step. Here:
+// - Apps sit in a heap by weighted share; only the app just placed changes
+//   its share (totals are fixed), so picking one is O(log apps).
+// - Apps with the same shape (resources, filter, tolerations: shape_of) see
+//   the same candidates in the same order and share one bucket queue: the
+//   fit score is an integer 0..100, bucket[score] is a bitset of node ranks
+//   (name order), the best node the smallest rank of the highest non-empty
+//   bucket. Each node is filed with the node revision it was scored at, so
+//   a placement, which changes one node, makes only that node stale.
+// - first_fit and least_allocated: a node's score never rises as nodes fill,
+//   so stale nodes are rescored only when they come to the top (lazily):
+//   dropped when they can take no more, moved down a bucket in O(1) when
+//   their score fell. For requests that bind nothing, "can take one more"
+//   only turns false as nodes fill, so a dropped node stays dropped; a
+//   binding shape's node (CPU plans of oversold cores are not monotone) is
+//   parked and looked at again whenever that node changes.
+// - most_allocated: scores rise as a node fills, so before a shape picks,
+//   the nodes changed since its last pick (a shared change log, each node
+//   once) are rescored for it and moved up.
+// Per step that is O(log apps) plus, amortised, O(shapes) rescorings in the
+// worst case (every shape's view of the changed node goes stale; with
+// least_allocated a node falls through at most 101 buckets per shape over
+// the whole run, each move O(1)), with the summary-word scan of a bitset
+// (nodes / 4096 words) to find a bucket's first node. bench/share_bench.cpp
+// measures it as apps and nodes grow (figures in README.md).
 // The one-at-a-time reference (recompute every share and every node each
 // step) lives in tests/share_test.cpp and must agree on random inputs.
 #include "share.h"
@@ -531,13 +536,21 @@ class Filler {
     return !quota_stage || s.placed < app.quota;
   }
 
-  std::string frozen_summary(std::uint32_t a) const {
+  // §13's summary of why no candidate node takes one more. Apps of one shape
+  // often freeze one after another with nothing placed between: one
+  // capacity pass serves them all.
+  std::string frozen_summary(std::uint32_t a, std::int64_t steps) {
     if (!options_.explain_frozen) return "no node can take one more";
+    const std::uint32_t g = apps_[a].group;
+    if (summary_steps_.size() <= g) summary_steps_.resize(groups_.size(), -1);
+    if (summary_steps_[g] == steps) return summaries_[g];
     CapacityOptions capacity;
     capacity.max_plans = 0;
     capacity.jobs = options_.jobs;
     const CapacityMap map = capacity_pass(inv_, spec_.apps[a].request, capacity);
-    return infeasible_summary(inv_, map, 1);
+    summaries_.resize(groups_.size());
+    summary_steps_[g] = steps;
+    return summaries_[g] = infeasible_summary(inv_, map, 1);
   }
 
   // One stage of progressive filling; false when stage 1 froze an app.
@@ -552,7 +565,7 @@ class Filler {
       const std::optional<std::uint32_t> node = best_node(a);
       if (!node) {
         apps_[a].frozen = true;
-        result.apps[a].frozen_by = frozen_summary(a);
+        result.apps[a].frozen_by = frozen_summary(a, result.steps);
         if (quota_stage) {
           const ShareApp& app = spec_.apps[a];
           result.quota_failed = a;
@@ -606,6 +619,8 @@ class Filler {
   std::vector<std::uint32_t> rank_;                 // node index -> place in name order
   std::vector<std::uint32_t> by_name_;              // place in name order -> node index
   std::vector<Hot> hot_;                            // node index -> its numbers now
+  std::vector<std::int64_t> summary_steps_;         // shape -> steps at its last frozen_by
+  std::vector<std::string> summaries_;              // shape -> that frozen_by
   std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding shapes waiting on it
   std::vector<std::uint32_t> changes_;              // most_allocated: nodes changed, in order
   std::vector<std::uint64_t> seen_;                 // node -> last refresh that saw it

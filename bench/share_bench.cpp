@@ -1,6 +1,7 @@
 // eruplan share's progressive filling (SPEC §10), timed as apps and nodes
 // grow: every app placed until all are frozen. Run by hand in a Release build
-// (-DERUPLAN_BENCH=ON): build-release/bench/eruplan_share_bench [apps nodes placement [0: no frozen_by]]
+// (-DERUPLAN_BENCH=ON): build-release/bench/eruplan_share_bench [apps nodes placement [0 | 1 | distinct]]
+//   (0: no frozen_by, 1: with it, distinct: every app its own shape)
 //
 // Nodes: 32 cores, 128Gi. App i asks for cpu 0.1 x (1 + i mod 5) cores and
 // memory 512Mi x (1 + i mod 4), so cpu and memory both end up dominant for
@@ -35,7 +36,9 @@ Inventory make_nodes(std::int64_t count) {
   return inv;
 }
 
-ShareSpec make_apps(std::int64_t count, SharePlacement placement) {
+// distinct: every app its own shape (memory 512Mi + i Mi), the worst case
+// for the shared per-shape queues.
+ShareSpec make_apps(std::int64_t count, SharePlacement placement, bool distinct) {
   ShareSpec spec;
   spec.placement = placement;
   for (std::int64_t i = 0; i < count; ++i) {
@@ -44,16 +47,18 @@ ShareSpec make_apps(std::int64_t count, SharePlacement placement) {
     a.weight = {static_cast<std::uint64_t>(1 + i % 3), 1};
     a.request.app = a.request.name = a.name;
     a.request.cpu = a.request.cpu_limit = (1 + i % 5) * kNanoPerCore / 10;
-    a.request.memory = a.request.memory_limit = (1 + i % 4) * (std::int64_t{512} << 20);
+    a.request.memory = a.request.memory_limit =
+        (1 + i % 4) * (std::int64_t{512} << 20) + (distinct ? i * (std::int64_t{1} << 20) : 0);
     a.request.cpu_fit = true;
     spec.apps.push_back(std::move(a));
   }
   return spec;
 }
 
-void run(std::int64_t apps, std::int64_t nodes, SharePlacement placement, bool explain) {
+void run(std::int64_t apps, std::int64_t nodes, SharePlacement placement, bool explain,
+         bool distinct = false) {
   Inventory inv = make_nodes(nodes);
-  const ShareSpec spec = make_apps(apps, placement);
+  const ShareSpec spec = make_apps(apps, placement, distinct);
   ShareOptions options;
   options.explain_frozen = explain;
   // CPU time as well as wall time: the machine may be shared.
@@ -68,7 +73,7 @@ void run(std::int64_t apps, std::int64_t nodes, SharePlacement placement, bool e
       std::string(placement_name(placement)).c_str(), static_cast<long long>(apps),
       static_cast<long long>(nodes), static_cast<long long>(r.steps), cpu, s,
       r.steps > 0 ? cpu * 1e9 / static_cast<double>(r.steps) : 0.0,
-      explain ? "  (with frozen_by)" : "");
+      explain ? "  (with frozen_by)" : distinct ? "  (every app its own shape)" : "");
 }
 
 }  // namespace
@@ -76,12 +81,13 @@ void run(std::int64_t apps, std::int64_t nodes, SharePlacement placement, bool e
 int main(int argc, char** argv) {
   if (argc >= 4) {
     const std::string p = argv[3];
-    const bool explain = argc < 5 || std::string(argv[4]) != "0";
+    const bool explain = argc < 5 || std::string(argv[4]) == "1";
+    const bool distinct = argc >= 5 && std::string(argv[4]) == "distinct";
     run(std::atoll(argv[1]), std::atoll(argv[2]),
         p == "first_fit"        ? SharePlacement::FirstFit
         : p == "most_allocated" ? SharePlacement::MostAllocated
                                 : SharePlacement::LeastAllocated,
-        explain);
+        explain, distinct);
     return 0;
   }
   for (const SharePlacement p :
@@ -89,5 +95,6 @@ int main(int argc, char** argv) {
     for (const std::int64_t apps : {10, 100})
       for (const std::int64_t nodes : {1000, 10000}) run(apps, nodes, p, false);
   run(100, 10000, SharePlacement::LeastAllocated, true);
+  run(100, 10000, SharePlacement::LeastAllocated, false, true);
   return 0;
 }

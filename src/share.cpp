@@ -205,22 +205,23 @@ struct Hot {
 // one more instance on the node as it is now.
 std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement) {
   if (placement == SharePlacement::FirstFit) return 0;
-  __extension__ typedef __int128 i128;
-  i128 sum = 0;
+  const bool least = placement == SharePlacement::LeastAllocated;
+  std::int64_t sum = 0;  // each part is 0..100
   int counted = 0;
-  auto add = [&](i128 alloc, i128 req) {
+  auto add = [&](std::int64_t alloc, std::int64_t used, std::int64_t request) {
     if (alloc <= 0) return;
     ++counted;
-    const i128 used = std::min(req, alloc);  // least: 0 when req > alloc; most: alloc
-    const i128 part = placement == SharePlacement::LeastAllocated ? alloc - used : used;
-    if (alloc < (i128{1} << 56))  // x 100 stays below 2^63: 64-bit division, much faster
-      sum += static_cast<std::int64_t>(part) * 100 / static_cast<std::int64_t>(alloc);
-    else
+    std::int64_t req = 0;  // min(used + request, alloc): least scores 0 past alloc, most 100
+    if (__builtin_add_overflow(used, request, &req) || req > alloc) req = alloc;
+    const std::int64_t part = least ? alloc - req : req;
+    if (alloc < (std::int64_t{1} << 56))  // x 100 stays below 2^63
       sum += part * 100 / alloc;
+    else
+      sum += static_cast<std::int64_t>(static_cast<u128>(part) * 100 / static_cast<u128>(alloc));
   };
-  add(node.cpu, static_cast<i128>(node.cpu_used) + request.cpu);
-  add(node.memory, static_cast<i128>(node.memory_used) + request.memory);
-  return counted == 0 ? 0 : static_cast<std::int64_t>(sum / counted);
+  add(node.cpu, node.cpu_used, request.cpu);
+  add(node.memory, node.memory_used, request.memory);
+  return counted == 0 ? 0 : sum / counted;
 }
 
 // Taints (SPEC §9) never change during a run: checked once per node and shape.

@@ -196,8 +196,12 @@ struct Hot {
   std::uint64_t revision = 0;
 
   static Hot of(const Node& n) {
-    return {n.cpu_total(), n.cpu_used,          n.memory,           n.memory_used, n.storage,
-            n.storage_used, n.instances_total(), n.max_instances, n.revision};
+    // Instances are only counted for max_instances (a node runs many apps).
+    return {n.cpu_total(),   n.cpu_used,
+            n.memory,        n.memory_used,
+            n.storage,       n.storage_used,
+            n.max_instances >= 0 ? n.instances_total() : 0,
+            n.max_instances, n.revision};
   }
 };
 

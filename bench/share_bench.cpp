@@ -1,15 +1,16 @@
 // eruplan share's progressive filling (SPEC §10), timed as apps and nodes
 // grow: every app placed until all are frozen. Run by hand in a Release build
-// (-DERUPLAN_BENCH=ON): build-release/bench/eruplan_share_bench [apps nodes placement [0 | 1 | distinct]]
+// (-DERUPLAN_BENCH=ON): build-release/bench/eruplan_share_bench [apps nodes placement [0 | 1 |
+// distinct]]
 //   (0: no frozen_by, 1: with it, distinct: every app its own shape)
 //
 // Nodes: 32 cores, 128Gi. App i asks for cpu 0.1 x (1 + i mod 5) cores and
 // memory 512Mi x (1 + i mod 4), so cpu and memory both end up dominant for
 // some apps; at 100 apps x 10,000 nodes that is about 1,000,000 instances.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -66,14 +67,16 @@ void run(std::int64_t apps, std::int64_t nodes, SharePlacement placement, bool e
   const std::clock_t cpu_start = std::clock();
   const ShareResult r = share(inv, spec, options);
   const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
-      "%-16s apps %4lld  nodes %6lld  instances %8lld  cpu %7.3f s (wall %7.3f s)  %6.0f ns/step%s\n",
+      "%-16s apps %4lld  nodes %6lld  instances %8lld  cpu %7.3f s (wall %7.3f s)  %6.0f "
+      "ns/step%s\n",
       std::string(placement_name(placement)).c_str(), static_cast<long long>(apps),
       static_cast<long long>(nodes), static_cast<long long>(r.steps), cpu, s,
       r.steps > 0 ? cpu * 1e9 / static_cast<double>(r.steps) : 0.0,
-      explain ? "  (with frozen_by)" : distinct ? "  (every app its own shape)" : "");
+      explain    ? "  (with frozen_by)"
+      : distinct ? "  (every app its own shape)"
+                 : "");
 }
 
 }  // namespace

@@ -329,8 +329,7 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
-  CLI::App* share =
-      app.add_subcommand("share", "Fair share of the nodes among several apps (DRF)");
+  CLI::App* share = app.add_subcommand("share", "Fair share of the nodes among several apps (DRF)");
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
   add_input_options(capacity, capacity_args);
   add_input_options(plan, plan_args);
@@ -351,9 +350,10 @@ int main_impl(int argc, char** argv) {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
         command != "apply" && command != "share") {
-      std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, share, validate, test)\nRun with --help for more "
-                   "information.\n";
+      std::cerr
+          << "eruplan: error: unknown command '" << command
+          << "' (commands: capacity, plan, apply, share, validate, test)\nRun with --help for more "
+             "information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }

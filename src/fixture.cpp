@@ -147,8 +147,9 @@ Expectation read_expectation(const YAML::Node& node) {
   Expectation e;
   if (!node) return e;
   require_map(node, "expect");
-  check_keys(node, "expect",
-             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains", "placed"});
+  check_keys(
+      node, "expect",
+      {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains", "placed"});
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
     e.capacity = read_node_map<std::int64_t>(
@@ -501,13 +502,15 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
 }
 
 // `placed` per request name or share app: the listed ones exactly.
-void compare_placed(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
+void compare_placed(const Expectation& e, const RunResult& result,
+                    std::vector<std::string>& diffs) {
   if (!e.placed) return;
   for (const auto& [name, want] : *e.placed) {
     auto it = std::find_if(result.requests.begin(), result.requests.end(),
                            [&](const RequestBrief& b) { return b.name == name; });
     if (it == result.requests.end())
-      diffs.push_back("placed." + name + ": expected " + std::to_string(want) + ", not in the result");
+      diffs.push_back("placed." + name + ": expected " + std::to_string(want) +
+                      ", not in the result");
     else if (it->placed != want)
       diffs.push_back("placed." + name + ": expected " + std::to_string(want) + ", got " +
                       std::to_string(it->placed));

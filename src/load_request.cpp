@@ -625,8 +625,8 @@ bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
 
 }  // namespace
 
-void read_request_parts(Reader& r, const std::string& file, const FieldPath& at,
-                        ValueId resources, ValueId node_filter, ValueId tolerations, Request& out,
+void read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
+                        ValueId node_filter, ValueId tolerations, Request& out,
                         Diagnostics& diags) {
   Draft d = new_draft(file, at.str() + ".", true);
   const RequestOverrides none;

@@ -76,9 +76,9 @@ std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
   }
   // Trailing zeros of the digits move into the scale.
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back(), ++scale;
-  const std::string too_big =
-      "weight " + std::string(text) + " is too fine or too large to compare exactly "
-      "(numerator and denominator at most 10^18)";
+  const std::string too_big = "weight " + std::string(text) +
+                              " is too fine or too large to compare exactly "
+                              "(numerator and denominator at most 10^18)";
   if (digits.size() > 18 || scale > 18 || scale < -18) {
     error = too_big;
     return std::nullopt;

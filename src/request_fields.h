@@ -12,8 +12,7 @@ namespace eruplan {
 
 // `at` is the entry's path (apps[2]); each part is kNoValue when absent.
 // Keeps out.app and out.name; every problem goes to `diags` with its path.
-void read_request_parts(Reader& r, const std::string& file, const FieldPath& at,
-                        ValueId resources, ValueId node_filter, ValueId tolerations, Request& out,
-                        Diagnostics& diags);
+void read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
+                        ValueId node_filter, ValueId tolerations, Request& out, Diagnostics& diags);
 
 }  // namespace eruplan

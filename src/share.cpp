@@ -181,8 +181,9 @@ int compare_shares(std::int64_t c1, const Unit& u1, std::int64_t c2, const Unit&
     const auto r = mul192(static_cast<u128>(c2) * u2.a, u1.b);
     return l == r ? 0 : (l < r ? -1 : 1);
   }
-  return compare(product({static_cast<u128>(c1), u1.request, u1.weight.den, u2.total, u2.weight.num}),
-                 product({static_cast<u128>(c2), u2.request, u2.weight.den, u1.total, u1.weight.num}));
+  return compare(
+      product({static_cast<u128>(c1), u1.request, u1.weight.den, u2.total, u2.weight.num}),
+      product({static_cast<u128>(c2), u2.request, u2.weight.den, u1.total, u1.weight.num}));
 }
 
 // --- Nodes ---------------------------------------------------------------------
@@ -197,11 +198,15 @@ struct Hot {
 
   static Hot of(const Node& n) {
     // Instances are only counted for max_instances (a node runs many apps).
-    return {n.cpu_total(),   n.cpu_used,
-            n.memory,        n.memory_used,
-            n.storage,       n.storage_used,
+    return {n.cpu_total(),
+            n.cpu_used,
+            n.memory,
+            n.memory_used,
+            n.storage,
+            n.storage_used,
             n.max_instances >= 0 ? n.instances_total() : 0,
-            n.max_instances, n.revision};
+            n.max_instances,
+            n.revision};
   }
 };
 
@@ -335,15 +340,15 @@ constexpr int kBuckets = 101;
 struct Group {
   const Request* request = nullptr;  // of its first app
   bool binds = false;
-  std::vector<RankSet> bucket;          // score -> ranks
-  int top = -1;                         // no bucket above is non-empty
+  std::vector<RankSet> bucket;  // score -> ranks
+  int top = -1;                 // no bucket above is non-empty
   struct Filed {
     std::uint64_t revision = 0;  // the node's revision it was scored at
     int score = -1;              // its bucket; -1 = none
   };
-  std::vector<Filed> filed;  // by node index
-  std::vector<bool> accepts;            // most_allocated: candidate nodes
-  std::size_t cursor = 0;               // most_allocated: change log read so far
+  std::vector<Filed> filed;   // by node index
+  std::vector<bool> accepts;  // most_allocated: candidate nodes
+  std::size_t cursor = 0;     // most_allocated: change log read so far
 };
 
 struct AppState {
@@ -599,8 +604,7 @@ class Filler {
       if (out.at_max_count) out.frozen_by = "max_count";
       if (!s.unit.kind.empty() && s.count > 0) {
         out.dominant_resource = s.unit.kind;
-        out.dominant_share =
-            reduced({static_cast<u128>(s.count) * s.unit.request, s.unit.total});
+        out.dominant_share = reduced({static_cast<u128>(s.count) * s.unit.request, s.unit.total});
       }
       std::vector<std::uint32_t> order(s.log.size());
       std::iota(order.begin(), order.end(), 0u);

@@ -54,12 +54,12 @@ void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics&
 struct Fraction {
   u128 num = 0, den = 1;
 };
-std::string fraction_text(Fraction f);              // "2/3", "0", "1", "5/2"
+std::string fraction_text(Fraction f);               // "2/3", "0", "1", "5/2"
 std::string decimal_text(Fraction f, int decimals);  // half away from zero: "0.666667"
 
 struct AppShare {
-  std::int64_t existing = 0;  // instances over the pool before the run
-  std::int64_t placed = 0;    // new instances
+  std::int64_t existing = 0;      // instances over the pool before the run
+  std::int64_t placed = 0;        // new instances
   std::string dominant_resource;  // empty when the share is 0
   Fraction dominant_share;        // unweighted, reduced
   bool at_max_count = false;
@@ -79,7 +79,7 @@ struct ShareResult {
 };
 
 struct ShareOptions {
-  unsigned jobs = 1;          // threads for the capacity passes behind frozen_by
+  unsigned jobs = 1;           // threads for the capacity passes behind frozen_by
   bool explain_frozen = true;  // compute frozen_by summaries (the benchmark turns them off)
 };
 

@@ -147,18 +147,17 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
-std::string render_table(const Inventory& state, const ShareSpec& spec,
-                         const ShareResult& result) {
+std::string render_table(const Inventory& state, const ShareSpec& spec, const ShareResult& result) {
   const std::vector<std::size_t> order = app_order(spec);
   std::vector<std::vector<std::string>> apps{
       {"APP", "WEIGHT", "EXISTING", "PLACED", "DOMINANT", "SHARE", "FROZEN BY"}};
   for (const std::size_t a : order) {
     const AppShare& s = result.apps[a];
-    apps.push_back({spec.apps[a].name, weight_text(spec.apps[a].weight),
-                    std::to_string(s.existing), std::to_string(s.placed),
-                    s.dominant_resource.empty() ? "-" : s.dominant_resource,
-                    decimal_text(s.dominant_share, 6) + " (" + fraction_text(s.dominant_share) + ")",
-                    s.frozen_by});
+    apps.push_back(
+        {spec.apps[a].name, weight_text(spec.apps[a].weight), std::to_string(s.existing),
+         std::to_string(s.placed), s.dominant_resource.empty() ? "-" : s.dominant_resource,
+         decimal_text(s.dominant_share, 6) + " (" + fraction_text(s.dominant_share) + ")",
+         s.frozen_by});
   }
   // New instances per node x app, for the nodes that got any, by name.
   std::vector<std::vector<std::int64_t>> grid(state.nodes.size());

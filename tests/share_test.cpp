@@ -2,6 +2,8 @@
 // placements, invalid input, and the fast progressive filling against a
 // one-instance-at-a-time oracle that recomputes every share and every node
 // each step.
+#include "share.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include "capacity.h"
 #include "pipeline.h"
 #include "reserve.h"
-#include "share.h"
 
 using namespace eruplan;
 
@@ -193,14 +194,14 @@ TEST_CASE("share: the JSON document") {
   CHECK(r.out.find("\"dominant_resource\": null") != std::string::npos);  // idle
   CHECK(r.out.find("\"frozen_by\": \"max_count\"") != std::string::npos);
   CHECK(r.out.find("\"node1\": 2") != std::string::npos);
-  CHECK(r.out.find("\"A\"") < r.out.find("\"B\""));  // apps by name
+  CHECK(r.out.find("\"A\"") < r.out.find("\"B\""));       // apps by name
   CHECK(r.out.find("assignments") == std::string::npos);  // nothing binds
 }
 
 TEST_CASE("share: binding apps get assignments; cores taken are reserved") {
-  const RunResult r = run_share_text(
-      "nodes:\n  - {name: node1, cpu: 4, memory: 8Gi}\n",
-      "apps:\n  - {app: db, resources: {cpu: 2, cpu_bind: true, memory: 1Gi}}\n");
+  const RunResult r =
+      run_share_text("nodes:\n  - {name: node1, cpu: 4, memory: 8Gi}\n",
+                     "apps:\n  - {app: db, resources: {cpu: 2, cpu_bind: true, memory: 1Gi}}\n");
   REQUIRE(r.exit == ExitCode::Ok);
   CHECK(r.requests.size() == 1);
   CHECK(r.requests[0].placed == 2);
@@ -253,10 +254,10 @@ TEST_CASE("share: invalid input exits 3 with file, line:col and field path") {
 }
 
 TEST_CASE("share: a weight of 2.50 is 5/2, and 1e1 is 10") {
-  const RunResult r = run_share_text(
-      kOneNode,
-      "apps:\n  - {app: A, weight: 2.50, max_count: 1, resources: {cpu: 1}}\n"
-      "  - {app: B, weight: 1e1, max_count: 1, resources: {cpu: 1}}\n");
+  const RunResult r =
+      run_share_text(kOneNode,
+                     "apps:\n  - {app: A, weight: 2.50, max_count: 1, resources: {cpu: 1}}\n"
+                     "  - {app: B, weight: 1e1, max_count: 1, resources: {cpu: 1}}\n");
   REQUIRE(r.exit == ExitCode::Ok);
   CHECK(r.out.find("\"weight\": \"5/2\"") != std::string::npos);
   CHECK(r.out.find("\"weight\": \"10\"") != std::string::npos);
@@ -335,8 +336,8 @@ OracleResult oracle_share(Inventory& state, const ShareSpec& spec) {
     Frac best{0, 1};
     for (const auto& [kind, total] : totals) {
       if (total == 0) continue;
-      i128 req = kind == "cpu" ? app.request.cpu
-                 : kind == "memory" ? app.request.memory
+      i128 req = kind == "cpu"       ? app.request.cpu
+                 : kind == "memory"  ? app.request.memory
                  : kind == "storage" ? app.request.storage
                                      : 0;
       for (const auto& e : app.request.extended)
@@ -451,13 +452,13 @@ ShareSpec random_spec(Rng& rng, const Inventory& inv) {
     r.memory_limit = r.memory;
     if (rng.chance(30)) r.tolerations.push_back({"dedicated", false, "gpu", ""});
     if (rng.chance(20) && !inv.nodes.empty())
-      r.filter.exclude.push_back(inv.nodes[static_cast<std::size_t>(
-                                              rng.in(0, static_cast<std::int64_t>(inv.nodes.size()) - 1))]
+      r.filter.exclude.push_back(inv.nodes[static_cast<std::size_t>(rng.in(
+                                               0, static_cast<std::int64_t>(inv.nodes.size()) - 1))]
                                      .name);
     if (rng.chance(40)) app.max_count = rng.in(0, 8);
     if (rng.chance(30)) app.quota = rng.in(0, app.max_count >= 0 ? app.max_count : 3);
-    const bool limited = r.cpu > 0 || r.memory > 0 || r.storage > 0 || !r.extended.empty() ||
-                         !r.volumes.empty();
+    const bool limited =
+        r.cpu > 0 || r.memory > 0 || r.storage > 0 || !r.extended.empty() || !r.volumes.empty();
     if (!limited && app.max_count < 0) app.max_count = rng.in(0, 5);
     spec.apps.push_back(std::move(app));
   }
@@ -521,14 +522,14 @@ std::string slurp(const std::filesystem::path& p) {
 Ran eruplan_share(const std::string& args, const std::string& nodes, const std::string& apps) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("eruplan_share_test_" + std::to_string(::getpid()) + "_" +
-                        std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() /
+      ("eruplan_share_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   fs::create_directories(dir);
   std::ofstream(dir / "nodes.yaml") << nodes;
   std::ofstream(dir / "apps.yaml") << apps;
-  const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args +
-                          " >out 2>err </dev/null";
+  const std::string cmd =
+      "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args + " >out 2>err </dev/null";
   const int status = std::system(cmd.c_str());
   Ran r;
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -551,9 +552,9 @@ TEST_CASE("share cli: table, json, saved inventory, and exits 2, 3, 4") {
   CHECK(table.out.find("placement: least_allocated, 5 new instances") == 0);
   CHECK(table.out.find("node1  3  2") != std::string::npos);
 
-  const Ran saved = eruplan_share(
-      "share -n nodes.yaml -r apps.yaml -o json --jobs 2 --save-inventory saved.yaml", kOneNode,
-      kApps);
+  const Ran saved =
+      eruplan_share("share -n nodes.yaml -r apps.yaml -o json --jobs 2 --save-inventory saved.yaml",
+                    kOneNode, kApps);
   CHECK(saved.exit == 0);
   CHECK(saved.out.find("\"placed\": 3") != std::string::npos);
   CHECK(saved.out.find("    instances:\n      A: 3\n      B: 2\n") != std::string::npos);
@@ -570,9 +571,9 @@ TEST_CASE("share cli: table, json, saved inventory, and exits 2, 3, 4") {
   CHECK(bad.err.find("apps.yaml:2:") != std::string::npos);
   CHECK(bad.err.find("apps[0].weight") != std::string::npos);
 
-  const Ran quota = eruplan_share(
-      "share -n nodes.yaml -r apps.yaml -o json --save-inventory saved.yaml", kOneNode,
-      "apps:\n  - {app: A, quota: 5, resources: {cpu: 1, memory: 4Gi}}\n");
+  const Ran quota =
+      eruplan_share("share -n nodes.yaml -r apps.yaml -o json --save-inventory saved.yaml",
+                    kOneNode, "apps:\n  - {app: A, quota: 5, resources: {cpu: 1, memory: 4Gi}}\n");
   CHECK(quota.exit == 4);
   CHECK(quota.out.find("\"kind\": \"infeasible\"") != std::string::npos);
   CHECK(quota.out.find("--- saved") == std::string::npos);  // nothing stands at exit 4

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "capacity.h"  // format_bytes, format_cores
 #include "doc.h"
 #include "load.h"
 #include "request_fields.h"
 #include "strategy.h"
+#include "units.h"
 
 namespace eruplan {
 

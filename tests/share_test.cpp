@@ -150,6 +150,31 @@ TEST_CASE("share: existing instances count toward the share, over available node
   CHECK(fraction_text(r.apps[0].dominant_share) == "3/5");  // 6 of the pool's 10 cores
 }
 
+TEST_CASE("share: a bound core that turns whole again takes back the app it kept out") {
+  // Core "0" holds 150 pieces at share_base 100: a fragment core, so X (one
+  // whole core) does not fit; Y's half core leaves 100 pieces, a whole core,
+  // and X fits again. CPU plans are not monotone, so X's node is parked and
+  // looked at again when Y lands there, never dropped for good.
+  for (const SharePlacement placement :
+       {SharePlacement::FirstFit, SharePlacement::LeastAllocated, SharePlacement::MostAllocated}) {
+    Inventory inv;
+    Node n;
+    n.name = "n1";
+    n.cores = {{"0", 150, 0, -1}};
+    n.memory = 8 * Gi;
+    n.instances = {{"X", 1}};  // X's share starts at 1: Y goes first
+    inv.nodes.push_back(n);
+    ShareSpec spec;
+    spec.placement = placement;
+    spec.apps = {app("X", 1 * kCore, 1 * Gi), app("Y", kCore / 2, 1 * Gi)};
+    for (ShareApp& a : spec.apps) a.request.cpu_bind = true, a.max_count = 1;
+    const ShareResult r = share(inv, spec);
+    CHECK(r.apps[1].placed == 1);
+    CHECK(r.apps[0].placed == 1);
+    CHECK(inv.nodes[0].cores[0].used == 150);
+  }
+}
+
 TEST_CASE("share: quota first; an app frozen before its quota stops the run") {
   Inventory inv;
   inv.nodes.push_back(plain_node("node1", 4, 8 * Gi));

@@ -245,6 +245,24 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
+// share (SPEC §10): nodes, the apps file, output, threads and the saved
+// inventory; no request overrides (an apps file holds several requests).
+void add_share_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("-n,--nodes", a.nodes,
+                  "Node inventory file (JSON or YAML); - for stdin (required)");
+  cmd->add_option("-r,--request,--apps", a.request,
+                  "Apps file (JSON or YAML): placement and apps; - for stdin (required)");
+  cmd->add_option("--input-format", a.input_format, "Force the input format")
+      ->check(CLI::IsMember({"json", "yaml"}));
+  cmd->add_option("-o,--output", a.output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--save-inventory", a.save_inventory,
+                  "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
+}
+
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   if (a.nodes.empty()) {
     std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
@@ -417,7 +435,7 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args, realloc_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, share_args, realloc_args;
   TestArgs test_args;
   CLI::App* capacity =
       app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
@@ -427,6 +445,7 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
+  CLI::App* share = app.add_subcommand("share", "Fair share of the nodes among several apps (DRF)");
   CLI::App* realloc_cmd =
       app.add_subcommand("realloc", "Change the resources of running workloads in place (deltas)");
   add_realloc_options(realloc_cmd, realloc_args);
@@ -437,20 +456,21 @@ int main_impl(int argc, char** argv) {
   add_input_options(apply, apply_args);
   add_state_options(plan, plan_args);
   add_state_options(apply, apply_args);
+  add_share_options(share, share_args);
   test->add_option("paths", test_args.paths, "Case files and directories")->required();
   test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
   test->add_option("-o,--output", test_args.output, "Report format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  for (CLI::App* sub : {capacity, plan, validate, apply, realloc_cmd, test})
+  for (CLI::App* sub : {capacity, plan, validate, apply, share, realloc_cmd, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
-        command != "apply" && command != "realloc") {
+        command != "apply" && command != "share" && command != "realloc") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, realloc, validate, test)\n"
+                << "' (commands: capacity, plan, apply, share, realloc, validate, test)\n"
                    "Run with --help for more information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
@@ -466,6 +486,7 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
+  if (share->parsed()) return run_command(Command::Share, share_args);
   if (realloc_cmd->parsed()) return run_realloc_command(realloc_args);
   return run_tests(test_args);
 }

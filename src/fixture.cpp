@@ -133,6 +133,8 @@ struct Expectation {
   std::optional<Expected<std::int64_t>> plans;
   std::optional<Expected<std::string>> reasons;
   std::vector<std::string> error_contains;  // each a substring of stderr
+  // New instances per request name (several requests) or per app (share).
+  std::optional<Expected<std::int64_t>> placed;
 };
 
 template <class V, class Read>
@@ -150,8 +152,9 @@ Expectation read_expectation(const YAML::Node& node) {
   Expectation e;
   if (!node) return e;
   require_map(node, "expect");
-  check_keys(node, "expect",
-             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains"});
+  check_keys(
+      node, "expect",
+      {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains", "placed"});
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
     e.capacity = read_node_map<std::int64_t>(
@@ -161,6 +164,7 @@ Expectation read_expectation(const YAML::Node& node) {
   auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
   if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
   if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
+  if (node["placed"]) e.placed = read_node_map<std::int64_t>(node["placed"], "expect.placed", ints);
   if (node["reasons"])
     e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
   if (const YAML::Node c = node["error_contains"]; c && c.IsSequence()) {
@@ -422,7 +426,9 @@ Command read_command(const YAML::Node& node) {
   if (c == "plan") return Command::Plan;
   if (c == "capacity") return Command::Capacity;
   if (c == "validate") return Command::Validate;
-  malformed("command: unknown command " + in_quotes(c) + " (expected plan, capacity or validate)");
+  if (c == "share") return Command::Share;
+  malformed("command: unknown command " + in_quotes(c) +
+            " (expected plan, capacity, validate or share)");
 }
 
 PlansShown read_options(const YAML::Node& node) {
@@ -555,6 +561,22 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
   }
 }
 
+// `placed` per request name or share app: the listed ones exactly.
+void compare_placed(const Expectation& e, const RunResult& result,
+                    std::vector<std::string>& diffs) {
+  if (!e.placed) return;
+  for (const auto& [name, want] : *e.placed) {
+    auto it = std::find_if(result.requests.begin(), result.requests.end(),
+                           [&](const RequestBrief& b) { return b.name == name; });
+    if (it == result.requests.end())
+      diffs.push_back("placed." + name + ": expected " + std::to_string(want) +
+                      ", not in the result");
+    else if (it->placed != want)
+      diffs.push_back("placed." + name + ": expected " + std::to_string(want) + ", got " +
+                      std::to_string(it->placed));
+  }
+}
+
 void compare(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
   if (static_cast<std::int64_t>(result.exit) != e.exit) {
     std::string line = "exit: expected " + std::to_string(e.exit) + ", got " +
@@ -565,6 +587,7 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   const Outcome o{result};
   compare_capacity(e, o, diffs);
   compare_deploy(e, o, diffs);
+  compare_placed(e, result, diffs);
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -685,7 +708,8 @@ bool looks_like_input_file(const std::string& text) {
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
     if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
-    return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
+    return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
+           root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)
   } catch (...) {
     return false;  // run as a case, where the parse error is reported
   }

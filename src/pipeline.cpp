@@ -6,6 +6,7 @@
 
 #include "json_writer.h"
 #include "reserve.h"
+#include "share.h"
 
 namespace eruplan {
 
@@ -352,6 +353,7 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
 
 RunResult run(const RunOptions& options) {
   RunResult result;
+  if (options.command == Command::Share) return run_share(options);  // SPEC §10, share.h
   if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
     result.exit = ExitCode::Usage;
     result.err =

@@ -317,7 +317,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
   CHECK(
       message("nodes: {}\ncommand: deploy\n") ==
-      R"(malformed case: command: unknown command "deploy" (expected plan, capacity or validate))");
+      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate or share))");
   CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
         R"(malformed case: expect.exit: expected an integer, got "zero")");
   CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==
@@ -335,7 +335,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "malformed case: expect.error_contains: expected a string, got a mapping");
   CHECK(
       message("nodes: {}\nexpect: {deploi: {}}\n") ==
-      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
+      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains, placed))");
   CHECK(
       message("nodes: {}\nexpected: {}\n") ==
       R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, pods, options, expect))");

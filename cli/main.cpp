@@ -63,6 +63,35 @@ struct TestArgs {
   std::string filter, output = "text";
 };
 
+// Inputs stop at 4 GiB (the document tree's offsets are 32-bit); the limit
+// holds while reading, so /dev/zero or an endless pipe ends with an error.
+constexpr std::size_t kMaxInputBytes = UINT32_MAX - 1;
+constexpr const char* kTooLarge = "the input is too large (4 GiB at most)";
+
+// Reads `in` to its end into `text`; false when it holds more than
+// kMaxInputBytes. Grows by doubling but never past the limit. A NUL byte is
+// an error in JSON and YAML alike, reported at its position: reading stops
+// right after the first one, so /dev/zero costs nothing.
+bool read_bounded(std::istream& in, std::string& text) {
+  std::size_t used = text.size();
+  for (;;) {
+    if (used == text.size()) {
+      if (text.size() > kMaxInputBytes) return false;
+      text.resize(std::min(kMaxInputBytes + 1, std::max<std::size_t>(64 * 1024, 2 * text.size())));
+    }
+    in.read(text.data() + used, static_cast<std::streamsize>(text.size() - used));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (const void* nul = std::memchr(text.data() + used, '\0', got)) {
+      used = static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) + 1;
+      break;
+    }
+    used += got;
+    if (!in) break;
+  }
+  text.resize(used);
+  return used <= kMaxInputBytes;
+}
+
 // Reads a whole file; on failure returns nullopt and a reason.
 std::optional<std::string> read_file(const std::string& path, std::string* why = nullptr) {
   std::error_code ec;
@@ -78,13 +107,22 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   std::string text;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
-  if (size > 0) {
+  bool within = true;
+  if (size > static_cast<std::streamoff>(kMaxInputBytes)) {
+    within = false;
+  } else if (size > 0) {
     text.resize(static_cast<size_t>(size));
     in.seekg(0);
     in.read(text.data(), size);
   } else {
+    in.clear();
     in.seekg(0);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    in.clear();  // a pipe or device cannot seek: read it from where it is
+    within = read_bounded(in, text);
+  }
+  if (!within) {
+    if (why) *why = kTooLarge;
+    return std::nullopt;
   }
   if (in.bad()) {
     if (why) *why = "read error";
@@ -93,10 +131,15 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   return text;
 }
 
+// Standard input to its end; more than kMaxInputBytes ends the process with
+// exit 3, as a file that large would.
 std::string read_stdin() {
-  std::ostringstream buffer;
-  buffer << std::cin.rdbuf();
-  return buffer.str();
+  std::string text;
+  if (!read_bounded(std::cin, text)) {
+    std::cerr << "<stdin>: error: cannot read: " << kTooLarge << '\n';
+    finish(static_cast<int>(ExitCode::Invalid));
+  }
+  return text;
 }
 
 InputFormat parse_input_format(const std::string& s) {
@@ -218,6 +261,24 @@ bool write_file(const std::string& path, const std::string& text) {
     return false;
   }
   return true;
+}
+
+// share (SPEC §10): nodes, the apps file, output, threads and the saved
+// inventory; no request overrides (an apps file holds several requests).
+void add_share_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("-n,--nodes", a.nodes,
+                  "Node inventory file (JSON or YAML); - for stdin (required)");
+  cmd->add_option("-r,--request,--apps", a.request,
+                  "Apps file (JSON or YAML): placement and apps; - for stdin (required)");
+  cmd->add_option("--input-format", a.input_format, "Force the input format")
+      ->check(CLI::IsMember({"json", "yaml"}));
+  cmd->add_option("-o,--output", a.output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--save-inventory", a.save_inventory,
+                  "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
 }
 
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
@@ -461,8 +522,8 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args, realloc_args, compare_args,
-      grow_args, drain_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, share_args, realloc_args,
+      compare_args, grow_args, drain_args;
   WhatIfArgs compare_what, grow_what, drain_what;
   TestArgs test_args;
   CLI::App* capacity =
@@ -473,6 +534,7 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
+  CLI::App* share = app.add_subcommand("share", "Fair share of the nodes among several apps (DRF)");
   CLI::App* realloc_cmd =
       app.add_subcommand("realloc", "Change the resources of running workloads in place (deltas)");
   add_realloc_options(realloc_cmd, realloc_args);
@@ -489,6 +551,7 @@ int main_impl(int argc, char** argv) {
   add_input_options(apply, apply_args);
   add_state_options(plan, plan_args);
   add_state_options(apply, apply_args);
+  add_share_options(share, share_args);
   add_input_options(compare, compare_args);
   add_input_options(grow, grow_args);
   add_input_options(drain, drain_args);
@@ -516,17 +579,18 @@ int main_impl(int argc, char** argv) {
   test->add_option("-o,--output", test_args.output, "Report format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  for (CLI::App* sub : {capacity, plan, validate, apply, realloc_cmd, compare, grow, drain, test})
+  for (CLI::App* sub :
+       {capacity, plan, validate, apply, share, realloc_cmd, compare, grow, drain, test})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
-        command != "apply" && command != "realloc" && command != "compare" && command != "grow" &&
-        command != "drain") {
+        command != "apply" && command != "share" && command != "realloc" && command != "compare" &&
+        command != "grow" && command != "drain") {
       std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, realloc, validate, compare, grow, drain, "
-                   "test)\nRun with --help for more information.\n";
+                << "' (commands: capacity, plan, apply, share, realloc, validate, compare, grow, "
+                   "drain, test)\nRun with --help for more information.\n";
       return static_cast<int>(ExitCode::Usage);
     }
   }
@@ -541,6 +605,7 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
+  if (share->parsed()) return run_command(Command::Share, share_args);
   if (realloc_cmd->parsed()) return run_realloc_command(realloc_args);
   if (compare->parsed())
     return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);

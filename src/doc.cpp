@@ -22,6 +22,12 @@ std::string_view Doc::text(ValueId id) const {
   return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
 }
 
+std::string_view Doc::alias_of(ValueId id) const {
+  for (const auto& [value, name] : aliased_)
+    if (value == id) return name;
+  return {};
+}
+
 bool Doc::is_scalar(ValueId id) const {
   const ValueKind k = values_[id].kind;
   return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
@@ -414,6 +420,11 @@ class YamlBuilder : public YAML::EventHandler {
     const ValueId id = anchors_[anchor];
     for (const Open& o : stack_)
       if (o.id == id) return fail(mark, "an alias refers to the list or mapping that contains it");
+    if (used_.size() <= anchor) used_.resize(anchor + 1, false);
+    if (!used_[anchor]) {
+      used_[anchor] = true;
+      doc_.aliased_.emplace_back(id, alias_name(position(mark)));
+    }
     place(id);
   }
 
@@ -489,6 +500,17 @@ class YamlBuilder : public YAML::EventHandler {
       }
     }
     return false;
+  }
+
+  // The alias as written at `pos` ("*name"), for messages.
+  std::string alias_name(std::uint32_t pos) const {
+    const std::string_view s = doc_.source_;
+    std::size_t end = pos;
+    while (end < s.size() && end - pos < 64 && !std::isspace(static_cast<unsigned char>(s[end])) &&
+           s[end] != ',' && s[end] != ']' && s[end] != '}')
+      ++end;
+    const std::string_view name = s.substr(std::min<std::size_t>(pos, s.size()), end - pos);
+    return name.starts_with('*') ? std::string(name) : "*" + std::string(name);
   }
 
   void fail(const YAML::Mark& mark, std::string message) {
@@ -615,6 +637,7 @@ class YamlBuilder : public YAML::EventHandler {
   std::vector<Open> stack_;
   std::vector<ValueId> scratch_;
   std::vector<ValueId> anchors_;  // by yaml-cpp's anchor number
+  std::vector<bool> used_;        // by anchor number: an alias has used it
 };
 
 // Sees what follows the first document: more content is an error, and so
@@ -671,7 +694,74 @@ Origin origin_at(const Doc& doc, const std::string& file, std::uint32_t pos) {
   return Origin{file, line, col, {}};
 }
 
+std::string hex_byte(unsigned char c) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
+}
+
+// Length of the valid UTF-8 sequence of two to four bytes at s[i], or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return 0;
+  }
+  return len;
+}
+
+// The first byte YAML text may not hold, and why: invalid UTF-8 (two names
+// that differ only there would print as one), a NUL (yaml-cpp would stop or
+// misreport it) or another control character. Tab, LF and CR are text.
+std::optional<std::uint32_t> bad_yaml_byte(std::string_view s, std::string& why) {
+  std::size_t i = s.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const std::size_t len = utf8_length(s, i);
+      if (len == 0) {
+        why = "invalid UTF-8 (byte " + hex_byte(c) + "); YAML input must be UTF-8";
+        return static_cast<std::uint32_t>(i);
+      }
+      i += len;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+      why = c == 0 ? "a NUL byte is not allowed"
+                   : "control character " + hex_byte(c) +
+                         " is not allowed (in a double-quoted string, escape it)";
+      return static_cast<std::uint32_t>(i);
+    }
+    ++i;
+  }
+  return std::nullopt;
+}
+
 std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
+  // nlohmann ends the input at a NUL byte and would ignore the rest.
+  if (const void* nul = std::memchr(source.text.data(), '\0', source.text.size())) {
+    if (diags) {
+      const Doc doc(source.text);
+      const auto pos = static_cast<std::uint32_t>(static_cast<const char*>(nul) - source.text.data());
+      diags->error(origin_at(doc, source.name, pos), "malformed JSON: a NUL byte is not allowed");
+    }
+    return std::nullopt;
+  }
   {
     Doc doc(source.text);
     JsonBuilder builder(doc);
@@ -747,6 +837,14 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
     if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
     return std::nullopt;
   };
+  std::string why;
+  if (const auto bad = bad_yaml_byte(source.text, why)) {
+    YAML::Mark mark;
+    const auto [line, col] = doc.line_col(*bad);
+    mark.line = static_cast<int>(line) - 1;
+    mark.column = static_cast<int>(col) - 1;
+    return fail(mark, why);
+  }
   std::istringstream in(source.text);
   YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
   try {
@@ -834,6 +932,10 @@ std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
 
 // --- Field paths and typed reading ------------------------------------------
 
+namespace {
+constexpr std::size_t kMaxKeyShown = 64;  // bytes of a key a field path shows
+}  // namespace
+
 std::string FieldPath::str() const {
   std::vector<const FieldPath*> chain;
   for (const FieldPath* p = this; p; p = p->parent) chain.push_back(p);
@@ -844,7 +946,11 @@ std::string FieldPath::str() const {
       out += '[' + std::to_string(p.index) + ']';
     } else if (!p.key.empty()) {
       if (!out.empty()) out += '.';
-      out += p.key;
+      // A key can be megabytes long; a message shows its start only.
+      if (p.key.size() > kMaxKeyShown)
+        out.append(p.key.substr(0, kMaxKeyShown)) += "...(" + std::to_string(p.key.size()) + " bytes)";
+      else
+        out += p.key;
     }
   }
   return out;
@@ -861,11 +967,45 @@ Origin Reader::origin(const FieldPath& path, ValueId v) const {
 }
 
 void Reader::error(const FieldPath& path, ValueId v, std::string message) {
+  if (exhausted_) return;  // a consequence of the one budget error
   diags_.error(origin(path, v), std::move(message));
 }
 
 void Reader::warning(const FieldPath& path, ValueId v, std::string message) {
+  if (exhausted_) return;
   diags_.warning(origin(path, v), std::move(message));
+}
+
+std::uint64_t Reader::read_cost(ValueId container) const {
+  const Doc::Value& c = doc_[container];
+  const std::uint32_t slots = c.kind == ValueKind::Object ? 2 * c.b : c.b;
+  std::uint64_t cost = kEntryCost * c.b;
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    const Doc::Value& v = doc_[doc_.slots_[c.a + i]];
+    if (v.kind != ValueKind::Array && v.kind != ValueKind::Object) cost += v.b;  // text copied
+  }
+  return cost;
+}
+
+bool Reader::spend(const FieldPath& path, ValueId v, std::uint64_t cost) {
+  if (exhausted_) return false;
+  if (cost <= budget_) {
+    budget_ -= cost;
+    return true;
+  }
+  std::string message = "the document expands to too much to read: over " +
+                        std::to_string(budget_for(doc_.source().size()) >> 20) +
+                        " MiB of values from a " + std::to_string(doc_.source().size()) +
+                        "-byte file";
+  const std::string_view alias = doc_.alias_of(v);
+  if (!alias.empty())
+    message += "; alias " + std::string(alias) + " (the value at " + where(v) +
+               ") is read again at every place it is used";
+  else
+    message += " (YAML aliases are read again at every place they are used)";
+  error(path, v, std::move(message));
+  exhausted_ = true;
+  return false;
 }
 
 std::string Reader::describe(ValueId v) const {
@@ -892,13 +1032,16 @@ std::string Reader::describe(ValueId v) const {
 }
 
 bool Reader::is_object(const FieldPath& path, ValueId v) {
+  if (exhausted_) return false;
   if (doc_[v].kind == ValueKind::Object) return true;
   error(path, v, "expected a mapping (key: value pairs), got " + describe(v));
   return false;
 }
 
 bool Reader::is_array(const FieldPath& path, ValueId v) {
-  if (doc_[v].kind == ValueKind::Array) return true;
+  if (exhausted_) return false;
+  // Callers go on to read every element: charge for them here.
+  if (doc_[v].kind == ValueKind::Array) return spend(path, v, read_cost(v));
   error(path, v, "expected a list, got " + describe(v));
   return false;
 }
@@ -912,6 +1055,7 @@ std::vector<Reader::Entry> Reader::members(const FieldPath& path, ValueId object
   std::vector<Entry> out;
   if (!is_object(path, object)) return out;
   const std::uint32_t n = doc_.size(object);
+  if (!spend(path, object, read_cost(object))) return out;
   out.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     const ValueId k = doc_.key(object, i);
@@ -957,9 +1101,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
-  if (!is_object(path, object)) return false;
   for (const Field& f : known) *f.value = kNoValue;
+  if (!is_object(path, object)) return false;
   const std::uint32_t n = doc_.size(object);
+  if (!spend(path, object, read_cost(object))) return false;
   for (std::uint32_t i = 0; i < n; ++i) {
     const ValueId k = doc_.key(object, i);
     const std::string_view name = doc_.text(k);
@@ -979,6 +1124,11 @@ bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list
     std::string_view best;
     std::size_t best_distance = 3;
     for (const Field& f : known) {
+      // The distance is at least the difference in length: a long key is
+      // never compared (nor costs time in proportion to its square).
+      const std::size_t gap = name.size() > f.name.size() ? name.size() - f.name.size()
+                                                          : f.name.size() - name.size();
+      if (gap >= best_distance) continue;
       const std::size_t d = edit_distance(name, f.name);
       if (d < best_distance) best_distance = d, best = f.name;
     }
@@ -1075,6 +1225,7 @@ std::optional<bool> Reader::boolean(const FieldPath& path, ValueId v) {
 }
 
 std::optional<std::string_view> Reader::string(const FieldPath& path, ValueId v) {
+  if (exhausted_) return std::nullopt;
   if (doc_[v].kind != ValueKind::String) {
     error(path, v, "expected a non-empty string, got " + describe(v));
     return std::nullopt;
@@ -1088,6 +1239,7 @@ std::optional<std::string_view> Reader::string(const FieldPath& path, ValueId v)
 }
 
 std::optional<std::string_view> Reader::scalar(const FieldPath& path, ValueId v) {
+  if (exhausted_) return std::nullopt;
   if (doc_.is_scalar(v)) return doc_.text(v);
   error(path, v, "expected a string or number, got " + describe(v));
   return std::nullopt;

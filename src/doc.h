@@ -5,6 +5,7 @@
 // count) and checks range, integrality and overflow on the exact literal.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -49,6 +50,10 @@ class Doc {
     return slots_[values_[object].a + 2 * i + 1];
   }
   bool is_scalar(ValueId id) const;
+  std::string_view source() const { return source_; }
+  // "*name" when `id` is a YAML anchored value that an alias uses again,
+  // else empty: messages about expanded aliases name the alias.
+  std::string_view alias_of(ValueId id) const;
 
   // 1-based line and column (in bytes) of a byte offset; computed on demand.
   std::pair<std::uint32_t, std::uint32_t> line_col(std::uint32_t pos) const;
@@ -56,11 +61,13 @@ class Doc {
  private:
   friend class JsonBuilder;
   friend class YamlBuilder;
+  friend class Reader;
 
   std::string_view source_;
   std::vector<Value> values_;
   std::vector<ValueId> slots_;  // array elements; object members as key, value pairs
   std::string arena_;           // unescaped strings and YAML scalars
+  std::vector<std::pair<ValueId, std::string>> aliased_;  // (value, "*name"), first use of each
   ValueId root_ = kNoValue;
   mutable std::vector<std::uint32_t> line_starts_;
 };
@@ -105,10 +112,30 @@ struct FieldPath {
 // Reads typed values out of a Doc, reporting each problem with its origin.
 // Every read returns nullopt (or false) after reporting, so callers go on and
 // collect every problem.
+//
+// Reading is bounded: a YAML alias is one value in the tree but is read (and
+// copied into the model) at every place it is used, so a small file could
+// expand without limit. Every list or mapping read is charged for its entries,
+// roughly in bytes of model it makes, against a budget proportional to the
+// source (kReadBudgetPerByte per byte, at least kMinReadBudget). The read
+// that crosses it reports one error naming the field (and the alias); from
+// then on every read fails quietly and no further problem is reported.
 class Reader {
  public:
+  static constexpr std::uint64_t kEntryCost = 64;         // a member or element read
+  static constexpr std::uint64_t kReadBudgetPerByte = 64;
+  static constexpr std::uint64_t kMinReadBudget = 64ull << 20;
+
   Reader(const Doc& doc, std::string file, Diagnostics& diags)
-      : doc_(doc), file_(std::move(file)), diags_(diags) {}
+      : doc_(doc),
+        file_(std::move(file)),
+        diags_(diags),
+        budget_(budget_for(doc.source().size())) {}
+
+  // What reading a document of `bytes` source bytes may cost in all.
+  static std::uint64_t budget_for(std::size_t bytes) {
+    return std::max<std::uint64_t>(kMinReadBudget, kReadBudgetPerByte * bytes);
+  }
 
   const Doc& doc() const { return doc_; }
   Origin origin(const FieldPath& path, ValueId v) const;
@@ -151,10 +178,22 @@ class Reader {
   // Any scalar as text: label values, ids written as numbers.
   std::optional<std::string_view> scalar(const FieldPath& path, ValueId v);
 
+  // True once the read budget is spent (an error has been reported).
+  bool exhausted() const { return exhausted_; }
+
  private:
+  // Charges `cost` for reading (part of) `v`; false, after reporting once,
+  // when the budget is spent.
+  bool spend(const FieldPath& path, ValueId v, std::uint64_t cost);
+  // What reading a list's elements or a mapping's members costs: kEntryCost
+  // each, plus the text of every key and scalar, which the model copies.
+  std::uint64_t read_cost(ValueId container) const;
+
   const Doc& doc_;
   std::string file_;
   Diagnostics& diags_;
+  std::uint64_t budget_;
+  bool exhausted_ = false;
 };
 
 }  // namespace eruplan

@@ -102,7 +102,10 @@ void check_keys(const YAML::Node& map, const std::string& path,
     if (ok) continue;
     std::string list;
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + key + "\" (known: " + list +
+    // A key may be megabytes long: show its start.
+    const std::string shown =
+        key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
+    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
               ")");
   }
 }
@@ -131,6 +134,8 @@ struct Expectation {
   std::optional<Expected<std::int64_t>> plans;
   std::optional<Expected<std::string>> reasons;
   std::vector<std::string> error_contains;  // each a substring of stderr
+  // New instances per request name (several requests) or per app (share).
+  std::optional<Expected<std::int64_t>> placed;
 };
 
 template <class V, class Read>
@@ -148,8 +153,9 @@ Expectation read_expectation(const YAML::Node& node) {
   Expectation e;
   if (!node) return e;
   require_map(node, "expect");
-  check_keys(node, "expect",
-             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains"});
+  check_keys(
+      node, "expect",
+      {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains", "placed"});
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
     e.capacity = read_node_map<std::int64_t>(
@@ -159,6 +165,7 @@ Expectation read_expectation(const YAML::Node& node) {
   auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
   if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
   if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
+  if (node["placed"]) e.placed = read_node_map<std::int64_t>(node["placed"], "expect.placed", ints);
   if (node["reasons"])
     e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
   if (const YAML::Node c = node["error_contains"]; c && c.IsSequence()) {
@@ -173,24 +180,47 @@ Expectation read_expectation(const YAML::Node& node) {
 
 // --- Turning inline inputs back into text -------------------------------------
 
+// yaml-cpp shares an aliased value in its tree, but emitting it writes a copy
+// at every use: a 456-byte case of nested aliases would emit gigabytes. Each
+// emission may write about 64 times the case file (at least 1 MiB); past
+// that the case is malformed.
+struct EmitBudget {
+  std::string field;  // "nodes" or "request", for the message
+  std::size_t left = 0;
+
+  EmitBudget(std::string f, std::size_t case_bytes)
+      : field(std::move(f)), left(std::max<std::size_t>(std::size_t{1} << 20, 64 * case_bytes)) {}
+
+  void spend(std::size_t bytes) {
+    if (bytes <= left) {
+      left -= bytes;
+      return;
+    }
+    malformed(field +
+              ": the inline input expands to too much text through YAML aliases (each use of an "
+              "alias is a copy); give it as a file instead");
+  }
+};
+
 // Quoted scalars stay strings ("123" must not become the number 123), so the
 // YAML is re-emitted by hand rather than with YAML::Dump.
-void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth) {
+void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth, EmitBudget& budget) {
   if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
   switch (node.Type()) {
     case YAML::NodeType::Map:
       out << YAML::BeginMap;
       for (const auto& kv : node) {
         out << YAML::Key;
-        emit_yaml(out, kv.first, depth + 1);
+        emit_yaml(out, kv.first, depth + 1, budget);
         out << YAML::Value;
-        emit_yaml(out, kv.second, depth + 1);
+        emit_yaml(out, kv.second, depth + 1, budget);
       }
       out << YAML::EndMap;
       break;
     case YAML::NodeType::Sequence:
       out << YAML::BeginSeq;
-      for (const auto& item : node) emit_yaml(out, item, depth + 1);
+      for (const auto& item : node) emit_yaml(out, item, depth + 1, budget);
       out << YAML::EndSeq;
       break;
     case YAML::NodeType::Scalar:
@@ -226,8 +256,9 @@ bool is_json_number(std::string_view s) {
   return i == s.size();
 }
 
-void emit_json(std::string& out, const YAML::Node& node, int depth) {
+void emit_json(std::string& out, const YAML::Node& node, int depth, EmitBudget& budget) {
   if (depth > kMaxDepth) malformed("inline input nested too deeply");
+  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
   auto string = [&](const std::string& s) {
     out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
@@ -240,7 +271,7 @@ void emit_json(std::string& out, const YAML::Node& node, int depth) {
         first = false;
         string(kv.first.IsScalar() ? kv.first.Scalar() : "");
         out += ": ";
-        emit_json(out, kv.second, depth + 1);
+        emit_json(out, kv.second, depth + 1, budget);
       }
       out += '}';
       break;
@@ -251,7 +282,7 @@ void emit_json(std::string& out, const YAML::Node& node, int depth) {
       for (const auto& item : node) {
         if (!first) out += ", ";
         first = false;
-        emit_json(out, item, depth + 1);
+        emit_json(out, item, depth + 1, budget);
       }
       out += ']';
       break;
@@ -279,9 +310,9 @@ bool is_json_file(const std::string& file, const std::string& text) {
   return first != std::string::npos && text[first] == '{';
 }
 
-std::string emitted_yaml(const YAML::Node& node) {
+std::string emitted_yaml(const YAML::Node& node, EmitBudget budget) {
   YAML::Emitter out;
-  emit_yaml(out, node, 0);
+  emit_yaml(out, node, 0, budget);
   return std::string(out.c_str()) + "\n";
 }
 
@@ -291,7 +322,7 @@ std::string emitted_yaml(const YAML::Node& node) {
 // that slice would not read back as the same value (a flow-style case,
 // anchors defined elsewhere): then the value is emitted anew.
 std::optional<std::string> inline_in_place(const std::string& text, const YAML::Node& root,
-                                           const YAML::Node& value) {
+                                           const YAML::Node& value, const EmitBudget& budget) {
   if (root.Style() == YAML::EmitterStyle::Flow) return std::nullopt;
   const YAML::Mark start = value.Mark();
   if (start.line < 0 || start.column < 0) return std::nullopt;
@@ -319,11 +350,33 @@ std::optional<std::string> inline_in_place(const std::string& text, const YAML::
     ++line;
   }
   try {
-    if (emitted_yaml(YAML::Load(slice)) != emitted_yaml(value)) return std::nullopt;
+    if (emitted_yaml(YAML::Load(slice), budget) != emitted_yaml(value, budget))
+      return std::nullopt;
   } catch (const std::exception&) {
     return std::nullopt;
   }
   return slice;
+}
+
+// A case names its inputs by path, and a failing case shows what the run
+// wrote to stderr, which quotes the input: a case could read any file the
+// user can (/etc/shadow) and, through error_contains, test its content.
+// So inputs must resolve, symbolic links followed, to the case file's
+// directory or below it.
+bool inside_case_tree(const std::filesystem::path& dir, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec[4];
+  // Absolute first: a relative path none of which exists stays relative.
+  const fs::path root = fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec[0]), ec[1]);
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec[2]), ec[3]);
+  for (const auto& e : ec)
+    if (e) return false;
+  auto r = root.begin(), t = target.begin();
+  for (; r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // a trailing separator
+    if (t == target.end() || *r != *t) return false;
+  }
+  return true;
 }
 
 // An input given inline or as a path relative to the case file. Returns
@@ -338,6 +391,12 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
     const std::string path = rel.is_absolute() || dir.empty()
                                  ? rel.generic_string()
                                  : (dir / rel).lexically_normal().generic_string();
+    if (!inside_case_tree(dir, path)) {
+      differences.push_back(field + ": " + in_quotes(node.Scalar()) +
+                            " is outside the case file's directory; inputs must be in it or below "
+                            "it (symbolic links included)");
+      return std::nullopt;
+    }
     std::optional<std::string> text = read ? read(path) : std::nullopt;
     if (!text) {
       differences.push_back(field + ": cannot read " + in_quotes(path));
@@ -347,15 +406,18 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
   }
   if (!node.IsMap() && !node.IsSequence())
     malformed(field + ": expected an inline " + field + " or a path, got " + describe(node));
+  const EmitBudget budget(field, text.size());
   if (!json_case) {
-    if (auto in_place = inline_in_place(text, root, node))
+    if (auto in_place = inline_in_place(text, root, node, budget))
       return Source{file, std::move(*in_place), InputFormat::Yaml};
   }
   Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
-  if (json_case)
-    emit_json(source.text, node, 0);
-  else
-    source.text = emitted_yaml(node);
+  if (json_case) {
+    EmitBudget left = budget;
+    emit_json(source.text, node, 0, left);
+  } else {
+    source.text = emitted_yaml(node, budget);
+  }
   return source;
 }
 
@@ -365,8 +427,9 @@ Command read_command(const YAML::Node& node) {
   if (c == "plan") return Command::Plan;
   if (c == "capacity") return Command::Capacity;
   if (c == "validate") return Command::Validate;
+  if (c == "share") return Command::Share;
   malformed("command: unknown command " + in_quotes(c) +
-            " (expected plan, capacity, validate, realloc, compare, grow or drain)");
+            " (expected plan, capacity, validate, share, realloc, compare, grow or drain)");
 }
 
 PlansShown read_options(const YAML::Node& node) {
@@ -499,6 +562,22 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
   }
 }
 
+// `placed` per request name or share app: the listed ones exactly.
+void compare_placed(const Expectation& e, const RunResult& result,
+                    std::vector<std::string>& diffs) {
+  if (!e.placed) return;
+  for (const auto& [name, want] : *e.placed) {
+    auto it = std::find_if(result.requests.begin(), result.requests.end(),
+                           [&](const RequestBrief& b) { return b.name == name; });
+    if (it == result.requests.end())
+      diffs.push_back("placed." + name + ": expected " + std::to_string(want) +
+                      ", not in the result");
+    else if (it->placed != want)
+      diffs.push_back("placed." + name + ": expected " + std::to_string(want) + ", got " +
+                      std::to_string(it->placed));
+  }
+}
+
 void compare(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
   if (static_cast<std::int64_t>(result.exit) != e.exit) {
     std::string line = "exit: expected " + std::to_string(e.exit) + ", got " +
@@ -509,6 +588,7 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   const Outcome o{result};
   compare_capacity(e, o, diffs);
   compare_deploy(e, o, diffs);
+  compare_placed(e, result, diffs);
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -705,6 +785,10 @@ void run_realloc_case(const YAML::Node& root, const std::string& file, const std
 
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
              const RunFunction& run_case, FixtureResult& r) {
+  // A directory walk also finds links; one to a file elsewhere is not a case
+  // of this tree, and its content must not show up in a failure message.
+  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file))
+    malformed("the case file is a symbolic link to outside its directory; not read");
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -781,7 +865,8 @@ bool looks_like_input_file(const std::string& text) {
     if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
       return true;  // one node object: grow's --template
     if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
-    return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
+    return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
+           root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)
   } catch (...) {
     return false;  // run as a case, where the parse error is reported
   }

@@ -251,8 +251,8 @@ void JsonWriter::null() {
 
 // --- YAML ---
 
-// Implicit YAML keys may be at most 1024 characters; longer ones are written
-// as explicit "? key" entries.
+// Implicit YAML keys may be at most 1024 characters as written (after
+// quoting and escapes); longer ones are written as explicit "? key" entries.
 constexpr size_t kLongKey = 1000;
 
 void YamlWriter::item_prefix() {
@@ -294,16 +294,16 @@ void YamlWriter::key(std::string_view k) {
   f.empty = false;
   if (at_ == At::AfterKey) out_ += '\n';
   if (at_ != At::AfterDash) indent(f.indent);
-  if (k.size() > kLongKey) {
-    out_ += "? ";
-    append_yaml_string(out_, k);
+  // The limit is on the key as written: escapes (600 tabs are 1,200
+  // characters) count, so measure the written form.
+  const std::size_t start = out_.size();
+  append_yaml_string(out_, k);
+  if (out_.size() - start > kLongKey) {
+    out_.insert(start, "? ");
     out_ += '\n';
     indent(f.indent);
-    out_ += ':';
-  } else {
-    append_yaml_string(out_, k);
-    out_ += ':';
   }
+  out_ += ':';
   at_ = At::AfterKey;
 }
 

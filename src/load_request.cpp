@@ -8,6 +8,7 @@
 
 #include "doc.h"
 #include "load.h"
+#include "request_fields.h"
 #include "strategy.h"
 #include "units.h"
 
@@ -176,6 +177,14 @@ class RequestReader {
     if (nodes_limit != kNoValue) {
       if (auto n = r_.integer(root.child("nodes_limit"), nodes_limit, 0)) req.nodes_limit = *n;
     }
+    if (resources != kNoValue) read_resources(root.child("resources"), resources);
+    if (node_filter != kNoValue) read_filter(root.child("node_filter"), node_filter);
+  }
+
+  // The per-instance parts alone: SPEC §10's apps file reads them as here.
+  void read_parts(const FieldPath& root, ValueId resources, ValueId node_filter,
+                  ValueId tolerations) {
+    if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
     if (resources != kNoValue) read_resources(root.child("resources"), resources);
     if (node_filter != kNoValue) read_filter(root.child("node_filter"), node_filter);
   }
@@ -634,6 +643,18 @@ bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
 }
 
 }  // namespace
+
+void read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
+                        ValueId node_filter, ValueId tolerations, Request& out,
+                        Diagnostics& diags) {
+  Draft d = new_draft(file, at.str() + ".", true);
+  const RequestOverrides none;
+  RequestReader(r, d, none).read_parts(at, resources, node_filter, tolerations);
+  normalise(d, diags);
+  d.request.app = out.app;
+  d.request.name = out.name;
+  out = std::move(d.request);
+}
 
 std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
                                         bool count_required, Diagnostics& diags) {

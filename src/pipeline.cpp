@@ -7,6 +7,7 @@
 #include "json_writer.h"
 #include "report_html.h"
 #include "reserve.h"
+#include "share.h"
 
 namespace eruplan {
 
@@ -18,27 +19,41 @@ std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : 
 // json/yaml the same facts as a document.
 std::string validate_summary(const Inventory& inventory, const Request* request,
                              OutputFormat format) {
-  std::int64_t cores = 0, cordoned = 0;
-  Bytes memory = 0;
+  // The sums may pass INT64_MAX (two nodes of 7Ei): add in 128 bits, which
+  // no inventory of fewer than 2^64 nodes can overflow, and print exactly.
+  __extension__ typedef __int128 i128;
+  i128 cores = 0, memory = 0;
+  std::int64_t cordoned = 0;
   for (const Node& n : inventory.nodes) {
-    cores += static_cast<std::int64_t>(n.core_count());
+    cores += static_cast<i128>(n.core_count());
     memory += n.memory;
     cordoned += n.available ? 0 : 1;
   }
+  auto decimal = [](i128 v) {  // v >= 0: sizes and counts are never negative
+    if (v <= INT64_MAX) return std::to_string(static_cast<std::int64_t>(v));
+    std::string digits;
+    for (; v > 0; v /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    return digits;
+  };
+  auto bytes_text = [&](i128 v) {
+    if (v <= INT64_MAX) return format_bytes(static_cast<Bytes>(v));
+    const i128 exbi = static_cast<i128>(1) << 60;
+    return v % exbi == 0 ? decimal(v / exbi) + "Ei" : decimal(v);
+  };
   if (format != OutputFormat::Table) {
     std::string out;
     auto write = [&](auto&& w) {
       w.begin_object();
       w.key("valid");
       w.boolean(true);
-      for (auto [key, value] :
-           {std::pair<const char*, std::int64_t>{"nodes", inventory.nodes.size()},
-            {"not_available", cordoned},
-            {"cores", cores},
-            {"memory", memory}}) {
-        w.key(key);
-        w.integer(value);
-      }
+      w.key("nodes");
+      w.integer(static_cast<std::int64_t>(inventory.nodes.size()));
+      w.key("not_available");
+      w.integer(cordoned);
+      w.key("cores");
+      w.number(decimal(cores));
+      w.key("memory");
+      w.number(decimal(memory));
       w.end_object();
       w.finish();
     };
@@ -50,7 +65,7 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
   }
   std::string out = "valid: " + std::to_string(inventory.nodes.size()) + " nodes";
   if (cordoned > 0) out += " (" + std::to_string(cordoned) + " not available)";
-  out += ", " + std::to_string(cores) + " cores, " + format_bytes(memory) + " memory";
+  out += ", " + decimal(cores) + " cores, " + bytes_text(memory) + " memory";
   if (request != nullptr) {
     out += "; request: app " + (request->app.empty() ? std::string("(none)") : request->app) +
            ", strategy " + std::string(strategy_name(request->strategy));
@@ -363,6 +378,7 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
 
 RunResult run(const RunOptions& options) {
   RunResult result;
+  if (options.command == Command::Share) return run_share(options);  // SPEC §10, share.h
   if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
     result.exit = ExitCode::Usage;
     result.err =

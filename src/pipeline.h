@@ -27,7 +27,7 @@ enum class ExitCode : int {
   AlreadySatisfied = 5,
 };
 
-enum class Command { Capacity, Plan, Validate, Apply };
+enum class Command { Capacity, Plan, Validate, Apply, Share };
 
 struct RunOptions {
   Command command = Command::Plan;

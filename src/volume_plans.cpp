@@ -31,10 +31,11 @@
 //   (and unlimited) bindings. Plans take their monopoly devices in name order.
 // - An unlimited quota binds the device with the most available space as the
 //   node stands before this request (ties by name), among devices no monopoly
-//   plan takes, or among all devices when monopoly plans take every one: it
-//   never limits capacity (SPEC §4). Every plan binds the same device. A
-//   monopoly binding of SIZE 0 (the loader rejects it) counts as an unlimited
-//   quota.
+//   plan takes; every plan binds the same device. When monopoly plans take
+//   every device, each plan's unlimited quotas bind that plan's own monopoly
+//   device: never one another instance holds whole, and capacity is not
+//   limited (SPEC §4). A monopoly binding of SIZE 0 (the loader rejects it)
+//   counts as an unlimited quota.
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -120,29 +121,38 @@ std::optional<Counts> pack_by_counts(std::vector<Bytes> avail,
 // The simple greedy: instance by instance, each binding (largest first) onto
 // the device with the most available space that fits it (ties by name).
 // Returns how many of at most `limit` plans it completes; `counts` holds them.
+// The devices sit in a heap by available space, so a binding costs log(devices),
+// not a scan of every device.
 std::int64_t greedy(std::vector<Bytes> avail, const std::vector<SizeClass>& classes,
                     std::int64_t limit, Counts& counts) {
   counts.assign(classes.size(), std::vector<std::int64_t>(avail.size(), 0));
+  // Heap order: most available first, then the lower index (the name order).
+  auto after = [&](std::size_t a, std::size_t b) {
+    return avail[a] != avail[b] ? avail[a] < avail[b] : a > b;
+  };
+  std::vector<std::size_t> heap(avail.size());
+  std::iota(heap.begin(), heap.end(), std::size_t{0});
+  std::make_heap(heap.begin(), heap.end(), after);
+  std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
   std::int64_t done = 0;
-  while (done < limit) {
-    const std::vector<Bytes> before = avail;
-    std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
+  while (done < limit && !heap.empty()) {
+    taken.clear();
     bool complete = true;
     for (std::size_t c = 0; c < classes.size() && complete; ++c) {
       for (std::size_t k = 0; k < classes[c].bindings.size(); ++k) {
-        std::size_t best = avail.size();
-        for (std::size_t d = 0; d < avail.size(); ++d)
-          if (avail[d] >= classes[c].size && (best == avail.size() || avail[d] > avail[best]))
-            best = d;
-        if (best == avail.size()) {
+        // The device with the most room fits the binding if any does.
+        const std::size_t best = heap.front();
+        if (avail[best] < classes[c].size) {
           complete = false;
           break;
         }
+        std::pop_heap(heap.begin(), heap.end(), after);
         avail[best] -= classes[c].size;
+        std::push_heap(heap.begin(), heap.end(), after);
         taken.emplace_back(c, best);
       }
     }
-    if (!complete) break;
+    if (!complete) break;  // the partial plan's space is never used again
     for (auto [c, d] : taken) ++counts[c][d];
     ++done;
   }
@@ -366,9 +376,8 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
                const Layout& layout, std::int64_t count, std::vector<Plan>& plans) {
   i128 mono_total = 0;
   for (auto b : mono) mono_total += request.volumes[b].size;
-  std::optional<std::uint32_t> quota_device;
-  if (!unlimited.empty())
-    quota_device = emptiest(node, layout.pool.empty() ? all_devices(node) : layout.pool);
+  std::optional<std::uint32_t> quota_device;  // none: each plan's own monopoly device
+  if (!unlimited.empty() && !layout.pool.empty()) quota_device = emptiest(node, layout.pool);
 
   // Each class's shares in device name order: slot p * m + k is plan p's k-th binding of the class.
   std::vector<std::vector<std::uint32_t>> slots(classes.size());
@@ -401,7 +410,9 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
         plan.volumes.push_back({classes[c].bindings[k],
                                 slots[c][static_cast<std::size_t>(p) * m + k], classes[c].size});
     }
-    for (auto b : unlimited) plan.volumes.push_back({b, *quota_device, 0});
+    for (auto b : unlimited)
+      plan.volumes.push_back(
+          {b, quota_device ? *quota_device : layout.monopoly[static_cast<std::size_t>(p)], 0});
     std::sort(plan.volumes.begin(), plan.volumes.end(),
               [](const VolumeShare& a, const VolumeShare& b) {
                 return a.binding != b.binding ? a.binding < b.binding : a.device < b.device;

@@ -285,3 +285,83 @@ TEST_CASE("YAML: a quoted string that is never closed is malformed") {
   CHECK(escaped->doc->text(get(*escaped->doc, escaped->doc->root(), "b")) == "it's");
   CHECK(escaped->doc->text(get(*escaped->doc, escaped->doc->root(), "c")) == "back\\");
 }
+
+TEST_CASE("bad bytes: NUL in JSON, control bytes and invalid UTF-8 in YAML, each at its place") {
+  auto p = parse("a.json", std::string("{\"a\": 1}\0 junk", 15));
+  CHECK_FALSE(p->doc);
+  CHECK(p->diags.to_string() == "a.json:1:9: error: malformed JSON: a NUL byte is not allowed\n");
+
+  p = parse("a.yaml", std::string("a: 1\nb: 2\n\0", 11));
+  CHECK_FALSE(p->doc);
+  CHECK(p->diags.to_string() == "a.yaml:3:1: error: malformed YAML: a NUL byte is not allowed\n");
+
+  p = parse("a.yaml", "a: x\x04y\n");
+  CHECK(p->diags.to_string() ==
+        "a.yaml:1:5: error: malformed YAML: control character 0x04 is not allowed (in a "
+        "double-quoted string, escape it)\n");
+
+  p = parse("a.yaml", "a: \"x\xC0\xAF\"\n");  // an overlong '/'
+  CHECK(p->diags.to_string() ==
+        "a.yaml:1:6: error: malformed YAML: invalid UTF-8 (byte 0xC0); YAML input must be UTF-8\n");
+
+  // Valid UTF-8, a BOM, tabs and CRLF line ends stay fine.
+  p = parse("a.yaml", "\xEF\xBB\xBFname: \"caf\xC3\xA9 \xF0\x9F\x98\x80\"\r\nb:\t1\r\n");
+  REQUIRE(p->doc);
+  CHECK(p->diags.to_string().empty());
+  CHECK(p->doc->text(get(*p->doc, p->doc->root(), "name")) == "caf\xC3\xA9 \xF0\x9F\x98\x80");
+}
+
+TEST_CASE("field paths show at most 64 bytes of a key") {
+  const std::string key(1000, 'k');
+  const FieldPath root;
+  const FieldPath nodes = root.child("nodes");
+  const FieldPath node = nodes.at(2);
+  const FieldPath leaf = node.child(key);
+  CHECK(leaf.str() == "nodes[2]." + std::string(64, 'k') + "...(1000 bytes)");
+  const std::string exact(64, 'x');
+  CHECK(node.child(exact).str() == "nodes[2]." + exact);
+}
+
+TEST_CASE("Reader: an unknown key far longer than any field gets no suggestion") {
+  auto p = parse("a.json", "{\"nam\": \"x\",\n\"" + std::string(5000, 'q') + "\": 1, \"nodes\": []}");
+  REQUIRE(p->doc);
+  Reader r(*p->doc, "a.json", p->diags);
+  ValueId name = kNoValue, nodes = kNoValue;
+  CHECK(r.fields(FieldPath{}, p->doc->root(), {{"name", &name}, {"nodes", &nodes}}));
+  CHECK(p->diags.to_string() ==
+        "a.json:1:2: warning: nam: unknown field, ignored; did you mean name?\n"
+        "a.json:2:1: warning: " + std::string(64, 'q') +
+            "...(5000 bytes): unknown field, ignored (known fields: name nodes)\n");
+}
+
+TEST_CASE("Reader: an alias read at every use stops at the budget, once, naming the alias") {
+  // 200 members, used 6,000 times: 1.2 million entries, over the 64 MiB floor.
+  std::string text = "x: &big {";
+  for (int i = 0; i < 200; ++i) text += (i ? ", k" : "k") + std::to_string(i) + ": v";
+  text += "}\nlist:\n";
+  for (int i = 0; i < 6000; ++i) text += "  - *big\n";
+  auto p = parse("a.yaml", text);
+  REQUIRE(p->doc);
+  CHECK(Reader::budget_for(text.size()) == std::uint64_t{64} << 20);
+  Reader r(*p->doc, "a.yaml", p->diags);
+  const ValueId list = get(*p->doc, p->doc->root(), "list");
+  const FieldPath root;
+  const FieldPath path = root.child("list");
+  REQUIRE(r.is_array(path, list));
+  std::size_t read = 0, entries = 0;
+  for (std::uint32_t i = 0; i < p->doc->size(list); ++i) {
+    const auto members = r.members(path.at(i), p->doc->element(list, i));
+    read += members.empty() ? 0 : 1;
+    entries += members.size();
+  }
+  CHECK_FALSE(r.is_array(path, list));  // everything fails once the budget is spent
+  CHECK(r.exhausted());
+  CHECK(read < 6000);
+  CHECK(entries == read * 200);
+  CHECK(p->diags.to_string() ==
+        "a.yaml:1:4: error: list[" + std::to_string(read) +
+            "]: the document expands to too much to read: over 64 MiB of values from a " +
+            std::to_string(text.size()) +
+            "-byte file; alias *big (the value at line 1:4) is read again at every place it is "
+            "used\n");
+}

@@ -317,7 +317,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("name: x\n") == "malformed case: nodes: missing (an inline inventory or a path)");
   CHECK(
       message("nodes: {}\ncommand: deploy\n") ==
-      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate, realloc, compare, grow or drain))");
+      R"(malformed case: command: unknown command "deploy" (expected plan, capacity, validate, share, realloc, compare, grow or drain))");
   CHECK(message("nodes: {}\nexpect: {exit: zero}\n") ==
         R"(malformed case: expect.exit: expected an integer, got "zero")");
   CHECK(message("nodes: {}\nexpect: {exit: \"3\"}\n") ==
@@ -335,12 +335,16 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "malformed case: expect.error_contains: expected a string, got a mapping");
   CHECK(
       message("nodes: {}\nexpect: {deploi: {}}\n") ==
-      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains))");
+      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains, placed))");
   CHECK(
       message("nodes: {}\nexpected: {}\n") ==
       R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, pods, template, options, expect))");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
+  CHECK(message("nodes: {}\n" + std::string(100, 'z') + ": 1\n") ==
+        "malformed case: unknown field \"" + std::string(64, 'z') +
+            "...(100 bytes)\" (known: name, description, command, nodes, request, pods, template, "
+            "options, expect)");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");
   CHECK(message("nodes: {}\nrequest: [[[[[[]]]]]]\nname: [x]\n") ==
         "malformed case: name: expected a string, got a list");
@@ -356,15 +360,15 @@ TEST_CASE("an exception from the pipeline is a failed case, not a crash") {
 
 TEST_CASE("path inputs are read relative to the case file") {
   FakePipeline fake{canned({{"node1", 1, 1}})};
-  const ReadFile read = files({{"fixtures/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
+  const ReadFile read = files({{"fixtures/cases/inputs/nodes.yaml", "nodes: [{name: node1}]\n"},
                                {"fixtures/cases/req.json", R"({"app": "web"})"}});
-  const FixtureResult r =
-      run_fixture("fixtures/cases/a.yaml",
-                  "nodes: ../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n",
-                  read, fake.fn());
+  const FixtureResult r = run_fixture(
+      "fixtures/cases/a.yaml",
+      "nodes: inputs/../inputs/nodes.yaml\nrequest: req.json\nexpect: {deploy: {node1: 1}}\n", read,
+      fake.fn());
   CHECK(r.passed);
   REQUIRE(fake.calls.size() == 1);
-  CHECK(fake.calls[0].nodes.name == "fixtures/inputs/nodes.yaml");
+  CHECK(fake.calls[0].nodes.name == "fixtures/cases/inputs/nodes.yaml");
   CHECK(fake.calls[0].nodes.text == "nodes: [{name: node1}]\n");
   CHECK(fake.calls[0].nodes.format == InputFormat::Auto);
   CHECK(fake.calls[0].request->name == "fixtures/cases/req.json");
@@ -374,6 +378,26 @@ TEST_CASE("path inputs are read relative to the case file") {
   run_fixture("a.yaml", "nodes: nodes.yaml\n", files({{"nodes.yaml", "nodes: []\n"}}), fake.fn());
   REQUIRE(fake.calls.size() == 2);
   CHECK(fake.calls[1].nodes.name == "nodes.yaml");
+}
+
+TEST_CASE("input paths outside the case file's directory are refused, never read") {
+  FakePipeline fake{canned({})};
+  std::vector<std::string> asked;
+  const ReadFile read = [&](const std::string& path) -> std::optional<std::string> {
+    asked.push_back(path);
+    return "secret: 1\n";
+  };
+  const FixtureResult r = run_fixture(
+      "fixtures/cases/a.yaml",
+      "nodes: ../inputs/nodes.yaml\nrequest: /etc/shadow\nexpect: {error_contains: secret}\n", read,
+      fake.fn());
+  CHECK_FALSE(r.passed);
+  CHECK(r.differences ==
+        std::vector<std::string>{
+            R"(nodes: "../inputs/nodes.yaml" is outside the case file's directory; inputs must be in it or below it (symbolic links included))",
+            R"(request: "/etc/shadow" is outside the case file's directory; inputs must be in it or below it (symbolic links included))"});
+  CHECK(asked.empty());
+  CHECK(fake.calls.empty());
 }
 
 TEST_CASE("an unreadable input path fails the case naming the path") {
@@ -605,3 +629,26 @@ TEST_CASE("eruplan test reports the deliberately failing cases and exits 1") {
 }
 #endif
 #endif
+
+TEST_CASE("an inline input that aliases expand past the emit budget fails the case, not the run") {
+  FakePipeline fake{canned({})};
+  // Ten levels of ten aliases: 10^10 values if copied.
+  std::string text = "nodes:\n  l0: &a0 [1,1,1,1,1,1,1,1,1,1]\n";
+  for (int i = 1; i < 10; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    text += "  l" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) text += (k ? "," : "") + prev;
+    text += "]\n";
+  }
+  text += "  nodes: []\n";
+  for (const char* name : {"bomb.yaml", "bomb.json"}) {
+    CAPTURE(name);
+    const FixtureResult r = run_fixture(name, text, kNoFiles, fake.fn());
+    CHECK_FALSE(r.passed);
+    CHECK(r.differences ==
+          std::vector<std::string>{
+              "malformed case: nodes: the inline input expands to too much text through YAML "
+              "aliases (each use of an alias is a copy); give it as a file instead"});
+  }
+  CHECK(fake.calls.empty());
+}

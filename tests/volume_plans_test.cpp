@@ -89,7 +89,8 @@ std::int64_t plain_greedy(const Node& node, const Request& request) {
 
 // Checks every plan against the node: each scheduled binding bound exactly
 // once, normal shares within each device's available space, monopoly devices
-// unused, whole, split exactly, and used by no other plan or binding.
+// unused, whole, split exactly, and used by no other plan or binding (but the
+// plan's own unlimited quotas, when monopoly takes every device).
 void check_plans(const Node& node, const Request& request, const DimensionResult& result) {
   std::vector<Bytes> normal_used(node.devices.size(), 0);
   std::map<std::uint32_t, int> monopoly_plans;  // device -> plans using it for monopoly
@@ -97,7 +98,7 @@ void check_plans(const Node& node, const Request& request, const DimensionResult
   for (const Plan& plan : result.plans) {
     std::map<std::uint32_t, int> bound;
     Bytes mono_total = 0;
-    std::set<std::uint32_t> mono_devices;
+    std::set<std::uint32_t> mono_devices, quota_devices;
     for (std::size_t i = 0; i < plan.volumes.size(); ++i) {
       const VolumeShare& s = plan.volumes[i];
       if (i > 0) {
@@ -111,7 +112,7 @@ void check_plans(const Node& node, const Request& request, const DimensionResult
       ++bound[s.binding];
       if (v.size == 0) {
         CHECK(s.size == 0);
-        non_monopoly.insert(s.device);
+        quota_devices.insert(s.device);
       } else if (v.monopoly()) {
         mono_total += s.size;
         mono_devices.insert(s.device);
@@ -124,6 +125,8 @@ void check_plans(const Node& node, const Request& request, const DimensionResult
     for (std::uint32_t b = 0; b < request.volumes.size(); ++b)
       CHECK(bound[b] == (request.volumes[b].scheduled() ? 1 : 0));
     CHECK(mono_devices.size() <= 1);
+    for (std::uint32_t d : quota_devices)
+      if (mono_devices.count(d) == 0) non_monopoly.insert(d);
     if (!mono_devices.empty()) {
       const std::uint32_t d = *mono_devices.begin();
       CHECK(node.devices[d].used == 0);
@@ -413,15 +416,36 @@ TEST_CASE("volume plans: monopoly, normal and unlimited together") {
 
 TEST_CASE("volume plans: an unlimited quota never limits capacity, even next to monopoly") {
   // SPEC §4: SIZE 0 "does not limit capacity". The quota prefers a device no
-  // monopoly plan takes; when monopoly plans take them all, it binds the
-  // emptiest device of the node.
+  // monopoly plan takes; when monopoly plans take them all, each plan's quota
+  // binds that plan's own monopoly device, never one another instance holds
+  // (it bound the emptiest device, /b, which plan 1 holds whole).
   const Request request = request_with({"AUTO:/db:rwm:100", "AUTO:/tmp:rw:0"});
   const Node two = node_with({{"/a", 100}, {"/b", 200}});
   const DimensionResult r = volume_dimension(two, request, kUnlimited);
   CHECK(r.capacity == 2);
   REQUIRE(r.plans.size() == 2);
-  CHECK(shares(r.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 1, 0}});
+  CHECK(shares(r.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 0, 0}});
   CHECK(shares(r.plans[1]) == std::vector<Share>{{0, 1, 200}, {1, 1, 0}});
+  check_plans(two, request, r);
+
+  // One device too few for a spare: three equal disks, three monopoly plans.
+  const Node three = node_with({{"/a", 100}, {"/b", 100}, {"/c", 100}});
+  const DimensionResult all = volume_dimension(three, request, kUnlimited);
+  CHECK(all.capacity == 3);
+  REQUIRE(all.plans.size() == 3);
+  CHECK(shares(all.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 0, 0}});
+  CHECK(shares(all.plans[1]) == std::vector<Share>{{0, 1, 100}, {1, 1, 0}});
+  CHECK(shares(all.plans[2]) == std::vector<Share>{{0, 2, 100}, {1, 2, 0}});
+  check_plans(three, request, all);
+
+  // With a device left over, every plan's quota binds it.
+  const Node spare = node_with({{"/a", 100}, {"/b", 100}, {"/z", 50, 10}});
+  const DimensionResult left = volume_dimension(spare, request, kUnlimited);
+  CHECK(left.capacity == 2);
+  REQUIRE(left.plans.size() == 2);
+  CHECK(shares(left.plans[0]) == std::vector<Share>{{0, 0, 100}, {1, 2, 0}});
+  CHECK(shares(left.plans[1]) == std::vector<Share>{{0, 1, 100}, {1, 2, 0}});
+  check_plans(spare, request, left);
 
   const Node one = node_with({{"/a", 100}});
   const DimensionResult single = volume_dimension(one, request, kUnlimited);

@@ -1,0 +1,54 @@
+// Shared by the fuzz targets: the request variants an input's first byte
+// picks, so one corpus file exercises memory mode, CPU binding and volumes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pipeline.h"
+
+namespace eruplan::fuzz {
+
+// Splits a fuzz input into a selector byte and the document text.
+inline std::pair<std::uint8_t, std::string> split_input(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return {0, {}};
+  return {data[0], std::string(reinterpret_cast<const char*>(data + 1), size - 1)};
+}
+
+// Request flags by selector: memory mode, CPU binding, volumes, a filter.
+inline RequestOverrides request_for(std::uint8_t selector) {
+  RequestOverrides o;
+  o.count = std::to_string(1 + selector % 7);
+  switch ((selector >> 3) % 4) {
+    case 0:
+      o.memory = "64Mi";
+      break;
+    case 1:
+      o.cpu = "1.5";
+      o.cpu_bind = "true";
+      o.memory = "1Mi";
+      break;
+    case 2:
+      o.memory = "1";
+      o.volumes = {"AUTO:/data:rw:100", "AUTO:/db:rwm:50", "AUTO:/tmp:rw"};
+      break;
+    default:
+      o.memory = "1";
+      o.exclude = {"node2"};
+      o.labels = {"zone=a"};
+      break;
+  }
+  static constexpr const char* kStrategies[] = {"auto", "fill", "each", "global", "drained"};
+  o.strategy = kStrategies[(selector >> 5) % 5];
+  return o;
+}
+
+// Exit codes a run may end with; anything else (or 1, internal) is a bug.
+inline bool expected_exit(ExitCode e) {
+  return e == ExitCode::Ok || e == ExitCode::Invalid || e == ExitCode::Infeasible ||
+         e == ExitCode::AlreadySatisfied;
+}
+
+}  // namespace eruplan::fuzz

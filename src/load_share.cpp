@@ -1,0 +1,248 @@
+// The apps file of `eruplan share` (SPEC §10): placement and a list of apps,
+// each with weight, quota, max_count and a request's per-instance parts,
+// read with the request reader's own code (request_fields.h). Every problem
+// is collected with file:line:col and its field path.
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+#include <string>
+
+#include "doc.h"
+#include "load.h"
+#include "request_fields.h"
+#include "share.h"
+
+namespace eruplan {
+
+namespace {
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+constexpr std::uint64_t kMaxWeightPart = 1'000'000'000'000'000'000ULL;  // 10^18
+
+// A weight as written, exactly: digits, an optional fraction and an optional
+// exponent (2, 0.1, 1.5e2). Reduced, numerator and denominator must each be
+// at most 10^18, which keeps the share comparison inside its exact range.
+std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
+  const std::string shown = quoted(text);
+  std::size_t i = 0;
+  if (i < text.size() && text[i] == '+') ++i;
+  if (i < text.size() && text[i] == '-') {
+    error = "weight must be > 0, got " + std::string(text);
+    return std::nullopt;
+  }
+  std::string digits;
+  std::int64_t scale = 0;  // value = digits x 10^scale
+  bool any = false, point = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') break;
+    any = true;
+    if (digits.empty() && c == '0') {
+      if (point) --scale;
+      continue;  // leading zeros
+    }
+    digits += c;
+    if (point) --scale;
+  }
+  if (!any) {
+    error = "expected a number > 0 (such as 1, 2 or 0.5), got " + shown;
+    return std::nullopt;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+    std::int64_t e = 0;
+    bool exp_digits = false;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      exp_digits = true;
+      e = std::min<std::int64_t>(e * 10 + (text[i] - '0'), 1000);
+    }
+    if (!exp_digits) i = text.size() + 1;  // malformed
+    scale += negative ? -e : e;
+  }
+  if (i != text.size()) {
+    error = "expected a number > 0 (such as 1, 2 or 0.5), got " + shown;
+    return std::nullopt;
+  }
+  if (digits.empty()) {
+    error = "weight must be > 0, got " + std::string(text);
+    return std::nullopt;
+  }
+  // Trailing zeros of the digits move into the scale.
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back(), ++scale;
+  const std::string too_big = "weight " + std::string(text) +
+                              " is too fine or too large to compare exactly "
+                              "(numerator and denominator at most 10^18)";
+  if (digits.size() > 18 || scale > 18 || scale < -18) {
+    error = too_big;
+    return std::nullopt;
+  }
+  std::uint64_t num = std::stoull(digits), den = 1;
+  for (std::int64_t k = 0; k < scale; ++k) num *= 10;
+  for (std::int64_t k = 0; k > scale; --k) den *= 10;
+  const std::uint64_t g = std::gcd(num, den);
+  num /= g;
+  den /= g;
+  if (num > kMaxWeightPart || den > kMaxWeightPart) {
+    error = too_big;
+    return std::nullopt;
+  }
+  return Weight{num, den};
+}
+
+std::optional<SharePlacement> parse_placement(std::string_view text) {
+  if (text == "first_fit") return SharePlacement::FirstFit;
+  if (text == "least_allocated") return SharePlacement::LeastAllocated;
+  if (text == "most_allocated") return SharePlacement::MostAllocated;
+  return std::nullopt;
+}
+
+// A request limits capacity when some dimension divides by it: cpu (CPU fit
+// or binding), memory, storage, an extended resource, or a sized AUTO
+// volume. Without one, and without max_count, nothing would stop the app.
+bool limits_capacity(const Request& r) {
+  if (r.cpu > 0 || r.memory > 0 || r.storage > 0) return true;
+  for (const auto& e : r.extended)
+    if (e.second > 0) return true;
+  for (const VolumeRequest& v : r.volumes)
+    if (v.scheduled() && v.size > 0) return true;
+  return false;
+}
+
+ValueId given(const Doc& doc, ValueId v) {
+  return v != kNoValue && doc[v].kind == ValueKind::Null ? kNoValue : v;
+}
+
+void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
+              ShareSpec& spec, std::vector<std::pair<ValueId, std::size_t>>& names,
+              Diagnostics& diags) {
+  ValueId app, weight, quota, max_count, resources, node_filter, tolerations;
+  if (!r.fields(at, item,
+                {{"app", &app},
+                 {"weight", &weight},
+                 {"quota", &quota},
+                 {"max_count", &max_count},
+                 {"resources", &resources},
+                 {"node_filter", &node_filter},
+                 {"tolerations", &tolerations}}))
+    return;
+  const Doc& doc = r.doc();
+  ShareApp a;
+  bool ok = true;
+  if (given(doc, app) == kNoValue) {
+    r.error(at, item, "app is required (the name its instances are counted by)");
+    ok = false;
+  } else if (auto name = r.string(at.child("app"), app)) {
+    a.name = *name;
+    for (const auto& [id, index] : names)
+      if (spec.apps[index].name == a.name) {
+        r.error(at.child("app"), app,
+                "app " + quoted(a.name) + " is listed twice (first at " + r.where(id) + ")");
+        ok = false;
+      }
+  } else {
+    ok = false;
+  }
+  if ((weight = given(doc, weight)) != kNoValue) {
+    if (auto text = r.scalar(at.child("weight"), weight)) {
+      std::string problem;
+      if (doc[weight].kind == ValueKind::Bool)
+        problem = "expected a number > 0 (such as 1, 2 or 0.5), got " + std::string(*text);
+      auto w = problem.empty() ? parse_weight(*text, problem) : std::nullopt;
+      if (w)
+        a.weight = *w;
+      else
+        r.error(at.child("weight"), weight, problem), ok = false;
+    } else {
+      ok = false;
+    }
+  }
+  if ((quota = given(doc, quota)) != kNoValue) {
+    if (auto q = r.integer(at.child("quota"), quota, 0))
+      a.quota = *q;
+    else
+      ok = false;
+  }
+  if ((max_count = given(doc, max_count)) != kNoValue) {
+    if (auto m = r.integer(at.child("max_count"), max_count, 0))
+      a.max_count = *m;
+    else
+      ok = false;
+  }
+  a.request.app = a.name;
+  a.request.name = a.name;
+  const std::size_t before = diags.items().size();
+  read_request_parts(r, file, at, given(doc, resources), given(doc, node_filter),
+                     given(doc, tolerations), a.request, diags);
+  for (std::size_t i = before; i < diags.items().size(); ++i)
+    if (diags.items()[i].severity == Severity::Error) ok = false;
+  a.request.cpu_fit = true;  // SPEC §8.2: share fits CPU as Kubernetes does
+  if (a.max_count >= 0 && a.quota > a.max_count) {
+    r.error(at.child("quota"), quota,
+            "quota " + std::to_string(a.quota) + " is more than max_count " +
+                std::to_string(a.max_count));
+    ok = false;
+  }
+  if (ok && a.max_count < 0 && !limits_capacity(a.request)) {
+    r.error(at, item,
+            "nothing would stop app " + quoted(a.name) +
+                ": give it max_count, or a request that limits capacity (cpu, memory, storage, "
+                "an extended resource or a sized AUTO volume)");
+    ok = false;
+  }
+  if (!ok) return;
+  names.emplace_back(app, spec.apps.size());
+  spec.apps.push_back(std::move(a));
+}
+
+}  // namespace
+
+std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
+  std::optional<Doc> doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  const FieldPath root;
+  ValueId placement, apps;
+  if (!r.fields(root, doc->root(), {{"placement", &placement}, {"apps", &apps}}))
+    return std::nullopt;
+  ShareSpec spec;
+  if ((placement = given(*doc, placement)) != kNoValue) {
+    if (auto p = r.string(root.child("placement"), placement)) {
+      if (auto parsed = parse_placement(*p))
+        spec.placement = *parsed;
+      else
+        r.error(root.child("placement"), placement,
+                "unknown placement " + quoted(*p) +
+                    "; expected first_fit, least_allocated or most_allocated");
+    }
+  }
+  if ((apps = given(*doc, apps)) == kNoValue) {
+    r.error(root, doc->root(), "apps is required (a list of {app, resources, ...})");
+    return std::nullopt;
+  }
+  const FieldPath list = root.child("apps");
+  if (!r.is_array(list, apps)) return std::nullopt;
+  const std::uint32_t n = doc->size(apps);
+  if (n == 0) r.error(list, apps, "apps is empty; give at least one app");
+  std::vector<std::pair<ValueId, std::size_t>> names;  // app value, index in spec.apps
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const ValueId item = doc->element(apps, i);
+    const FieldPath at = list.at(i);
+    if (!r.is_object(at, item)) continue;
+    read_app(r, source.name, at, item, spec, names, diags);
+  }
+  if (diags.has_errors()) return std::nullopt;
+  return spec;
+}
+
+void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags) {
+  for (const ShareApp& app : spec.apps) check_inputs(inventory, app.request, diags);
+}
+
+}  // namespace eruplan

@@ -1,0 +1,251 @@
+// `eruplan share` as one pure function (load -> share -> render), and its
+// document: {"placement", "apps": {name: {placed, dominant_resource,
+// dominant_share, dominant_share_fraction, frozen_by, deploy, assignments}}}
+// (SPEC §10), or a table per app and per node x app.
+#include <algorithm>
+#include <numeric>
+
+#include "json_writer.h"
+#include "share.h"
+
+namespace eruplan {
+
+namespace {
+
+std::string weight_text(const Weight& w) {
+  return w.den == 1 ? std::to_string(w.num) : std::to_string(w.num) + "/" + std::to_string(w.den);
+}
+
+// Apps in byte order of their names, as every other map of the output.
+std::vector<std::size_t> app_order(const ShareSpec& spec) {
+  std::vector<std::size_t> order(spec.apps.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return spec.apps[a].name < spec.apps[b].name; });
+  return order;
+}
+
+// One plan as SPEC §6 writes it: cpu_map (pieces per core id), numa_node,
+// volumes (binding -> device -> bytes).
+template <class W>
+void write_plan(W& w, const Plan& plan, const Node& node, const Request& request) {
+  w.begin_object();
+  if (!plan.cpu.empty()) {
+    w.key("cpu_map");
+    w.begin_object();
+    for (std::size_t i = 0; i < plan.cpu.size();) {
+      const std::uint32_t core = plan.cpu[i].core;
+      Pieces pieces = 0;
+      for (; i < plan.cpu.size() && plan.cpu[i].core == core; ++i) pieces += plan.cpu[i].pieces;
+      w.key(node.core_id(core));
+      w.integer(pieces);
+    }
+    w.end_object();
+  }
+  if (plan.numa >= 0) {
+    w.key("numa_node");
+    w.string(node.numa_nodes[static_cast<std::size_t>(plan.numa)].id);
+  }
+  if (!plan.volumes.empty()) {
+    w.key("volumes");
+    w.begin_object();
+    for (std::size_t i = 0; i < plan.volumes.size();) {
+      const std::uint32_t binding = plan.volumes[i].binding;
+      w.key(request.volumes[binding].binding);
+      w.begin_object();
+      while (i < plan.volumes.size() && plan.volumes[i].binding == binding) {
+        const std::uint32_t device = plan.volumes[i].device;
+        Bytes size = 0;
+        for (; i < plan.volumes.size() && plan.volumes[i].binding == binding &&
+               plan.volumes[i].device == device;
+             ++i)
+          size += plan.volumes[i].size;
+        w.key(node.devices[device].name);
+        w.integer(size);
+      }
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
+template <class W>
+void write_document(W& w, const Inventory& state, const ShareSpec& spec,
+                    const ShareResult& result) {
+  w.begin_object();
+  w.key("placement");
+  w.string(placement_name(spec.placement));
+  w.key("apps");
+  w.begin_object();
+  for (const std::size_t a : app_order(spec)) {
+    const ShareApp& app = spec.apps[a];
+    const AppShare& s = result.apps[a];
+    w.key(app.name);
+    w.begin_object();
+    w.key("placed");
+    w.integer(s.placed);
+    w.key("existing");
+    w.integer(s.existing);
+    w.key("weight");
+    w.string(weight_text(app.weight));
+    w.key("dominant_resource");
+    if (s.dominant_resource.empty())
+      w.null();
+    else
+      w.string(s.dominant_resource);
+    w.key("dominant_share");
+    w.number(decimal_text(s.dominant_share, 6));
+    w.key("dominant_share_fraction");
+    w.string(fraction_text(s.dominant_share));
+    w.key("frozen_by");
+    w.string(s.frozen_by);
+    w.key("deploy");
+    w.begin_object();
+    for (const auto& [node, k] : s.deploy) {
+      w.key(state.nodes[node].name);
+      w.integer(k);
+    }
+    w.end_object();
+    if (binds_anything(app.request)) {
+      w.key("assignments");
+      w.begin_object();
+      for (std::size_t i = 0; i < s.assignments.size();) {
+        const std::uint32_t node = s.assignments[i].first;
+        w.key(state.nodes[node].name);
+        w.begin_array();
+        for (; i < s.assignments.size() && s.assignments[i].first == node; ++i)
+          write_plan(w, s.assignments[i].second, state.nodes[node], app.request);
+        w.end_array();
+      }
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_object();
+  w.end_object();
+  w.finish();
+}
+
+// Columns padded to the widest cell (bytes; names are usually ASCII).
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::string render_table(const Inventory& state, const ShareSpec& spec, const ShareResult& result) {
+  const std::vector<std::size_t> order = app_order(spec);
+  std::vector<std::vector<std::string>> apps{
+      {"APP", "WEIGHT", "EXISTING", "PLACED", "DOMINANT", "SHARE", "FROZEN BY"}};
+  for (const std::size_t a : order) {
+    const AppShare& s = result.apps[a];
+    apps.push_back(
+        {spec.apps[a].name, weight_text(spec.apps[a].weight), std::to_string(s.existing),
+         std::to_string(s.placed), s.dominant_resource.empty() ? "-" : s.dominant_resource,
+         decimal_text(s.dominant_share, 6) + " (" + fraction_text(s.dominant_share) + ")",
+         s.frozen_by});
+  }
+  // New instances per node x app, for the nodes that got any, by name.
+  std::vector<std::vector<std::int64_t>> grid(state.nodes.size());
+  for (std::size_t col = 0; col < order.size(); ++col)
+    for (const auto& [node, k] : result.apps[order[col]].deploy) {
+      if (grid[node].empty()) grid[node].assign(order.size(), 0);
+      grid[node][col] = k;
+    }
+  std::vector<std::uint32_t> used;
+  for (std::uint32_t i = 0; i < grid.size(); ++i)
+    if (!grid[i].empty()) used.push_back(i);
+  std::sort(used.begin(), used.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return state.nodes[a].name < state.nodes[b].name;
+  });
+  std::vector<std::vector<std::string>> nodes{{"NODE"}};
+  for (const std::size_t a : order) nodes[0].push_back(spec.apps[a].name);
+  std::vector<std::int64_t> totals(order.size(), 0);
+  for (const std::uint32_t i : used) {
+    std::vector<std::string> row{state.nodes[i].name};
+    for (std::size_t col = 0; col < order.size(); ++col) {
+      row.push_back(std::to_string(grid[i][col]));
+      totals[col] += grid[i][col];
+    }
+    nodes.push_back(std::move(row));
+  }
+  std::vector<std::string> total{"total"};
+  for (const std::int64_t t : totals) total.push_back(std::to_string(t));
+  nodes.push_back(std::move(total));
+  return "placement: " + std::string(placement_name(spec.placement)) + ", " +
+         std::to_string(result.steps) + " new instances\n\n" + table(apps) + '\n' + table(nodes);
+}
+
+}  // namespace
+
+std::string render_share(const Inventory& state, const ShareSpec& spec, const ShareResult& result,
+                         OutputFormat format) {
+  std::string out;
+  if (format == OutputFormat::Table) return render_table(state, spec, result);
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write_document(w, state, spec, result);
+  } else {
+    YamlWriter w(out);
+    write_document(w, state, spec, result);
+  }
+  return out;
+}
+
+RunResult run_share(const RunOptions& options) {
+  RunResult result;
+  if (!options.request) {
+    result.exit = ExitCode::Usage;
+    result.err =
+        "eruplan: error: share needs -r APPS (the apps file)\n"
+        "Run with --help for more information.\n";
+    if (options.output != OutputFormat::Table)
+      result.out = failure_document(options.output, result.exit, "share needs -r APPS", {});
+    return result;
+  }
+  Diagnostics diags;
+  result.inventory = load_inventory(options.nodes, diags);
+  std::optional<ShareSpec> spec = load_share(*options.request, diags);
+  if (result.inventory && spec) check_share(*result.inventory, *spec, diags);
+  result.err = diags.to_string();
+  if (diags.has_errors() || !result.inventory || !spec) {
+    result.exit = ExitCode::Invalid;
+    result.problems = diags.items();
+    if (options.output != OutputFormat::Table)
+      result.out = failure_document(options.output, result.exit, "invalid input", result.problems);
+    return result;
+  }
+  Inventory state = *result.inventory;
+  ShareOptions share_options;
+  share_options.jobs = options.jobs;
+  const ShareResult shared = share(state, *spec, share_options);
+  for (std::size_t a = 0; a < spec->apps.size(); ++a)
+    result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});
+  if (shared.quota_failed) {
+    result.exit = ExitCode::Infeasible;
+    result.err += "infeasible: " + shared.message + '\n';
+    if (options.output != OutputFormat::Table)
+      result.out = failure_document(options.output, result.exit, shared.message, {});
+    return result;
+  }
+  result.out = render_share(state, *spec, shared, options.output);
+  if (options.save_inventory)
+    result.saved_inventory = render_inventory(state, *options.save_inventory);
+  return result;
+}
+
+}  // namespace eruplan

@@ -343,7 +343,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
   CHECK(message("nodes: {}\n" + std::string(100, 'z') + ": 1\n") ==
         "malformed case: unknown field \"" + std::string(64, 'z') +
-            "...(100 bytes)\" (known: name, description, command, nodes, request, options, expect)");
+            "...(100 bytes)\" (known: name, description, command, nodes, request, pods, options, expect)");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");
   CHECK(message("nodes: {}\nrequest: [[[[[[]]]]]]\nname: [x]\n") ==
         "malformed case: name: expected a string, got a list");

@@ -48,6 +48,21 @@ struct Context {
   std::vector<Seen> seen;  // nodes with capacity > 0, by name
   bool failed = false;     // rejected or satisfied: nothing placed
   bool satisfied = false;
+  // Facts about all the nodes, computed once so each line costs O(1).
+  bool any_placed = false;     // some node gets new instances
+  std::int64_t top = 0;        // auto: the highest level a node with new instances reaches
+  double last_key = 0;         // global: the largest key of a placed instance
+  const Seen* best = nullptr;  // score: the highest first total, ties by name
+
+  void summarise() {
+    for (const Seen& o : seen) {
+      if (o.score != nullptr && (best == nullptr || o.score->total > best->score->total)) best = &o;
+      if (o.k <= 0) continue;
+      any_placed = true;
+      top = std::max(top, o.nc->existing + o.k);
+      last_key = std::max(last_key, global_key(o.nc->usage, o.nc->rate, o.k));
+    }
+  }
 
   std::string_view strategy() const { return strategy_name(request.strategy); }
   std::string nothing_placed() const {
@@ -64,10 +79,8 @@ bool can_reach(std::int64_t existing, std::int64_t capacity, std::int64_t count)
 
 std::string auto_line(const Context& c, const Seen& s) {
   const std::int64_t e = s.nc->existing;
-  std::int64_t top = 0;  // the highest level a node with new instances reaches
-  bool any = false;
-  for (const Seen& o : c.seen)
-    if (o.k > 0) top = std::max(top, o.nc->existing + o.k), any = true;
+  const std::int64_t top = c.top;
+  const bool any = c.any_placed;
   const std::int64_t limit = c.request.nodes_limit;
   if (s.k > 0) {
     const std::string plus = "auto: +" + std::to_string(s.k);
@@ -121,10 +134,8 @@ std::string global_line(const Context& c, const Seen& s) {
   if (s.k > 0)
     return "global: +" + std::to_string(s.k) + ", usage " + percent(n.usage) + " -> " +
            percent(global_key(n.usage, n.rate, s.k));
-  double last = 0;
-  bool any = false;
-  for (const Seen& o : c.seen)
-    if (o.k > 0) last = std::max(last, global_key(o.nc->usage, o.nc->rate, o.k)), any = true;
+  const double last = c.last_key;
+  const bool any = c.any_placed;
   const double next = global_key(n.usage, n.rate, 1);
   std::string out = "global: usage " + percent(n.usage) + ", " + percent(next) + " with one more";
   if (!any) return out + c.nothing_placed();
@@ -145,9 +156,7 @@ std::string drained_line(const Context& c, const Seen& s) {
 std::string score_line(const Context& c, const Seen& s) {
   if (s.score == nullptr)
     return "score: can take " + count_text(s.nc->capacity) + c.nothing_placed();
-  const Seen* best = nullptr;  // highest first total, ties by name (seen is by name)
-  for (const Seen& o : c.seen)
-    if (o.score != nullptr && (best == nullptr || o.score->total > best->score->total)) best = &o;
+  const Seen* best = c.best;
   const std::string total = std::to_string(s.score->total);
   if (s.k > 0) return "score: +" + std::to_string(s.k) + ", total " + total + " for the first";
   if (best != &s) {
@@ -212,6 +221,8 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
     c.seen.push_back(
         {inventory.nodes[nc.node].name, &nc, k, scored ? &outcome->scores[i] : nullptr});
   }
+
+  c.summarise();
 
   std::vector<ExplainLine> lines;
   lines.reserve(inventory.nodes.size());

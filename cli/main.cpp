@@ -467,7 +467,7 @@ int main_impl(int argc, char** argv) {
   test->footer(
       "Examples:\n"
       "  eruplan test fixtures/\n"
-      "  eruplan test -o junit fixtures/ > report.xml; eruplan test --print-expect case.yaml");
+      "  eruplan test -o junit fixtures/ > report.xml");
   completion->footer(
       "Examples:\n"
       "  source <(eruplan completion bash)\n"

@@ -243,10 +243,11 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
       text = nc->reason();
     } else {
       while (next_seen < c.seen.size() && c.seen[next_seen].nc != nc) ++next_seen;
-      const Seen& s = c.seen[next_seen];
-      text = deploy == nullptr ? "can take " + count_text(nc->capacity) + ", " +
-                                     std::to_string(nc->existing) + " existing"
-                               : strategy_line(c, s);
+      if (deploy == nullptr || next_seen == c.seen.size())
+        text = "can take " + count_text(nc->capacity) + ", " + std::to_string(nc->existing) +
+               " existing";
+      else
+        text = strategy_line(c, c.seen[next_seen]);
     }
     lines.push_back({node.name, std::move(text)});
   }

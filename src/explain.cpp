@@ -108,8 +108,9 @@ std::string each_line(const Context& c, const Seen& s) {
   const std::string cap = count_text(s.nc->capacity);
   const std::string count = std::to_string(c.request.count);
   if (s.nc->capacity < c.request.count) return "each: capacity " + cap + " < count " + count;
+  if (s.k > 0) return "each: +" + std::to_string(s.k) + ", capacity " + cap + " >= count " + count;
   std::string out = "each: capacity " + cap + " >= count " + count;
-  if (s.k > 0 || c.failed) return out + c.nothing_placed();
+  if (c.failed) return out + c.nothing_placed();
   return out + ", but nodes_limit " + std::to_string(c.request.nodes_limit) +
          " went to nodes with more capacity or earlier names";
 }

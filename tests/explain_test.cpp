@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <random>
+
 #include "render.h"
 #include "requests.h"
 
@@ -95,7 +98,7 @@ TEST_CASE("explain: auto with nodes_limit and a node filled to capacity") {
 
 TEST_CASE("explain: each compares capacity with count") {
   const auto l = lines(request(Strategy::Each, 5, 1));
-  CHECK(l.at("n1") == "each: capacity 10 >= count 5");
+  CHECK(l.at("n1") == "each: +5, capacity 10 >= count 5");
   CHECK(l.at("n2") ==
         "each: capacity 10 >= count 5, but nodes_limit 1 went to nodes with more capacity or "
         "earlier names");
@@ -163,4 +166,50 @@ TEST_CASE("display cells: CJK two wide, combining marks none, invalid bytes one"
   CHECK(display_cells("e\xcc\x81") == 1);  // e + combining acute
   CHECK(display_cells("\xff\xfe") == 2);
   CHECK(display_cells("") == 0);
+}
+
+TEST_CASE("explain: on random inventories, one line per node, consistent with the plan") {
+  std::mt19937 rng(20261122);
+  const Strategy strategies[] = {Strategy::Auto, Strategy::Fill, Strategy::Each, Strategy::Global,
+                                 Strategy::Drained};
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int round = 0; round < 2000; ++round) {
+    Inventory inv;
+    const int n = pick(1, 12);
+    for (int i = 0; i < n; ++i) {
+      Node x = node("n" + std::to_string(pick(0, 999)) + "_" + std::to_string(i),
+                    pick(0, 12) * 10 * Mi, pick(0, 5), pick(0, 3) == 0 ? "general" : "gpu");
+      x.available = pick(0, 9) != 0;
+      inv.nodes.push_back(std::move(x));
+    }
+    Request r = request(strategies[pick(0, 4)], pick(1, 15), pick(0, 3));
+    if (pick(0, 1) == 0) r.filter.labels.push_back({"pool", "gpu"});
+    Inventory state = inv;
+    const std::vector<RequestOutcome> outcomes = plan_requests(state, {r}, PlanOptions{});
+    const RequestOutcome& o = outcomes.front();
+    const std::vector<ExplainLine> out = explain(inv, r, o.capacity, &o.deploy, &o);
+    REQUIRE(out.size() == inv.nodes.size());
+    for (std::size_t i = 1; i < out.size(); ++i) CHECK(out[i - 1].node < out[i].node);
+    std::map<std::string, std::string> by_name;
+    for (const ExplainLine& l : out) by_name[l.node] = l.text;
+    for (const Node& x : inv.nodes)
+      if (!r.filter.accepts(x)) CHECK(by_name.at(x.name).starts_with("node_filter.labels: "));
+    const std::string prefix = std::string(strategy_name(r.strategy)) + ": ";
+    for (std::size_t i = 0; i < o.capacity.nodes.size(); ++i) {
+      const NodeCapacity& nc = o.capacity.nodes[i];
+      const std::string& text = by_name.at(inv.nodes[nc.node].name);
+      if (nc.capacity == 0) {
+        CHECK(text == nc.reason());
+        continue;
+      }
+      CHECK(text.starts_with(prefix));
+      const std::int64_t k = o.deploy[i];
+      CAPTURE(text);
+      const bool says_placed =
+          text.starts_with(prefix + "+") ||
+          (r.strategy == Strategy::Fill && text.find(", +") != std::string::npos);
+      CHECK(says_placed == (k > 0));
+      if (k > 0) CHECK(text.find("+" + std::to_string(k)) != std::string::npos);
+    }
+  }
 }

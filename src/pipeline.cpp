@@ -282,6 +282,27 @@ struct PlanRunner {
   }
 };
 
+std::string capacity_list(const RunOptions& options, const RunResult& result, const RequestSet& set,
+                          const CapacityOptions& capacity_options) {
+  std::vector<std::string> entries;
+  std::string out;
+  for (const Request& request : set.requests) {
+    const CapacityMap map = capacity_pass(*result.inventory, request, capacity_options);
+    std::vector<ExplainLine> lines;
+    if (options.explain) lines = explain(*result.inventory, request, map, nullptr, nullptr);
+    Report report{*result.inventory, request, map,  nullptr,
+                  options.plans,     nullptr, true, options.explain ? &lines : nullptr,
+                  options.all_nodes};
+    if (options.output == OutputFormat::Table)
+      out += "== " + request.name + '\n' + render(report, OutputFormat::Table) + '\n';
+    else
+      entries.push_back(render(report, options.output));
+  }
+  return options.output == OutputFormat::Table
+             ? out
+             : render_request_list(entries, options.output, nullptr, {});
+}
+
 // ", the nodes can take 312: 1 node not available, 5 nodes limited by cpu,
 // 4 left out by node_filter": zero-capacity nodes counted once per reason
 // kind they list (SPEC §8.5 order), then the nodes node_filter left out.
@@ -315,27 +336,6 @@ std::string summary_counts(const Inventory& inventory, const CapacityMap& map) {
   return out + parts;
 }
 
-std::string capacity_list(const RunOptions& options, const RunResult& result, const RequestSet& set,
-                          const CapacityOptions& capacity_options) {
-  std::vector<std::string> entries;
-  std::string out;
-  for (const Request& request : set.requests) {
-    const CapacityMap map = capacity_pass(*result.inventory, request, capacity_options);
-    std::vector<ExplainLine> lines;
-    if (options.explain) lines = explain(*result.inventory, request, map, nullptr, nullptr);
-    Report report{*result.inventory, request, map,  nullptr,
-                  options.plans,     nullptr, true, options.explain ? &lines : nullptr,
-                  options.all_nodes};
-    if (options.output == OutputFormat::Table)
-      out += "== " + request.name + '\n' + render(report, OutputFormat::Table) + '\n';
-    else
-      entries.push_back(render(report, options.output));
-  }
-  return options.output == OutputFormat::Table
-             ? out
-             : render_request_list(entries, options.output, nullptr, {});
-}
-
 }  // namespace
 
 std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
@@ -349,18 +349,17 @@ std::string infeasible_summary(const Inventory& inventory, const CapacityMap& ma
 std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
                                const Request& request) {
   const std::int64_t count = request.count, limit = request.nodes_limit;
-  const std::string instances = std::to_string(count) + (count == 1 ? " instance" : " instances");
-  std::string head;
+  const std::string instances = count == 1 ? " instance" : " instances";
+  const std::string nodes =
+      limit > 0 ? " on each of " + std::to_string(limit) + (limit == 1 ? " node" : " nodes") : "";
+  std::string head = "need " + std::to_string(count);
   if (request.strategy == Strategy::Each) {
-    head = "need " + std::to_string(count) + " new" + instances.substr(instances.find(' ')) +
-           (limit > 0 ? " on each of " + std::to_string(limit) + (limit == 1 ? " node" : " nodes")
-                      : " on at least one node");
+    head += " new" + instances + (limit > 0 ? nodes : " on at least one node");
   } else if (request.strategy == Strategy::Fill) {
-    head = "need " + instances + " of " + (request.app.empty() ? "the app" : request.app) +
-           (limit > 0 ? " on each of " + std::to_string(limit) + (limit == 1 ? " node" : " nodes")
-                      : " on every node");
+    head += instances + " of " + (request.app.empty() ? "the app" : request.app) +
+            (limit > 0 ? nodes : " on every node");
   } else {
-    head = "need " + std::to_string(count) + " new" + instances.substr(instances.find(' '));
+    head += " new" + instances;
     if (request.min_count > 0 && request.min_count < count)
       head += " (at least " + std::to_string(request.min_count) + ")";
   }

@@ -35,6 +35,11 @@ echo "== per-stage benchmark"
 echo "targets: (a) capacity + strategy <= 40 ms; (b) strategy <= 10 ms; (c) each strategy <= 50 ms"
 echo
 
+# Time the interpreter itself: `python3` on PATH may be a version-manager
+# shim (a shell script) that adds a quarter of a second to every run.
+python=$(python3 -c 'import sys; print(sys.executable)')
+echo "python: $python"
+
 echo "== whole process: eruplan plan -o json vs python3 json.load"
 gen="$build/bench/eruplan-gen"
 request="$root/bench/requests/c-auto.yaml"
@@ -66,17 +71,17 @@ for nodes in 10000 100000; do
   e_times=() p_times=()
   for _ in $(seq "$runs"); do
     e_times+=("$(wall_ms "$build/eruplan" plan -n "$file" -r "$request" -o json)")
-    p_times+=("$(wall_ms python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")")
+    p_times+=("$(wall_ms "$python" -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")")
   done
   e_ms=$(printf '%s\n' "${e_times[@]}" | median)
   p_ms=$(printf '%s\n' "${p_times[@]}" | median)
   ratio=$(awk -v e="$e_ms" -v p="$p_ms" 'BEGIN {printf "%.2f", e / p}')
   # For reference: json.load alone, timed inside python (no interpreter start-up).
   l_ms=$(for _ in $(seq "$runs"); do
-    python3 -c 'import json,sys,time; t=time.perf_counter(); json.load(open(sys.argv[1])); print(round((time.perf_counter()-t)*1000))' "$file"
+    "$python" -c 'import json,sys,time; t=time.perf_counter(); json.load(open(sys.argv[1])); print(round((time.perf_counter()-t)*1000))' "$file"
   done | median)
   e_rss=$(peak_rss_mib "$build/eruplan" plan -n "$file" -r "$request" -o json)
-  p_rss=$(peak_rss_mib python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")
+  p_rss=$(peak_rss_mib "$python" -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")
   printf '%-8s %6s %11s %10s %7s %15s %8s MiB %8s MiB\n' "$nodes" "$mb" "$e_ms" "$p_ms" "$ratio" "$l_ms" "$e_rss" "$p_rss"
 done
 echo "eruplan_ms, python_ms: median of $runs whole-process wall times, run alternately; ratio = eruplan / python"

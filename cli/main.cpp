@@ -19,6 +19,7 @@
 #include "completions.h"
 #include "fixture.h"
 #include "pipeline.h"
+#include "realloc.h"
 
 namespace fs = std::filesystem;
 using namespace eruplan;
@@ -318,6 +319,50 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   finish(static_cast<int>(result->exit));
 }
 
+// `eruplan realloc` (SPEC §11): -n NODES -r REALLOC [--atomic] [-o ...] [--save-inventory F].
+void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("-n,--nodes", a.nodes, "Node inventory file with workloads; - for stdin");
+  cmd->add_option("-r,--request", a.request,
+                  "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind");
+  cmd->add_option("--input-format", a.input_format, "Force the input format")
+      ->check(CLI::IsMember({"json", "yaml"}));
+  cmd->add_option("-o,--output", a.output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  cmd->add_flag("--atomic", a.atomic, "When any group fails, change nothing");
+  cmd->add_option("--save-inventory", a.save_inventory,
+                  "Write the inventory after the realloc to FILE (YAML, or JSON for a .json name)");
+}
+
+int run_realloc_command(const PlanArgs& a) {
+  if (a.nodes.empty() || a.request.empty()) {
+    std::cerr << "eruplan: error: --nodes and --request are required\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (a.nodes == kStdin && a.request == kStdin) {
+    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
+                 "Run with --help for more information.\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  ReallocOptions options;
+  const InputFormat format = parse_input_format(a.input_format);
+  if (!load_source(a.nodes, format, options.nodes) ||
+      !load_source(a.request, format, options.request))
+    return static_cast<int>(ExitCode::Invalid);
+  options.output = a.output == "json"   ? OutputFormat::Json
+                   : a.output == "yaml" ? OutputFormat::Yaml
+                                        : OutputFormat::Table;
+  options.atomic = a.atomic;
+  if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
+  static const ReallocRun* result = new ReallocRun(run_realloc(options));
+  if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
+    return static_cast<int>(ExitCode::Internal);
+  std::fwrite(result->err.data(), 1, result->err.size(), stderr);
+  std::fwrite(result->out.data(), 1, result->out.size(), stdout);
+  finish(static_cast<int>(result->exit));
+}
+
 bool is_case_extension(const fs::path& p) {
   const std::string ext = p.extension().string();
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
@@ -414,7 +459,7 @@ int main_impl(int argc, char** argv) {
       "Exit codes: 0 done, 2 usage error, 3 invalid input, 4 infeasible, 5 already satisfied, 1 "
       "internal error.\nSee man eruplan.");
 
-  PlanArgs capacity_args, plan_args, validate_args, apply_args;
+  PlanArgs capacity_args, plan_args, validate_args, apply_args, realloc_args;
   TestArgs test_args;
   CLI::App* capacity =
       app.add_subcommand("capacity", "Capacity pass only: CapacityMap and PlanMap");
@@ -424,6 +469,9 @@ int main_impl(int argc, char** argv) {
       app.add_subcommand("validate", "Check the inputs and list every problem found");
   CLI::App* apply =
       app.add_subcommand("apply", "Plan, then print the inventory as it is after the plan");
+  CLI::App* realloc_cmd =
+      app.add_subcommand("realloc", "Change the resources of running workloads in place (deltas)");
+  add_realloc_options(realloc_cmd, realloc_args);
   CLI::App* test = app.add_subcommand("test", "Run fixture cases; ends with 'N passed, N failed'");
   add_input_options(capacity, capacity_args);
   add_input_options(plan, plan_args);
@@ -444,7 +492,7 @@ int main_impl(int argc, char** argv) {
   completion->add_option("shell", shell, "bash or zsh")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh"}));
-  for (CLI::App* sub : {capacity, plan, validate, apply, test, completion})
+  for (CLI::App* sub : {capacity, plan, validate, apply, realloc_cmd, test, completion})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
   // Two real examples at the end of each command's --help (the files are
   // the repository's bundled example).
@@ -476,10 +524,11 @@ int main_impl(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
-        command != "apply" && command != "completion") {
-      return usage_error("unknown command '" + command +
-                             "' (commands: capacity, plan, apply, validate, test, completion)",
-                         requested_output(argc, argv));
+        command != "apply" && command != "realloc" && command != "completion") {
+      return usage_error(
+          "unknown command '" + command +
+              "' (commands: capacity, plan, apply, realloc, validate, test, completion)",
+          requested_output(argc, argv));
     }
   }
   try {
@@ -492,6 +541,7 @@ int main_impl(int argc, char** argv) {
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
   if (validate->parsed()) return run_command(Command::Validate, validate_args);
   if (apply->parsed()) return run_command(Command::Apply, apply_args, apply->count("--output") > 0);
+  if (realloc_cmd->parsed()) return run_realloc_command(realloc_args);
   if (completion->parsed()) {
     std::cout << (shell == "bash" ? eruplan_cli::kBashCompletion : eruplan_cli::kZshCompletion);
     return 0;

@@ -31,6 +31,7 @@
 #include <string_view>
 
 #include "json_writer.h"
+#include "realloc.h"
 
 namespace eruplan {
 
@@ -651,6 +652,45 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
                       ", got: " + first_line(result.err));
 }
 
+// `command: realloc` (SPEC §11): `request` is the realloc request,
+// `options: {atomic: true}` adds --atomic, and `expect.status: {id: ok|failed|not_applied}`
+// checks the workloads listed (exit and error_contains as for every case).
+void run_realloc_case(const YAML::Node& root, const std::string& file, const std::string& text,
+                      const ReadFile& read, FixtureResult& r) {
+  ReallocOptions options;
+  if (const YAML::Node o = root["options"]) {
+    require_map(o, "options");
+    check_keys(o, "options", {"atomic"});
+    if (o["atomic"]) options.atomic = read_string(o["atomic"], "options.atomic") == "true";
+  }
+  YAML::Node expect_node = root["expect"] ? YAML::Clone(root["expect"]) : YAML::Node();
+  std::optional<Expected<std::string>> status;
+  if (expect_node && expect_node.IsMap() && expect_node["status"]) {
+    status = read_node_map<std::string>(expect_node["status"], "expect.status", read_string);
+    expect_node.remove("status");
+  }
+  const Expectation expect = read_expectation(expect_node);
+  if (!root["nodes"] || !root["request"]) malformed("nodes and request are required for realloc");
+  const bool json_case = is_json_file(file, text);
+  std::optional<Source> nodes =
+      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
+  std::optional<Source> request =
+      read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+  if (!r.differences.empty()) return;
+  options.nodes = std::move(*nodes);
+  options.request = std::move(*request);
+  const ReallocRun result = run_realloc(options);
+  compare(expect, result, r.differences);
+  for (const auto& [id, want] : status ? *status : Expected<std::string>{}) {
+    std::string got = "absent";
+    if (result.realloc)
+      for (const WorkloadChange& c : result.realloc->workloads)
+        if (c.id == id) got = realloc_status_name(c.status);
+    if (got != want)
+      r.differences.push_back("status." + id + ": expected " + want + ", got " + got);
+  }
+}
+
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
              const RunFunction& run_case, FixtureResult& r) {
   YAML::Node root;
@@ -664,6 +704,8 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   check_keys(root, "", {"name", "description", "command", "nodes", "request", "options", "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
 
+  if (root["command"] && root["command"].IsScalar() && root["command"].Scalar() == "realloc")
+    return run_realloc_case(root, file, text, read, r);
   RunOptions options;
   options.command = read_command(root["command"]);
   options.plans = read_options(root["options"]);
@@ -845,7 +887,7 @@ bool looks_like_input_file(const std::string& text) {
     const YAML::Node root = YAML::Load(text);
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
-    return root["app"] || root["resources"] || root["count"] || root["strategy"];
+    return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
   } catch (...) {
     return false;  // run as a case, where the parse error is reported
   }

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "capacity.h"  // format_bytes, format_cores
 #include "doc.h"
 #include "load.h"
 #include "strategy.h"
+#include "units.h"
 
 namespace eruplan {
 

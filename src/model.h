@@ -73,6 +73,8 @@ struct ExtendedResource {
   std::string name;
   std::int64_t total = 0;
   std::int64_t used = 0;  // usage.extended; 0 <= used <= total
+
+  bool operator==(const ExtendedResource&) const = default;
 };
 
 // A running workload (SPEC §11), normalised as a request is.

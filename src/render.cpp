@@ -779,15 +779,13 @@ namespace {
 // Indents every line of a standalone document for its place in the list.
 void append_indented(std::string& out, std::string_view doc, std::string_view first,
                      std::string_view rest) {
-  bool at_start = true, first_line = true;
-  for (char c : doc) {
-    if (at_start) {
-      out += first_line ? first : rest;
-      first_line = false;
-      at_start = false;
-    }
-    out += c;
-    if (c == '\n') at_start = true;
+  std::string_view prefix = first;
+  while (!doc.empty()) {
+    const std::size_t end = std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
+    out += prefix;
+    out.append(doc.data(), end);
+    doc.remove_prefix(end);
+    prefix = rest;
   }
 }
 

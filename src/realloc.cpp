@@ -1,0 +1,323 @@
+// Realloc (SPEC §11). Eru resizes running containers in place: the
+// workloads of a node that want the same new resources form a group; the
+// group gives its old resources back, the capacity pass (memory mode, no CPU
+// fit) must find room for all of it, and then each member in id order takes
+// a plan — a bound one the plan keeping most of its old pieces, so its
+// process moves as little as possible. A group with no room keeps what it had.
+#include "realloc.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+#include "capacity.h"
+#include "json_writer.h"
+#include "reserve.h"
+#include "units.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+WorkloadResources resources_of(const Workload& w) {
+  return WorkloadResources{w.cpu, w.cpu_limit, w.memory, w.memory_limit, w.cpu_map, w.numa};
+}
+
+std::size_t core_index(const Node& node, std::string_view id) {
+  auto it =
+      std::lower_bound(node.cores.begin(), node.cores.end(), id,
+                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
+  return static_cast<std::size_t>(it - node.cores.begin());
+}
+
+// Takes (sign -1) or gives back (sign +1) a workload's resources on its node.
+void apply_usage(Node& node, const WorkloadResources& r, int sign) {
+  node.cpu_used += sign * r.cpu;
+  node.memory_used += sign * r.memory;
+  if (r.bound()) node.list_cores();
+  for (const auto& [core, pieces] : r.cpu_map) {
+    const std::size_t i = core_index(node, core);
+    if (i < node.cores.size()) node.cores[i].used += sign * pieces;
+  }
+  if (r.numa >= 0 && static_cast<std::size_t>(r.numa) < node.numa_nodes.size())
+    node.numa_nodes[static_cast<std::size_t>(r.numa)].used += sign * r.memory;
+  ++node.revision;
+}
+
+// Σ_core min(old, new): how much of its old binding a plan keeps.
+Pieces kept_pieces(const Node& node, const NamedList<Pieces>& old, const Plan& plan) {
+  Pieces kept = 0;
+  for (const CoreShare& share : plan.cpu) {
+    const std::string id = node.core_id(share.core);
+    auto it = std::lower_bound(old.begin(), old.end(), id, [](const auto& e, const std::string& k) {
+      return natural_less(e.first, k);
+    });
+    if (it != old.end() && it->first == id) kept += std::min(it->second, share.pieces);
+  }
+  return kept;
+}
+
+struct Group {
+  std::uint32_t node = 0;
+  std::vector<std::size_t> members;  // indexes into the changes, by id
+};
+
+// The key §11 groups by: node and the new (cpu, cpu_limit, memory, memory_limit, bound).
+auto group_key(const WorkloadChange& c) {
+  return std::make_tuple(c.node, c.after.cpu, c.after.cpu_limit, c.after.memory,
+                         c.after.memory_limit, c.bind);
+}
+
+// One group (step 2): give back, capacity pass, hand out plans; on failure
+// take the old resources again. Returns the failure reason, empty on success.
+std::string realloc_group(Inventory& inventory, const Group& g,
+                          std::vector<WorkloadChange>& changes) {
+  Node& node = inventory.nodes[g.node];
+  const WorkloadChange& first = changes[g.members.front()];
+  for (std::size_t m : g.members) apply_usage(node, changes[m].before, -1);
+
+  Request request;
+  request.cpu = first.after.cpu;
+  request.cpu_limit = first.after.cpu_limit;
+  request.memory = first.after.memory;
+  request.memory_limit = first.after.memory_limit;
+  request.cpu_bind = first.bind;
+  // In place: a cordoned node, its taints and max_instances keep out new
+  // instances, not the resizing of running ones.
+  const bool available = node.available;
+  const std::int64_t max_instances = node.max_instances;
+  std::vector<Taint> taints = std::move(node.taints);
+  node.available = true;
+  node.max_instances = -1;
+  node.taints.clear();
+  const auto size = static_cast<std::int64_t>(g.members.size());
+  CapacityOptions options;
+  options.max_plans = std::max(options.max_plans, size);  // a plan for every member
+  NodeCapacity nc = node_capacity(inventory, request, g.node, options);
+  node.available = available;
+  node.max_instances = max_instances;
+  node.taints = std::move(taints);
+
+  if (nc.capacity < size) {
+    for (std::size_t m : g.members) apply_usage(node, changes[m].before, +1);
+    if (nc.capacity == 0) return format_reasons(nc.reasons);
+    return "room for " + std::to_string(nc.capacity) + " of the group's " + std::to_string(size) +
+           " workloads (cpu " + format_cores(request.cpu) + ", memory " +
+           format_bytes(request.memory) + (request.cpu_bind ? ", bound" : "") + ")";
+  }
+  const std::size_t listed =
+      std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
+  std::vector<bool> taken(listed, false);
+  for (std::size_t m : g.members) {
+    WorkloadChange& c = changes[m];
+    c.after.cpu_map.clear();
+    c.after.numa = -1;
+    if (c.bind) {
+      // Of the plans no earlier member took, the one keeping most old
+      // pieces; ties by plan order. Capacity >= size leaves one for each.
+      std::size_t best = listed;
+      Pieces best_kept = -1;
+      for (std::size_t p = 0; p < listed; ++p) {
+        if (taken[p]) continue;
+        const Pieces kept = kept_pieces(node, c.before.cpu_map, nc.plans[p]);
+        if (kept > best_kept) best = p, best_kept = kept;
+      }
+      taken[best] = true;
+      const Plan& plan = nc.plans[best];
+      for (const CoreShare& share : plan.cpu)
+        c.after.cpu_map.emplace_back(node.core_id(share.core), share.pieces);
+      std::sort(c.after.cpu_map.begin(), c.after.cpu_map.end(),
+                [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
+      c.after.numa = plan.numa;
+    }
+    apply_usage(node, c.after, +1);
+    Workload& w = node.workloads[c.workload];
+    w.cpu = c.after.cpu;
+    w.cpu_limit = c.after.cpu_limit;
+    w.memory = c.after.memory;
+    w.memory_limit = c.after.memory_limit;
+    w.cpu_map = c.after.cpu_map;
+    w.numa = c.after.numa;
+  }
+  return {};
+}
+
+WorkloadChange make_change(const Inventory& inventory, std::uint32_t node, std::uint32_t index) {
+  WorkloadChange c;
+  c.node = node;
+  c.workload = index;
+  c.id = inventory.nodes[node].workloads[index].id;
+  c.app = inventory.nodes[node].workloads[index].app;
+  return c;
+}
+
+// old + delta, or an error naming the field that went negative.
+bool add_delta(std::int64_t old, std::int64_t delta, std::int64_t& out) {
+  return !__builtin_add_overflow(old, delta, &out) && out >= 0;
+}
+
+}  // namespace
+
+std::string_view realloc_status_name(ReallocStatus s) {
+  switch (s) {
+    case ReallocStatus::Ok:
+      return "ok";
+    case ReallocStatus::Failed:
+      return "failed";
+    case ReallocStatus::NotApplied:
+      return "not_applied";
+  }
+  return "ok";
+}
+
+NodeUsage node_usage(const Node& node) {
+  NodeUsage u{node.cpu_used, node.memory_used, {}};
+  for (const Core& c : node.cores)
+    if (c.used > 0) u.cpu_map.emplace_back(c.id, c.used);
+  return u;
+}
+
+std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inventory,
+                                                            const ReallocRequest& request,
+                                                            Diagnostics& diags) {
+  std::vector<WorkloadChange> selected;
+  std::vector<Origin> origins;  // where each selected workload was asked for
+  const auto errors = [&] {
+    return std::count_if(diags.items().begin(), diags.items().end(),
+                         [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  };
+  const auto errors_before = errors();
+  if (request.app) {
+    for (std::uint32_t n = 0; n < inventory.nodes.size(); ++n) {
+      const Node& node = inventory.nodes[n];
+      for (std::uint32_t i = 0; i < node.workloads.size(); ++i)
+        if (node.workloads[i].app == *request.app) {
+          selected.push_back(make_change(inventory, n, i));
+          origins.push_back(request.app_origin);
+        }
+    }
+    if (selected.empty())
+      diags.error(request.app_origin, "no workload of app " + quoted(*request.app) +
+                                          " in the inventory: nothing to reallocate");
+  } else {
+    std::unordered_map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> where;
+    for (std::uint32_t n = 0; n < inventory.nodes.size(); ++n)
+      for (std::uint32_t i = 0; i < inventory.nodes[n].workloads.size(); ++i)
+        where.emplace(inventory.nodes[n].workloads[i].id, std::make_pair(n, i));
+    for (std::size_t k = 0; k < request.ids.size(); ++k) {
+      auto it = where.find(request.ids[k]);
+      if (it == where.end()) {
+        diags.error(request.id_origins[k],
+                    "unknown workload " + quoted(request.ids[k]) + ": no node lists it");
+        continue;
+      }
+      const auto [n, i] = it->second;
+      selected.push_back(make_change(inventory, n, i));
+      origins.push_back(request.id_origins[k]);
+    }
+  }
+  for (std::size_t k = 0; k < selected.size(); ++k) {
+    WorkloadChange& c = selected[k];
+    const Node& node = inventory.nodes[c.node];
+    c.before = resources_of(node.workloads[c.workload]);
+    c.bind = request.cpu_bind == CpuBindChange::Keep ? c.before.bound()
+                                                     : request.cpu_bind == CpuBindChange::Bind;
+    WorkloadResources& a = c.after;
+    const std::string who = "workload " + quoted(c.id) + " on " + node.name + ": ";
+    bool ok = true;
+    auto add = [&](std::int64_t old, std::int64_t delta, std::int64_t& out, const char* field,
+                   bool bytes) {
+      if (add_delta(old, delta, out)) return;
+      const auto text = [&](std::int64_t v) { return bytes ? format_bytes(v) : format_cores(v); };
+      diags.error(origins[k], who + field + " " + text(old) + (delta < 0 ? " - " : " + ") +
+                                  text(delta < 0 ? -delta : delta) + " is negative");
+      ok = false;
+    };
+    add(c.before.cpu, request.cpu, a.cpu, "cpu", false);
+    add(c.before.cpu_limit, request.cpu_limit, a.cpu_limit, "cpu_limit", false);
+    add(c.before.memory, request.memory, a.memory, "memory", true);
+    add(c.before.memory_limit, request.memory_limit, a.memory_limit, "memory_limit", true);
+    if (!ok) continue;
+    // SPEC §3's normalisation again, on the new values.
+    if (a.cpu == 0 && a.cpu_limit > 0) a.cpu = a.cpu_limit;
+    a.cpu_limit = std::max(a.cpu_limit, a.cpu);
+    if (a.memory == 0 && a.memory_limit > 0) a.memory = a.memory_limit;
+    a.memory_limit = std::max(a.memory_limit, a.memory);
+    if (c.bind) a.cpu = a.cpu_limit;
+    if (c.bind && a.cpu == 0)
+      diags.error(origins[k], who + "binding cores with cpu 0; a bound workload needs cpu > 0");
+    else if (c.bind && cpu_request_pieces(a.cpu, inventory.share_base) == -1)
+      diags.error(origins[k], who + "cpu " + format_cores(a.cpu) + " at share_base " +
+                                  std::to_string(inventory.share_base) +
+                                  " is not a whole number of pieces; a bound workload's cpu x "
+                                  "share_base must be whole");
+  }
+  if (errors() > errors_before) return std::nullopt;
+  // By id: sort a permutation, then move each change once (they are large).
+  std::vector<std::uint32_t> order(selected.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return selected[x].id < selected[y].id; });
+  std::vector<WorkloadChange> by_id;
+  by_id.reserve(selected.size());
+  for (std::uint32_t i : order) by_id.push_back(std::move(selected[i]));
+  return by_id;
+}
+
+ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic) {
+  ReallocResult result;
+  // Groups: node and new resources; in order of node name, then smallest id.
+  std::vector<std::size_t> order(selected.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;  // already by id
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return group_key(selected[a]) < group_key(selected[b]);
+  });
+  std::vector<Group> groups;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k == 0 || group_key(selected[order[k]]) != group_key(selected[order[k - 1]]))
+      groups.push_back(Group{selected[order[k]].node, {}});
+    groups.back().members.push_back(order[k]);
+  }
+  std::sort(groups.begin(), groups.end(), [&](const Group& a, const Group& b) {
+    const std::string& na = inventory.nodes[a.node].name;
+    const std::string& nb = inventory.nodes[b.node].name;
+    if (na != nb) return na < nb;
+    return selected[a.members.front()].id < selected[b.members.front()].id;
+  });
+
+  // The nodes holding selected workloads, by name, with their usage before.
+  std::vector<std::uint32_t> nodes;
+  for (const Group& g : groups)
+    if (nodes.empty() || nodes.back() != g.node) nodes.push_back(g.node);
+  for (std::uint32_t n : nodes)
+    result.nodes.push_back(NodeChange{n, node_usage(inventory.nodes[n]), {}});
+
+  UndoLog undo;
+  for (const Group& g : groups) {
+    if (atomic) undo.remember(g.node, inventory.nodes[g.node]);
+    const std::string reason = realloc_group(inventory, g, selected);
+    ++result.groups;
+    if (reason.empty()) continue;
+    ++result.failed_groups;
+    for (std::size_t m : g.members) {
+      selected[m].status = ReallocStatus::Failed;
+      selected[m].reason = reason;
+    }
+  }
+  if (atomic && result.failed_groups > 0) {
+    undo.undo(inventory);
+    for (WorkloadChange& c : selected)
+      if (c.status == ReallocStatus::Ok) c.status = ReallocStatus::NotApplied;
+  }
+  for (WorkloadChange& c : selected)
+    if (c.status != ReallocStatus::Ok) c.after = c.before;
+  for (NodeChange& n : result.nodes) n.after = node_usage(inventory.nodes[n.node]);
+  result.workloads = std::move(selected);
+  return result;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,227 @@
+// `eruplan realloc` (SPEC §11) as a pure function: load the inventory and
+// the realloc request, select, realloc, render; and the §11 document / table.
+#include <algorithm>
+
+#include "json_writer.h"
+#include "realloc.h"
+#include "units.h"
+
+namespace eruplan {
+
+namespace {
+
+template <class W>
+void write_cpu_map(W& w, const NamedList<Pieces>& cpu_map) {
+  w.key("cpu_map");
+  w.begin_object();
+  for (const auto& [core, pieces] : cpu_map) {
+    w.key(core);
+    w.integer(pieces);
+  }
+  w.end_object();
+}
+
+template <class W>
+void write_resources(W& w, const WorkloadResources& r) {
+  w.begin_object();
+  w.key("cpu");
+  w.number(format_cores(r.cpu));
+  w.key("cpu_limit");
+  w.number(format_cores(r.cpu_limit));
+  w.key("memory");
+  w.integer(r.memory);
+  w.key("memory_limit");
+  w.integer(r.memory_limit);
+  write_cpu_map(w, r.cpu_map);
+  w.end_object();
+}
+
+template <class W>
+void write_usage(W& w, const NodeUsage& u) {
+  w.begin_object();
+  w.key("cpu");
+  w.number(format_cores(u.cpu));
+  w.key("memory");
+  w.integer(u.memory);
+  write_cpu_map(w, u.cpu_map);
+  w.end_object();
+}
+
+template <class W>
+void write_document(W& w, const Inventory& inventory, const ReallocResult& result) {
+  w.begin_object();
+  w.key("workloads");
+  w.begin_object();
+  for (const WorkloadChange& c : result.workloads) {
+    w.key(c.id);
+    w.begin_object();
+    w.key("node");
+    w.string(inventory.nodes[c.node].name);
+    w.key("app");
+    w.string(c.app);
+    w.key("status");
+    w.string(realloc_status_name(c.status));
+    if (c.status == ReallocStatus::Failed) {
+      w.key("reason");
+      w.string(c.reason);
+    }
+    w.key("before");
+    write_resources(w, c.before);
+    w.key("after");
+    write_resources(w, c.after);
+    w.end_object();
+  }
+  w.end_object();
+  w.key("nodes");
+  w.begin_object();
+  for (const NodeChange& n : result.nodes) {
+    w.key(inventory.nodes[n.node].name);
+    w.begin_object();
+    w.key("before");
+    write_usage(w, n.before);
+    w.key("after");
+    write_usage(w, n.after);
+    w.end_object();
+  }
+  w.end_object();
+  w.end_object();
+  w.finish();
+}
+
+std::string cpu_map_text(const NamedList<Pieces>& cpu_map) {
+  if (cpu_map.empty()) return "-";
+  std::string out;
+  for (const auto& [core, pieces] : cpu_map)
+    out += (out.empty() ? "" : ",") + core + ":" + std::to_string(pieces);
+  return out;
+}
+
+template <class T, class F>
+std::string change(const T& before, const T& after, F text) {
+  return before == after ? text(before) : text(before) + " -> " + text(after);
+}
+
+// Code points, so UTF-8 ids line up.
+std::size_t width(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+// One section per node: its usage before -> after, then a row per workload.
+std::string render_table(const Inventory& inventory, const ReallocResult& result) {
+  std::string out;
+  std::int64_t counts[3] = {0, 0, 0};
+  for (const WorkloadChange& c : result.workloads) ++counts[static_cast<int>(c.status)];
+  for (const NodeChange& n : result.nodes) {
+    out += "node " + inventory.nodes[n.node].name + ": cpu " +
+           change(n.before.cpu, n.after.cpu, format_cores) + ", memory " +
+           change(n.before.memory, n.after.memory, format_bytes) + ", cpu_map " +
+           change(n.before.cpu_map, n.after.cpu_map, cpu_map_text) + '\n';
+    std::vector<std::vector<std::string>> rows = {
+        {"WORKLOAD", "APP", "STATUS", "CPU", "CPU_LIMIT", "MEMORY", "MEMORY_LIMIT", "CPU_MAP"}};
+    std::vector<const WorkloadChange*> failed;
+    for (const WorkloadChange& c : result.workloads) {
+      if (c.node != n.node) continue;
+      const WorkloadResources &b = c.before, &a = c.after;
+      rows.push_back({c.id, c.app, std::string(realloc_status_name(c.status)),
+                      change(b.cpu, a.cpu, format_cores),
+                      change(b.cpu_limit, a.cpu_limit, format_cores),
+                      change(b.memory, a.memory, format_bytes),
+                      change(b.memory_limit, a.memory_limit, format_bytes),
+                      change(b.cpu_map, a.cpu_map, cpu_map_text)});
+      if (c.status == ReallocStatus::Failed) failed.push_back(&c);
+    }
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows)
+      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+    for (const auto& row : rows) {
+      std::string line = " ";
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        line += ' ' + row[i];
+        if (i + 1 < row.size()) line.append(widths[i] - width(row[i]) + 1, ' ');
+      }
+      out += line + '\n';
+    }
+    for (const WorkloadChange* c : failed) out += "  " + c->id + " failed: " + c->reason + '\n';
+    out += '\n';
+  }
+  out += "realloc: " + std::to_string(counts[0]) + " ok, " + std::to_string(counts[1]) +
+         " failed, " + std::to_string(counts[2]) + " not_applied (" +
+         std::to_string(result.groups) + " groups, " + std::to_string(result.failed_groups) +
+         " failed)\n";
+  return out;
+}
+
+}  // namespace
+
+std::string render_realloc(const Inventory& inventory, const ReallocResult& result,
+                           OutputFormat format, const std::string& error) {
+  if (format == OutputFormat::Table) return render_table(inventory, result);
+  std::string out;
+  // About 520 bytes per workload and 200 per node in JSON: one allocation.
+  out.reserve(600 * result.workloads.size() + 250 * result.nodes.size() + 256);
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write_document(w, inventory, result);
+  } else {
+    YamlWriter w(out);
+    write_document(w, inventory, result);
+  }
+  if (error.empty()) return out;
+  if (format == OutputFormat::Yaml) return out + error;  // one more top-level member
+  // JSON: `error` is a whole {"error": {...}} document; its one member goes
+  // in before the closing brace.
+  std::string_view body = error;
+  while (!body.empty() && body.back() == '\n') body.remove_suffix(1);
+  body.remove_prefix(std::min(body.find('\n') + 1, body.size()));
+  body = body.substr(0, body.rfind('\n'));
+  out.resize(out.rfind('}'));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out + ",\n" + std::string(body) + "\n}\n";
+}
+
+ReallocRun run_realloc(const ReallocOptions& options) {
+  ReallocRun result;
+  Diagnostics diags;
+  result.inventory = load_inventory(options.nodes, diags);
+  std::optional<ReallocRequest> request = load_realloc(options.request, diags);
+  std::optional<std::vector<WorkloadChange>> selected;
+  if (result.inventory && request) selected = select_workloads(*result.inventory, *request, diags);
+  result.err = diags.to_string();
+  if (diags.has_errors() || !selected) {
+    result.exit = ExitCode::Invalid;
+    result.problems = diags.items();
+    if (options.output != OutputFormat::Table)  // SPEC §13: a document on stdout too
+      result.out =
+          failure_document(options.output, ExitCode::Invalid, "invalid input", result.problems);
+    return result;
+  }
+  // The run changes the inventory it loaded; result.inventory is then the
+  // inventory after the realloc.
+  Inventory& state = *result.inventory;
+  result.realloc = realloc(state, std::move(*selected), options.atomic);
+  const ReallocResult& r = *result.realloc;
+  std::string error;
+  if (r.failed_groups > 0) {
+    result.exit = ExitCode::Infeasible;
+    std::int64_t failed = 0;
+    for (const WorkloadChange& c : r.workloads) {
+      if (c.status != ReallocStatus::Failed) continue;
+      ++failed;
+      result.err += "failed: " + c.id + " on " + state.nodes[c.node].name + ": " + c.reason + '\n';
+    }
+    const std::string message =
+        std::to_string(r.failed_groups) + " of " + std::to_string(r.groups) + " groups failed (" +
+        std::to_string(failed) + " of " + std::to_string(r.workloads.size()) + " workloads)" +
+        (options.atomic ? "; --atomic: nothing changed" : "");
+    result.err += "infeasible: " + message + '\n';
+    if (options.output != OutputFormat::Table)
+      error = failure_document(options.output, ExitCode::Infeasible, message, {});
+  }
+  result.out = render_realloc(state, r, options.output, error);
+  if (options.save_inventory)
+    result.saved_inventory = render_inventory(state, *options.save_inventory);
+  return result;
+}
+
+}  // namespace eruplan

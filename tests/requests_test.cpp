@@ -1,0 +1,348 @@
+// The cluster state (SPEC §8): extended resources, max_instances, taints and
+// CPU fit in the capacity pass; structured reasons; the reserve stage; several
+// requests with priorities, gangs and min_count; apply round trips.
+#include "requests.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "load.h"
+#include "pipeline.h"
+
+using namespace eruplan;
+
+namespace {
+
+constexpr Bytes Gi = 1024LL * 1024 * 1024;
+
+Inventory load_nodes(const std::string& yaml) {
+  Diagnostics diags;
+  auto inv = load_inventory(Source{"nodes.yaml", yaml}, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  return *inv;
+}
+
+std::vector<Request> load_list(const std::string& yaml) {
+  Diagnostics diags;
+  Source source{"r.yaml", yaml};
+  auto set = load_requests(&source, {}, true, diags);
+  INFO(diags.to_string());
+  REQUIRE(set);
+  return set->requests;
+}
+
+std::string load_error(const std::string& yaml) {
+  Diagnostics diags;
+  Source source{"r.yaml", yaml};
+  auto set = load_requests(&source, {}, true, diags);
+  CHECK_FALSE(set);
+  return diags.to_string();
+}
+
+const NodeCapacity& entry(const CapacityMap& map, const Inventory& inv, std::string_view name) {
+  for (const NodeCapacity& n : map.nodes)
+    if (inv.nodes[n.node].name == name) return n;
+  FAIL("no node " << name);
+  return map.nodes.front();
+}
+
+std::int64_t deployed(const RequestOutcome& o, const Inventory& inv, std::string_view name) {
+  for (std::size_t i = 0; i < o.capacity.nodes.size(); ++i)
+    if (inv.nodes[o.capacity.nodes[i].node].name == name) return o.deploy[i];
+  return 0;
+}
+
+const char* const kCluster = R"(nodes:
+  - {name: cpu1, cpu: 16, memory: 64Gi}
+  - {name: cpu2, cpu: 16, memory: 64Gi, usage: {memory: 60Gi}}
+  - {name: gpu1, cpu: 32, memory: 128Gi, extended: {nvidia.com/gpu: 4}, max_instances: 6}
+  - {name: gpu2, cpu: 32, memory: 128Gi, extended: {nvidia.com/gpu: 4}, usage: {extended: {nvidia.com/gpu: 1}},
+     taints: [{key: dedicated, value: gpu, effect: NoSchedule}]}
+)";
+
+}  // namespace
+
+TEST_CASE("extended resources, max_instances and taints limit capacity with reasons as data") {
+  const Inventory inv = load_nodes(kCluster);
+  Request req;
+  req.memory = 8 * Gi;
+  req.extended = {{"nvidia.com/gpu", 2}};
+  const CapacityMap map = capacity_pass(inv, req);
+  CHECK(entry(map, inv, "cpu1").capacity == 0);
+  CHECK(entry(map, inv, "cpu1").reason() == "nvidia.com/gpu: 0 available, 2 per instance");
+  CHECK(reason_kinds(entry(map, inv, "cpu2").reasons) ==
+        std::vector<std::string>{"memory", "nvidia.com/gpu"});
+  CHECK(entry(map, inv, "cpu2").reason() ==
+        "memory: 4Gi available, 8Gi per instance; nvidia.com/gpu: 0 available, 2 per instance");
+  CHECK(entry(map, inv, "gpu1").capacity == 2);
+  CHECK(entry(map, inv, "gpu2").reason() == "taint: dedicated=gpu:NoSchedule not tolerated");
+
+  req.tolerations = {Toleration{"dedicated", true, "", ""}};
+  CHECK(entry(capacity_pass(inv, req), inv, "gpu2").capacity == 1);  // (4 - 1) / 2
+
+  Request small;
+  small.memory = Gi;
+  const CapacityMap many = capacity_pass(inv, small);
+  CHECK(entry(many, inv, "gpu1").capacity == 6);  // max_instances
+  Inventory busy = inv;
+  busy.nodes[2].instances = {{"a", 4}, {"b", 3}};
+  const CapacityMap busy_map = capacity_pass(busy, small);
+  const NodeCapacity& full = entry(busy_map, busy, "gpu1");
+  CHECK(full.capacity == 0);
+  CHECK(full.reason() == "instances: 7 running, at most 6");
+  CHECK(reason_kinds(full.reasons) == std::vector<std::string>{"instances"});
+}
+
+TEST_CASE("reason kinds come in SPEC §8.5's order") {
+  std::vector<Reason> reasons = {
+      Reason::words("instances", "x"), Reason::words("zz.io/b", "x"), Reason::words("memory", "x"),
+      Reason::words("a.io/a", "x"),    Reason::words("taint", "x"),   Reason::words("cpu", "x"),
+      Reason::words("volumes", "x"),   Reason::words("storage", "x"), Reason::words("memory", "y")};
+  CHECK(reason_kinds(reasons) == std::vector<std::string>{"taint", "cpu", "memory", "storage",
+                                                          "volumes", "a.io/a", "zz.io/b",
+                                                          "instances"});
+}
+
+TEST_CASE("CPU fit divides what is left of the node's CPU; fractional cpu counts exactly") {
+  const Inventory inv = load_nodes(R"(nodes:
+  - {name: a, cpu: 15890m, memory: 64Gi, usage: {cpu: 12.5}}
+  - {name: b, cpu: 2, memory: 64Gi, usage: {cpu: 3}}
+)");
+  CHECK(inv.nodes[0].core_count() == 15);
+  Request req;
+  req.cpu = 1'500'000'000;
+  req.memory = Gi;
+  CHECK(entry(capacity_pass(inv, req), inv, "a").capacity == 64);  // memory mode oversells CPU
+  req.cpu_fit = true;
+  const CapacityMap map = capacity_pass(inv, req);
+  CHECK(entry(map, inv, "a").capacity == 2);  // 3.39 / 1.5
+  CHECK(entry(map, inv, "b").capacity == 0);
+  CHECK(entry(map, inv, "b").reason() == "cpu: 0 available, 1.5 per instance");
+  req.cpu = 16'000'000'000;  // more than 15.89: the node's exact CPU decides
+  CHECK(entry(capacity_pass(inv, req), inv, "a").reason() ==
+        "cpu: 16 cores per instance, node has 15.89 cores");
+}
+
+TEST_CASE("tolerations: Equal, Exists, empty key, empty effect") {
+  const Taint t{"dedicated", "gpu", "NoSchedule"};
+  CHECK(Toleration{"dedicated", false, "gpu", ""}.tolerates(t));
+  CHECK_FALSE(Toleration{"dedicated", false, "cpu", ""}.tolerates(t));
+  CHECK(Toleration{"dedicated", true, "", ""}.tolerates(t));
+  CHECK(Toleration{"", true, "", ""}.tolerates(t));
+  CHECK_FALSE(Toleration{"", true, "", "NoExecute"}.tolerates(t));
+  CHECK(Toleration{"dedicated", false, "gpu", "NoSchedule"}.tolerates(t));
+  CHECK(taint_text(Taint{"k", "", "NoExecute"}) == "k:NoExecute");
+}
+
+TEST_CASE("reserve: usage, cores, NUMA memory, volumes and instances grow by the placement") {
+  Inventory inv = load_nodes(R"(nodes:
+  - name: n
+    cpu: 4
+    memory: 8Gi
+    numa: {"0": "0", "1": "0", "2": "1", "3": "1"}
+    numa_memory: {"0": 4Gi, "1": 4Gi}
+    volumes: {/sda: 1000, /sdb: 300}
+    extended: {x.io/y: 5}
+)");
+  Request req;
+  req.app = "web";
+  req.cpu = 1'000'000'000;
+  req.cpu_bind = true;
+  req.memory = Gi;
+  req.extended = {{"x.io/y", 2}};
+  req.volumes = {VolumeRequest{"AUTO:/d:rw:100", "AUTO", "/d", "rw", 100},
+                 VolumeRequest{"AUTO:/m:rwm:300", "AUTO", "/m", "rwm", 300}};
+  const CapacityMap map = capacity_pass(inv, req);
+  REQUIRE(map.nodes[0].capacity == 1);  // one unused device for the monopoly binding
+  reserve(inv, 0, req, 1, map.nodes[0].plans);
+  const Node& n = inv.nodes[0];
+  CHECK(n.memory_used == Gi);
+  CHECK(n.cpu_used == 1'000'000'000);
+  CHECK(n.extended[0].used == 2);
+  CHECK(n.instances_of("web") == 1);
+  Pieces pieces = 0;
+  for (const Core& c : n.cores) pieces += c.used;
+  CHECK(pieces == 100);
+  Bytes numa = 0;
+  for (const NumaNode& m : n.numa_nodes) numa += m.used;
+  CHECK(numa == Gi);
+  // The monopoly binding holds its whole device; the normal one 100 bytes of the other.
+  CHECK(((n.devices[0].used == 100 && n.devices[1].used == 300) ||
+         (n.devices[0].used == 1000 && n.devices[1].used == 100)));
+  CHECK(n.revision == 1);
+  // Planned again, the new instance is an existing one and no unused device is left.
+  const CapacityMap again = capacity_pass(inv, req);
+  CHECK(again.nodes[0].existing == 1);
+  CHECK(again.nodes[0].capacity == 0);
+}
+
+TEST_CASE("several requests: priority first, each against the state the earlier ones left") {
+  Inventory state = load_nodes(
+      "nodes:\n  - {name: a, cpu: 8, memory: 4Gi}\n  - {name: b, cpu: 8, memory: 2Gi}\n");
+  const auto requests = load_list(R"(requests:
+  - {name: low, app: x, count: 3, resources: {memory: 1Gi}}
+  - {name: high, app: y, count: 3, priority: 5, resources: {memory: 1Gi}}
+)");
+  const auto out = plan_requests(state, requests, PlanOptions{});
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].status == RequestStatus::Placed);  // high went first and took 3 of 6
+  CHECK(out[0].status == RequestStatus::Placed);
+  CHECK(out[0].capacity.total == 3);
+  CHECK(state.nodes[0].memory_used + state.nodes[1].memory_used == 6 * Gi);
+  CHECK(state.nodes[0].instances_of("y") + state.nodes[1].instances_of("y") == 3);
+}
+
+TEST_CASE("min_count: the largest n >= min_count is placed, and the request is partial") {
+  Inventory state = load_nodes("nodes:\n  - {name: a, cpu: 8, memory: 7Gi}\n");
+  auto requests =
+      load_list("requests:\n  - {app: x, count: 10, min_count: 5, resources: {memory: 1Gi}}\n");
+  auto out = plan_requests(state, requests, PlanOptions{});
+  CHECK(out[0].status == RequestStatus::Partial);
+  CHECK(out[0].placed == 7);
+  CHECK(deployed(out[0], state, "a") == 7);
+
+  Inventory tight = load_nodes("nodes:\n  - {name: a, cpu: 8, memory: 3Gi}\n");
+  out = plan_requests(tight, requests, PlanOptions{});
+  CHECK(out[0].status == RequestStatus::Rejected);
+  CHECK(out[0].placed == 0);
+  CHECK(tight.nodes[0].memory_used == 0);
+
+  // auto with nodes_limit: the limit stops it at 2 per node.
+  Inventory two = load_nodes(
+      "nodes:\n  - {name: a, cpu: 8, memory: 9Gi}\n  - {name: b, cpu: 8, memory: 9Gi}\n");
+  auto limited = load_list(
+      "requests:\n  - {app: x, count: 6, min_count: 3, nodes_limit: 2, resources: {memory: "
+      "1Gi}}\n");
+  out = plan_requests(two, limited, PlanOptions{});
+  CHECK(out[0].status == RequestStatus::Partial);
+  CHECK(out[0].placed == 4);
+}
+
+TEST_CASE("a gang is all or nothing: a member below its min_count undoes the others") {
+  Inventory state = load_nodes(kCluster);
+  const Inventory before = state;
+  const auto requests = load_list(R"(requests:
+  - {name: ps, app: train, group: job7, count: 1, resources: {cpu: 8, memory: 32Gi}}
+  - {name: worker, app: train, group: job7, count: 8, min_count: 6, resources: {extended: {nvidia.com/gpu: 1}, memory: 8Gi}}
+  - {name: web, app: web, count: 2, resources: {memory: 1Gi}}
+)");
+  const auto out = plan_requests(state, requests, PlanOptions{});
+  CHECK(out[0].status == RequestStatus::Rejected);
+  CHECK(out[1].status == RequestStatus::Rejected);
+  CHECK(out[1].reason == "group job7: worker placed 4, needs at least 6");
+  CHECK(out[0].reason == "group job7: worker placed 4, needs at least 6");
+  CHECK(out[2].status == RequestStatus::Placed);
+  for (std::size_t i = 0; i < state.nodes.size(); ++i) {
+    CHECK(state.nodes[i].instances_of("train") == 0);
+    CHECK(state.nodes[i].extended == before.nodes[i].extended);
+  }
+
+  // Tolerating the taint, gpu2 adds 3 GPUs: 7 workers, the gang stands.
+  Inventory fits = load_nodes(kCluster);
+  auto tolerant = requests;
+  tolerant[1].tolerations = {Toleration{"dedicated", true, "", ""}};
+  const auto ok = plan_requests(fits, tolerant, PlanOptions{});
+  CHECK(ok[0].status == RequestStatus::Placed);
+  CHECK(ok[1].status == RequestStatus::Partial);
+  CHECK(ok[1].placed == 7);
+}
+
+TEST_CASE("--atomic makes every request one gang") {
+  Inventory state = load_nodes("nodes:\n  - {name: a, cpu: 8, memory: 4Gi}\n");
+  const auto requests = load_list(
+      "requests:\n  - {app: x, count: 2, resources: {memory: 1Gi}}\n  - {app: y, count: 3, "
+      "resources: {memory: 1Gi}}\n");
+  PlanOptions atomic;
+  atomic.atomic = true;
+  const auto out = plan_requests(state, requests, atomic);
+  CHECK(out[0].status == RequestStatus::Rejected);
+  CHECK(out[1].status == RequestStatus::Rejected);
+  CHECK(state.nodes[0].memory_used == 0);
+  CHECK(out[0].reason.rfind("--atomic: y", 0) == 0);
+}
+
+TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (oracle)") {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    Inventory state;
+    const int n = 1 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+      Node node;
+      node.name = "n" + std::to_string(i);
+      node.plain_cores = 4;
+      node.plain_core_pieces = 100;
+      node.memory = static_cast<Bytes>(1 + rng() % 16) * Gi;
+      if (rng() % 3 == 0) node.extended = {{"g", static_cast<std::int64_t>(rng() % 5), 0}};
+      if (rng() % 4 == 0) node.max_instances = static_cast<std::int64_t>(rng() % 6);
+      state.nodes.push_back(std::move(node));
+    }
+    std::vector<Request> requests;
+    const int m = 1 + static_cast<int>(rng() % 8);
+    for (int j = 0; j < m; ++j) {
+      Request r;
+      r.app = "app" + std::to_string(rng() % 3);
+      r.name = "r" + std::to_string(j);
+      r.count = 1 + static_cast<std::int64_t>(rng() % 6);
+      r.memory = static_cast<Bytes>(1 + rng() % 3) * Gi;
+      if (rng() % 2 == 0) r.extended = {{"g", 1}};
+      r.strategy = std::array{Strategy::Auto, Strategy::Global, Strategy::Drained}[rng() % 3];
+      if (rng() % 3 == 0) r.min_count = 1;
+      if (round % 2 == 0 && rng() % 4 == 0) r.group = "g1";
+      requests.push_back(std::move(r));
+    }
+    Inventory fresh = state;
+    const auto out = plan_requests(state, requests, PlanOptions{});
+    // The oracle: the requests in priority order (all 0: file order), each
+    // by a new capacity pass over the state so far, no cache, no gangs.
+    const bool any_gang = std::any_of(requests.begin(), requests.end(),
+                                      [](const Request& r) { return !r.group.empty(); });
+    for (std::size_t j = 0; j < requests.size() && !any_gang; ++j) {
+      const CapacityMap map = capacity_pass(fresh, requests[j]);
+      std::vector<std::size_t> where;
+      const auto infos = strategy_infos(fresh, map, where);
+      StrategyInput input;
+      input.infos = infos;
+      input.count = requests[j].count;
+      input.total = map.total;
+      input.inventory = &fresh;
+      input.request = &requests[j];
+      const Placement p = place(input, requests[j].min_count, requests[j].strategy);
+      CHECK(p.placed == out[j].placed);
+      for (std::size_t k = 0; k < infos.size(); ++k) {
+        const std::int64_t d = p.placed > 0 ? p.result.deploy[k] : 0;
+        CHECK(d == out[j].deploy[where[k]]);
+        reserve(fresh, infos[k].node, requests[j], d, {});
+      }
+    }
+    if (!any_gang)
+      for (std::size_t i = 0; i < state.nodes.size(); ++i) {
+        CHECK(state.nodes[i].memory_used == fresh.nodes[i].memory_used);
+        CHECK(state.nodes[i].instances == fresh.nodes[i].instances);
+      }
+    // Final state: every node's usage equals what the placements added.
+    for (std::size_t i = 0; i < state.nodes.size(); ++i) {
+      Bytes memory = 0;
+      for (std::size_t j = 0; j < out.size(); ++j)
+        memory += deployed(out[j], state, state.nodes[i].name) * requests[j].memory;
+      CHECK(state.nodes[i].memory_used == memory);
+    }
+  }
+}
+
+TEST_CASE("several requests: bad input names the field") {
+  CHECK(load_error("requests: []\n").find("r.yaml:1:11: error: requests: requests is empty") !=
+        std::string::npos);
+  CHECK(load_error("requests:\n  - {app: a, count: 2}\n  - {app: a, count: 1}\n")
+            .find("requests[1]: two requests are named \"a\" (requests[0] and requests[1])") !=
+        std::string::npos);
+  CHECK(load_error("requests:\n  - {app: a, count: 2, min_count: 3}\n")
+            .find("requests[0].min_count: min_count 3 is more than count 2") != std::string::npos);
+  CHECK(load_error("requests:\n  - {app: a, count: 2, min_count: 2, strategy: fill}\n")
+            .find("min_count is not valid with strategy fill") != std::string::npos);
+  CHECK(load_error("requests:\n  - {app: a, count: 2, resources: {extended: {x.io/y: -1}}}\n")
+            .find("requests[0].resources.extended.x.io/y: negative size -1") != std::string::npos);
+  CHECK(load_error("requests:\n  - {app: a, count: 2, min_count: 0}\n")
+            .find("requests[0].min_count") != std::string::npos);
+}

@@ -335,20 +335,17 @@ void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
 }
 
 int run_realloc_command(const PlanArgs& a) {
-  if (a.nodes.empty() || a.request.empty()) {
-    std::cerr << "eruplan: error: --nodes and --request are required\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (a.nodes == kStdin && a.request == kStdin) {
-    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
+  // SPEC §13: usage errors and unreadable files print the failure document
+  // with -o json|yaml, as for the other commands.
+  const OutputFormat output = output_format(a.output);
+  if (a.nodes.empty() || a.request.empty())
+    return usage_error("--nodes and --request are required", output);
+  if (a.nodes == kStdin && a.request == kStdin)
+    return usage_error("only one of --nodes and --request may be - (stdin)", output);
   ReallocOptions options;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes) ||
-      !load_source(a.request, format, options.request))
+  if (!load_source(a.nodes, format, options.nodes, output) ||
+      !load_source(a.request, format, options.request, output))
     return static_cast<int>(ExitCode::Invalid);
   options.output = a.output == "json"   ? OutputFormat::Json
                    : a.output == "yaml" ? OutputFormat::Yaml

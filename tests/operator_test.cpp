@@ -401,3 +401,13 @@ expect: {deploy_total: 4}
   CHECK(r.out.find("name=\"&lt;fails&gt; &amp; &quot;quoted&quot;\"") != std::string::npos);
   CHECK(r.out.find("<failure message=\"deploy_total: expected 4, got 3\">") != std::string::npos);
 }
+
+TEST_CASE("operator: realloc's usage errors and unreadable files print the document too") {
+  Ran usage = eruplan("realloc -n op_nodes.yaml -o json");
+  REQUIRE(usage.exit == 2);
+  CHECK(json::parse(usage.out)["error"]["message"] == "--nodes and --request are required");
+  Ran missing = eruplan("realloc -n op_missing.yaml -r op_missing.yaml -o yaml");
+  REQUIRE(missing.exit == 3);
+  CHECK(missing.out.find("error:\n  exit: 3\n  kind: invalid\n") == 0);
+  CHECK(missing.out.find("    - file: op_missing.yaml\n      line: null\n") != std::string::npos);
+}

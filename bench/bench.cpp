@@ -126,7 +126,8 @@ StrategyInput strategy_input(const Inventory& inventory, const CapacityMap& map)
   for (std::size_t i = 0; i < map.nodes.size(); ++i) {
     const NodeCapacity& n = map.nodes[i];
     if (n.capacity <= 0) continue;
-    in.infos.push_back({inventory.nodes[n.node].name, n.existing, n.capacity, n.usage, n.rate});
+    in.infos.push_back(
+        {inventory.nodes[n.node].name, n.node, n.existing, n.capacity, n.usage, n.rate});
     in.where.push_back(i);
   }
   return in;

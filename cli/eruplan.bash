@@ -9,7 +9,7 @@ _eruplan() {
   fi
   local command=${COMP_WORDS[1]}
   case $prev in
-    -n|--nodes|-r|--request|--save-inventory|--template|--report)
+    -n|--nodes|-r|--request|--pods|--save-inventory|--template|--report)
       COMPREPLY=($(compgen -f -- "$cur"))
       return ;;
     -o|--output)
@@ -22,6 +22,7 @@ _eruplan() {
     --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
     --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
     --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+    --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
     --scoring)
       COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur"))
       return ;;
@@ -39,7 +40,7 @@ _eruplan() {
     *)
       COMPREPLY=($(compgen -W "--nodes --request --output --input-format --plans --app --count
         --strategy --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node
-        --exclude --jobs --strict --explain --all-nodes --atomic --save-inventory --help
+        --exclude --scoring --nodes-format --pods --app-label --jobs --strict --explain --all-nodes --atomic --save-inventory --help
         --version" -- "$cur")) ;;
   esac
 }

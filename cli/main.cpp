@@ -81,6 +81,7 @@ struct PlanArgs {
   std::string save_inventory;
   unsigned jobs = 0;  // 0: the number of cores
   bool strict = false, explain = false, all_nodes = false;
+  std::string nodes_format = "auto", pods, app_label;  // SPEC §12
 };
 
 struct TestArgs {
@@ -207,6 +208,12 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
         return parse_strategy(s) ? std::string()
                                  : "unknown strategy; expected " + strategy_choices();
       });
+  cmd->add_option("--scoring", o.scoring,
+                  "Override: scoring.type of strategy score (least_allocated, most_allocated or "
+                  "requested_to_capacity_ratio)")
+      ->check([](const std::string& s) {
+        return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
+      });
   cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit")->check(whole_number());
   cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)")
       ->check(quantity(parse_cpu));
@@ -241,6 +248,14 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");
   cmd->add_flag("--all-nodes", a.all_nodes,
                 "Tables list every node (default: past 50, the used ones and those with a reason)");
+  cmd->add_option("--nodes-format", a.nodes_format,
+                  "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
+      ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
+      ->capture_default_str();
+  cmd->add_option("--pods", a.pods,
+                  "Running pods (kubectl get pods -A -o json): their requests become usage");
+  cmd->add_option("--app-label", a.app_label,
+                  "Label naming a pod's app (default app.kubernetes.io/name, then app)");
 }
 
 // plan, apply: the options that change the cluster state.
@@ -286,6 +301,8 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   if (a.nodes.empty()) return usage_error("--nodes is required", output);
   if (a.nodes == kStdin && a.request == kStdin)
     return usage_error("only one of --nodes and --request may be - (stdin)", output);
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
+    return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;
@@ -305,6 +322,15 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
                   : a.plans == "none"   ? PlansShown::None
                                         : PlansShown::All;
   if (command == Command::Apply && !output_given) options.output = input_format_of(options.nodes);
+  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                                   : NodesFormat::Auto;
+  options.kubernetes.app_label = a.app_label;
+  if (!a.pods.empty()) {
+    options.pods.emplace();
+    if (!load_source(a.pods, format, *options.pods, output))
+      return static_cast<int>(ExitCode::Invalid);
+  }
   options.atomic = a.atomic;
   options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);

@@ -388,7 +388,9 @@ class YamlBuilder : public YAML::EventHandler {
   std::string error;            // set when building gave up
   std::uint32_t error_pos = 0;  // where
 
-  void OnDocumentStart(const YAML::Mark&) override {}
+  YAML::Mark document_start;  // of the latest document
+
+  void OnDocumentStart(const YAML::Mark& mark) override { document_start = mark; }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -439,6 +441,18 @@ class YamlBuilder : public YAML::EventHandler {
   }
   void OnSequenceEnd() override { close(); }
   void OnMapEnd() override { close(); }
+
+  // Stream mode (parse_document_stream): each document's root is kept and
+  // the next document starts a new root.
+  void next_document(std::vector<ValueId>& documents) {
+    if (!error.empty()) return;
+    if (doc_.root_ == kNoValue) {  // an empty document is a null one
+      doc_.values_.push_back(Doc::Value{});
+      doc_.root_ = static_cast<ValueId>(doc_.values_.size() - 1);
+    }
+    documents.push_back(doc_.root_);
+    doc_.root_ = kNoValue;
+  }
 
   void finish() {
     if (doc_.root_ != kNoValue) return;
@@ -680,6 +694,49 @@ std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
   return std::nullopt;
 }
 
+// A YAML stream of several documents (---): every document is read into one
+// Doc, and `documents` lists their roots in order.
+std::optional<Doc> parse_yaml_stream(const Source& source, Diagnostics* diags,
+                                     std::vector<ValueId>& documents) {
+  Doc doc(source.text);
+  auto fail = [&](const YAML::Mark& mark, std::string message) {
+    std::uint32_t line = 0, col = 0;
+    if (!mark.is_null())
+      line = static_cast<std::uint32_t>(mark.line + 1),
+      col = static_cast<std::uint32_t>(mark.column + 1);
+    if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
+    return std::nullopt;
+  };
+  std::istringstream in(source.text);
+  YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
+  try {
+    YAML::Parser parser(in);
+    // yaml-cpp may yield empty documents forever at a stray character; a
+    // stream makes progress, so a document that starts where the previous
+    // one did ends the loop with an error.
+    std::int64_t last = -1;
+    while (builder.error.empty() && parser.HandleNextDocument(builder)) {
+      builder.next_document(documents);
+      const YAML::Mark start = builder.document_start;
+      if (start.pos == last) return fail(start, "unexpected text after the document");
+      last = start.pos;
+    }
+  } catch (const YAML::DeepRecursion& e) {
+    return fail(e.mark, "nested too deeply");
+  } catch (const YAML::Exception& e) {
+    return fail(e.mark, e.msg);
+  }
+  if (!builder.error.empty()) {
+    YAML::Mark mark;
+    const auto [line, col] = doc.line_col(builder.error_pos);
+    mark.line = static_cast<int>(line) - 1;
+    mark.column = static_cast<int>(col) - 1;
+    return fail(mark, builder.error);
+  }
+  builder.finish();  // the root: a null value, for readers that look at it
+  return doc;
+}
+
 std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
   Doc doc(source.text);
   auto fail = [&](const YAML::Mark& mark, std::string message) {
@@ -725,6 +782,32 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
 }
 
 }  // namespace
+
+std::optional<Doc> parse_document_stream(const Source& source, Diagnostics& diags,
+                                         std::vector<ValueId>& documents) {
+  documents.clear();
+  if (source.text.size() >= UINT32_MAX) {
+    diags.error(Origin{source.name, 0, 0, {}}, "the file is too large (4 GiB at most)");
+    return std::nullopt;
+  }
+  InputFormat format = detect_format(source);
+  if (format == InputFormat::Auto)
+    format = looks_like_json(source.text) ? InputFormat::Json : InputFormat::Yaml;
+  if (format == InputFormat::Yaml) return parse_yaml_stream(source, &diags, documents);
+  // JSON holds one document; content that opens like JSON but is YAML flow
+  // style goes to the YAML reader, as in parse_document.
+  Diagnostics json_diags;
+  if (auto doc = parse_json(source, &json_diags)) {
+    documents.push_back(doc->root());
+    return doc;
+  }
+  if (source.format != InputFormat::Json && detect_format(source) != InputFormat::Json) {
+    Diagnostics yaml_diags;
+    if (auto doc = parse_yaml_stream(source, &yaml_diags, documents)) return doc;
+  }
+  for (const auto& d : json_diags.items()) diags.error(d.origin, d.message);
+  return std::nullopt;
+}
 
 std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
   if (source.text.size() >= UINT32_MAX) {

@@ -70,6 +70,23 @@ class Doc {
 // `diags` as "malformed JSON/YAML" errors with line:col.
 std::optional<Doc> parse_document(const Source& source, Diagnostics& diags);
 
+// A YAML stream of several documents (separated by ---), or one JSON
+// document: `documents` gets each document's root in order (an empty
+// document is a null value). Used for Kubernetes manifests (SPEC §12).
+std::optional<Doc> parse_document_stream(const Source& source, Diagnostics& diags,
+                                         std::vector<ValueId>& documents);
+
+// The inventory of SPEC §2 from a parsed document (load_inventory reads
+// and parses the file first).
+std::optional<Inventory> load_inventory(const Doc& doc, const std::string& file,
+                                        Diagnostics& diags);
+
+// Finishes a request built from another format (SPEC §12): the request
+// flags replace the fields they name, then §3's normalisation and §8.4's
+// checks; the name defaults to the app. False after reporting errors.
+bool finish_request(Request& request, const RequestOverrides& overrides, bool count_required,
+                    const std::string& file, const std::string& prefix, Diagnostics& diags);
+
 // Whole numbers as written (also 1e3, 2.0), for counts and CPU pieces.
 std::optional<std::int64_t> parse_integer(std::string_view text, std::string& error);
 

@@ -701,7 +701,8 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
               std::to_string(e.mark.column + 1) + ")");
   }
   if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
-  check_keys(root, "", {"name", "description", "command", "nodes", "request", "options", "expect"});
+  check_keys(root, "",
+             {"name", "description", "command", "nodes", "request", "pods", "options", "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
 
   if (root["command"] && root["command"].IsScalar() && root["command"].Scalar() == "realloc")
@@ -721,8 +722,12 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   if (root["request"])
     request =
         read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+  std::optional<Source> pods;  // SPEC §12: kubectl get pods, inline or a path
+  if (root["pods"])
+    pods = read_input(root, root["pods"], "pods", file, text, json_case, read, r.differences);
   if (!r.differences.empty()) return;  // an unreadable input; nothing to run
 
+  options.pods = std::move(pods);
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
   const RunResult result = run_case(options);
@@ -887,6 +892,7 @@ bool looks_like_input_file(const std::string& text) {
     const YAML::Node root = YAML::Load(text);
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
+    if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
     return root["app"] || root["resources"] || root["count"] || root["strategy"] || root["requests"];
   } catch (...) {
     return false;  // run as a case, where the parse error is reported

@@ -25,6 +25,7 @@ struct Source {
 // the flag (origin file "<command line>", path "--memory").
 struct RequestOverrides {
   std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
+  std::optional<std::string> scoring;  // --scoring: scoring.type (SPEC §9)
   std::vector<std::string> volumes;  // replaces resources.volumes when non-empty
   std::vector<std::string> labels;   // "k=v"; replaces node_filter.labels when non-empty
   std::vector<std::string> nodes;    // replaces node_filter.nodes when non-empty

@@ -868,10 +868,16 @@ void check_unique_names(Reader& r, const FieldPath& nodes_path, const std::vecto
 }  // namespace
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
-  Reader r(*doc, source.name, diags);
+  return load_inventory(*doc, source.name, diags);
+}
+
+std::optional<Inventory> load_inventory(const Doc& parsed, const std::string& file,
+                                        Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  const Doc* doc = &parsed;
+  Reader r(*doc, file, diags);
   const FieldPath root;
   const ValueId top = doc->root();
   if ((*doc)[top].kind == ValueKind::Null) {

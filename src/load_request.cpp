@@ -103,6 +103,8 @@ struct Draft {
   bool count_given = false;
   bool count_written = false;  // present, valid or not: a bad count is reported once
   Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
+  Origin scoring_origin;     // the scoring block, for the shape check after --scoring
+  bool shape_given = false;  // scoring.shape present, valid or not
 };
 
 class RequestReader {
@@ -321,6 +323,9 @@ class RequestReader {
                     {"balanced_weight", &balanced_weight}}))
       return;
     Scoring& sc = d_.request.scoring;
+    d_.scoring_origin = r_.origin(path, v);
+    d_.shape_given = shape != kNoValue;
+    if (o_.scoring) type = kNoValue;  // --scoring replaces it
     if (type != kNoValue) {
       if (auto t = r_.string(path.child("type"), type)) {
         if (auto parsed = parse_scoring_type(*t))
@@ -341,6 +346,11 @@ class RequestReader {
       if (r_.is_array(here, resources)) {
         sc.resources.clear();
         const std::uint32_t n = r_.doc().size(resources);
+        // Nothing to score on would make every node tie: surely a slip.
+        if (n == 0)
+          r_.error(here, resources,
+                   "the list is empty; give at least one of cpu, memory, storage or an "
+                   "extended resource");
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(resources, i);
@@ -391,9 +401,6 @@ class RequestReader {
         }
       }
     }
-    if (sc.type == ScoringType::RequestedToCapacityRatio && shape == kNoValue)
-      r_.error(path, v,
-               "requested_to_capacity_ratio needs a shape (a list of {utilization, score} points)");
   }
 
   void read_filter(const FieldPath& path, ValueId v) {
@@ -453,6 +460,13 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
       req.strategy = *s;
     else
       diags.error(flag("--strategy"), unknown_strategy(*o.strategy));
+  }
+  if (o.scoring) {
+    d.scoring_origin = flag("--scoring");
+    if (auto t = parse_scoring_type(*o.scoring))
+      req.scoring.type = *t;
+    else
+      diags.error(flag("--scoring"), unknown_scoring(*o.scoring));
   }
   if (o.nodes_limit) {
     const auto n = parse_integer(*o.nodes_limit, problem);
@@ -562,8 +576,8 @@ void normalise(Draft& d, Diagnostics& diags) {
 }  // namespace
 
 bool RequestOverrides::empty() const {
-  return !app && !count && !strategy && !nodes_limit && !cpu && !cpu_bind && !memory && !storage &&
-         volumes.empty() && labels.empty() && nodes.empty() && exclude.empty();
+  return !app && !count && !strategy && !scoring && !nodes_limit && !cpu && !cpu_bind && !memory &&
+         !storage && volumes.empty() && labels.empty() && nodes.empty() && exclude.empty();
 }
 
 std::optional<ScoringType> parse_scoring_type(std::string_view text) {
@@ -610,6 +624,11 @@ bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
         "count is required for plan (how many instances to deploy; set count or pass --count)");
   normalise(d, diags);
   check_min_count(d, diags);
+  // Checked once the type is final (--scoring may have set it).
+  if (d.request.scoring.type == ScoringType::RequestedToCapacityRatio && !d.shape_given)
+    diags.error(d.scoring_origin,
+                "requested_to_capacity_ratio needs scoring.shape (a list of {utilization, score} "
+                "points)");
   if (d.request.name.empty()) d.request.name = d.request.app;
   return count_errors(diags) == errors_before;
 }
@@ -682,6 +701,18 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   }
   if (count_errors(diags) > errors_before) return std::nullopt;
   return set;
+}
+
+bool finish_request(Request& request, const RequestOverrides& overrides, bool count_required,
+                    const std::string& file, const std::string& prefix, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  Draft d = new_draft(file, prefix, true);
+  d.request = std::move(request);
+  d.count_given = d.count_written = d.request.count > 0;
+  apply_overrides(overrides, d, diags);
+  finish_draft(d, count_required, Origin{file, 0, 0, prefix + "count"}, diags);
+  request = std::move(d.request);
+  return count_errors(diags) == errors_before;
 }
 
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,

@@ -466,7 +466,10 @@ RunResult run_command(const RunOptions& options) {
   }
   Diagnostics diags;
   diags.set_strict(options.strict);
-  result.inventory = load_inventory(options.nodes, diags);
+  result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
+  if (result.inventory && options.pods &&
+      !apply_pods(*result.inventory, *options.pods, options.kubernetes, diags))
+    result.inventory.reset();
 
   const bool want_request = options.command != Command::Validate || options.request.has_value() ||
                             !options.overrides.empty();
@@ -475,7 +478,11 @@ RunResult run_command(const RunOptions& options) {
     const Source* source = options.request ? &*options.request : nullptr;
     const bool count_required =
         options.command == Command::Plan || options.command == Command::Apply;
-    set = load_requests(source, options.overrides, count_required, diags);
+    bool kubernetes = false;  // SPEC §12: Deployment, StatefulSet, ReplicaSet, Pod manifests
+    if (source)
+      set = load_kubernetes_requests(*source, options.overrides, options.kubernetes,
+                                     count_required, diags, kubernetes);
+    if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
     if (set && set->overridden) {
       result.exit = ExitCode::Usage;
       result.err =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "model.h"
 #include "render.h"
@@ -43,6 +44,9 @@ struct RunOptions {
   bool strict = false;     // --strict: unknown fields are errors (SPEC §13)
   bool explain = false;    // --explain: one line per node saying why (SPEC §13)
   bool all_nodes = false;  // --all-nodes: tables list every node (SPEC §13)
+  // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
+  KubernetesOptions kubernetes;
+  std::optional<Source> pods;
 };
 
 // One request's result, for the fixture runner's per-request checks.

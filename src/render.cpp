@@ -190,6 +190,44 @@ void write_request(W& w, const Request& r) {
     }
     w.end_array();
   }
+  if (r.strategy == Strategy::Score) {  // SPEC §9: the scoring the scores came from
+    const Scoring& sc = r.scoring;
+    w.key("scoring");
+    w.begin_object();
+    w.key("type");
+    w.string(sc.type == ScoringType::LeastAllocated  ? "least_allocated"
+             : sc.type == ScoringType::MostAllocated ? "most_allocated"
+                                                     : "requested_to_capacity_ratio");
+    w.key("resources");
+    w.begin_array();
+    for (const ScoringResource& res : sc.resources) {
+      w.begin_object();
+      w.key("name");
+      w.string(res.name);
+      w.key("weight");
+      w.integer(res.weight);
+      w.end_object();
+    }
+    w.end_array();
+    if (sc.type == ScoringType::RequestedToCapacityRatio) {
+      w.key("shape");
+      w.begin_array();
+      for (const ShapePoint& p : sc.shape) {
+        w.begin_object();
+        w.key("utilization");
+        w.integer(p.utilization);
+        w.key("score");
+        w.integer(p.score);
+        w.end_object();
+      }
+      w.end_array();
+    }
+    w.key("fit_weight");
+    w.integer(sc.fit_weight);
+    w.key("balanced_weight");
+    w.integer(sc.balanced_weight);
+    w.end_object();
+  }
   if (r.min_count > 0) {
     w.key("min_count");
     w.integer(r.min_count);
@@ -564,9 +602,20 @@ void append_node_table(std::string& out, const Report& report) {
   cap_w = std::max(cap_w, total_cap.len);
   existing_w = std::max(existing_w, total_ex.len);
   new_w = std::max(new_w, total_nw.len);
+  // score (SPEC §9): each node's total for its first new instance; "-" where
+  // the node has no room.
+  const bool with_score = report.outcome != nullptr && !report.outcome->scores.empty();
+  size_t score_w = 5;  // "TOTAL"
+  const auto score_text = [&](size_t i) {
+    return nodes[i].capacity > 0 ? number_text(report.outcome->scores[i].total)
+                                 : NumberText{{'-'}, 1};
+  };
+  if (with_score)
+    for (size_t i = 0; i < nodes.size(); ++i) score_w = std::max(score_w, score_text(i).len);
 
   const auto row = [&](std::string_view name, size_t name_width, std::string_view cap,
-                       std::string_view existing, std::string_view fresh, std::string_view reason) {
+                       std::string_view existing, std::string_view fresh, std::string_view reason,
+                       std::string_view score = {}) {
     out += name;
     pad(out, name_w, name_width);
     out += "  ";
@@ -580,6 +629,11 @@ void append_node_table(std::string& out, const Report& report) {
       pad(out, new_w, fresh.size());
       out += fresh;
     }
+    if (with_score && !(score.empty() && reason.empty())) {  // no trailing blanks
+      out += "  ";
+      pad(out, score_w, score.size());
+      out += score;
+    }
     if (!reason.empty()) {
       out += "  ";
       out += reason;
@@ -587,7 +641,7 @@ void append_node_table(std::string& out, const Report& report) {
     out += '\n';
   };
 
-  row("NODE", 4, "CAPACITY", "EXISTING", "NEW", with_reason ? "REASON" : "");
+  row("NODE", 4, "CAPACITY", "EXISTING", "NEW", with_reason ? "REASON" : "", "TOTAL");
   std::string name_scratch, reason_scratch;
   const bool cut = !report.all_nodes && nodes.size() > kTableNodes;
   std::size_t hidden = 0;  // nodes with room and no new instance, not listed
@@ -602,7 +656,8 @@ void append_node_table(std::string& out, const Report& report) {
     const std::string_view reason =
         reason_text.empty() ? std::string_view() : display(reason_text, reason_scratch);
     row(name, text_width(name), number_text(nc.capacity).view(), number_text(nc.existing).view(),
-        number_text(deployed(report, i)).view(), reason);
+        number_text(deployed(report, i)).view(), reason,
+        with_score ? score_text(i).view() : std::string_view());
   }
   if (hidden > 0) {
     out += "... ";

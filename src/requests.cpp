@@ -52,6 +52,10 @@ std::string shape_key(const Request& r) {
 }
 
 bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
+  // score fills every node before it refuses one (SPEC §9): it places n
+  // exactly when the nodes can take n, so min_count's bisection need not run it.
+  if (input.request != nullptr && input.request->strategy == Strategy::Score)
+    return input.total >= n;
   StrategyInput in = input;
   in.count = n;
   return run(in).outcome == StrategyOutcome::Deployed;
@@ -82,8 +86,8 @@ struct Planner {
     out.capacity = cache.pass(state, request, CapacityOptions{options.max_plans, options.jobs});
     std::vector<std::size_t> where;
     const std::vector<StrategyInfo> infos = strategy_infos(state, out.capacity, where);
-    const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
-                              &state, &request,      options.jobs};
+    const StrategyInput input{infos,    request.count, out.capacity.total, request.nodes_limit,
+                              &state,   &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
     out.deploy.assign(out.capacity.nodes.size(), 0);

@@ -1,6 +1,8 @@
 // The strategy table (SPEC §5, §9) and what the strategy files share.
 #include "strategy.h"
 
+#include "strategy_score.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -24,6 +26,8 @@ constexpr StrategyRow kStrategies[] = {
      "resource usage as even as possible across nodes"},
     {Strategy::Drained, "drained", "", simple_pass<drained_strategy>, drained_strategy, true,
      "fill the node with the least capacity first (bin-packing)"},
+    {Strategy::Score, "score", "", score_strategy, nullptr, true,
+     "one at a time on the node with the highest Kubernetes score (scoring:)"},
 };
 
 std::string lower(std::string_view text) {

@@ -16,6 +16,8 @@
 
 namespace eruplan {
 
+struct CapacityMap;  // capacity.h
+
 // A node with capacity > 0, as the strategies see it. Inputs are sorted by
 // name (byte order), so "ties broken by name" means "ties broken by index".
 struct StrategyInfo {
@@ -57,6 +59,9 @@ struct StrategyInput {
   const Inventory* inventory = nullptr;
   const Request* request = nullptr;
   unsigned jobs = 1;  // threads a strategy may use for its per-node map
+  // The capacity pass the infos come from, zero-capacity nodes included, for
+  // messages that count every node (score's Kubernetes line); may be null.
+  const CapacityMap* capacity = nullptr;
 };
 using StrategyPass = StrategyResult (*)(const StrategyInput&);
 

@@ -338,7 +338,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
       R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains, deploy_subset, deploy_total, placed, status))");
   CHECK(
       message("nodes: {}\nexpected: {}\n") ==
-      R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, options, expect))");
+      R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, pods, options, expect))");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         R"(malformed case: options.plans: expected all, assigned or none, got "some")");
   CHECK(message("nodes: 42\n") == R"(nodes: cannot read "42")");

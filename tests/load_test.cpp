@@ -467,8 +467,7 @@ TEST_CASE("request: strategies, case-insensitive, with aliases") {
   CHECK_FALSE(bad.request);
   CHECK(bad.messages() ==
         "request.yaml:1:11: error: strategy: unknown strategy \"spread\"; expected auto, fill, "
-        "each, global or "
-        "drained (communism = auto, average = each)\n");
+        "each, global, drained or score (communism = auto, average = each)\n");
 }
 
 TEST_CASE("request: count and nodes_limit") {

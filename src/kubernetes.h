@@ -1,0 +1,64 @@
+// Inventories and requests operators already have (SPEC §12): the JSON of
+// `kubectl get nodes -o json` as an inventory, `kubectl get pods -A -o json`
+// as the usage on it, and Deployment/StatefulSet/ReplicaSet/Pod manifests as
+// requests. Objects are read by an allow-list of fields; every other field
+// is left alone without a warning, even with --strict.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "diagnostics.h"
+#include "load.h"
+#include "model.h"
+
+namespace eruplan {
+
+// A Kubernetes quantity (decimals, exponents, the suffixes n u m "" k M G T P
+// E and Ki..Ei), exactly: (-1)^negative x mantissa x 10^tens x 2^twos.
+struct K8sQuantity {
+  bool negative = false;
+  std::uint64_t mantissa = 0;  // at most 19 significant digits
+  std::int64_t tens = 0;
+  int twos = 0;
+};
+
+// Parses Kubernetes' quantity grammar; nullopt and `error` when the text is
+// not one.
+std::optional<K8sQuantity> parse_k8s_quantity(std::string_view text, std::string& error);
+
+// The quantity times 10^scale, rounded up to a whole number (as Kubernetes
+// rounds Value() and MilliValue()): bytes with scale 0, nanocores with 9.
+// nullopt and `error` when it is negative or beyond int64.
+std::optional<std::int64_t> k8s_whole(std::string_view text, int scale, std::string& error);
+
+// How -n is read (--nodes-format): by content, or forced.
+enum class NodesFormat { Auto, Eruplan, Kubernetes };
+
+struct KubernetesOptions {
+  NodesFormat nodes_format = NodesFormat::Auto;
+  std::string app_label;  // --app-label: replaces app.kubernetes.io/name and app
+};
+
+// -n: an eruplan inventory (§2) or a Kubernetes NodeList/List of Nodes,
+// detected from the top-level `kind` unless `format` forces one.
+std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags);
+
+// --pods: adds every bound pod that is not Succeeded/Failed to its node's
+// usage and one instance of its app. False after reporting errors.
+bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
+                Diagnostics& diags);
+
+// -r: when the file holds Kubernetes manifests (kind and apiVersion at the
+// top), sets `matched` and reads them as requests; otherwise leaves `matched`
+// false and returns nullopt without a diagnostic (the caller reads the file
+// as an eruplan request).
+std::optional<RequestSet> load_kubernetes_requests(const Source& source,
+                                                   const RequestOverrides& overrides,
+                                                   const KubernetesOptions& options,
+                                                   bool count_required, Diagnostics& diags,
+                                                   bool& matched);
+
+}  // namespace eruplan

@@ -1,0 +1,772 @@
+// Kubernetes objects as eruplan inputs (SPEC §12). Each object is read by an
+// allow-list of the fields eruplan models; everything else kubectl writes
+// (managedFields, status.conditions, images, ...) is skipped without a word,
+// also under --strict. JSON null is "not given" everywhere. Positions and
+// field paths (items[3].status.allocatable.memory) refer to the file as
+// written, through the same Doc/Reader as every other input.
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "doc.h"
+#include "kubernetes.h"
+#include "strategy.h"
+
+namespace eruplan {
+
+namespace {
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+std::size_t count_errors(const Diagnostics& diags) {
+  return static_cast<std::size_t>(
+      std::count_if(diags.items().begin(), diags.items().end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+constexpr std::int64_t kMaxCoresPerNode = 4096;  // as for an eruplan inventory
+
+// An allow-listed field of an object.
+struct Pick {
+  std::string_view name;
+  ValueId* value;
+};
+
+// Picks the listed members out of `object`, without a word about the others.
+// A null member, or a null object, counts as absent. False (after an error)
+// when `object` is neither a mapping nor null.
+bool pick(Reader& r, const FieldPath& path, ValueId object, std::initializer_list<Pick> fields) {
+  for (const Pick& p : fields) *p.value = kNoValue;
+  if (object == kNoValue) return true;
+  const Doc& doc = r.doc();
+  if (doc[object].kind == ValueKind::Null) return true;
+  if (!r.is_object(path, object)) return false;
+  const std::uint32_t n = doc.size(object);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::string_view key = doc.text(doc.key(object, i));
+    for (const Pick& p : fields) {
+      if (p.name != key) continue;
+      const ValueId v = doc.member(object, i);
+      if (*p.value != kNoValue)
+        r.error(path.child(key), doc.key(object, i),
+                "given twice (first at " + r.where(*p.value) + ")");
+      else if (doc[v].kind != ValueKind::Null)
+        *p.value = v;
+      break;
+    }
+  }
+  return true;
+}
+
+// A quantity in Kubernetes' grammar, times 10^scale, rounded up.
+std::optional<std::int64_t> quantity(Reader& r, const FieldPath& path, ValueId v, int scale) {
+  const Doc& doc = r.doc();
+  const ValueKind k = doc[v].kind;
+  if (k != ValueKind::Number && k != ValueKind::String) {
+    r.error(path, v,
+            "expected a Kubernetes quantity (like 1.5, 500m or 8Gi), got " + r.describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  auto q = k8s_whole(doc.text(v), scale, problem);
+  if (!q) r.error(path, v, problem);
+  return q;
+}
+
+// A string -> scalar mapping (labels, nodeSelector), sorted by key.
+NamedList<std::string> string_map(Reader& r, const FieldPath& path, ValueId v) {
+  NamedList<std::string> out;
+  if (v == kNoValue) return out;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    if (r.doc()[e.value].kind == ValueKind::Null) {
+      out.emplace_back(std::string(e.key), std::string());
+      continue;
+    }
+    if (auto s = r.scalar(path.child(e.key), e.value))
+      out.emplace_back(std::string(e.key), std::string(*s));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A scalar's text; empty for an absent value, a list or a mapping.
+std::string_view text_of(const Doc& doc, ValueId v) {
+  return v != kNoValue && doc.is_scalar(v) ? doc.text(v) : std::string_view();
+}
+
+std::string_view find_label(const NamedList<std::string>& labels, std::string_view key) {
+  for (const auto& [k, v] : labels)
+    if (k == key && !v.empty()) return v;
+  return {};
+}
+
+// SPEC §12: the app is the label app.kubernetes.io/name, else app (or the
+// one key --app-label names), first among `primary`, then `secondary`.
+std::string app_of(const KubernetesOptions& options, const NamedList<std::string>& primary,
+                   const NamedList<std::string>& secondary, std::string_view name) {
+  for (const auto* labels : {&primary, &secondary}) {
+    if (!options.app_label.empty()) {
+      if (auto a = find_label(*labels, options.app_label); !a.empty()) return std::string(a);
+      continue;
+    }
+    if (auto a = find_label(*labels, "app.kubernetes.io/name"); !a.empty()) return std::string(a);
+    if (auto a = find_label(*labels, "app"); !a.empty()) return std::string(a);
+  }
+  return std::string(name);
+}
+
+// The `items` of a List, checking the top-level kind when asked.
+ValueId list_items(Reader& r, ValueId root, std::string_view what) {
+  ValueId items, kind;
+  if (!pick(r, FieldPath{}, root, {{"items", &items}, {"kind", &kind}})) return kNoValue;
+  if (items == kNoValue) {
+    r.error(FieldPath{}.child("items"), root,
+            "items is required (the " + std::string(what) + " of a Kubernetes List)");
+    return kNoValue;
+  }
+  return r.is_array(FieldPath{}.child("items"), items) ? items : kNoValue;
+}
+
+// " (and 4999 more items that are not Nodes)" when there are more.
+std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want) {
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < doc.size(items); ++i) {
+    const ValueId item = doc.element(items, i);
+    if (doc[item].kind != ValueKind::Object) continue;
+    for (std::uint32_t j = 0; j < doc.size(item); ++j)
+      if (doc.text(doc.key(item, j)) == "kind" && text_of(doc, doc.member(item, j)) != want) ++n;
+  }
+  if (n <= 1) return {};
+  return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) + "s)";
+}
+
+// --- Nodes --------------------------------------------------------------
+
+bool is_node_list(const Doc& doc) {
+  const ValueId root = doc.root();
+  if (doc[root].kind != ValueKind::Object) return false;
+  for (std::uint32_t i = 0; i < doc.size(root); ++i) {
+    if (doc.text(doc.key(root, i)) != "kind") continue;
+    const std::string_view kind = text_of(doc, doc.member(root, i));
+    return kind == "List" || kind == "NodeList";
+  }
+  return false;
+}
+
+void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
+    const FieldPath at = path.at(i);
+    const ValueId item = r.doc().element(v, i);
+    ValueId key, value, effect;
+    if (!pick(r, at, item, {{"key", &key}, {"value", &value}, {"effect", &effect}})) continue;
+    Taint t;
+    if (key == kNoValue)
+      r.error(at, item, "key is required");
+    else if (auto k = r.string(at.child("key"), key))
+      t.key = *k;
+    if (value != kNoValue) {
+      if (auto s = r.scalar(at.child("value"), value)) t.value = *s;
+    }
+    if (effect == kNoValue) {
+      r.error(at, item, "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
+    } else if (auto e = r.string(at.child("effect"), effect)) {
+      if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
+        r.error(at.child("effect"), effect,
+                "unknown effect " + quoted(*e) +
+                    "; expected NoSchedule, PreferNoSchedule or NoExecute");
+      else
+        t.effect = *e;
+    }
+    node.taints.push_back(std::move(t));
+  }
+}
+
+// status.allocatable: cpu, memory, ephemeral-storage (storage), pods
+// (max_instances), hugepages-* (not modelled: a pod's hugepages are not
+// planned), and every other name an extended resource.
+void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_base, Node& node) {
+  node.cpu_given = 0;
+  if (v == kNoValue) return;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    const FieldPath here = path.child(e.key);
+    if (r.doc()[e.value].kind == ValueKind::Null || e.key.starts_with("hugepages-")) continue;
+    if (e.key == "cpu") {
+      if (auto c = quantity(r, here, e.value, 9)) {
+        if (*c / kNanoPerCore > kMaxCoresPerNode) {
+          r.error(here, e.value,
+                  "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
+                      std::to_string(*c / kNanoPerCore));
+          continue;
+        }
+        node.cpu_given = *c;
+        node.plain_cores = *c / kNanoPerCore;
+        node.plain_core_pieces = share_base;
+      }
+    } else if (e.key == "memory") {
+      if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
+    } else if (e.key == "ephemeral-storage") {
+      if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
+    } else if (e.key == "pods") {
+      if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
+    } else if (e.key == "storage" || e.key.empty()) {
+      // Not a Kubernetes allocatable name; eruplan's storage is
+      // ephemeral-storage, and §8.1 keeps "storage" from being extended.
+      continue;
+    } else if (auto n = quantity(r, here, e.value, 0)) {
+      node.extended.push_back({std::string(e.key), *n, 0});
+    }
+  }
+  std::sort(node.extended.begin(), node.extended.end(),
+            [](const ExtendedResource& a, const ExtendedResource& b) { return a.name < b.name; });
+}
+
+std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
+                                               Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  Reader r(doc, file, diags);
+  if (doc[doc.root()].kind != ValueKind::Object) {
+    r.is_object(FieldPath{}, doc.root());
+    return std::nullopt;
+  }
+  const ValueId items = list_items(r, doc.root(), "nodes");
+  if (items == kNoValue) return std::nullopt;
+  Inventory inventory;  // share_base 100, as an eruplan inventory without one
+  const std::uint32_t n = doc.size(items);
+  inventory.nodes.reserve(n);
+  std::unordered_map<std::string_view, std::uint32_t> seen;
+  std::size_t wrong_kind = 0;
+  const FieldPath root, items_path = root.child("items");
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FieldPath at = items_path.at(i);
+    const ValueId item = doc.element(items, i);
+    ValueId kind, metadata, spec, status;
+    if (!pick(r, at, item,
+              {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
+      continue;
+    if (kind != kNoValue && text_of(doc, kind) != "Node") {
+      // The first one says it; a whole list of something else is one mistake.
+      if (wrong_kind++ == 0)
+        r.error(at.child("kind"), kind,
+                "expected a Node (a node list, as kubectl get nodes -o json), got " +
+                    r.describe(kind) + wrong_kind_note(doc, items, "Node"));
+      continue;
+    }
+    Node node;
+    ValueId name, labels, unschedulable, taints, allocatable;
+    const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
+                    status_path = at.child("status");
+    pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
+    pick(r, spec_path, spec, {{"unschedulable", &unschedulable}, {"taints", &taints}});
+    pick(r, status_path, status, {{"allocatable", &allocatable}});
+    if (name == kNoValue) {
+      r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
+              "metadata.name is required");
+    } else if (auto s = r.string(meta_path.child("name"), name)) {
+      node.name = *s;
+      auto [it, fresh] = seen.emplace(doc.text(name), i);
+      if (!fresh)
+        r.error(meta_path.child("name"), name,
+                "duplicate node name " + quoted(*s) + ": items[" + std::to_string(it->second) +
+                    "] and items[" + std::to_string(i) + "] are both named so");
+    }
+    node.labels = string_map(r, meta_path.child("labels"), labels);
+    if (unschedulable != kNoValue) {
+      if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
+    }
+    read_taints(r, spec_path.child("taints"), taints, node);
+    read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
+    inventory.nodes.push_back(std::move(node));
+  }
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return inventory;
+}
+
+// --- Pods ---------------------------------------------------------------
+
+// One pod's (or one pod template's) effective request (SPEC §12).
+struct PodRequest {
+  NanoCores cpu = 0;
+  Bytes memory = 0;
+  Bytes storage = 0;
+  NamedList<std::int64_t> extended;    // sorted by name
+  std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
+
+  std::int64_t& slot(std::string_view name) {
+    if (name == "cpu") return cpu;
+    if (name == "memory") return memory;
+    if (name == "ephemeral-storage") return storage;
+    auto it = std::lower_bound(extended.begin(), extended.end(), name,
+                               [](const auto& e, std::string_view k) { return e.first < k; });
+    if (it == extended.end() || it->first != name) it = extended.insert(it, {std::string(name), 0});
+    return it->second;
+  }
+  // Applies `f(mine, theirs)` to every resource either side names.
+  template <class F>
+  void combine(const PodRequest& o, F f) {
+    cpu = f(cpu, o.cpu);
+    memory = f(memory, o.memory);
+    storage = f(storage, o.storage);
+    for (const auto& [name, value] : o.extended) slot(name);
+    for (auto& [name, value] : extended) {
+      std::int64_t theirs = 0;
+      for (const auto& [n, v] : o.extended)
+        if (n == name) theirs = v;
+      value = f(value, theirs);
+    }
+    for (const std::string& h : o.hugepages)
+      if (std::find(hugepages.begin(), hugepages.end(), h) == hugepages.end())
+        hugepages.push_back(h);
+  }
+};
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+// A resource list (requests, limits, overhead) into `out`, adding.
+void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
+                        std::vector<std::string_view>* names) {
+  if (v == kNoValue) return;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    if (r.doc()[e.value].kind == ValueKind::Null) continue;
+    if (e.key.starts_with("hugepages-")) {
+      out.hugepages.emplace_back(e.key);
+      continue;
+    }
+    if (e.key.empty() || e.key == "storage") continue;  // see read_allocatable
+    if (names) {
+      if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
+      names->push_back(e.key);
+    }
+    if (auto q = quantity(r, path.child(e.key), e.value, e.key == "cpu" ? 9 : 0)) {
+      std::int64_t& slot = out.slot(e.key);
+      slot = saturating_add(slot, *q);
+    }
+  }
+}
+
+// One container: each resource its request, or its limit when it has no
+// request.
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
+  PodRequest out;
+  ValueId resources, restart;
+  if (!pick(r, path, container, {{"resources", &resources}, {"restartPolicy", &restart}}))
+    return out;
+  if (sidecar) *sidecar = text_of(r.doc(), restart) == "Always";
+  ValueId requests, limits;
+  const FieldPath res_path = path.child("resources");
+  if (!pick(r, res_path, resources, {{"requests", &requests}, {"limits", &limits}})) return out;
+  std::vector<std::string_view> named;
+  read_resource_list(r, res_path.child("requests"), requests, out, &named);
+  read_resource_list(r, res_path.child("limits"), limits, out, &named);
+  return out;
+}
+
+// SPEC §12: per resource, the larger of (the containers plus the init
+// containers with restartPolicy Always) and (the largest other init
+// container), plus spec.overhead.
+PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
+  ValueId containers, init, overhead;
+  PodRequest sum, init_max, extra;
+  if (!pick(r, path, spec,
+            {{"containers", &containers}, {"initContainers", &init}, {"overhead", &overhead}}))
+    return sum;
+  auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
+  auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
+  if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {
+    for (std::uint32_t i = 0; i < r.doc().size(containers); ++i)
+      sum.combine(container_request(r, path.child("containers").at(i),
+                                    r.doc().element(containers, i), nullptr),
+                  add);
+  }
+  if (init != kNoValue && r.is_array(path.child("initContainers"), init)) {
+    for (std::uint32_t i = 0; i < r.doc().size(init); ++i) {
+      bool sidecar = false;
+      PodRequest c = container_request(r, path.child("initContainers").at(i),
+                                       r.doc().element(init, i), &sidecar);
+      if (sidecar)
+        sum.combine(c, add);
+      else
+        init_max.combine(c, larger);
+    }
+  }
+  sum.combine(init_max, larger);
+  read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);
+  sum.combine(extra, add);
+  return sum;
+}
+
+// A running pod's app, straight from its labels (no copy of them: there
+// may be 150,000 pods).
+std::string pod_app(const Doc& doc, ValueId labels, const KubernetesOptions& options,
+                    std::string_view name) {
+  std::string_view by_name, by_app;
+  if (labels != kNoValue && doc[labels].kind == ValueKind::Object) {
+    for (std::uint32_t i = 0; i < doc.size(labels); ++i) {
+      const std::string_view key = doc.text(doc.key(labels, i));
+      const std::string_view value = text_of(doc, doc.member(labels, i));
+      if (value.empty()) continue;
+      if (!options.app_label.empty()) {
+        if (key == options.app_label) return std::string(value);
+      } else if (key == "app.kubernetes.io/name") {
+        by_name = value;
+      } else if (key == "app") {
+        by_app = value;
+      }
+    }
+  }
+  if (!by_name.empty()) return std::string(by_name);
+  if (!by_app.empty()) return std::string(by_app);
+  return std::string(name.empty() ? "(unnamed)" : name);
+}
+
+std::string pod_name(const Doc& doc, ValueId ns, ValueId name) {
+  std::string out = ns != kNoValue ? std::string(doc.text(ns)) + "/" : std::string();
+  return out + (name != kNoValue ? std::string(doc.text(name)) : std::string("(unnamed)"));
+}
+
+}  // namespace
+
+std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags) {
+  if (format == NodesFormat::Eruplan) return load_inventory(source, diags);
+  auto doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  if (format == NodesFormat::Kubernetes || is_node_list(*doc))
+    return load_kubernetes_nodes(*doc, source.name, diags);
+  return load_inventory(*doc, source.name, diags);
+}
+
+bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
+                Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  auto doc = parse_document(pods, diags);
+  if (!doc) return false;
+  Reader r(*doc, pods.name, diags);
+  if (!r.is_object(FieldPath{}, doc->root())) return false;
+  const ValueId items = list_items(r, doc->root(), "pods");
+  if (items == kNoValue) return false;
+
+  std::unordered_map<std::string_view, std::size_t> node_index;
+  node_index.reserve(inventory.nodes.size());
+  for (std::size_t i = 0; i < inventory.nodes.size(); ++i)
+    node_index.emplace(inventory.nodes[i].name, i);
+  // Per node: app -> new instances, merged into Node::instances at the end.
+  std::vector<std::unordered_map<std::string, std::int64_t>> apps(inventory.nodes.size());
+  struct Unknown {
+    std::uint32_t index;  // of the first such pod
+    ValueId first;
+    std::string first_pod;
+    std::int64_t pods = 0;
+  };
+  std::vector<std::pair<std::string_view, Unknown>> unknown;  // in order first seen
+  std::size_t wrong_kind = 0;
+
+  const FieldPath root, items_path = root.child("items");
+  for (std::uint32_t i = 0; i < doc->size(items); ++i) {
+    const FieldPath at = items_path.at(i);
+    const ValueId item = doc->element(items, i);
+    ValueId kind, metadata, spec, status;
+    if (!pick(r, at, item,
+              {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
+      continue;
+    if (kind != kNoValue && text_of(*doc, kind) != "Pod") {
+      if (wrong_kind++ == 0)
+        r.error(at.child("kind"), kind,
+                "expected a Pod (a pod list, as kubectl get pods -A -o json), got " +
+                    r.describe(kind) + wrong_kind_note(*doc, items, "Pod"));
+      continue;
+    }
+    ValueId name, ns, labels, node_name, phase;
+    const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec");
+    pick(r, meta_path, metadata, {{"name", &name}, {"namespace", &ns}, {"labels", &labels}});
+    pick(r, at.child("status"), status, {{"phase", &phase}});
+    if (text_of(*doc, phase) == "Succeeded" || text_of(*doc, phase) == "Failed")
+      continue;  // finished pods hold no resources
+    pick(r, spec_path, spec, {{"nodeName", &node_name}});
+    if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
+    const PodRequest req = pod_request(r, spec_path, spec);
+    const auto found = node_index.find(doc->text(node_name));
+    if (found == node_index.end()) {
+      const std::string_view key = doc->text(node_name);
+      auto u = std::find_if(unknown.begin(), unknown.end(),
+                            [&](const auto& e) { return e.first == key; });
+      if (u == unknown.end()) {
+        unknown.push_back({key, Unknown{i, node_name, pod_name(*doc, ns, name), 0}});
+        u = unknown.end() - 1;
+      }
+      ++u->second.pods;
+      continue;
+    }
+    Node& node = inventory.nodes[found->second];
+    node.cpu_used = saturating_add(node.cpu_used, req.cpu);
+    node.memory_used = saturating_add(node.memory_used, req.memory);
+    node.storage_used = saturating_add(node.storage_used, req.storage);
+    for (const auto& [res, value] : req.extended) {
+      auto it = std::find_if(node.extended.begin(), node.extended.end(),
+                             [&](const ExtendedResource& e) { return e.name == res; });
+      if (it != node.extended.end()) it->used = saturating_add(it->used, value);
+    }
+    ++apps[found->second][pod_app(*doc, labels, options, text_of(*doc, name))];
+  }
+  for (const auto& [node, u] : unknown)
+    r.warning(items_path.at(u.index).child("spec").child("nodeName"), u.first,
+              std::to_string(u.pods) + (u.pods == 1 ? " pod" : " pods") + " on node " +
+                  quoted(node) + ", which is not in the node list, ignored (first: " + u.first_pod +
+                  ")");
+
+  // Merge the instances, and keep usage within what the node has: pods that
+  // ask for more than the allocatable (static pods, a shrunk node) leave it
+  // full, with a warning. usage.cpu may exceed the CPU (SPEC §8.1).
+  for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
+    Node& node = inventory.nodes[i];
+    for (auto& [app, count] : apps[i]) {
+      auto it = std::lower_bound(node.instances.begin(), node.instances.end(), app,
+                                 [](const auto& e, const std::string& k) { return e.first < k; });
+      if (it != node.instances.end() && it->first == app)
+        it->second = saturating_add(it->second, count);
+      else
+        node.instances.insert(it, {app, count});
+    }
+    auto clamp = [&](std::int64_t& used, std::int64_t total, const std::string& what) {
+      if (used <= total) return;
+      diags.warning(Origin{pods.name, 0, 0, "items"},
+                    "pods on " + node.name + " request " + std::to_string(used) + " " + what +
+                        ", more than its allocatable " + std::to_string(total) +
+                        "; counted as full");
+      used = total;
+    };
+    clamp(node.memory_used, node.memory, "bytes of memory");
+    clamp(node.storage_used, node.storage, "bytes of ephemeral-storage");
+    for (ExtendedResource& e : node.extended) clamp(e.used, e.total, e.name);
+  }
+  return count_errors(diags) == errors_before;
+}
+
+// --- Manifests ----------------------------------------------------------
+
+namespace {
+
+bool is_workload_kind(std::string_view kind) {
+  return kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet" || kind == "Pod";
+}
+
+// kind and apiVersion, both strings, at the top of a document.
+bool is_manifest(const Doc& doc, ValueId v, std::string_view* kind) {
+  if (doc[v].kind != ValueKind::Object) return false;
+  bool api = false, has_kind = false;
+  for (std::uint32_t i = 0; i < doc.size(v); ++i) {
+    const std::string_view key = doc.text(doc.key(v, i));
+    const ValueId m = doc.member(v, i);
+    if (doc[m].kind != ValueKind::String) continue;
+    if (key == "apiVersion") api = true;
+    if (key == "kind") has_kind = true, *kind = doc.text(m);
+  }
+  return api && has_kind;
+}
+
+void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
+    const FieldPath at = path.at(i);
+    const ValueId item = r.doc().element(v, i);
+    ValueId key, op, value, effect;
+    if (!pick(r, at, item,
+              {{"key", &key}, {"operator", &op}, {"value", &value}, {"effect", &effect}}))
+      continue;
+    Toleration t;
+    if (key != kNoValue) {
+      if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
+    }
+    if (op != kNoValue) {
+      const std::string_view o = text_of(r.doc(), op);
+      if (o == "Exists")
+        t.exists = true;
+      else if (o != "Equal")
+        r.error(at.child("operator"), op,
+                "unknown operator " + r.describe(op) + "; expected Equal or Exists");
+    }
+    if (value != kNoValue) {
+      if (auto s = r.scalar(at.child("value"), value)) t.value = *s;
+    }
+    if (effect != kNoValue) {
+      if (auto s = r.scalar(at.child("effect"), effect)) t.effect = *s;
+    }
+    if (t.key.empty() && !t.exists)
+      r.error(at, item, "a toleration with an empty key must use operator Exists");
+    req.tolerations.push_back(std::move(t));
+  }
+}
+
+// One Deployment, StatefulSet, ReplicaSet or Pod as a request.
+std::optional<Request> read_manifest(Reader& r, Diagnostics& diags, const FieldPath& path,
+                                     ValueId v, std::string_view kind,
+                                     const KubernetesOptions& options) {
+  const std::size_t errors_before = count_errors(diags);
+  ValueId metadata, spec;
+  pick(r, path, v, {{"metadata", &metadata}, {"spec", &spec}});
+  const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
+  ValueId name, labels;
+  pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
+  Request req;
+  if (name == kNoValue)
+    r.error(meta_path.child("name"), metadata != kNoValue ? metadata : v,
+            "metadata.name is required (it names the request)");
+  else if (auto s = r.string(meta_path.child("name"), name))
+    req.name = *s;
+  const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
+
+  NamedList<std::string> template_labels;
+  ValueId pod_spec = spec;
+  FieldPath pod_path = spec_path;
+  ValueId template_, replicas;
+  FieldPath template_path = spec_path.child("template");
+  FieldPath template_spec_path = template_path.child("spec");
+  req.count = 1;
+  if (kind != "Pod") {
+    pick(r, spec_path, spec, {{"template", &template_}, {"replicas", &replicas}});
+    ValueId t_meta, t_spec, t_labels;
+    pick(r, template_path, template_, {{"metadata", &t_meta}, {"spec", &t_spec}});
+    pick(r, template_path.child("metadata"), t_meta, {{"labels", &t_labels}});
+    template_labels = string_map(r, template_path.child("metadata").child("labels"), t_labels);
+    pod_spec = t_spec;
+    pod_path = template_spec_path;
+    if (t_spec == kNoValue)
+      r.error(template_spec_path, template_ != kNoValue ? template_ : v,
+              "spec.template.spec is required (the pod to place)");
+    if (replicas != kNoValue) {
+      if (auto n = r.integer(spec_path.child("replicas"), replicas, 0)) {
+        req.count = *n;
+        if (*n == 0)
+          r.warning(spec_path.child("replicas"), replicas,
+                    "replicas is 0: nothing to place unless --count says how many");
+      }
+    }
+  }
+  req.app = app_of(options, template_labels, own_labels, req.name);
+  if (auto s = parse_strategy("score")) req.strategy = *s;  // SPEC §12: score unless --strategy
+  // Kubernetes never oversells CPU requests, so a manifest keeps CPU fit
+  // (SPEC §8.2) under any strategy --strategy picks.
+  req.cpu_fit = true;
+
+  const PodRequest pod = pod_request(r, pod_path, pod_spec);
+  req.cpu = pod.cpu;
+  req.memory = pod.memory;
+  req.storage = pod.storage;
+  req.extended = pod.extended;
+  for (const std::string& h : pod.hugepages)
+    r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
+
+  ValueId selector, tolerations, affinity, node_name;
+  pick(r, pod_path, pod_spec,
+       {{"nodeSelector", &selector},
+        {"tolerations", &tolerations},
+        {"affinity", &affinity},
+        {"nodeName", &node_name}});
+  req.filter.labels = string_map(r, pod_path.child("nodeSelector"), selector);
+  read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
+  if (affinity != kNoValue)
+    r.warning(pod_path.child("affinity"), affinity,
+              "affinity is not modelled by eruplan; planned without it");
+  if (node_name != kNoValue) {
+    if (kind == "Pod") {
+      if (auto n = r.string(pod_path.child("nodeName"), node_name))
+        req.filter.nodes.emplace_back(*n);
+    }
+  }
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return req;
+}
+
+}  // namespace
+
+std::optional<RequestSet> load_kubernetes_requests(const Source& source,
+                                                   const RequestOverrides& overrides,
+                                                   const KubernetesOptions& options,
+                                                   bool count_required, Diagnostics& diags,
+                                                   bool& matched) {
+  matched = false;
+  Diagnostics parse_diags;  // a file that does not parse is the eruplan reader's to report
+  std::vector<ValueId> documents;
+  auto doc = parse_document_stream(source, parse_diags, documents);
+  if (!doc) return std::nullopt;
+  std::string_view kind;
+  const auto first = std::find_if(documents.begin(), documents.end(),
+                                  [&](ValueId d) { return (*doc)[d].kind != ValueKind::Null; });
+  if (first == documents.end() || !is_manifest(*doc, *first, &kind)) return std::nullopt;
+  matched = true;
+
+  const std::size_t errors_before = count_errors(diags);
+  Reader r(*doc, source.name, diags);
+  // The manifests in file order: a document, or an item of a List.
+  struct Item {
+    std::int64_t index;  // in its List's items, -1 for a document
+    ValueId value;
+  };
+  std::vector<Item> manifests;
+  bool is_list = false;
+  const FieldPath root, items_path = root.child("items");
+  for (const ValueId d : documents) {
+    if ((*doc)[d].kind == ValueKind::Null) continue;  // an empty document
+    std::string_view k;
+    if (!is_manifest(*doc, d, &k)) {
+      r.error(FieldPath{}, d, "expected a Kubernetes manifest (with kind and apiVersion)");
+      continue;
+    }
+    if (k.ends_with("List")) {
+      is_list = true;
+      ValueId items;
+      pick(r, root, d, {{"items", &items}});
+      if (items == kNoValue || !r.is_array(items_path, items)) continue;
+      for (std::uint32_t i = 0; i < doc->size(items); ++i)
+        manifests.push_back({i, doc->element(items, i)});
+    } else {
+      manifests.push_back({-1, d});
+    }
+  }
+  RequestSet set;
+  set.list = is_list || manifests.size() > 1;
+  // With several manifests only --strategy applies (to each; SPEC §12 lets
+  // it replace score); the other request flags are a usage error as for a
+  // requests: list (§8.4).
+  RequestOverrides per_request = overrides;
+  if (set.list) {
+    per_request = RequestOverrides{};
+    per_request.strategy = overrides.strategy;
+    RequestOverrides rest = overrides;
+    rest.strategy.reset();
+    set.overridden = !rest.empty();
+  }
+  if (manifests.empty() && count_errors(diags) == errors_before)
+    r.error(FieldPath{}, doc->root(),
+            "the file holds no Deployment, StatefulSet, ReplicaSet or Pod");
+  for (std::size_t i = 0; i < manifests.size(); ++i) {
+    const ValueId value = manifests[i].value;
+    const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
+    std::string_view k;
+    ValueId kind_id;
+    pick(r, path, value, {{"kind", &kind_id}});
+    if (kind_id == kNoValue || !is_workload_kind(k = text_of(*doc, kind_id))) {
+      r.error(kind_id == kNoValue ? path : path.child("kind"),
+              kind_id == kNoValue ? value : kind_id,
+              "expected a Deployment, StatefulSet, ReplicaSet or Pod, got " +
+                  (kind_id == kNoValue ? std::string("no kind") : r.describe(kind_id)));
+      continue;
+    }
+    auto req = read_manifest(r, diags, path, value, k, options);
+    if (!req) continue;
+    const std::string prefix = path.str().empty() ? "" : path.str() + ".";
+    if (!finish_request(*req, per_request, count_required, source.name, prefix, diags)) continue;
+    for (const Request& other : set.requests)
+      if (other.name == req->name)
+        r.error(path.child("metadata").child("name"), value,
+                "two manifests are named " + quoted(req->name) + "; give each a unique name");
+    set.requests.push_back(std::move(*req));
+    set.indexes.push_back(static_cast<std::uint32_t>(i));
+  }
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return set;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,306 @@
+// score (SPEC §9): place instances as kube-scheduler places pods, one at a
+// time on the node whose NodeResourcesFit and NodeResourcesBalancedAllocation
+// scores for one more instance add up highest; ties by name.
+// nodes_limit: no meaning for score.
+//
+// A node's score depends only on how many new instances it has so far (k),
+// so nothing in the inventory changes while we plan: every node is scored
+// once for k = 0 (in --jobs threads, each writing its own slot), then a
+// max-heap keyed by (total, -index) gives the best node; only that node is
+// scored again, for k + 1. The popped node keeps taking instances while its
+// new total still beats the heap's top, and a node whose score cannot change
+// (the request adds nothing to any resource it is scored on) takes all it
+// can at once, so an unlimited node costs one step. Feasibility needs no
+// placing at all: every node is filled before one is refused, so score
+// places `count` exactly when the total capacity reaches it.
+//
+// Arithmetic is exact: products such as (alloc - req) x 100 are formed in
+// 128 bits, where Kubernetes' int64 could overflow on exabyte nodes; the
+// balanced score is IEEE double as the SPEC writes it.
+#include "strategy_score.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "capacity.h"
+#include "parallel.h"
+#include "reserve.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 Wide;
+
+std::int64_t per_instance_extended(const Request& request, std::string_view name) {
+  const auto it = std::lower_bound(request.extended.begin(), request.extended.end(), name,
+                                   [](const auto& e, std::string_view n) { return e.first < n; });
+  return it != request.extended.end() && it->first == name ? it->second : 0;
+}
+
+// The broken line through the shape (scores x 10) at utilization u; integer
+// division truncates toward zero, also on a falling segment.
+Wide broken_line(const std::vector<ShapePoint>& shape, Wide u) {
+  if (shape.empty()) return 0;
+  if (u <= shape.front().utilization) return shape.front().score * 10;
+  for (std::size_t i = 1; i < shape.size(); ++i) {
+    if (u <= shape[i].utilization) {
+      const Wide s0 = shape[i - 1].score * 10, s1 = shape[i].score * 10;
+      const Wide u0 = shape[i - 1].utilization, u1 = shape[i].utilization;
+      return s0 + (s1 - s0) * (u - u0) / (u1 - u0);
+    }
+  }
+  return shape.back().score * 10;
+}
+
+std::int64_t balanced_score(std::span<const ScoredResource> resources, std::int64_t k) {
+  const auto fraction = [k](const ScoredResource& r) {
+    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
+    return std::min(static_cast<double>(req) / static_cast<double>(r.alloc), 1.0);
+  };
+  std::size_t n = 0;
+  double sum = 0, first = 0, second = 0;
+  for (const ScoredResource& r : resources) {
+    if (r.alloc <= 0) continue;
+    const double f = fraction(r);
+    if (n == 0) first = f;
+    if (n == 1) second = f;
+    sum += f;
+    ++n;
+  }
+  double std_dev = 0;
+  if (n == 2) {
+    std_dev = std::fabs((first - second) / 2);
+  } else if (n > 2) {
+    const double mean = sum / static_cast<double>(n);
+    double squares = 0;
+    for (const ScoredResource& r : resources) {
+      if (r.alloc <= 0) continue;
+      const double d = fraction(r) - mean;
+      squares += d * d;
+    }
+    std_dev = std::sqrt(squares / static_cast<double>(n));
+  }
+  return static_cast<std::int64_t>((1 - std_dev) * 100);
+}
+
+// Nodes whose score is the same for every k: nothing they are scored on grows.
+bool constant_score(std::span<const ScoredResource> resources) {
+  return std::all_of(resources.begin(), resources.end(),
+                     [](const ScoredResource& r) { return r.alloc <= 0 || r.per_instance == 0; });
+}
+
+// Kubernetes' words for a reason kind of SPEC §8.5.
+std::string kubernetes_words(const std::string& kind) {
+  if (kind == "not available") return "node(s) were unschedulable";
+  if (kind == "taint") return "node(s) had untolerated taint";
+  if (kind == "instances") return "Too many pods";
+  return "Insufficient " + kind;
+}
+
+// The kinds that stop a node holding `cap` new instances from taking one
+// more, read off each dimension alone: those that allow exactly `cap`. Exact
+// for every dimension but CPU-bind mode, whose core plans carry the memory
+// cap too (it then says cpu); see kinds_when_full.
+std::vector<std::string> kinds_by_dimension(const Inventory& inventory, const Request& request,
+                                            std::uint32_t index, std::int64_t cap) {
+  const Node& node = inventory.nodes[index];
+  const DimensionInput in{inventory, node, request, 0};
+  std::vector<std::string> kinds;
+  if (cpu_dimension(in).capacity == cap) kinds.emplace_back("cpu");
+  if (memory_dimension(in).capacity == cap) kinds.emplace_back("memory");
+  if (storage_dimension(in).capacity == cap) kinds.emplace_back("storage");
+  if (volumes_dimension(in).capacity == cap) kinds.emplace_back("volumes");
+  for (const auto& [name, per_instance] : request.extended) {
+    if (per_instance <= 0) continue;
+    const ExtendedResource* e = node.find_extended(name);
+    const std::int64_t left = e ? std::max<std::int64_t>(e->total - e->used, 0) : 0;
+    if (left / per_instance == cap) kinds.push_back(name);
+  }
+  if (instances_dimension(in).capacity == cap) kinds.emplace_back("instances");
+  std::sort(kinds.begin(), kinds.end(), reason_kind_less);
+  return kinds;
+}
+
+// The kinds that stop instance cap + 1 on a node that took `cap`: with
+// bindings, reserve the cap instances on a copy of the node and ask the
+// capacity pass, as the next instance would; else (or past the plans we
+// are willing to list) dimension by dimension.
+std::vector<std::string> kinds_when_full(const Inventory& inventory, const Request& request,
+                                         std::uint32_t index, std::int64_t cap) {
+  if (!binds_anything(request) || cap > kDefaultMaxPlans)
+    return kinds_by_dimension(inventory, request, index, cap);
+  Inventory one;
+  one.share_base = inventory.share_base;
+  one.max_fragment_cores = inventory.max_fragment_cores;
+  one.nodes.push_back(inventory.nodes[index]);
+  const std::vector<Plan> plans = node_capacity(one, request, 0, CapacityOptions{cap, 1}).plans;
+  reserve(one, 0, request, cap, plans);
+  return reason_kinds(node_capacity(one, request, 0, CapacityOptions{0, 1}).reasons);
+}
+
+// SPEC §9's Kubernetes line for the instance that could not be placed:
+// every node is full or has capacity 0. N counts the nodes after
+// node_filter (the CapacityMap; without one, the infos).
+std::string unavailable_message(const StrategyInput& in) {
+  std::map<std::string, std::int64_t> counts;
+  const auto count = [&](const std::vector<std::string>& kinds) {
+    for (const std::string& kind : kinds) ++counts[kind];
+  };
+  std::size_t nodes = in.infos.size();
+  if (in.capacity != nullptr) {
+    nodes = in.capacity->nodes.size();
+    for (const NodeCapacity& nc : in.capacity->nodes)
+      if (nc.capacity == 0) count(reason_kinds(nc.reasons));
+  }
+  for (const StrategyInfo& info : in.infos)
+    count(kinds_when_full(*in.inventory, *in.request, info.node, info.capacity));
+  return unavailable_summary(nodes, {counts.begin(), counts.end()});
+}
+
+struct HeapEntry {
+  std::int64_t total;
+  std::uint32_t index;  // into the infos: the lower, the earlier the name
+};
+// std heap order: the top is the highest total, then the lowest index.
+bool heap_less(const HeapEntry& a, const HeapEntry& b) {
+  return a.total != b.total ? a.total < b.total : a.index > b.index;
+}
+
+}  // namespace
+
+std::vector<ScoredResource> scored_resources(const Node& node, const Request& request) {
+  std::vector<ScoredResource> out;
+  out.reserve(request.scoring.resources.size());
+  for (const ScoringResource& sr : request.scoring.resources) {
+    ScoredResource r;
+    r.weight = sr.weight;
+    if (sr.name == "cpu") {
+      r = {node.cpu_total(), node.cpu_used, request.cpu, sr.weight};
+    } else if (sr.name == "memory") {
+      r = {node.memory, node.memory_used, request.memory, sr.weight};
+    } else if (sr.name == "storage") {
+      r = {node.storage, node.storage_used, request.storage, sr.weight};
+    } else if (const ExtendedResource* e = node.find_extended(sr.name)) {
+      r = {e->total, e->used, per_instance_extended(request, sr.name), sr.weight};
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
+                     std::int64_t k) {
+  Wide weighted = 0, weights = 0;
+  for (const ScoredResource& r : resources) {
+    if (r.alloc <= 0) continue;  // skipped, weight not counted
+    const Wide alloc = r.alloc;
+    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
+    Wide s = 0;
+    switch (scoring.type) {
+      case ScoringType::LeastAllocated:
+        s = req > alloc ? 0 : (alloc - req) * 100 / alloc;
+        break;
+      case ScoringType::MostAllocated:
+        s = std::min(req, alloc) * 100 / alloc;
+        break;
+      case ScoringType::RequestedToCapacityRatio:
+        s = broken_line(scoring.shape, req > alloc ? 100 : req * 100 / alloc);
+        if (s <= 0) continue;  // only resources scoring above 0 count here
+        break;
+    }
+    weighted += s * r.weight;
+    weights += r.weight;
+  }
+  NodeScore out;
+  if (weights > 0) {
+    // requested_to_capacity_ratio rounds half away from zero (all terms are >= 0).
+    out.fit = static_cast<std::int64_t>(scoring.type == ScoringType::RequestedToCapacityRatio
+                                            ? (2 * weighted + weights) / (2 * weights)
+                                            : weighted / weights);
+  }
+  out.balanced = balanced_score(resources, k);
+  out.total = scoring.fit_weight * out.fit + scoring.balanced_weight * out.balanced;
+  return out;
+}
+
+std::string unavailable_summary(std::size_t nodes,
+                                const std::vector<std::pair<std::string, std::int64_t>>& kinds) {
+  std::vector<std::string> parts;
+  for (const auto& [kind, n] : kinds)
+    parts.push_back(std::to_string(n) + " " + kubernetes_words(kind));
+  std::sort(parts.begin(), parts.end());
+  std::string out = "0/" + std::to_string(nodes) + " nodes are available";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? ": " : ", ") + parts[i];
+  return out + ".";
+}
+
+StrategyResult score_strategy(const StrategyInput& in) {
+  const std::size_t n = in.infos.size();
+  if (in.count <= 0) return *strategy_precheck("score", n, in.count);
+  const Request& request = *in.request;
+  const Scoring& scoring = request.scoring;
+  const std::size_t width = scoring.resources.size();
+
+  // Map: every node's resources and its scores for its first new instance.
+  std::vector<ScoredResource> table(n * width);
+  StrategyResult result;
+  result.deploy.assign(n, 0);
+  result.scores.resize(n);
+  parallel_for(n, in.jobs, [&](std::size_t i) {
+    const std::vector<ScoredResource> row =
+        scored_resources(in.inventory->nodes[in.infos[i].node], request);
+    std::copy(row.begin(), row.end(), table.begin() + static_cast<std::ptrdiff_t>(i * width));
+    result.scores[i] = score_node(row, scoring, 0);
+  });
+  const auto row = [&](std::size_t i) {
+    return std::span<const ScoredResource>(table.data() + i * width, width);
+  };
+
+  if (in.total != kUnlimited && in.total < in.count) {
+    result.outcome = StrategyOutcome::Infeasible;
+    result.message = unavailable_message(in);
+    return result;
+  }
+
+  // Reduce: one instance at a time on the best node.
+  std::vector<HeapEntry> heap(n);
+  for (std::size_t i = 0; i < n; ++i)
+    heap[i] = {result.scores[i].total, static_cast<std::uint32_t>(i)};
+  std::make_heap(heap.begin(), heap.end(), heap_less);
+  std::int64_t remaining = in.count;
+  while (remaining > 0 && !heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), heap_less);
+    HeapEntry best = heap.back();
+    heap.pop_back();
+    const std::size_t i = best.index;
+    std::int64_t& k = result.deploy[i];
+    const std::int64_t cap = in.infos[i].capacity;
+    if (constant_score(row(i))) {
+      const std::int64_t take = std::min(remaining, cap - k);
+      k += take;
+      remaining -= take;
+      continue;  // now full, or nothing remains
+    }
+    for (;;) {
+      ++k;
+      --remaining;
+      if (remaining == 0 || k == cap) break;
+      best.total = score_node(row(i), scoring, k).total;
+      if (!heap.empty() && heap_less(best, heap.front())) {
+        heap.push_back(best);
+        std::push_heap(heap.begin(), heap.end(), heap_less);
+        break;
+      }
+    }
+  }
+  if (remaining > 0) {  // unreachable: the total covers count
+    result.outcome = StrategyOutcome::Infeasible;
+    std::fill(result.deploy.begin(), result.deploy.end(), 0);
+    result.message = unavailable_message(in);
+  }
+  return result;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,43 @@
+// The score strategy's parts (SPEC §9), for strategy_score.cpp and its tests:
+// a node's resources as the scorers see them, and the scores of one node.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "strategy.h"
+
+namespace eruplan {
+
+// One entry of scoring.resources on one node: the node's total of it (0 =
+// skipped), what is used, and what each new instance of the request adds.
+// CPU in nanocores, sizes in bytes, extended resources as counted.
+struct ScoredResource {
+  std::int64_t alloc = 0;
+  std::int64_t used = 0;
+  std::int64_t per_instance = 0;
+  std::int64_t weight = 1;
+};
+
+// The node's scoring.resources, in list order (SPEC §9: cpu is its CPU of
+// §8.1 and usage.cpu; a name the node lacks has alloc 0).
+std::vector<ScoredResource> scored_resources(const Node& node, const Request& request);
+
+// fit, balanced and total of the node's (k+1)-th new instance: k new ones
+// are already there.
+NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
+                     std::int64_t k);
+
+// "0/5 nodes are available: 1 Insufficient memory, 2 Insufficient cpu." for
+// kinds of SPEC §8.5 counted per node: Kubernetes' words for each kind,
+// "count words" parts sorted as strings.
+std::string unavailable_summary(std::size_t nodes,
+                                const std::vector<std::pair<std::string, std::int64_t>>& kinds);
+
+// The strategy (table row "score").
+StrategyResult score_strategy(const StrategyInput& input);
+
+}  // namespace eruplan

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "completions.h"
 #include "fixture.h"
 #include "pipeline.h"
 #include "realloc.h"
@@ -39,6 +40,41 @@ constexpr const char* kStdin = "-";
   std::exit(code);
 }
 
+// The -o/--output a command line asks for, read before (or without) CLI11,
+// so that a usage error can still print SPEC §13's failure document. Table
+// when absent or not json/yaml (`-o jsn` itself is the usage error then).
+OutputFormat requested_output(int argc, char** argv) {
+  std::string value;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if ((arg == "-o" || arg == "--output") && i + 1 < argc)
+      value = argv[i + 1];
+    else if (arg.starts_with("--output="))
+      value = arg.substr(9);
+    else if (arg.starts_with("-o") && !arg.starts_with("--") && arg.size() > 2)
+      value = arg.substr(arg[2] == '=' ? 3 : 2);
+  }
+  return value == "json"   ? OutputFormat::Json
+         : value == "yaml" ? OutputFormat::Yaml
+                           : OutputFormat::Table;
+}
+
+// Prints a usage error (exit 2): the message and the --help hint on stderr,
+// and with -o json|yaml the failure document on stdout.
+int usage_error(const std::string& message, OutputFormat format) {
+  std::cerr << "eruplan: error: " << message << "\nRun with --help for more information.\n";
+  if (format != OutputFormat::Table)
+    std::cout << failure_document(format, ExitCode::Usage, message, {});
+  return static_cast<int>(ExitCode::Usage);
+}
+
+OutputFormat output_format(const std::string& name) {
+  return name == "json"   ? OutputFormat::Json
+         : name == "yaml" ? OutputFormat::Yaml
+                          : OutputFormat::Table;
+}
+
 struct PlanArgs {
   std::string nodes, request, input_format, output = "table", plans = "all";
   RequestOverrides overrides;
@@ -46,6 +82,7 @@ struct PlanArgs {
   std::string save_inventory;
   std::string report;  // --report FILE.html
   unsigned jobs = 0;   // 0: the number of cores
+  bool strict = false, explain = false, all_nodes = false;
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
 };
 
@@ -61,6 +98,7 @@ struct WhatIfArgs {
 struct TestArgs {
   std::vector<std::string> paths;
   std::string filter, output = "text";
+  std::string print_expect;  // --print-expect CASE
 };
 
 // Inputs stop at 4 GiB (the document tree's offsets are 32-bit); the limit
@@ -148,8 +186,10 @@ InputFormat parse_input_format(const std::string& s) {
   return InputFormat::Auto;
 }
 
-// Fills a Source from a path or "-"; on failure prints why and returns false.
-bool load_source(const std::string& path, InputFormat format, Source& out) {
+// Fills a Source from a path or "-"; on failure prints why (and with -o
+// json|yaml the failure document, exit 3) and returns false.
+bool load_source(const std::string& path, InputFormat format, Source& out,
+                 OutputFormat output = OutputFormat::Table) {
   out.format = format;
   if (path == kStdin) {
     out.name = "<stdin>";
@@ -160,11 +200,44 @@ bool load_source(const std::string& path, InputFormat format, Source& out) {
   std::string why;
   auto text = read_file(path, &why);
   if (!text) {
-    std::cerr << path << ": error: cannot read: " << why << '\n';
+    const Diagnostic problem{Severity::Error, Origin{path, 0, 0, ""}, "cannot read: " + why};
+    std::cerr << format_diagnostic(problem) << '\n';
+    if (output != OutputFormat::Table)
+      std::cout << failure_document(output, ExitCode::Invalid, invalid_message({problem}),
+                                    {problem});
     return false;
   }
   out.text = std::move(*text);
   return true;
+}
+
+// SPEC §13: a flag value that does not parse as its type is a usage error
+// (exit 2, here); one that parses but is out of range (--count 0, --memory
+// -1, a count past 2^63-1) is invalid input (exit 3, from the loader, which
+// names the flag too).
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](const std::string& s) {
+        const std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+        const bool ok =
+            s.size() > start && s.find_first_not_of("0123456789", start) == std::string::npos;
+        return ok ? std::string() : "expected a whole number, got \"" + s + '"';
+      },
+      "INTEGER");
+}
+
+// A size or CPU amount: the library's own parser decides; only "expected
+// ..." (not a quantity at all) is a usage error, the rest (negative,
+// overflowing, fractional bytes) is left to the loader.
+template <class Parse>
+CLI::Validator quantity(Parse parse) {
+  return CLI::Validator(
+      [parse](const std::string& s) {
+        std::string error;
+        if (parse(s, error) || !error.starts_with("expected")) return std::string();
+        return error;
+      },
+      "QUANTITY");
 }
 
 void add_input_options(CLI::App* cmd, PlanArgs& a) {
@@ -183,7 +256,7 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
       ->check(CLI::IsMember({"all", "assigned", "none"}))
       ->capture_default_str();
   cmd->add_option("--app", o.app, "Override: the app whose existing instances count");
-  cmd->add_option("--count", o.count, "Override: instances to deploy");
+  cmd->add_option("--count", o.count, "Override: instances to deploy")->check(whole_number());
   cmd->add_option("--strategy", o.strategy, "Override: " + strategy_choices())
       ->check([](const std::string& s) {
         return parse_strategy(s) ? std::string()
@@ -195,19 +268,40 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
       ->check([](const std::string& s) {
         return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
       });
-  cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit");
-  cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)");
+  cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit")->check(whole_number());
+  cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)")
+      ->check(quantity(parse_cpu));
   cmd->add_flag("--cpu-bind{true}", o.cpu_bind,
                 "Override: bind to concrete cores (--cpu-bind=false to unset)");
-  cmd->add_option("--memory", o.memory, "Override: memory per instance (512Mi)");
-  cmd->add_option("--storage", o.storage, "Override: storage per instance (10Gi)");
+  cmd->add_option("--memory", o.memory, "Override: memory per instance (512Mi)")
+      ->check(quantity(parse_size));
+  cmd->add_option("--storage", o.storage, "Override: storage per instance (10Gi)")
+      ->check(quantity(parse_size));
   cmd->add_option("--volume", o.volumes,
                   "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
-  cmd->add_option("--label", o.labels, "Override: node_filter label k=v (repeatable)");
+  cmd->add_option("--label", o.labels, "Override: node_filter label k=v (repeatable)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return s.find('=') == std::string::npos || s.front() == '='
+                       ? "expected k=v (e.g. pool=gpu), got \"" + s + '"'
+                       : std::string();
+          },
+          "K=V"));
   cmd->add_option("--node", o.nodes, "Override: only this node (repeatable)");
   cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
   cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            const bool digits = !s.empty() && s.size() <= 9 &&
+                                s.find_first_not_of("0123456789") == std::string::npos;
+            return digits && std::stoul(s) >= 1 ? std::string()
+                                                : "expected a whole number >= 1, got \"" + s + '"';
+          },
+          "N>=1"));
+  cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
+  cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");
+  cmd->add_flag("--all-nodes", a.all_nodes,
+                "Tables list every node (default: past 50, the used ones and those with a reason)");
   cmd->add_option("--nodes-format", a.nodes_format,
                   "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
       ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
@@ -282,33 +376,27 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
 }
 
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
-  if (a.nodes.empty()) {
-    std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (a.nodes == kStdin && a.request == kStdin) {
-    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin)) {
-    std::cerr << "eruplan: error: only one of --nodes, --request and --pods may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
+  const OutputFormat output = output_format(a.output);
+  if (a.nodes.empty()) return usage_error("--nodes is required", output);
+  if (a.nodes == kStdin && a.request == kStdin)
+    return usage_error("only one of --nodes and --request may be - (stdin)", output);
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
+    return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes)) return static_cast<int>(ExitCode::Invalid);
+  if (!load_source(a.nodes, format, options.nodes, output))
+    return static_cast<int>(ExitCode::Invalid);
   if (!a.request.empty()) {
     options.request.emplace();
-    if (!load_source(a.request, format, *options.request))
+    if (!load_source(a.request, format, *options.request, output))
       return static_cast<int>(ExitCode::Invalid);
   }
-  options.output = a.output == "json"   ? OutputFormat::Json
-                   : a.output == "yaml" ? OutputFormat::Yaml
-                                        : OutputFormat::Table;
+  options.output = output;
+  options.strict = a.strict;
+  options.explain = a.explain;
+  options.all_nodes = a.all_nodes;
   options.plans = a.plans == "assigned" ? PlansShown::Assigned
                   : a.plans == "none"   ? PlansShown::None
                                         : PlansShown::All;
@@ -319,7 +407,8 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.kubernetes.app_label = a.app_label;
   if (!a.pods.empty()) {
     options.pods.emplace();
-    if (!load_source(a.pods, format, *options.pods)) return static_cast<int>(ExitCode::Invalid);
+    if (!load_source(a.pods, format, *options.pods, output))
+      return static_cast<int>(ExitCode::Invalid);
   }
   options.atomic = a.atomic;
   options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -420,20 +509,17 @@ void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
 }
 
 int run_realloc_command(const PlanArgs& a) {
-  if (a.nodes.empty() || a.request.empty()) {
-    std::cerr << "eruplan: error: --nodes and --request are required\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (a.nodes == kStdin && a.request == kStdin) {
-    std::cerr << "eruplan: error: only one of --nodes and --request may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
+  // SPEC §13: usage errors and unreadable files print the failure document
+  // with -o json|yaml, as for the other commands.
+  const OutputFormat output = output_format(a.output);
+  if (a.nodes.empty() || a.request.empty())
+    return usage_error("--nodes and --request are required", output);
+  if (a.nodes == kStdin && a.request == kStdin)
+    return usage_error("only one of --nodes and --request may be - (stdin)", output);
   ReallocOptions options;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes) ||
-      !load_source(a.request, format, options.request))
+  if (!load_source(a.nodes, format, options.nodes, output) ||
+      !load_source(a.request, format, options.request, output))
     return static_cast<int>(ExitCode::Invalid);
   options.output = a.output == "json"   ? OutputFormat::Json
                    : a.output == "yaml" ? OutputFormat::Yaml
@@ -498,8 +584,10 @@ int run_tests(const TestArgs& a) {
       continue;
     results.push_back(std::move(r));
   }
-  const std::string report = render_fixture_report(
-      results, a.output == "json" ? FixtureReportFormat::Json : FixtureReportFormat::Text);
+  const std::string report =
+      render_fixture_report(results, a.output == "json"    ? FixtureReportFormat::Json
+                                     : a.output == "junit" ? FixtureReportFormat::Junit
+                                                           : FixtureReportFormat::Text);
   std::fwrite(report.data(), 1, report.size(), stdout);
   if (results.empty()) {
     // A mistyped path or filter must not pass a CI job silently.
@@ -510,6 +598,26 @@ int run_tests(const TestArgs& a) {
   const bool all_passed =
       std::all_of(results.begin(), results.end(), [](const FixtureResult& r) { return r.passed; });
   return all_passed ? 0 : 1;
+}
+
+// `eruplan test --print-expect CASE`: runs the case and prints the expect:
+// block its current results make, to paste into the case file.
+int print_expect(const std::string& file) {
+  std::string why;
+  auto text = read_file(file, &why);
+  if (!text) {
+    std::cerr << file << ": error: cannot read: " << why << '\n';
+    return static_cast<int>(ExitCode::Invalid);
+  }
+  const ReadFile reader = [](const std::string& p) { return read_file(p); };
+  std::string error;
+  const std::optional<std::string> expect = fixture_expect(file, *text, reader, error);
+  if (!expect) {
+    std::cerr << file << ": error: " << error << '\n';
+    return 1;
+  }
+  std::cout << *expect;
+  return 0;
 }
 
 int main_impl(int argc, char** argv) {
@@ -574,32 +682,65 @@ int main_impl(int argc, char** argv) {
   drain->add_option("--node", drain_what.node, "The node that is lost");
   drain->add_flag("--each-node", drain_what.each_node,
                   "Ask for every available node running the app (the N-1 check)");
-  test->add_option("paths", test_args.paths, "Case files and directories")->required();
+  test->add_option("paths", test_args.paths, "Case files and directories");
+  test->add_option("--print-expect", test_args.print_expect,
+                   "Print the expect: block the current results of CASE would make");
   test->add_option("--filter", test_args.filter, "Run only cases whose name or file contains this");
   test->add_option("-o,--output", test_args.output, "Report format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember({"text", "json", "junit"}))
       ->capture_default_str();
+  std::string shell;
+  CLI::App* completion =
+      app.add_subcommand("completion", "Print the bash or zsh completion script");
+  completion->add_option("shell", shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
   for (CLI::App* sub :
-       {capacity, plan, validate, apply, share, realloc_cmd, compare, grow, drain, test})
+       {capacity, plan, validate, apply, share, realloc_cmd, compare, grow, drain, test, completion})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
+  // Two real examples at the end of each command's --help (the files are
+  // the repository's bundled example).
+  capacity->footer(
+      "Examples:\n"
+      "  eruplan capacity -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
+      "  eruplan capacity -n nodes.yaml --memory 512Mi --cpu 1 --cpu-bind -o json");
+  plan->footer(
+      "Examples:\n"
+      "  eruplan plan -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
+      "  eruplan plan -n nodes.yaml --app web --count 6 --memory 1Gi --strategy fill --explain");
+  validate->footer(
+      "Examples:\n"
+      "  eruplan validate -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
+      "  eruplan validate -n nodes.yaml --strict -o json");
+  apply->footer(
+      "Examples:\n"
+      "  eruplan apply -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
+      "  eruplan apply -n nodes.yaml -r requests.yaml --atomic --save-inventory after.yaml");
+  test->footer(
+      "Examples:\n"
+      "  eruplan test fixtures/\n"
+      "  eruplan test -o junit fixtures/ > report.xml");
+  completion->footer(
+      "Examples:\n"
+      "  source <(eruplan completion bash)\n"
+      "  eruplan completion zsh > ~/.zfunc/_eruplan");
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
         command != "apply" && command != "share" && command != "realloc" && command != "compare" &&
-        command != "grow" && command != "drain") {
-      std::cerr << "eruplan: error: unknown command '" << command
-                << "' (commands: capacity, plan, apply, share, realloc, validate, compare, grow, "
-                   "drain, test)\nRun with --help for more information.\n";
-      return static_cast<int>(ExitCode::Usage);
+        command != "grow" && command != "drain" && command != "completion") {
+      return usage_error("unknown command '" + command +
+                             "' (commands: capacity, plan, apply, share, realloc, validate, compare, "
+                             "grow, drain, test, completion)",
+                         requested_output(argc, argv));
     }
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "eruplan: error: " << e.what() << "\nRun with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
+    return usage_error(e.what(), requested_output(argc, argv));
   }
   if (capacity->parsed()) return run_command(Command::Capacity, capacity_args);
   if (plan->parsed()) return run_command(Command::Plan, plan_args);
@@ -611,6 +752,14 @@ int main_impl(int argc, char** argv) {
     return run_whatif_command(WhatIfCommand::Compare, compare_args, compare_what);
   if (grow->parsed()) return run_whatif_command(WhatIfCommand::Grow, grow_args, grow_what);
   if (drain->parsed()) return run_whatif_command(WhatIfCommand::Drain, drain_args, drain_what);
+  if (completion->parsed()) {
+    std::cout << (shell == "bash" ? eruplan_cli::kBashCompletion : eruplan_cli::kZshCompletion);
+    return 0;
+  }
+  if (!test_args.print_expect.empty()) return print_expect(test_args.print_expect);
+  if (test_args.paths.empty())
+    return usage_error("test: give case files or directories (or --print-expect CASE)",
+                       OutputFormat::Table);
   return run_tests(test_args);
 }
 

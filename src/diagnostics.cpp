@@ -1,5 +1,7 @@
 #include "diagnostics.h"
 
+#include <string_view>
+
 namespace eruplan {
 
 namespace {
@@ -47,6 +49,15 @@ void Diagnostics::error(Origin origin, std::string message) {
 
 void Diagnostics::warning(Origin origin, std::string message) {
   items_.push_back({Severity::Warning, std::move(origin), std::move(message)});
+}
+
+void Diagnostics::unknown_field(Origin origin, std::string message) {
+  if (!strict_) return warning(std::move(origin), std::move(message));
+  // "unknown field, ignored; did you mean x?": under --strict it is not ignored.
+  constexpr std::string_view kIgnored = ", ignored";
+  if (const auto at = message.find(kIgnored); at != std::string::npos)
+    message.erase(at, kIgnored.size());
+  error(std::move(origin), std::move(message) + " (--strict)");
 }
 
 bool Diagnostics::has_errors() const {

@@ -32,6 +32,10 @@ class Diagnostics {
  public:
   void error(Origin origin, std::string message);
   void warning(Origin origin, std::string message);
+  // A field the schema does not know: a warning, or with --strict (SPEC §13)
+  // an error. Other warnings stay warnings under --strict.
+  void unknown_field(Origin origin, std::string message);
+  void set_strict(bool strict) { strict_ = strict; }
   bool has_errors() const;
   const std::vector<Diagnostic>& items() const { return items_; }
   // Every diagnostic, one formatted line each, errors and warnings in the
@@ -40,6 +44,7 @@ class Diagnostics {
 
  private:
   std::vector<Diagnostic> items_;
+  bool strict_ = false;
 };
 
 }  // namespace eruplan

@@ -1139,7 +1139,7 @@ bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list
       for (const Field& f : known) message += ' ' + std::string(f.name);
       message += ')';
     }
-    warning(here, k, std::move(message));
+    diags_.unknown_field(origin(here, k), std::move(message));
   }
   return true;
 }

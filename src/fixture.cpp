@@ -9,8 +9,18 @@
 //   expect.capacity: {node: absent}           the node is not in the CapacityMap
 //   expect.error_contains: [a, b]             several substrings of stderr
 //   description: "..."                        free text, ignored
+// and (SPEC §13):
+//   options: {count, strategy, nodes_limit, app, cpu, cpu_bind, memory,
+//             storage, volumes: [..], nodes: [..], exclude: [..],
+//             labels: {k: v}, atomic, explain}  the request flags, as strings
+//   expect.deploy_subset: {node: N}           only the listed nodes
+//   expect.deploy_total: N                    new instances in all
+//   expect.placed: N | {request: N}          placed (single request, or per name)
+//   expect.status: S | {request: S}          placed|partial|rejected|satisfied
+// Cases run with --strict: an unknown field in an input is an error.
 #include "fixture.h"
 
+#include <utf8proc.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -20,6 +30,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "json_writer.h"
 #include "realloc.h"
 #include "whatif.h"
 
@@ -134,8 +145,10 @@ struct Expectation {
   std::optional<Expected<std::int64_t>> plans;
   std::optional<Expected<std::string>> reasons;
   std::vector<std::string> error_contains;  // each a substring of stderr
-  // New instances per request name (several requests) or per app (share).
-  std::optional<Expected<std::int64_t>> placed;
+  std::optional<Expected<std::int64_t>> deploy_subset;
+  std::optional<std::int64_t> deploy_total;
+  std::optional<Expected<std::int64_t>> placed;  // by request name; "" for a single request
+  std::optional<Expected<std::string>> status;
 };
 
 template <class V, class Read>
@@ -149,13 +162,39 @@ Expected<V> read_node_map(const YAML::Node& node, const std::string& path, Read 
   return out;
 }
 
+// SPEC §13's expectations: a scalar placed/status is the single request's;
+// a mapping names the requests of a requests: list.
+void read_operator_expectation(const YAML::Node& node, Expectation& e) {
+  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+  if (node["deploy_subset"])
+    e.deploy_subset =
+        read_node_map<std::int64_t>(node["deploy_subset"], "expect.deploy_subset", ints);
+  if (node["deploy_total"])
+    e.deploy_total = read_int(node["deploy_total"], "expect.deploy_total", 0);
+  auto status = [](const YAML::Node& n, const std::string& p) {
+    std::string v = read_string(n, p);
+    if (v != "placed" && v != "partial" && v != "rejected" && v != "satisfied")
+      malformed(p + ": expected placed, partial, rejected or satisfied, got " + in_quotes(v));
+    return v;
+  };
+  if (const YAML::Node p = node["placed"]; p && p.IsMap())
+    e.placed = read_node_map<std::int64_t>(p, "expect.placed", ints);
+  else if (p)
+    e.placed = Expected<std::int64_t>{{"", read_int(p, "expect.placed", 0)}};
+  if (const YAML::Node st = node["status"]; st && st.IsMap())
+    e.status = read_node_map<std::string>(st, "expect.status", status);
+  else if (st)
+    e.status = Expected<std::string>{{"", status(st, "expect.status")}};
+}
+
 Expectation read_expectation(const YAML::Node& node) {
   Expectation e;
   if (!node) return e;
   require_map(node, "expect");
-  check_keys(
-      node, "expect",
-      {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains", "placed"});
+  check_keys(node, "expect",
+             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains",
+              "deploy_subset", "deploy_total", "placed", "status"});
+  read_operator_expectation(node, e);
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
     e.capacity = read_node_map<std::int64_t>(
@@ -165,7 +204,6 @@ Expectation read_expectation(const YAML::Node& node) {
   auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
   if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
   if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
-  if (node["placed"]) e.placed = read_node_map<std::int64_t>(node["placed"], "expect.placed", ints);
   if (node["reasons"])
     e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
   if (const YAML::Node c = node["error_contains"]; c && c.IsSequence()) {
@@ -432,10 +470,51 @@ Command read_command(const YAML::Node& node) {
             " (expected plan, capacity, validate, share, realloc, compare, grow or drain)");
 }
 
+// options: the request flags (SPEC §13), each a scalar written as the flag's
+// value, or a list for the repeatable ones; labels as a mapping.
+void read_overrides(const YAML::Node& node, RunOptions& options) {
+  if (!node || !node.IsMap()) return;
+  RequestOverrides& o = options.overrides;
+  const std::pair<const char*, std::optional<std::string>*> scalars[] = {
+      {"app", &o.app},           {"count", &o.count},
+      {"strategy", &o.strategy}, {"nodes_limit", &o.nodes_limit},
+      {"cpu", &o.cpu},           {"cpu_bind", &o.cpu_bind},
+      {"memory", &o.memory},     {"storage", &o.storage}};
+  for (const auto& [key, field] : scalars)
+    if (node[key]) *field = read_string(node[key], std::string("options.") + key);
+  const std::pair<const char*, std::vector<std::string>*> lists[] = {
+      {"volumes", &o.volumes}, {"nodes", &o.nodes}, {"exclude", &o.exclude}};
+  for (const auto& [key, field] : lists) {
+    const YAML::Node list = node[key];
+    if (!list) continue;
+    if (!list.IsSequence()) malformed(std::string("options.") + key + ": expected a list");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      field->push_back(
+          read_string(list[i], std::string("options.") + key + "[" + std::to_string(i) + "]"));
+  }
+  if (const YAML::Node labels = node["labels"]) {
+    require_map(labels, "options.labels");
+    for (const auto& kv : labels)
+      o.labels.push_back(read_string(kv.first, "options.labels key") + "=" +
+                         read_string(kv.second, "options.labels." + kv.first.Scalar()));
+  }
+  auto flag = [&](const char* key) {
+    if (!node[key]) return false;
+    const std::string v = read_string(node[key], std::string("options.") + key);
+    if (v != "true" && v != "false")
+      malformed(std::string("options.") + key + ": expected true or false, got " + in_quotes(v));
+    return v == "true";
+  };
+  options.atomic = flag("atomic");
+  options.explain = flag("explain");
+}
+
 PlansShown read_options(const YAML::Node& node) {
   if (!node) return PlansShown::All;
   require_map(node, "options");
-  check_keys(node, "options", {"plans"});
+  check_keys(node, "options",
+             {"plans", "app", "count", "strategy", "nodes_limit", "cpu", "cpu_bind", "memory",
+              "storage", "volumes", "nodes", "exclude", "labels", "atomic", "explain"});
   if (!node["plans"]) return PlansShown::All;
   const std::string p = read_string(node["plans"], "options.plans");
   if (p == "all") return PlansShown::All;
@@ -562,19 +641,58 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
   }
 }
 
-// `placed` per request name or share app: the listed ones exactly.
-void compare_placed(const Expectation& e, const RunResult& result,
-                    std::vector<std::string>& diffs) {
-  if (!e.placed) return;
-  for (const auto& [name, want] : *e.placed) {
-    auto it = std::find_if(result.requests.begin(), result.requests.end(),
-                           [&](const RequestBrief& b) { return b.name == name; });
-    if (it == result.requests.end())
-      diffs.push_back("placed." + name + ": expected " + std::to_string(want) +
-                      ", not in the result");
-    else if (it->placed != want)
-      diffs.push_back("placed." + name + ": expected " + std::to_string(want) + ", got " +
-                      std::to_string(it->placed));
+// deploy_subset, deploy_total, placed and status (SPEC §13).
+void compare_operator(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
+  if (e.deploy_subset) {
+    for (const auto& [name, want] : *e.deploy_subset) {
+      size_t i = 0;
+      const NodeCapacity* node = o.has_deploy() ? o.find(name, &i) : nullptr;
+      const std::int64_t got = node ? (*o.result.deploy)[i] : 0;
+      if (got != want)
+        diffs.push_back("deploy_subset." + name + ": expected " + std::to_string(want) + ", got " +
+                        std::to_string(got) +
+                        (!o.has_deploy() ? " (no deploy map was produced)"
+                         : !node         ? " (not in the capacity map)"
+                                         : ""));
+    }
+  }
+  if (e.deploy_total) {
+    std::int64_t got = 0;
+    if (o.has_deploy())
+      for (std::int64_t k : *o.result.deploy) got += k;
+    if (got != *e.deploy_total)
+      diffs.push_back("deploy_total: expected " + std::to_string(*e.deploy_total) + ", got " +
+                      std::to_string(got));
+  }
+  const auto& requests = o.result.requests;
+  auto find = [&](const std::string& name) -> const RequestBrief* {
+    if (name.empty()) return requests.size() == 1 ? &requests.front() : nullptr;
+    for (const RequestBrief& r : requests)
+      if (r.name == name) return &r;
+    return nullptr;
+  };
+  auto label = [](const std::string& field, const std::string& name) {
+    return name.empty() ? field : field + "." + name;
+  };
+  if (e.placed) {
+    for (const auto& [name, want] : *e.placed) {
+      const RequestBrief* r = find(name);
+      if (r == nullptr)
+        diffs.push_back(label("placed", name) + ": no such request was planned");
+      else if (r->placed != want)
+        diffs.push_back(label("placed", name) + ": expected " + std::to_string(want) + ", got " +
+                        std::to_string(r->placed));
+    }
+  }
+  if (e.status) {
+    for (const auto& [name, want] : *e.status) {
+      const RequestBrief* r = find(name);
+      if (r == nullptr)
+        diffs.push_back(label("status", name) + ": no such request was planned");
+      else if (status_name(r->status) != want)
+        diffs.push_back(label("status", name) + ": expected " + want + ", got " +
+                        std::string(status_name(r->status)));
+    }
   }
 }
 
@@ -588,7 +706,7 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   const Outcome o{result};
   compare_capacity(e, o, diffs);
   compare_deploy(e, o, diffs);
-  compare_placed(e, result, diffs);
+  compare_operator(e, o, diffs);
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -811,6 +929,8 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   RunOptions options;
   options.command = read_command(root["command"]);
   options.plans = read_options(root["options"]);
+  read_overrides(root["options"], options);
+  options.strict = true;  // SPEC §13: cases run strictly
   const Expectation expect = read_expectation(root["expect"]);
   if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
 
@@ -857,6 +977,135 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
   return r;
 }
 
+namespace {
+
+// Text as XML 1.0 character data or attribute value: the five special
+// characters escaped, characters XML cannot hold (controls, invalid UTF-8)
+// written as \xNN so the document always parses.
+std::string xml_text(std::string_view text) {
+  std::string out;
+  auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  auto left = static_cast<utf8proc_ssize_t>(text.size());
+  while (left > 0) {
+    utf8proc_int32_t c = 0;
+    const utf8proc_ssize_t n = utf8proc_iterate(at, left, &c);
+    const bool allowed =
+        n > 0 && (c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0xD800) ||
+                  (c >= 0xE000 && c < 0xFFFE) || c >= 0x10000);
+    if (!allowed) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[*at >> 4];
+      out += kHex[*at & 15];
+      ++at;
+      --left;
+      continue;
+    }
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(n));
+    }
+    at += n;
+    left -= n;
+  }
+  return out;
+}
+
+// One <testsuite> of every case; classname is the case file, name the case's
+// name; a failing case carries its differences, the first as the message.
+std::string render_junit(const std::vector<FixtureResult>& results, std::size_t failed) {
+  const std::string counts = " tests=\"" + std::to_string(results.size()) + "\" failures=\"" +
+                             std::to_string(failed) + "\" errors=\"0\"";
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"eruplan\"" +
+                    counts + ">\n  <testsuite name=\"eruplan fixtures\"" + counts +
+                    " skipped=\"0\">\n";
+  for (const FixtureResult& r : results) {
+    out += "    <testcase classname=\"" + xml_text(r.file) + "\" name=\"" + xml_text(r.name) + '"';
+    if (r.passed) {
+      out += "/>\n";
+      continue;
+    }
+    const std::string first = r.differences.empty() ? "failed" : r.differences.front();
+    std::string all;
+    for (const std::string& d : r.differences) all += d + '\n';
+    out += ">\n      <failure message=\"" + xml_text(first) + "\">" + xml_text(all) +
+           "</failure>\n    </testcase>\n";
+  }
+  return out + "  </testsuite>\n</testsuites>\n";
+}
+
+std::string yaml_key(std::string_view name) {
+  std::string out;
+  append_yaml_string(out, name);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> fixture_expect(const std::string& file, const std::string& text,
+                                          const ReadFile& read, std::string& error) {
+  std::optional<RunResult> ran;
+  const FixtureResult r = run_fixture(file, text, read, [&](const RunOptions& options) {
+    ran = run(options);
+    return *ran;
+  });
+  if (!ran) {
+    error = r.differences.empty() ? "the case did not run" : r.differences.front();
+    return std::nullopt;
+  }
+  const RunResult& result = *ran;
+  std::string out = "expect:\n  exit: " + std::to_string(static_cast<int>(result.exit)) + '\n';
+  if (result.capacity && result.inventory) {
+    const auto& nodes = result.capacity->nodes;
+    out += "  total: " + count_text(result.capacity->total) + '\n';
+    out += nodes.empty() ? "  capacity: {}\n" : "  capacity:\n";
+    for (const NodeCapacity& nc : nodes)
+      out += "    " + yaml_key(result.inventory->nodes[nc.node].name) + ": " +
+             count_text(nc.capacity) + '\n';
+    if (result.deploy && result.deploy->size() == nodes.size()) {
+      std::string deploy;
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        if ((*result.deploy)[i] > 0)
+          deploy += "    " + yaml_key(result.inventory->nodes[nodes[i].node].name) + ": " +
+                    std::to_string((*result.deploy)[i]) + '\n';
+      out += deploy.empty() ? "  deploy: {}\n" : "  deploy:\n" + deploy;
+    }
+  }
+  if (result.requests.size() == 1 && result.request) {
+    out += "  status: " + std::string(status_name(result.requests.front().status)) + '\n';
+    out += "  placed: " + std::to_string(result.requests.front().placed) + '\n';
+  } else if (!result.requests.empty()) {
+    out += "  status:\n";
+    for (const RequestBrief& b : result.requests)
+      out += "    " + yaml_key(b.name) + ": " + std::string(status_name(b.status)) + '\n';
+    out += "  placed:\n";
+    for (const RequestBrief& b : result.requests)
+      out += "    " + yaml_key(b.name) + ": " + std::to_string(b.placed) + '\n';
+  }
+  if (result.exit != ExitCode::Ok && !result.err.empty()) {
+    std::string line = result.err.substr(0, result.err.find('\n'));
+    out += "  error_contains: ";
+    append_quoted(out, line);
+    out += '\n';
+  }
+  return out;
+}
+
 bool looks_like_input_file(const std::string& text) {
   try {
     const YAML::Node root = YAML::Load(text);
@@ -893,6 +1142,8 @@ std::string render_fixture_report(const std::vector<FixtureResult>& results,
     }
     return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   }
+
+  if (format == FixtureReportFormat::Junit) return render_junit(results, failed);
 
   std::string out;
   for (const FixtureResult& r : results) {

@@ -36,10 +36,17 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
 // a directory walk skips such files so inputs may sit beside their cases.
 bool looks_like_input_file(const std::string& text);
 
-enum class FixtureReportFormat { Text, Json };
+// `eruplan test --print-expect CASE` (SPEC §13): runs the case and returns
+// the `expect:` block (YAML) its current results would make: exit, total,
+// capacity of every node, deploy, and per request status and placed. Nullopt
+// with `error` set when the case is malformed or its inputs unreadable.
+std::optional<std::string> fixture_expect(const std::string& file, const std::string& text,
+                                          const ReadFile& read, std::string& error);
 
-// One line per failing case, then "N passed, N failed" (text), or a JSON
-// document with every case.
+enum class FixtureReportFormat { Text, Json, Junit };
+
+// One line per failing case, then "N passed, N failed" (text), a JSON
+// document with every case, or JUnit XML (SPEC §13) for CI systems.
 std::string render_fixture_report(const std::vector<FixtureResult>& results,
                                   FixtureReportFormat format);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "explain.h"
 #include "json_writer.h"
 #include "report_html.h"
 #include "reserve.h"
@@ -95,6 +96,13 @@ std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap&
   return out;
 }
 
+// --explain's lines for stderr, below a failure's per-node reasons.
+std::string explain_text(const std::vector<ExplainLine>& lines) {
+  std::string out = "explain:\n";
+  for (const ExplainLine& line : lines) out += "  " + line.node + ": " + line.text + '\n';
+  return out;
+}
+
 // The PlanMap lists at most kDefaultMaxPlans plans per node; say so where
 // that cut a node's list short.
 std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map,
@@ -156,14 +164,16 @@ struct PlanRunner {
     if (outcome.status == RequestStatus::Satisfied) {
       result.exit = ExitCode::AlreadySatisfied;
       result.err += "already satisfied: " + outcome.reason + '\n';
+      failed(request, outcome, outcome.reason);
       return;
     }
     if (outcome.status == RequestStatus::Rejected) {
       result.exit = ExitCode::Infeasible;
-      result.err += "infeasible: " + outcome.reason + '\n' +
-                    infeasible_summary(inventory, map, request.count) + '\n' + "nodes (" +
+      const std::string summary = infeasible_summary(inventory, map, request);
+      result.err += "infeasible: " + outcome.reason + '\n' + summary + '\n' + "nodes (" +
                     std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
                     count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
+      failed(request, outcome, outcome.reason + '\n' + summary);
       return;
     }
     if (outcome.status == RequestStatus::Partial)
@@ -175,8 +185,30 @@ struct PlanRunner {
     if (options.command == Command::Apply) return;
     RequestOutcome kept = std::move(outcome);
     kept.capacity = CapacityMap{};
-    Report report{inventory, request, map, &*result.deploy, options.plans, &kept, false};
+    std::vector<ExplainLine> lines;
+    if (options.explain) lines = explain(inventory, request, map, &*result.deploy, &kept);
+    Report report{inventory,        request, map,   &*result.deploy,
+                  options.plans,    &kept,   false, options.explain ? &lines : nullptr,
+                  options.all_nodes};
     result.out = render(report, options.output);
+  }
+
+  // A single request that failed (exit 4) or had nothing to do (exit 5):
+  // with -o json|yaml SPEC §13's failure document on stdout; with --explain
+  // and a table, the per-node lines on stderr below the reasons.
+  void failed(const Request& request, const RequestOutcome& outcome, const std::string& message) {
+    const Inventory& inventory = *result.inventory;
+    const CapacityMap& map = *result.capacity;
+    std::vector<ExplainLine> lines;
+    if (options.explain) lines = explain(inventory, request, map, &outcome.deploy, &outcome);
+    if (options.output == OutputFormat::Table) {
+      if (options.explain) result.err += explain_text(lines);
+      return;
+    }
+    Report report{inventory,        request,  map,   nullptr,
+                  options.plans,    &outcome, false, options.explain ? &lines : nullptr,
+                  options.all_nodes};
+    result.out = failure_document(options.output, result.exit, message, {}, &report);
   }
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
@@ -200,7 +232,18 @@ struct PlanRunner {
     if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
       failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
                   outcome.reason + '\n';
-    Report report{state, request, outcome.capacity, &outcome.deploy, options.plans, &outcome, true};
+    std::vector<ExplainLine> lines;
+    if (options.explain)
+      lines = explain(state, request, outcome.capacity, &outcome.deploy, &outcome);
+    Report report{state,
+                  request,
+                  outcome.capacity,
+                  &outcome.deploy,
+                  options.plans,
+                  &outcome,
+                  true,
+                  options.explain ? &lines : nullptr,
+                  options.all_nodes};
     entries[index] = render_entry(report);
   }
 
@@ -285,7 +328,11 @@ std::string capacity_list(const RunOptions& options, const RunResult& result, co
   std::string out;
   for (const Request& request : set.requests) {
     const CapacityMap map = capacity_pass(*result.inventory, request, capacity_options);
-    Report report{*result.inventory, request, map, nullptr, options.plans, nullptr, true};
+    std::vector<ExplainLine> lines;
+    if (options.explain) lines = explain(*result.inventory, request, map, nullptr, nullptr);
+    Report report{*result.inventory, request, map,  nullptr,
+                  options.plans,     nullptr, true, options.explain ? &lines : nullptr,
+                  options.all_nodes};
     if (options.output == OutputFormat::Table)
       out += "== " + request.name + '\n' + render(report, OutputFormat::Table) + '\n';
     else
@@ -296,10 +343,10 @@ std::string capacity_list(const RunOptions& options, const RunResult& result, co
              : render_request_list(entries, options.output, nullptr, {});
 }
 
-}  // namespace
-
-std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
-                               std::int64_t count) {
+// ", the nodes can take 312: 1 node not available, 5 nodes limited by cpu,
+// 4 left out by node_filter": zero-capacity nodes counted once per reason
+// kind they list (SPEC §8.5 order), then the nodes node_filter left out.
+std::string summary_counts(const Inventory& inventory, const CapacityMap& map) {
   std::vector<std::pair<std::string, std::int64_t>> kinds;  // in reason-kind order
   std::int64_t room = 0;
   for (const NodeCapacity& n : map.nodes) {
@@ -316,8 +363,7 @@ std::string infeasible_summary(const Inventory& inventory, const CapacityMap& ma
   }
   std::sort(kinds.begin(), kinds.end(),
             [](const auto& a, const auto& b) { return reason_kind_less(a.first, b.first); });
-  std::string out = "need " + std::to_string(count) + " new instance" + (count == 1 ? "" : "s") +
-                    ", the nodes can take " + count_text(room);
+  std::string out = ", the nodes can take " + count_text(room);
   std::string parts;
   for (const auto& [kind, n] : kinds) {
     parts += parts.empty() ? ": " : ", ";
@@ -330,8 +376,38 @@ std::string infeasible_summary(const Inventory& inventory, const CapacityMap& ma
   return out + parts;
 }
 
+}  // namespace
+
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               std::int64_t count) {
+  return "need " + std::to_string(count) + " new instance" + (count == 1 ? "" : "s") +
+         summary_counts(inventory, map);
+}
+
+// The head names what the strategy needed: each and fill need count on
+// nodes, not count in all (SPEC §5); with min_count, the least it may place.
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               const Request& request) {
+  const std::int64_t count = request.count, limit = request.nodes_limit;
+  const std::string instances = count == 1 ? " instance" : " instances";
+  const std::string nodes =
+      limit > 0 ? " on each of " + std::to_string(limit) + (limit == 1 ? " node" : " nodes") : "";
+  std::string head = "need " + std::to_string(count);
+  if (request.strategy == Strategy::Each) {
+    head += " new" + instances + (limit > 0 ? nodes : " on at least one node");
+  } else if (request.strategy == Strategy::Fill) {
+    head += instances + " of " + (request.app.empty() ? "the app" : request.app) +
+            (limit > 0 ? nodes : " on every node");
+  } else {
+    head += " new" + instances;
+    if (request.min_count > 0 && request.min_count < count)
+      head += " (at least " + std::to_string(request.min_count) + ")";
+  }
+  return head + summary_counts(inventory, map);
+}
+
 std::string failure_document(OutputFormat format, ExitCode exit, const std::string& message,
-                             const std::vector<Diagnostic>& problems) {
+                             const std::vector<Diagnostic>& problems, const Report* report) {
   const char* kind = exit == ExitCode::Infeasible         ? "infeasible"
                      : exit == ExitCode::AlreadySatisfied ? "already_satisfied"
                      : exit == ExitCode::Usage            ? "usage"
@@ -371,12 +447,55 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
     }
     w.end_array();
     w.end_object();
+    if (report != nullptr) write_failure_members(w, *report);
     w.end_object();
     w.finish();
   });
 }
 
+std::string invalid_message(const std::vector<Diagnostic>& problems) {
+  std::size_t errors = 0;
+  const Diagnostic* first = nullptr;
+  for (const Diagnostic& d : problems) {
+    if (d.severity != Severity::Error) continue;
+    if (first == nullptr) first = &d;
+    ++errors;
+  }
+  if (first == nullptr) return "invalid input";
+  return "invalid input: " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
+         "; the first: " + format_diagnostic(*first);
+}
+
+namespace {
+
+RunResult run_command(const RunOptions& options);
+
+}  // namespace
+
+// Every failure with -o json|yaml prints a document on stdout (SPEC §13):
+// the paths that stop early (usage, invalid input) get theirs here; those
+// whose capacity pass ran have written theirs already.
 RunResult run(const RunOptions& options) {
+  RunResult result = run_command(options);
+  const bool failure = result.exit != ExitCode::Ok && result.exit != ExitCode::Internal;
+  if (options.output == OutputFormat::Table || !failure || !result.out.empty()) return result;
+  std::string message;
+  if (result.exit == ExitCode::Invalid) {
+    message = invalid_message(result.problems);
+  } else {
+    message = result.err.substr(0, result.err.find('\n'));
+    constexpr std::string_view kPrefix = "eruplan: error: ";
+    if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
+  }
+  const std::vector<Diagnostic> none;
+  result.out = failure_document(options.output, result.exit, message,
+                                result.exit == ExitCode::Invalid ? result.problems : none);
+  return result;
+}
+
+namespace {
+
+RunResult run_command(const RunOptions& options) {
   RunResult result;
   if (options.command == Command::Share) return run_share(options);  // SPEC §10, share.h
   if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
@@ -387,6 +506,7 @@ RunResult run(const RunOptions& options) {
     return result;
   }
   Diagnostics diags;
+  diags.set_strict(options.strict);
   result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
   if (result.inventory && options.pods &&
       !apply_pods(*result.inventory, *options.pods, options.kubernetes, diags))
@@ -440,12 +560,25 @@ RunResult run(const RunOptions& options) {
     }
     result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
     result.err += plan_cut_warnings(*result.inventory, *result.capacity, options.plans);
-    Report report{*result.inventory, *result.request, *result.capacity, nullptr, options.plans};
+    std::vector<ExplainLine> lines;
+    if (options.explain)
+      lines = explain(*result.inventory, *result.request, *result.capacity, nullptr, nullptr);
+    Report report{*result.inventory,
+                  *result.request,
+                  *result.capacity,
+                  nullptr,
+                  options.plans,
+                  nullptr,
+                  false,
+                  options.explain ? &lines : nullptr,
+                  options.all_nodes};
     result.out = render(report, options.output);
     return result;
   }
   PlanRunner{options, result, *set, {}, {}, {}, {}, {}}.run();
   return result;
 }
+
+}  // namespace
 
 }  // namespace eruplan

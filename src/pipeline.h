@@ -42,6 +42,9 @@ struct RunOptions {
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
   bool report = false;  // --report: an HTML page of the plan into RunResult::report (SPEC §14)
+  bool strict = false;     // --strict: unknown fields are errors (SPEC §13)
+  bool explain = false;    // --explain: one line per node saying why (SPEC §13)
+  bool all_nodes = false;  // --all-nodes: tables list every node (SPEC §13)
   // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
   KubernetesOptions kubernetes;
   std::optional<Source> pods;
@@ -75,10 +78,22 @@ struct RunResult {
 // out by node_filter".
 std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
                                std::int64_t count);
+// The same headed by what the request's strategy needed: "need 5 new
+// instances on each of 3 nodes" (each), "need 4 instances of web on every
+// node" (fill), "need 10 new instances (at least 6)" (min_count).
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               const Request& request);
 
-// SPEC §13's failure document, {"error": {exit, kind, message, problems}}.
+// SPEC §13's failure document, {"error": {exit, kind, message, problems}},
+// plus capacity, reasons, reason_kinds (and explain) from `report` when the
+// capacity pass ran. Problems are the errors only, warnings left out.
 std::string failure_document(OutputFormat format, ExitCode exit, const std::string& message,
-                             const std::vector<Diagnostic>& problems);
+                             const std::vector<Diagnostic>& problems,
+                             const Report* report = nullptr);
+
+// "invalid input: 2 errors; the first: nodes.yaml:3:13: error: ..." for the
+// failure document of exit 3.
+std::string invalid_message(const std::vector<Diagnostic>& problems);
 
 // The inventory after a run, in the schema of SPEC §2 (§8.3).
 std::string render_inventory(const Inventory& inventory, OutputFormat format);

@@ -1,4 +1,8 @@
-// Rendering choices SPEC §6 leaves open:
+// Rendering choices SPEC §6 and §13 leave open:
+// - Past kTableNodes nodes (without --all-nodes) the node table keeps the
+//   nodes with new instances or a reason, in name order, and counts the rest
+//   in one line; the totals still cover every node.
+// - --explain adds an "explain:" section after the node table, every node.
 // - request.count is null when not given (0), so every command has the same keys.
 // - --plans assigned: the PlanMap of the nodes receiving instances, cut to their
 //   first k plans (an unlimited node's one shared plan once); for `capacity`,
@@ -6,8 +10,10 @@
 // - Table: `plan` lists every new instance's bindings; `capacity` (with
 //   --plans all) summarises each node's plans, the first 3 and "... N more",
 //   since the full PlanMap belongs in JSON/YAML. Names with invisible
-//   characters are shown JSON-quoted; columns count code points.
+//   characters are shown JSON-quoted; columns count display cells.
 #include "render.h"
+
+#include <utf8proc.h>
 
 #include <algorithm>
 #include <charconv>
@@ -280,36 +286,14 @@ void write_plan(W& w, const Plan& plan, const Node& node, const Request& request
   w.end_object();
 }
 
+// capacity, reasons, reason_kinds and (with --explain) explain: the members
+// a §6 document and a §13 failure document share.
 template <class W>
-void write_document(W& w, const Report& report) {
+void write_capacity_members(W& w, const Report& report) {
   const auto& nodes = report.capacity.nodes;
-  const auto& inv = report.inventory;
   const auto name = [&](const NodeCapacity& nc) -> const std::string& {
-    return inv.nodes[nc.node].name;
+    return report.inventory.nodes[nc.node].name;
   };
-  PlanShares shares(report.request);
-  const RequestOutcome* outcome = report.outcome;
-
-  w.begin_object();
-  if (report.entry) {
-    w.key("name");
-    w.string(report.request.name);
-  }
-  if (outcome != nullptr && (report.entry || report.request.min_count > 0)) {
-    w.key("status");
-    w.string(status_name(outcome->status));
-    w.key("placed");
-    w.integer(outcome->placed);
-    if (report.entry && !outcome->reason.empty() &&
-        (outcome->status == RequestStatus::Rejected ||
-         outcome->status == RequestStatus::Satisfied)) {
-      w.key("reason");
-      w.string(outcome->reason);
-    }
-  }
-  w.key("request");
-  write_request(w, report.request);
-
   w.key("capacity");
   w.begin_object();
   w.key("total");
@@ -340,6 +324,48 @@ void write_document(W& w, const Report& report) {
     write_string_list(w, reason_kinds(nc.reasons));
   }
   w.end_object();
+  if (report.explain != nullptr) {
+    w.key("explain");
+    w.begin_object();
+    for (const ExplainLine& line : *report.explain) {
+      w.key(line.node);
+      w.string(line.text);
+    }
+    w.end_object();
+  }
+}
+
+template <class W>
+void write_document(W& w, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto& inv = report.inventory;
+  const auto name = [&](const NodeCapacity& nc) -> const std::string& {
+    return inv.nodes[nc.node].name;
+  };
+  PlanShares shares(report.request);
+  const RequestOutcome* outcome = report.outcome;
+
+  w.begin_object();
+  if (report.entry) {
+    w.key("name");
+    w.string(report.request.name);
+  }
+  if (outcome != nullptr && (report.entry || report.request.min_count > 0)) {
+    w.key("status");
+    w.string(status_name(outcome->status));
+    w.key("placed");
+    w.integer(outcome->placed);
+    if (report.entry && !outcome->reason.empty() &&
+        (outcome->status == RequestStatus::Rejected ||
+         outcome->status == RequestStatus::Satisfied)) {
+      w.key("reason");
+      w.string(outcome->reason);
+    }
+  }
+  w.key("request");
+  write_request(w, report.request);
+
+  write_capacity_members(w, report);
 
   if (outcome != nullptr && !outcome->scores.empty()) {
     w.key("scores");
@@ -435,12 +461,8 @@ std::string_view display(std::string_view s, std::string& scratch) {
   return scratch;
 }
 
-// Columns counted in code points, so UTF-8 names line up (wide East Asian
-// characters still count as one).
-size_t text_width(std::string_view s) {
-  return static_cast<size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
+// Columns counted in display cells (SPEC §13), so names in any script line up.
+size_t text_width(std::string_view s) { return display_cells(s); }
 
 size_t display_width(std::string_view s) {
   std::string scratch;
@@ -621,8 +643,14 @@ void append_node_table(std::string& out, const Report& report) {
 
   row("NODE", 4, "CAPACITY", "EXISTING", "NEW", with_reason ? "REASON" : "", "TOTAL");
   std::string name_scratch, reason_scratch;
+  const bool cut = !report.all_nodes && nodes.size() > kTableNodes;
+  std::size_t hidden = 0;  // nodes with room and no new instance, not listed
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& nc = nodes[i];
+    if (cut && nc.capacity != 0 && deployed(report, i) == 0) {
+      ++hidden;
+      continue;
+    }
     const std::string_view name = display(inv.nodes[nc.node].name, name_scratch);
     const std::string reason_text = nc.capacity == 0 ? nc.reason() : std::string();
     const std::string_view reason =
@@ -631,7 +659,31 @@ void append_node_table(std::string& out, const Report& report) {
         number_text(deployed(report, i)).view(), reason,
         with_score ? score_text(i).view() : std::string_view());
   }
+  if (hidden > 0) {
+    out += "... ";
+    append_int(out, static_cast<std::int64_t>(hidden));
+    out += hidden == 1 ? " more node with room" : " more nodes with room";
+    out += with_new ? (hidden == 1 ? ", not used\n" : ", none of them used\n")
+                    : " (--all-nodes lists every node)\n";
+  }
   row("total", 5, total_cap.view(), total_ex.view(), total_nw.view(), "");
+}
+
+void append_explain(std::string& out, const Report& report) {
+  out += "\nexplain:\n";
+  size_t name_w = 0;
+  std::string scratch;
+  for (const ExplainLine& line : *report.explain)
+    name_w = std::max(name_w, display_width(line.node));
+  for (const ExplainLine& line : *report.explain) {
+    out += "  ";
+    const std::string_view name = display(line.node, scratch);
+    out += name;
+    out += ':';
+    pad(out, name_w + 2, text_width(name) + 1);
+    out += display(line.text, scratch);
+    out += '\n';
+  }
 }
 
 // `plan`: every new instance with what it binds, "node1 #2  cpu 3:100".
@@ -714,6 +766,7 @@ std::string render_table(const Report& report) {
   out.reserve(128 + report.capacity.nodes.size() * 48);
   append_request_line(out, report);
   append_node_table(out, report);
+  if (report.explain != nullptr) append_explain(out, report);
   if (!report.capacity.binds) return out;
   // Like "assignments" in the document, the new instances' bindings are the
   // result of `plan` and show whatever --plans says; --plans only shortens
@@ -747,6 +800,33 @@ std::string render(const Report& report, OutputFormat format) {
     write_document(w, report);
   }
   return out;
+}
+
+void write_failure_members(JsonWriter& w, const Report& report) {
+  write_capacity_members(w, report);
+}
+
+void write_failure_members(YamlWriter& w, const Report& report) {
+  write_capacity_members(w, report);
+}
+
+std::size_t display_cells(std::string_view text) {
+  std::size_t cells = 0;
+  auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  auto left = static_cast<utf8proc_ssize_t>(text.size());
+  while (left > 0) {
+    utf8proc_int32_t c = 0;
+    utf8proc_ssize_t n = utf8proc_iterate(at, left, &c);
+    if (n <= 0) {
+      n = 1;  // an invalid byte: one cell (it is shown as one replacement)
+      cells += 1;
+    } else {
+      cells += static_cast<std::size_t>(utf8proc_charwidth(c));
+    }
+    at += n;
+    left -= n;
+  }
+  return cells;
 }
 
 namespace {

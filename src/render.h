@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "explain.h"
 #include "model.h"
 #include "requests.h"
 
@@ -28,9 +29,29 @@ struct Report {
   // placed and reason); else status and placed appear only with min_count.
   const RequestOutcome* outcome = nullptr;
   bool entry = false;
+  // --explain (SPEC §13): one line per inventory node, by name; null without.
+  const std::vector<ExplainLine>* explain = nullptr;
+  // --all-nodes: the table lists every node, not only the first 50 and then
+  // those with new instances or a reason (SPEC §13).
+  bool all_nodes = false;
 };
 
 std::string render(const Report& report, OutputFormat format);
+
+// The table lists at most this many nodes without --all-nodes (SPEC §13).
+inline constexpr std::size_t kTableNodes = 50;
+
+// SPEC §13: a failure document's members after `error` when the capacity
+// pass ran: capacity, reasons, reason_kinds, and explain with --explain;
+// never deploy or assignments.
+class JsonWriter;
+class YamlWriter;
+void write_failure_members(JsonWriter& w, const Report& report);
+void write_failure_members(YamlWriter& w, const Report& report);
+
+// Display cells of a UTF-8 string in a terminal (utf8proc): CJK characters
+// two wide, combining marks none; an invalid byte counts one.
+std::size_t display_cells(std::string_view text);
 
 // SPEC §8.4: the document of several requests from their entries, each
 // rendered alone by render() with Report::entry set, in file order.

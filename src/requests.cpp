@@ -11,6 +11,7 @@
 #include "requests.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace eruplan {
@@ -274,7 +275,14 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
   p.first = row.run(input);
   if (p.first.outcome == StrategyOutcome::Deployed) {
     p.result = p.first;
-    p.placed = input.count;
+    // New instances in all: `count` for most strategies, but fill tops nodes
+    // up to count and each puts count on every chosen node (SPEC §8.4
+    // "placed"). Saturating, as each on unlimited nodes can exceed int64.
+    p.placed = 0;
+    for (const std::int64_t k : p.result.deploy)
+      p.placed = k > std::numeric_limits<std::int64_t>::max() - p.placed
+                     ? std::numeric_limits<std::int64_t>::max()
+                     : p.placed + k;
     return p;
   }
   if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||

@@ -92,11 +92,13 @@ TEST_CASE("cli: request flags alone, from stdin inventory") {
   CHECK(doc["request"]["strategy"] == "each");
 }
 
-TEST_CASE("cli: infeasible plan exits 4 with the reason on stderr and nothing on stdout") {
+TEST_CASE("cli: infeasible plan exits 4 with the reason on stderr and no plan on stdout") {
   write("three.yaml", kThreeNodes);
   Ran r = eruplan("plan -n three.yaml --app web --count 31 --memory 10Mi -o json");
   CHECK(r.exit == 4);
-  CHECK(r.out.empty());
+  // SPEC §13: -o json prints the failure document, never a deploy.
+  CHECK(json::parse(r.out)["error"]["exit"] == 4);
+  CHECK(r.out.find("deploy") == std::string::npos);
   CHECK(r.err.find("31") != std::string::npos);
   CHECK(r.err.find("node3") != std::string::npos);
 }
@@ -115,7 +117,7 @@ TEST_CASE("cli: bad input exits 3 naming the file, position and field") {
   write("bad.json", "{\"nodes\":[{\"name\":\"n1\",\"cpu\":4,\"memory\":-5}]}");
   Ran r = eruplan("capacity -n bad.json --memory 1Mi -o json");
   CHECK(r.exit == 3);
-  CHECK(r.out.empty());
+  CHECK(json::parse(r.out)["error"]["problems"][0]["path"] == "nodes[0].memory");  // SPEC §13
   CHECK(r.err.find("bad.json:1:") != std::string::npos);
   CHECK(r.err.find("nodes[0].memory") != std::string::npos);
 

@@ -1,0 +1,33 @@
+// `--explain` (SPEC §13): one line per node of the inventory saying why it
+// gets what it gets: left out by node_filter (which rule, and what the node
+// has), capacity 0 (its reason), or the strategy's own reason for a node with
+// room. Computed after the fact from the capacity pass and the DeployMap, so
+// no strategy has to carry explanations of its own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "capacity.h"
+#include "model.h"
+#include "requests.h"
+
+namespace eruplan {
+
+struct ExplainLine {
+  std::string node;
+  std::string text;
+};
+
+// Why `node_filter` leaves the node out ("node_filter.labels: pool=general
+// does not match pool=gpu"), or empty when it keeps it.
+std::string filter_reason(const NodeFilter& filter, const Node& node);
+
+// Every node of `inventory`, by name (byte order). `deploy` (parallel to
+// map.nodes) and `outcome` are null for `capacity`, which runs no strategy.
+std::vector<ExplainLine> explain(const Inventory& inventory, const Request& request,
+                                 const CapacityMap& map, const std::vector<std::int64_t>* deploy,
+                                 const RequestOutcome* outcome);
+
+}  // namespace eruplan

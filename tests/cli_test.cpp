@@ -10,42 +10,25 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "binary.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Ran {
-  int exit = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using eruplan_test::Ran;
+using eruplan_test::slurp;
 
 // Runs `eruplan ARGS` through the shell, capturing stdout and stderr.
 Ran eruplan(const std::string& args, const std::string& stdin_text = "") {
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string tag = std::to_string(counter++);
-  const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
-  std::ofstream(in) << stdin_text;
-  const std::string cmd = std::string("cd ") + dir.string() + " && " + ERUPLAN_BINARY + " " + args +
-                          " <" + in.string() + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  Ran r;
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return eruplan_test::run_eruplan(eruplan_test::scratch_dir("cli_test"), args, stdin_text);
 }
 
 // Writes a file into the test's working directory and returns its name.
 std::string write(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / name) << text;
   return name;
@@ -85,7 +68,8 @@ TEST_CASE("cli: capacity needs no count and exits 0 even when nothing fits") {
 }
 
 TEST_CASE("cli: request flags alone, from stdin inventory") {
-  Ran r = eruplan("plan -n - --app web --count 2 --memory 10Mi --strategy EACH -o json", kThreeNodes);
+  Ran r =
+      eruplan("plan -n - --app web --count 2 --memory 10Mi --strategy EACH -o json", kThreeNodes);
   REQUIRE(r.exit == 0);
   json doc = json::parse(r.out);
   CHECK(doc["deploy"] == json{{"node1", 2}, {"node2", 2}, {"node3", 2}});
@@ -107,7 +91,8 @@ TEST_CASE("cli: fill with nothing to add exits 5") {
   write("filled.yaml",
         "nodes:\n  - {name: n1, cpu: 2, memory: 1Gi, instances: {web: 1}}\n"
         "  - {name: n2, cpu: 2, memory: 1Gi, instances: {web: 1}}\n");
-  Ran r = eruplan("plan -n filled.yaml --app web --count 1 --strategy fill --nodes-limit 2 --memory 1Mi");
+  Ran r = eruplan(
+      "plan -n filled.yaml --app web --count 1 --strategy fill --nodes-limit 2 --memory 1Mi");
   CHECK(r.exit == 5);
   CHECK(r.out.empty());
   CHECK(r.err.find("n1") != std::string::npos);
@@ -177,8 +162,10 @@ TEST_CASE("cli: --version and --help on every command") {
 TEST_CASE("cli: the same input gives byte-identical output, in every format") {
   write("three.yaml", kThreeNodes);
   for (const char* fmt : {"table", "json", "yaml"}) {
-    const std::string args = std::string("plan -n three.yaml --app web --count 7 --memory 10Mi "
-                                         "--strategy global -o ") + fmt;
+    const std::string args = std::string(
+                                 "plan -n three.yaml --app web --count 7 --memory 10Mi "
+                                 "--strategy global -o ") +
+                             fmt;
     Ran a = eruplan(args), b = eruplan(args);
     REQUIRE(a.exit == 0);
     CHECK(a.out == b.out);
@@ -189,7 +176,8 @@ TEST_CASE("cli: the same input gives byte-identical output, in every format") {
 TEST_CASE("cli: JSON and YAML inputs give the same plan") {
   write("n.json",
         R"({"nodes":[{"name":"a","cpu":4,"memory":"1Gi"},{"name":"b","cpu":4,"memory":"2Gi"}]})");
-  write("n.yaml", "nodes:\n  - {name: a, cpu: 4, memory: 1Gi}\n  - {name: b, cpu: 4, memory: 2Gi}\n");
+  write("n.yaml",
+        "nodes:\n  - {name: a, cpu: 4, memory: 1Gi}\n  - {name: b, cpu: 4, memory: 2Gi}\n");
   Ran a = eruplan("plan -n n.json --count 5 --memory 256Mi --strategy drained -o json");
   Ran b = eruplan("plan -n n.yaml --count 5 --memory 256Mi --strategy drained -o json");
   REQUIRE(a.exit == 0);
@@ -199,12 +187,14 @@ TEST_CASE("cli: JSON and YAML inputs give the same plan") {
 
 TEST_CASE("cli: cpu-bind plan assigns the first plans of each node") {
   write("cores.yaml",
-        "nodes:\n  - name: n1\n    cpu_map: {\"0\": 0, \"1\": 0, \"2\": 100, \"3\": 100}\n    memory: 1Gi\n");
+        "nodes:\n  - name: n1\n    cpu_map: {\"0\": 0, \"1\": 0, \"2\": 100, \"3\": 100}\n    "
+        "memory: 1Gi\n");
   Ran r = eruplan("plan -n cores.yaml --count 2 --cpu 1 --cpu-bind -o json");
   REQUIRE(r.exit == 0);
   json doc = json::parse(r.out);
   CHECK(doc["capacity"]["nodes"]["n1"] == 2);
-  CHECK(doc["plans"]["n1"] == json::array({{{"cpu_map", {{"2", 100}}}}, {{"cpu_map", {{"3", 100}}}}}));
+  CHECK(doc["plans"]["n1"] ==
+        json::array({{{"cpu_map", {{"2", 100}}}}, {{"cpu_map", {{"3", 100}}}}}));
   CHECK(doc["assignments"]["n1"] == doc["plans"]["n1"]);
 
   r = eruplan("capacity -n cores.yaml --cpu 0.295 --cpu-bind");
@@ -221,7 +211,8 @@ TEST_CASE("cli: test runs fixture cases and ends with N passed, N failed") {
 TEST_CASE("cli: global breaks exact ties by name although the ratios round differently") {
   // z: 3 cores, rate 0.5/3; a: 2 cores, rate 0.5/2. The 4th instance ties at
   // usage 0.5 (z after 3, a after 2) and goes to a by name.
-  write("tie.yaml", "nodes:\n  - {name: z, cpu: 3, memory: 1000}\n  - {name: a, cpu: 2, memory: 1000}\n");
+  write("tie.yaml",
+        "nodes:\n  - {name: z, cpu: 3, memory: 1000}\n  - {name: a, cpu: 2, memory: 1000}\n");
   Ran r = eruplan("plan -n tie.yaml --strategy global --count 4 --cpu 0.5 --cpu-bind -o json");
   REQUIRE(r.exit == 0);
   CHECK(json::parse(r.out)["deploy"] == json{{"a", 2}, {"z", 2}});
@@ -242,8 +233,9 @@ TEST_CASE("cli: count may be left out of a capacity request, but a given count m
 TEST_CASE("cli: output that cannot be written is an error, not a silent exit 0") {
   write("three.yaml", kThreeNodes);
   const std::string cmd = std::string(ERUPLAN_BINARY) + " capacity -n " +
-                          (fs::temp_directory_path() / ("eruplan_cli_test_" + std::to_string(::getpid())) /
-                           "three.yaml").string() +
+                          (fs::temp_directory_path() /
+                           ("eruplan_cli_test_" + std::to_string(::getpid())) / "three.yaml")
+                              .string() +
                           " --memory 1Mi >/dev/full 2>/dev/null";
   const int status = std::system(cmd.c_str());
   CHECK(WIFEXITED(status));
@@ -267,15 +259,19 @@ TEST_CASE("cli: an unknown command is named; validate takes request flags and -o
   write("three.yaml", kThreeNodes);
   r = eruplan("validate -n three.yaml --memory 1Gi --count 2 -o json");
   REQUIRE(r.exit == 0);
-  CHECK(json::parse(r.out) == json{{"valid", true}, {"nodes", 3}, {"not_available", 0},
-                                   {"cores", 12}, {"memory", 300 * 1024 * 1024}});
+  CHECK(json::parse(r.out) == json{{"valid", true},
+                                   {"nodes", 3},
+                                   {"not_available", 0},
+                                   {"cores", 12},
+                                   {"memory", 300 * 1024 * 1024}});
   r = eruplan("validate -n three.yaml --count 0");
   CHECK(r.exit == 3);
   CHECK(r.err.find("--count") != std::string::npos);
 }
 
 TEST_CASE("cli: test with no case to run fails, so a mistyped path or filter cannot pass") {
-  Ran r = eruplan(std::string("test ") + ERUPLAN_SOURCE_DIR + "/fixtures/cases --filter no-such-case");
+  Ran r =
+      eruplan(std::string("test ") + ERUPLAN_SOURCE_DIR + "/fixtures/cases --filter no-such-case");
   CHECK(r.exit == 1);
   CHECK(r.out == "0 passed, 0 failed\n");
   CHECK(r.err.find("no fixture cases found") != std::string::npos);
@@ -292,7 +288,8 @@ TEST_CASE("cli: control bytes in messages are shown escaped") {
 
 TEST_CASE("cli: an infeasible plan on many nodes lists the first 100 and counts the rest") {
   std::string nodes = "nodes:\n";
-  for (int i = 0; i < 150; ++i) nodes += "  - {name: n" + std::to_string(1000 + i) + ", cpu: 2, memory: 100}\n";
+  for (int i = 0; i < 150; ++i)
+    nodes += "  - {name: n" + std::to_string(1000 + i) + ", cpu: 2, memory: 100}\n";
   write("many.yaml", nodes);
   Ran r = eruplan("plan -n many.yaml --count 100000 --memory 1");
   CHECK(r.exit == 4);

@@ -11,43 +11,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "binary.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Ran {
-  int exit = -1;
-  std::string out, err;
-};
+using eruplan_test::Ran;
+using eruplan_test::slurp;
 
-fs::path work_dir() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("eruplan_operator_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+fs::path work_dir() { return eruplan_test::scratch_dir("operator_test"); }
 
 // Runs `eruplan ARGS` in the test's directory, capturing stdout and stderr.
-Ran eruplan(const std::string& args) {
-  static int counter = 0;
-  const fs::path dir = work_dir();
-  const std::string tag = std::to_string(counter++);
-  const fs::path out = dir / ("out" + tag), err = dir / ("err" + tag);
-  const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args +
-                          " </dev/null >" + out.string() + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  Ran r;
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+Ran eruplan(const std::string& args) { return eruplan_test::run_eruplan(work_dir(), args); }
 
 std::string write(const std::string& name, const std::string& text) {
   std::ofstream(work_dir() / name) << text;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "binary.h"
 #include "capacity.h"
 #include "load.h"
 #include "requests.h"
@@ -581,37 +582,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Ran {
-  int exit = -1;
-  std::string out, err;
-};
+using eruplan_test::Ran;
 
-fs::path work_dir() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("eruplan_score_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path work_dir() { return eruplan_test::scratch_dir("score_test"); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-Ran run_binary(const std::string& args) {
-  static int counter = 0;
-  const fs::path dir = work_dir();
-  const std::string tag = std::to_string(counter++);
-  const fs::path out = dir / ("out" + tag), err = dir / ("err" + tag);
-  const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args + " >" +
-                          out.string() + " 2>" + err.string() + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  Ran r;
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+Ran run_binary(const std::string& args) { return eruplan_test::run_eruplan(work_dir(), args); }
 
 void write(const std::string& name, const std::string& text) {
   std::ofstream(work_dir() / name) << text;

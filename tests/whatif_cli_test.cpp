@@ -8,37 +8,18 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "binary.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Ran {
-  int exit = -1;
-  std::string out, err;
-};
+using eruplan_test::Ran;
+using eruplan_test::slurp;
 
-fs::path work_dir() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("eruplan_whatif_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path work_dir() { return eruplan_test::scratch_dir("whatif_cli"); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-Ran eruplan(const std::string& args) {
-  static int counter = 0;
-  const fs::path dir = work_dir();
-  const std::string tag = std::to_string(counter++);
-  const fs::path out = dir / ("out" + tag), err = dir / ("err" + tag);
-  const std::string cmd = "cd " + dir.string() + " && " + ERUPLAN_BINARY + " " + args + " >" +
-                          out.string() + " 2>" + err.string() + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+Ran eruplan(const std::string& args) { return eruplan_test::run_eruplan(work_dir(), args); }
 
 void write(const std::string& name, const std::string& text) {
   std::ofstream(work_dir() / name) << text;

@@ -346,3 +346,48 @@ TEST_CASE("several requests: bad input names the field") {
   CHECK(load_error("requests:\n  - {app: a, count: 2, min_count: 0}\n")
             .find("requests[0].min_count") != std::string::npos);
 }
+
+TEST_CASE("apply A, then apply B on its output, equals one plan of requests [A, B] (SPEC §8.3)") {
+  const std::string nodes = R"(nodes:
+  - {name: n1, cpu: 4, memory: 8Gi, usage: {cpu: 1, memory: 2Gi}, extended: {x.io/g: 2}}
+  - name: n2
+    cpu_map: {"0": 100, "1": 100, "2": 100}
+    memory: 16Gi
+    volumes: {/sda: 1000, /sdb: 500}
+)";
+  const std::string a =
+      "app: db\ncount: 2\nresources: {cpu: 1, cpu_bind: true, memory: 2Gi, volumes: "
+      "[\"AUTO:/d:rw:100\"]}\n";
+  const std::string b = "app: web\ncount: 2\nresources: {memory: 1Gi, extended: {x.io/g: 1}}\n";
+  auto apply = [](const std::string& inventory, const std::string& request) {
+    RunOptions o;
+    o.command = Command::Apply;
+    o.nodes = Source{"n.yaml", inventory};
+    o.request = Source{"r.yaml", request};
+    o.output = OutputFormat::Yaml;
+    const RunResult r = run(o);
+    INFO(r.err);
+    CHECK(r.exit == ExitCode::Ok);
+    return r.out;
+  };
+  const std::string after_a = apply(nodes, a);
+  const std::string after_b = apply(after_a, b);
+
+  RunOptions both;
+  both.command = Command::Plan;
+  both.nodes = Source{"n.yaml", nodes};
+  both.request =
+      Source{"r.yaml",
+             "requests:\n  - {app: db, count: 2, resources: {cpu: 1, cpu_bind: true, memory: 2Gi, "
+             "volumes: [\"AUTO:/d:rw:100\"]}}\n  - {app: web, count: 2, resources: "
+             "{memory: 1Gi, extended: {x.io/g: 1}}}\n"};
+  both.output = OutputFormat::Json;
+  both.save_inventory = OutputFormat::Yaml;
+  const RunResult r = run(both);
+  CHECK(r.exit == ExitCode::Ok);
+  REQUIRE(r.saved_inventory);
+  CHECK(*r.saved_inventory == after_b);
+  // The printed inventory reads back, and shows the new instances as existing.
+  CHECK(after_b.find("db: 2") != std::string::npos);
+  CHECK(after_b.find("web: ") != std::string::npos);
+}

@@ -116,8 +116,8 @@ void check_keys(const YAML::Node& map, const std::string& path,
     // A key may be megabytes long: show its start.
     const std::string shown =
         key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
-    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
-              ")");
+    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown +
+              "\" (known: " + list + ")");
   }
 }
 
@@ -149,6 +149,11 @@ struct Expectation {
   std::optional<std::int64_t> deploy_total;
   std::optional<Expected<std::int64_t>> placed;  // by request name; "" for a single request
   std::optional<Expected<std::string>> status;
+  // score: the first instance's scores per node (SPEC §9); each part optional.
+  struct Scores {
+    std::optional<std::int64_t> fit, balanced, total;
+  };
+  std::optional<Expected<Scores>> scores;
 };
 
 template <class V, class Read>
@@ -185,6 +190,17 @@ void read_operator_expectation(const YAML::Node& node, Expectation& e) {
     e.status = read_node_map<std::string>(st, "expect.status", status);
   else if (st)
     e.status = Expected<std::string>{{"", status(st, "expect.status")}};
+  if (node["scores"])
+    e.scores = read_node_map<Expectation::Scores>(
+        node["scores"], "expect.scores", [](const YAML::Node& n, const std::string& p) {
+          require_map(n, p);
+          check_keys(n, p, {"fit", "balanced", "total"});
+          Expectation::Scores s;
+          if (n["fit"]) s.fit = read_int(n["fit"], p + ".fit", INT64_MIN);
+          if (n["balanced"]) s.balanced = read_int(n["balanced"], p + ".balanced", INT64_MIN);
+          if (n["total"]) s.total = read_int(n["total"], p + ".total", INT64_MIN);
+          return s;
+        });
 }
 
 Expectation read_expectation(const YAML::Node& node) {
@@ -193,7 +209,7 @@ Expectation read_expectation(const YAML::Node& node) {
   require_map(node, "expect");
   check_keys(node, "expect",
              {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains",
-              "deploy_subset", "deploy_total", "placed", "status"});
+              "deploy_subset", "deploy_total", "placed", "status", "scores"});
   read_operator_expectation(node, e);
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
@@ -388,8 +404,7 @@ std::optional<std::string> inline_in_place(const std::string& text, const YAML::
     ++line;
   }
   try {
-    if (emitted_yaml(YAML::Load(slice), budget) != emitted_yaml(value, budget))
-      return std::nullopt;
+    if (emitted_yaml(YAML::Load(slice), budget) != emitted_yaml(value, budget)) return std::nullopt;
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -641,6 +656,28 @@ void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::str
   }
 }
 
+// scores: the listed nodes' first-instance scores (SPEC §9, §13).
+void compare_scores(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
+  if (!e.scores) return;
+  for (const auto& [name, want] : *e.scores) {
+    size_t i = 0;
+    const NodeCapacity* node = o.has_capacity() ? o.find(name, &i) : nullptr;
+    if (node == nullptr || i >= o.result.scores.size() || node->capacity <= 0) {
+      diffs.push_back("scores." + name + ": no score (not a feasible node of a score plan)");
+      continue;
+    }
+    const NodeScore& got = o.result.scores[i];
+    const std::pair<const char*, std::pair<std::optional<std::int64_t>, std::int64_t>> parts[] = {
+        {"fit", {want.fit, got.fit}},
+        {"balanced", {want.balanced, got.balanced}},
+        {"total", {want.total, got.total}}};
+    for (const auto& [part, values] : parts)
+      if (values.first && *values.first != values.second)
+        diffs.push_back("scores." + name + "." + part + ": expected " +
+                        std::to_string(*values.first) + ", got " + std::to_string(values.second));
+  }
+}
+
 // deploy_subset, deploy_total, placed and status (SPEC §13).
 void compare_operator(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
   if (e.deploy_subset) {
@@ -707,6 +744,7 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   compare_capacity(e, o, diffs);
   compare_deploy(e, o, diffs);
   compare_operator(e, o, diffs);
+  compare_scores(e, o, diffs);
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -1112,7 +1150,7 @@ bool looks_like_input_file(const std::string& text) {
     if (!root.IsMap() || root["expect"] || root["command"]) return false;
     if (root["nodes"] && root["nodes"].IsSequence()) return true;
     if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
-      return true;  // one node object: grow's --template
+      return true;                                        // one node object: grow's --template
     if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
     return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
            root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)

@@ -33,7 +33,8 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
   auto decimal = [](i128 v) {  // v >= 0: sizes and counts are never negative
     if (v <= INT64_MAX) return std::to_string(static_cast<std::int64_t>(v));
     std::string digits;
-    for (; v > 0; v /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    for (; v > 0; v /= 10)
+      digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
     return digits;
   };
   auto bytes_text = [&](i128 v) {
@@ -144,7 +145,7 @@ struct PlanRunner {
   Inventory state;
   std::vector<std::string> entries;  // list mode: each request's rendered entry, file order
   RequestCounts counts;
-  std::string failures;  // stderr lines of rejected/satisfied requests
+  std::string failures;              // stderr lines of rejected/satisfied requests
   std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
 
   void note_reasons(const std::string& prefix, const CapacityMap& map) {
@@ -159,6 +160,7 @@ struct PlanRunner {
     const Inventory& inventory = *result.inventory;
     result.requests.push_back({request.name, outcome.status, outcome.placed});
     result.capacity = std::move(outcome.capacity);
+    result.scores = outcome.scores;
     const CapacityMap& map = *result.capacity;
     note_reasons("", map);
     if (outcome.status == RequestStatus::Satisfied) {
@@ -521,8 +523,8 @@ RunResult run_command(const RunOptions& options) {
         options.command == Command::Plan || options.command == Command::Apply;
     bool kubernetes = false;  // SPEC §12: Deployment, StatefulSet, ReplicaSet, Pod manifests
     if (source)
-      set = load_kubernetes_requests(*source, options.overrides, options.kubernetes,
-                                     count_required, diags, kubernetes);
+      set = load_kubernetes_requests(*source, options.overrides, options.kubernetes, count_required,
+                                     diags, kubernetes);
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
     if (set && set->overridden) {
       result.exit = ExitCode::Usage;

@@ -68,6 +68,7 @@ struct RunResult {
   std::optional<CapacityMap> capacity;
   std::optional<std::vector<std::int64_t>> deploy;  // parallel to capacity->nodes
   std::vector<RequestBrief> requests;               // plan/apply: every request, file order
+  std::vector<NodeScore> scores;                    // score: parallel to capacity->nodes
   std::optional<std::string> saved_inventory;       // --save-inventory's text, when it is written
   std::optional<std::string> report;                // --report's HTML, when the plan ran
   std::vector<Diagnostic> problems;                 // exit 3: what the loaders found

@@ -335,7 +335,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "malformed case: expect.error_contains: expected a string, got a mapping");
   CHECK(
       message("nodes: {}\nexpect: {deploi: {}}\n") ==
-      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains, deploy_subset, deploy_total, placed, status))");
+      R"(malformed case: expect: unknown field "deploi" (known: exit, capacity, total, deploy, plans, reasons, error_contains, deploy_subset, deploy_total, placed, status, scores))");
   CHECK(
       message("nodes: {}\nexpected: {}\n") ==
       R"(malformed case: unknown field "expected" (known: name, description, command, nodes, request, pods, template, options, expect))");

@@ -428,26 +428,15 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
 }
 
 int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArgs& w) {
-  if (a.nodes.empty()) {
-    std::cerr << "eruplan: error: --nodes is required\nRun with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (command == WhatIfCommand::Grow && w.node_template.empty()) {
-    std::cerr << "eruplan: error: --template is required\nRun with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
-  if (command == WhatIfCommand::Drain && w.node.empty() == !w.each_node) {
-    std::cerr << "eruplan: error: give one of --node NAME and --each-node\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
+  const OutputFormat output = output_format(a.output);
+  if (a.nodes.empty()) return usage_error("--nodes is required", output);
+  if (command == WhatIfCommand::Grow && w.node_template.empty())
+    return usage_error("--template is required", output);
+  if (command == WhatIfCommand::Drain && w.node.empty() == !w.each_node)
+    return usage_error("give one of --node NAME and --each-node", output);
   const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) +
                           (w.node_template == kStdin) + (a.pods == kStdin);
-  if (stdin_users > 1) {
-    std::cerr << "eruplan: error: only one input may be - (stdin)\n"
-                 "Run with --help for more information.\n";
-    return static_cast<int>(ExitCode::Usage);
-  }
+  if (stdin_users > 1) return usage_error("only one input may be - (stdin)", output);
   WhatIfOptions options;
   options.command = command;
   options.overrides = a.overrides;

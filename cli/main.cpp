@@ -240,6 +240,19 @@ CLI::Validator quantity(Parse parse) {
       "QUANTITY");
 }
 
+// --jobs N: an integer >= 1 (SPEC §9), else a usage error naming the flag.
+void add_jobs_option(CLI::App* cmd, unsigned& jobs) {
+  cmd->add_option("--jobs", jobs, "Threads for the per-node work (default: the number of cores)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            const bool digits = !s.empty() && s.size() <= 9 &&
+                                s.find_first_not_of("0123456789") == std::string::npos;
+            return digits && std::stoul(s) >= 1 ? std::string()
+                                                : "expected a whole number >= 1, got \"" + s + '"';
+          },
+          "N>=1"));
+}
+
 void add_input_options(CLI::App* cmd, PlanArgs& a) {
   // Required, but checked after parsing, so that an unknown flag is what a
   // command line with both problems is told about first.
@@ -289,15 +302,7 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
           "K=V"));
   cmd->add_option("--node", o.nodes, "Override: only this node (repeatable)");
   cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
-  cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
-      ->check(CLI::Validator(
-          [](const std::string& s) {
-            const bool digits = !s.empty() && s.size() <= 9 &&
-                                s.find_first_not_of("0123456789") == std::string::npos;
-            return digits && std::stoul(s) >= 1 ? std::string()
-                                                : "expected a whole number >= 1, got \"" + s + '"';
-          },
-          "N>=1"));
+  add_jobs_option(cmd, a.jobs);
   cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
   cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");
   cmd->add_flag("--all-nodes", a.all_nodes,
@@ -369,8 +374,7 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("-o,--output", a.output, "Output format")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
-  cmd->add_option("--jobs", a.jobs, "Threads for the per-node work (default: the number of cores)")
-      ->check(CLI::PositiveNumber);
+  add_jobs_option(cmd, a.jobs);
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
 }

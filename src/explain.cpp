@@ -194,9 +194,11 @@ std::string filter_reason(const NodeFilter& filter, const Node& node) {
     return "node_filter.nodes: not one of " + some_names(filter.nodes);
   if (std::find(filter.exclude.begin(), filter.exclude.end(), node.name) != filter.exclude.end())
     return "node_filter.exclude: names this node";
-  for (const auto& [key, value] : filter.labels) {
+  for (const auto& label : filter.labels) {
+    const std::string& key = label.first;
+    const std::string& value = label.second;
     auto it = std::find_if(node.labels.begin(), node.labels.end(),
-                           [&](const auto& l) { return l.first == key; });
+                           [&key](const auto& l) { return l.first == key; });
     if (it == node.labels.end())
       return "node_filter.labels: no label " + key + ", needs " + key + "=" + value;
     if (it->second != value)

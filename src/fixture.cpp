@@ -861,9 +861,11 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
     diffs.push_back("added: expected " + std::to_string(*e.added) + ", got " +
                     (w.added ? std::to_string(*w.added) : std::string("none")));
   if (e.absorbable) {
-    for (const auto& [name, want] : *e.absorbable) {
+    for (const auto& entry : *e.absorbable) {
+      const std::string& name = entry.first;
+      const auto& want = entry.second;
       auto it = std::find_if(w.absorption.begin(), w.absorption.end(),
-                             [&](const Absorption& a) { return a.node == name; });
+                             [&name](const Absorption& a) { return a.node == name; });
       if (it == w.absorption.end())
         diffs.push_back("absorbable." + name + ": not checked");
       else if (it->absorbable != want)

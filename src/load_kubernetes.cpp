@@ -503,9 +503,11 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     node.cpu_used = saturating_add(node.cpu_used, req.cpu);
     node.memory_used = saturating_add(node.memory_used, req.memory);
     node.storage_used = saturating_add(node.storage_used, req.storage);
-    for (const auto& [res, value] : req.extended) {
+    for (const auto& entry : req.extended) {
+      const std::string& res = entry.first;
+      const std::int64_t value = entry.second;
       auto it = std::find_if(node.extended.begin(), node.extended.end(),
-                             [&](const ExtendedResource& e) { return e.name == res; });
+                             [&res](const ExtendedResource& e) { return e.name == res; });
       if (it != node.extended.end()) it->used = saturating_add(it->used, value);
     }
     ++apps[found->second][pod_app(*doc, labels, options, text_of(*doc, name))];

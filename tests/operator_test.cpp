@@ -248,7 +248,8 @@ TEST_CASE("operator: flag values that do not parse are exit 2, out of range exit
       {"--jobs 0 --count 1", "--jobs"},
       {"--strategy sideways --count 1", "--strategy"},
       {"--storage lots --count 1", "--storage"}};
-  for (const auto& [args, flag] : usage) {
+  for (const auto& [args_text, flag] : usage) {
+    const std::string args = args_text;
     CAPTURE(args);
     Ran r = eruplan(base + args);
     CHECK(r.exit == 2);
@@ -258,7 +259,8 @@ TEST_CASE("operator: flag values that do not parse are exit 2, out of range exit
       {"--count 0", "--count"},
       {"--count 1 --cpu -1", "--cpu"},
       {"--count 9223372036854775808", "--count"}};
-  for (const auto& [args, flag] : invalid) {
+  for (const auto& [args_text, flag] : invalid) {
+    const std::string args = args_text;
     CAPTURE(args);
     Ran r = eruplan(base + args);
     CHECK(r.exit == 3);

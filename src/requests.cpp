@@ -80,14 +80,18 @@ struct Planner {
   const PlanOptions& options;
   CapacityCache cache;
 
+  CapacityOptions capacity_options() const {
+    return CapacityOptions{options.max_plans, options.jobs};
+  }
+
   RequestOutcome plan_one(const Request& request, UndoLog* undo) {
     RequestOutcome out;
     out.planned = true;
-    out.capacity = cache.pass(state, request, CapacityOptions{options.max_plans, options.jobs});
+    out.capacity = cache.pass(state, request, capacity_options());
     std::vector<std::size_t> where;
     const std::vector<StrategyInfo> infos = strategy_infos(state, out.capacity, where);
-    const StrategyInput input{infos,    request.count, out.capacity.total, request.nodes_limit,
-                              &state,   &request,      options.jobs,       &out.capacity};
+    const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
+                              &state, &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
     out.deploy.assign(out.capacity.nodes.size(), 0);
@@ -182,7 +186,12 @@ struct Planner {
         }
       }
       if (failed < unit.size()) reject_gang(unit, failed, outs, undo);
-      for (std::size_t m = 0; m < outs.size(); ++m) sink(unit[m], std::move(outs[m]));
+      for (std::size_t m = 0; m < outs.size(); ++m) {
+        sink(unit[m], std::move(outs[m]));
+        // A sink that rendered and left the map gives it back to the cache:
+        // nodes the placement changed have new revisions and are redone.
+        cache.give_back(requests[unit[m]], capacity_options(), std::move(outs[m].capacity));
+      }
     }
   }
 
@@ -233,15 +242,18 @@ std::string_view status_name(RequestStatus s) {
   return "rejected";
 }
 
+std::string CapacityCache::key(const Request& request, const CapacityOptions& options) {
+  return shape_key(request) + "#" + std::to_string(options.max_plans);
+}
+
 CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& request,
                                 const CapacityOptions& options) {
-  const std::string key = shape_key(request) + "#" + std::to_string(options.max_plans);
-  auto it = maps_.find(key);
-  if (it == maps_.end()) {
-    CapacityMap map = capacity_pass(inventory, request, options);
-    return maps_.emplace(key, std::move(map)).first->second;
-  }
-  CapacityMap& map = it->second;
+  auto it = maps_.find(key(request, options));
+  if (it == maps_.end()) return capacity_pass(inventory, request, options);
+  // Lent out, not copied: 10,000 entries per request would otherwise be
+  // copied for every request of a repeating shape.
+  CapacityMap map = std::move(it->second);
+  maps_.erase(it);
   map.total = 0;
   for (NodeCapacity& nc : map.nodes) {
     const Node& node = inventory.nodes[nc.node];
@@ -252,6 +264,11 @@ CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& reque
     add_capacity(map.total, nc.capacity);
   }
   return map;
+}
+
+void CapacityCache::give_back(const Request& request, const CapacityOptions& options,
+                              CapacityMap&& map) {
+  if (!map.nodes.empty()) maps_[key(request, options)] = std::move(map);
 }
 
 std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,

@@ -45,10 +45,16 @@ struct PlanOptions {
 // changed since (SPEC §8.3: reserving costs O(changed nodes)).
 class CapacityCache {
  public:
+  // The pass for `request`: the cached map, refreshed, is handed out (and
+  // no longer cached) until given back; a first pass is computed afresh.
   CapacityMap pass(const Inventory& inventory, const Request& request,
                    const CapacityOptions& options);
+  // Keeps `map` (a pass of `request`, possibly with plans added for nodes
+  // that have since been reserved on) for the next request of its shape.
+  void give_back(const Request& request, const CapacityOptions& options, CapacityMap&& map);
 
  private:
+  static std::string key(const Request& request, const CapacityOptions& options);
   std::map<std::string, CapacityMap> maps_;
 };
 

@@ -365,6 +365,7 @@ bool write_file(const std::string& path, const std::string& text) {
 // share (SPEC §10): nodes, the apps file, output, threads and the saved
 // inventory; no request overrides (an apps file holds several requests).
 void add_share_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
   cmd->add_option("-n,--nodes", a.nodes,
                   "Node inventory file (JSON or YAML); - for stdin (required)");
   cmd->add_option("-r,--request,--apps", a.request,
@@ -488,6 +489,7 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
 
 // `eruplan realloc` (SPEC §11): -n NODES -r REALLOC [--atomic] [-o ...] [--save-inventory F].
 void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
   cmd->add_option("-n,--nodes", a.nodes, "Node inventory file with workloads; - for stdin");
   cmd->add_option("-r,--request", a.request,
                   "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind");
@@ -505,8 +507,8 @@ int run_realloc_command(const PlanArgs& a) {
   // SPEC §13: usage errors and unreadable files print the failure document
   // with -o json|yaml, as for the other commands.
   const OutputFormat output = output_format(a.output);
-  if (a.nodes.empty() || a.request.empty())
-    return usage_error("--nodes and --request are required", output);
+  if (a.nodes.empty()) return usage_error("--nodes is required", output);
+  if (a.request.empty()) return usage_error("--request is required", output);
   if (a.nodes == kStdin && a.request == kStdin)
     return usage_error("only one of --nodes and --request may be - (stdin)", output);
   ReallocOptions options;
@@ -518,6 +520,7 @@ int run_realloc_command(const PlanArgs& a) {
                    : a.output == "yaml" ? OutputFormat::Yaml
                                         : OutputFormat::Table;
   options.atomic = a.atomic;
+  options.strict = a.strict;
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   static const ReallocRun* result = new ReallocRun(run_realloc(options));
   if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
@@ -688,8 +691,8 @@ int main_impl(int argc, char** argv) {
   completion->add_option("shell", shell, "bash or zsh")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh"}));
-  for (CLI::App* sub :
-       {capacity, plan, validate, apply, share, realloc_cmd, compare, grow, drain, test, completion})
+  for (CLI::App* sub : {capacity, plan, validate, apply, share, realloc_cmd, compare, grow, drain,
+                        test, completion})
     sub->set_version_flag("--version", std::string("eruplan ") + ERUPLAN_VERSION);
   // Two real examples at the end of each command's --help (the files are
   // the repository's bundled example).
@@ -723,10 +726,11 @@ int main_impl(int argc, char** argv) {
     if (command != "capacity" && command != "plan" && command != "validate" && command != "test" &&
         command != "apply" && command != "share" && command != "realloc" && command != "compare" &&
         command != "grow" && command != "drain" && command != "completion") {
-      return usage_error("unknown command '" + command +
-                             "' (commands: capacity, plan, apply, share, realloc, validate, compare, "
-                             "grow, drain, test, completion)",
-                         requested_output(argc, argv));
+      return usage_error(
+          "unknown command '" + command +
+              "' (commands: capacity, plan, apply, share, realloc, validate, compare, "
+              "grow, drain, test, completion)",
+          requested_output(argc, argv));
     }
   }
   try {

@@ -101,6 +101,7 @@ struct ReallocOptions {
   Source request;
   OutputFormat output = OutputFormat::Table;
   bool atomic = false;
+  bool strict = false;  // --strict: unknown fields are errors (SPEC §13)
   std::optional<OutputFormat> save_inventory;
 };
 

@@ -183,6 +183,7 @@ std::string render_realloc(const Inventory& inventory, const ReallocResult& resu
 ReallocRun run_realloc(const ReallocOptions& options) {
   ReallocRun result;
   Diagnostics diags;
+  diags.set_strict(options.strict);
   result.inventory = load_inventory(options.nodes, diags);
   std::optional<ReallocRequest> request = load_realloc(options.request, diags);
   std::optional<std::vector<WorkloadChange>> selected;

@@ -218,6 +218,7 @@ RunResult run_share(const RunOptions& options) {
     return result;
   }
   Diagnostics diags;
+  diags.set_strict(options.strict);
   result.inventory = load_inventory(options.nodes, diags);
   std::optional<ShareSpec> spec = load_share(*options.request, diags);
   if (result.inventory && spec) check_share(*result.inventory, *spec, diags);

@@ -384,9 +384,27 @@ expect: {deploy_total: 4}
 TEST_CASE("operator: realloc's usage errors and unreadable files print the document too") {
   Ran usage = eruplan("realloc -n op_nodes.yaml -o json");
   REQUIRE(usage.exit == 2);
-  CHECK(json::parse(usage.out)["error"]["message"] == "--nodes and --request are required");
+  CHECK(json::parse(usage.out)["error"]["message"] == "--request is required");
   Ran missing = eruplan("realloc -n op_missing.yaml -r op_missing.yaml -o yaml");
   REQUIRE(missing.exit == 3);
   CHECK(missing.out.find("error:\n  exit: 3\n  kind: invalid\n") == 0);
   CHECK(missing.out.find("    - file: op_missing.yaml\n      line: null\n") != std::string::npos);
+}
+
+TEST_CASE("operator: --strict makes unknown fields errors in share and realloc too") {
+  write("strict_nodes.yaml",
+        "nodes:\n  - name: n1\n    cpu: 4\n    memroy: 4Gi\n    memory: 8Gi\n"
+        "    workloads: [{id: w1, app: web, cpu: 1, memory: 1Gi}]\n");
+  write("strict_apps.yaml", "apps:\n  - {app: A, max_count: 2, resources: {cpu: 1}}\n");
+  write("strict_realloc.yaml", "app: web\nresources: {memory: 1Gi}\n");
+  Ran loose = eruplan("share -n strict_nodes.yaml -r strict_apps.yaml");
+  CHECK(loose.exit == 0);
+  CHECK(loose.err.find("memroy") != std::string::npos);
+  Ran strict = eruplan("share -n strict_nodes.yaml -r strict_apps.yaml --strict -o json");
+  CHECK(strict.exit == 3);
+  CHECK(json::parse(strict.out)["error"]["problems"][0]["path"] == "nodes[0].memroy");
+  CHECK(eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml").exit == 0);
+  Ran realloc = eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml --strict");
+  CHECK(realloc.exit == 3);
+  CHECK(realloc.err.find("nodes[0].memroy") != std::string::npos);
 }

@@ -255,7 +255,10 @@ struct PlanRunner {
     std::string out = "== " + report.request.name + ": " + std::string(status_name(o.status)) +
                       ", placed " + std::to_string(o.placed);
     if (!o.reason.empty()) out += " (" + o.reason + ")";
-    return out + '\n' + render(report, OutputFormat::Table);
+    out += '\n';
+    out += render(report, OutputFormat::Table);
+    out += '\n';  // the blank line between sections
+    return out;
   }
 
   void run() {
@@ -282,7 +285,13 @@ struct PlanRunner {
       }
       if (options.command != Command::Apply || result.exit != ExitCode::Ok) {
         if (options.output == OutputFormat::Table) {
-          for (const std::string& e : entries) result.out += e + '\n';
+          std::size_t size = 128;
+          for (const std::string& e : entries) size += e.size();
+          result.out.reserve(result.out.size() + size);
+          for (std::string& e : entries) {
+            result.out += e;
+            std::string().swap(e);  // each section's memory goes as soon as it is copied
+          }
           result.out += "summary: " + std::to_string(counts.placed) + " placed, " +
                         std::to_string(counts.partial) + " partial, " +
                         std::to_string(counts.rejected) + " rejected, " +

@@ -761,9 +761,22 @@ void append_plan_summary(std::string& out, const Report& report) {
   }
 }
 
+// Rows the node table lists: past kTableNodes, without --all-nodes, only the
+// nodes with new instances or no room (append_node_table).
+size_t table_rows(const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  if (report.all_nodes || nodes.size() <= kTableNodes) return nodes.size();
+  size_t rows = 0;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    rows += nodes[i].capacity == 0 || deployed(report, i) > 0;
+  return rows;
+}
+
 std::string render_table(const Report& report) {
   std::string out;
-  out.reserve(128 + report.capacity.nodes.size() * 48);
+  // Sized by the rows listed, not by every node: the several-requests table
+  // keeps one of these per request until all are written.
+  out.reserve(256 + table_rows(report) * 64);
   append_request_line(out, report);
   append_node_table(out, report);
   if (report.explain != nullptr) append_explain(out, report);
@@ -811,6 +824,10 @@ void write_failure_members(YamlWriter& w, const Report& report) {
 }
 
 std::size_t display_cells(std::string_view text) {
+  // Printable ASCII, what node names nearly always are, is one cell a byte;
+  // utf8proc is asked only about the rest (it agrees on this range).
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+    return text.size();
   std::size_t cells = 0;
   auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
   auto left = static_cast<utf8proc_ssize_t>(text.size());
@@ -836,7 +853,8 @@ void append_indented(std::string& out, std::string_view doc, std::string_view fi
                      std::string_view rest) {
   std::string_view prefix = first;
   while (!doc.empty()) {
-    const std::size_t end = std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
+    const std::size_t end =
+        std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
     out += prefix;
     out.append(doc.data(), end);
     doc.remove_prefix(end);

@@ -88,8 +88,8 @@ struct Planner {
     RequestOutcome out;
     out.planned = true;
     out.capacity = cache.pass(state, request, capacity_options());
-    std::vector<std::size_t> where;
-    const std::vector<StrategyInfo> infos = strategy_infos(state, out.capacity, where);
+    const std::vector<StrategyInfo>& infos = strategy_pass_infos(request, out.capacity);
+    const std::vector<std::size_t>& where = where_;
     const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
                               &state, &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
@@ -124,6 +124,40 @@ struct Planner {
     assign_and_reserve(request, out, undo);
     return out;
   }
+
+  // The infos the strategy pass is given, and in where_ their capacity.nodes
+  // entries: every node with room, or only the nodes that decide the pass
+  // (deciding_nodes), which is the same DeployMap for a fraction of the
+  // work. Names are looked up only for the nodes passed on. The buffers are
+  // reused from request to request.
+  const std::vector<StrategyInfo>& strategy_pass_infos(const Request& request,
+                                                       const CapacityMap& map) {
+    room_.clear();
+    room_where_.clear();
+    for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+      const NodeCapacity& n = map.nodes[i];
+      if (n.capacity <= 0) continue;
+      room_.push_back({{}, n.node, n.existing, n.capacity, n.usage, n.rate});
+      room_where_.push_back(i);
+    }
+    if (deciding_nodes(room_, request.strategy, request.count, map.total, request.nodes_limit,
+                       chosen_)) {
+      infos_.clear();
+      where_.clear();
+      for (const std::size_t k : chosen_) {
+        infos_.push_back(room_[k]);
+        where_.push_back(room_where_[k]);
+      }
+    } else {
+      infos_.swap(room_);
+      where_.swap(room_where_);
+    }
+    for (StrategyInfo& info : infos_) info.name = state.nodes[info.node].name;
+    return infos_;
+  }
+
+  std::vector<StrategyInfo> room_, infos_;
+  std::vector<std::size_t> room_where_, where_, chosen_;
 
   // Each new instance takes its node's next plan (SPEC §5); a node given more
   // instances than the plans listed gets exactly as many as it needs.
@@ -316,7 +350,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}}.run(sink);
+  Planner{state, requests, options, {}, {}, {}, {}, {}, {}}.run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

@@ -772,15 +772,20 @@ size_t table_rows(const Report& report) {
   return rows;
 }
 
-std::string render_table(const Report& report) {
-  std::string out;
-  // Sized by the rows listed, not by every node: the several-requests table
-  // keeps one of these per request until all are written.
-  out.reserve(256 + table_rows(report) * 64);
+// Room for `extra` more bytes; a string that keeps growing (the several-
+// requests output) at least doubles, so appending stays linear.
+void make_room(std::string& out, size_t extra) {
+  if (out.capacity() - out.size() >= extra) return;
+  out.reserve(std::max(out.size() + extra, 2 * out.capacity()));
+}
+
+void append_table(std::string& out, const Report& report) {
+  // Sized by the rows listed, not by every node.
+  make_room(out, 256 + table_rows(report) * 64);
   append_request_line(out, report);
   append_node_table(out, report);
   if (report.explain != nullptr) append_explain(out, report);
-  if (!report.capacity.binds) return out;
+  if (!report.capacity.binds) return;
   // Like "assignments" in the document, the new instances' bindings are the
   // result of `plan` and show whatever --plans says; --plans only shortens
   // the PlanMap, which the table summarises for `capacity`.
@@ -789,7 +794,6 @@ std::string render_table(const Report& report) {
   } else if (report.plans == PlansShown::All) {
     append_plan_summary(out, report);
   }
-  return out;
 }
 
 // A rough size of the document, so the string is allocated once or twice.
@@ -802,17 +806,26 @@ size_t estimated_size(const Report& report) {
 }  // namespace
 
 std::string render(const Report& report, OutputFormat format) {
-  if (format == OutputFormat::Table) return render_table(report);
   std::string out;
-  out.reserve(estimated_size(report));
+  render_into(out, report, format);
+  return out;
+}
+
+void render_into(std::string& out, const Report& report, OutputFormat format,
+                 std::size_t json_levels) {
+  if (format == OutputFormat::Table) {
+    append_table(out, report);
+    return;
+  }
+  make_room(out, estimated_size(report));
   if (format == OutputFormat::Json) {
-    JsonWriter w(out);
+    JsonWriter w(out, json_levels);
     write_document(w, report);
+    if (json_levels > 0) out.pop_back();  // finish()'s newline
   } else {
     YamlWriter w(out);
     write_document(w, report);
   }
-  return out;
 }
 
 void write_failure_members(JsonWriter& w, const Report& report) {
@@ -881,32 +894,12 @@ std::string render_request_list(const std::vector<std::string>& entries, OutputF
       {"rejected", summary ? summary->rejected : 0},
       {"satisfied", summary ? summary->satisfied : 0}};
   if (format == OutputFormat::Json) {
-    out += "{\n  \"requests\": [";
+    out += kJsonRequestListHead;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      out += i == 0 ? "\n" : ",\n";
-      append_indented(out, trim_newline(entries[i]), "    ", "    ");
+      append_json_request_separator(out, i);
+      append_indented(out, trim_newline(entries[i]), "", "    ");
     }
-    out += entries.empty() ? "]" : "\n  ]";
-    if (summary != nullptr) {
-      out += ",\n  \"summary\": {";
-      for (std::size_t i = 0; i < 4; ++i) {
-        out += i == 0 ? "\n    \"" : ",\n    \"";
-        out += counts[i].first;
-        out += "\": ";
-        append_int(out, counts[i].second);
-      }
-      out += "\n  }";
-    }
-    if (!error.empty()) {
-      // `error` is a whole {"error": {...}} document: its one member goes in
-      // as it is, between the outer braces.
-      std::string_view body = trim_newline(error);
-      body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
-      body = body.substr(0, body.rfind('\n'));
-      out += ",\n";
-      out += body;
-    }
-    out += "\n}\n";
+    append_json_request_list_tail(out, entries.empty(), summary, error);
     return out;
   }
   out += entries.empty() ? "requests: []\n" : "requests:\n";
@@ -923,6 +916,39 @@ std::string render_request_list(const std::vector<std::string>& entries, OutputF
   }
   out += error;
   return out;
+}
+
+void append_json_request_separator(std::string& out, std::size_t index) {
+  out += index == 0 ? "\n    " : ",\n    ";
+}
+
+void append_json_request_list_tail(std::string& out, bool empty, const RequestCounts* summary,
+                                   const std::string& error) {
+  out += empty ? "]" : "\n  ]";
+  if (summary != nullptr) {
+    const std::pair<const char*, std::int64_t> counts[] = {{"placed", summary->placed},
+                                                           {"partial", summary->partial},
+                                                           {"rejected", summary->rejected},
+                                                           {"satisfied", summary->satisfied}};
+    out += ",\n  \"summary\": {";
+    for (std::size_t i = 0; i < 4; ++i) {
+      out += i == 0 ? "\n    \"" : ",\n    \"";
+      out += counts[i].first;
+      out += "\": ";
+      append_int(out, counts[i].second);
+    }
+    out += "\n  }";
+  }
+  if (!error.empty()) {
+    // `error` is a whole {"error": {...}} document: its one member goes in
+    // as it is, between the outer braces.
+    std::string_view body = trim_newline(error);
+    body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
+    body = body.substr(0, body.rfind('\n'));
+    out += ",\n";
+    out += body;
+  }
+  out += "\n}\n";
 }
 
 std::string render_request_json(const Request& request) {

@@ -37,6 +37,11 @@ struct Report {
 };
 
 std::string render(const Report& report, OutputFormat format);
+// The same appended to `out`; a JSON document nested `json_levels` deep (its
+// lines after the first indented by 2 x json_levels more spaces), without
+// the final newline then.
+void render_into(std::string& out, const Report& report, OutputFormat format,
+                 std::size_t json_levels = 0);
 
 // The table lists at most this many nodes without --all-nodes (SPEC §13).
 inline constexpr std::size_t kTableNodes = 50;
@@ -62,6 +67,14 @@ struct RequestCounts {
 };
 std::string render_request_list(const std::vector<std::string>& entries, OutputFormat format,
                                 const RequestCounts* summary, const std::string& error);
+// The same JSON document written as it goes: the head, then each entry after
+// its separator (entry i rendered by render_into with json_levels 2), then
+// the tail -- byte for byte what render_request_list writes.
+inline constexpr std::string_view kJsonRequestListHead = "{\n  \"requests\": [";
+inline constexpr std::size_t kJsonRequestLevels = 2;
+void append_json_request_separator(std::string& out, std::size_t index);
+void append_json_request_list_tail(std::string& out, bool empty, const RequestCounts* summary,
+                                   const std::string& error);
 
 // The normalised request as SPEC §6 "request" (sizes in bytes).
 std::string render_request_json(const Request& request);

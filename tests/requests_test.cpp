@@ -279,10 +279,10 @@ TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (
       state.nodes.push_back(std::move(node));
     }
     std::vector<Request> requests;
-    const int m = 1 + static_cast<int>(rng() % 8);
+    const int m = 1 + static_cast<int>(rng() % 16);
     for (int j = 0; j < m; ++j) {
       Request r;
-      r.app = "app" + std::to_string(rng() % 3);
+      r.app = "app" + std::to_string(rng() % 4);
       r.name = "r" + std::to_string(j);
       r.count = 1 + static_cast<std::int64_t>(rng() % 6);
       r.memory = static_cast<Bytes>(1 + rng() % 3) * Gi;
@@ -292,14 +292,36 @@ TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (
       if (round % 2 == 0 && rng() % 4 == 0) r.group = "g1";
       requests.push_back(std::move(r));
     }
+    if (rng() % 3 == 0)  // instances already running, of the apps requested or others
+      for (Node& node : state.nodes)
+        if (rng() % 2 == 0)
+          node.instances = {
+              {"app" + std::to_string(rng() % 5), static_cast<std::int64_t>(1 + rng() % 3)}};
     Inventory fresh = state;
-    const auto out = plan_requests(state, requests, PlanOptions{});
+    // A sink that copies, as one that renders the outcome and drops it, leaves
+    // every map to the cache (moving it out would leave nothing to reuse).
+    std::vector<RequestOutcome> out(requests.size());
+    plan_requests(state, requests, PlanOptions{},
+                  [&](std::size_t i, RequestOutcome&& o) { out[i] = o; });
     // The oracle: the requests in priority order (all 0: file order), each
     // by a new capacity pass over the state so far, no cache, no gangs.
     const bool any_gang = std::any_of(requests.begin(), requests.end(),
                                       [](const Request& r) { return !r.group.empty(); });
     for (std::size_t j = 0; j < requests.size() && !any_gang; ++j) {
       const CapacityMap map = capacity_pass(fresh, requests[j]);
+      CAPTURE(j);
+      CHECK(map.total == out[j].capacity.total);
+      REQUIRE(map.nodes.size() == out[j].capacity.nodes.size());
+      for (std::size_t k = 0; k < map.nodes.size(); ++k) {
+        const NodeCapacity& a = map.nodes[k];
+        const NodeCapacity& b = out[j].capacity.nodes[k];
+        CHECK(a.node == b.node);
+        CHECK(a.capacity == b.capacity);
+        CHECK(a.existing == b.existing);
+        CHECK(a.reason() == b.reason());
+        CHECK(a.usage == b.usage);
+        CHECK(a.rate == b.rate);
+      }
       std::vector<std::size_t> where;
       const auto infos = strategy_infos(fresh, map, where);
       StrategyInput input;

@@ -149,6 +149,7 @@ struct PlanRunner {
   // `entries` until the ones before them are in.
   std::string stream;
   std::size_t streamed = 0;
+  std::vector<std::size_t> name_cells;  // table_name_cells(state), once
   RequestCounts counts;
   std::string failures;              // stderr lines of rejected/satisfied requests
   std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
@@ -251,6 +252,10 @@ struct PlanRunner {
                   true,
                   options.explain ? &lines : nullptr,
                   options.all_nodes};
+    if (options.output == OutputFormat::Table) {
+      if (name_cells.empty()) name_cells = table_name_cells(state);
+      report.name_cells = &name_cells;
+    }
     if (options.output == OutputFormat::Yaml) {
       entries[index] = render(report, options.output);
       return;
@@ -618,7 +623,7 @@ RunResult run_command(const RunOptions& options) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}}.run();
+  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}}.run();
   return result;
 }
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <span>
 
 #include "json_writer.h"
@@ -587,15 +588,42 @@ void append_node_table(std::string& out, const Report& report) {
 
   std::int64_t total_existing = 0, total_new = 0;
   size_t name_w = 5, cap_w = 8, existing_w = 8, new_w = 3;  // "total", "CAPACITY", ...
+  // A column is as wide as its widest entry: "unlimited", or the largest or
+  // the smallest (a minus sign) of its numbers, so only those are spelled out.
+  struct Range {
+    std::int64_t low = std::numeric_limits<std::int64_t>::max();
+    std::int64_t high = std::numeric_limits<std::int64_t>::min();
+    bool unlimited = false;
+    void add(std::int64_t v) {
+      if (v == kUnlimited) {
+        unlimited = true;
+        return;
+      }
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+    size_t width(size_t at_least) const {
+      if (unlimited) at_least = std::max(at_least, number_text(kUnlimited).len);
+      if (low > high) return at_least;
+      return std::max({at_least, number_text(low).len, number_text(high).len});
+    }
+  };
+  Range cap_range, existing_range, new_range;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& nc = nodes[i];
-    name_w = std::max(name_w, display_width(inv.nodes[nc.node].name));
-    cap_w = std::max(cap_w, number_text(nc.capacity).len);
-    existing_w = std::max(existing_w, number_text(nc.existing).len);
-    new_w = std::max(new_w, number_text(deployed(report, i)).len);
+    name_w =
+        std::max(name_w, report.name_cells != nullptr ? (*report.name_cells)[nc.node]
+                                                      : display_width(inv.nodes[nc.node].name));
+    cap_range.add(nc.capacity);
+    existing_range.add(nc.existing);
+    const std::int64_t fresh = deployed(report, i);
+    new_range.add(fresh);
     total_existing += nc.existing;
-    total_new += deployed(report, i);
+    total_new += fresh;
   }
+  cap_w = cap_range.width(cap_w);
+  existing_w = existing_range.width(existing_w);
+  new_w = new_range.width(new_w);
   const NumberText total_cap = number_text(report.capacity.total);
   const NumberText total_ex = number_text(total_existing);
   const NumberText total_nw = number_text(total_new);
@@ -834,6 +862,13 @@ void write_failure_members(JsonWriter& w, const Report& report) {
 
 void write_failure_members(YamlWriter& w, const Report& report) {
   write_capacity_members(w, report);
+}
+
+std::vector<std::size_t> table_name_cells(const Inventory& inventory) {
+  std::vector<std::size_t> cells;
+  cells.reserve(inventory.nodes.size());
+  for (const Node& node : inventory.nodes) cells.push_back(display_width(node.name));
+  return cells;
 }
 
 std::size_t display_cells(std::string_view text) {

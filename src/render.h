@@ -34,6 +34,10 @@ struct Report {
   // --all-nodes: the table lists every node, not only the first 50 and then
   // those with new instances or a reason (SPEC §13).
   bool all_nodes = false;
+  // Optional: table_name_cells(inventory), for a caller rendering many
+  // tables of one inventory; the table's name column is as wide as the
+  // widest name of every node it counts, listed or not.
+  const std::vector<std::size_t>* name_cells = nullptr;
 };
 
 std::string render(const Report& report, OutputFormat format);
@@ -57,6 +61,9 @@ void write_failure_members(YamlWriter& w, const Report& report);
 // Display cells of a UTF-8 string in a terminal (utf8proc): CJK characters
 // two wide, combining marks none; an invalid byte counts one.
 std::size_t display_cells(std::string_view text);
+// Per inventory node, the display cells of its name as a table shows it
+// (JSON-quoted when it has invisible characters).
+std::vector<std::size_t> table_name_cells(const Inventory& inventory);
 
 // SPEC §8.4: the document of several requests from their entries, each
 // rendered alone by render() with Report::entry set, in file order.

@@ -546,10 +546,14 @@ TEST_CASE("deciding_nodes: which nodes, and when it declines") {
   // nodes_limit 1 leaves room on three nodes only: n2, n3 (unlimited) and n5.
   REQUIRE(deciding_nodes(a.infos, Strategy::Auto, 2, a.total(), 1, chosen));
   CHECK(chosen == std::vector<std::size_t>{1, 2});
-  // ... so 3 of them are all there is: declined (the pass could fail).
+  REQUIRE(deciding_nodes(a.infos, Strategy::Auto, 3, a.total(), 1, chosen));
+  CHECK(chosen == std::vector<std::size_t>{1, 2, 4});
+  // Room left on 2 of 10 nodes, 3 wanted: declined (the pass fails).
+  Nodes b({0, 1, 1, 1, 0, 1, 1, 1, 1, 1}, {5, 5, 5, 5, 5, 5, 5, 5, 5, 5});
   chosen = {7};
-  CHECK_FALSE(deciding_nodes(a.infos, Strategy::Auto, 3, a.total(), 1, chosen));
+  CHECK_FALSE(deciding_nodes(b.infos, Strategy::Auto, 3, b.total(), 1, chosen));
   CHECK(chosen == std::vector<std::size_t>{7});
+  CHECK(b.run(auto_strategy, 3, 1).outcome == StrategyOutcome::Infeasible);
   // More than half the nodes, total below count, fill/each/score: declined.
   CHECK_FALSE(deciding_nodes(a.infos, Strategy::Auto, 4, a.total(), 0, chosen));
   CHECK_FALSE(deciding_nodes(a.infos, Strategy::Auto, 2, 1, 0, chosen));

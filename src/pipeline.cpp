@@ -159,32 +159,28 @@ struct PlanRunner {
   void single(const Request& request, RequestOutcome&& outcome) {
     const Inventory& inventory = *result.inventory;
     result.requests.push_back({request.name, outcome.status, outcome.placed});
-    result.capacity = std::move(outcome.capacity);
+    note_reasons("", outcome.capacity);
     result.scores = outcome.scores;
+    if (outcome.status == RequestStatus::Satisfied || outcome.status == RequestStatus::Rejected) {
+      show_failure(result, inventory, request, outcome,
+                   {options.output, options.plans, options.explain, options.all_nodes});
+      result.capacity = std::move(outcome.capacity);
+      return;
+    }
+    result.capacity = std::move(outcome.capacity);
     const CapacityMap& map = *result.capacity;
-    note_reasons("", map);
-    if (outcome.status == RequestStatus::Satisfied) {
-      result.exit = ExitCode::AlreadySatisfied;
-      result.err += "already satisfied: " + outcome.reason + '\n';
-      failed(request, outcome, outcome.reason);
-      return;
-    }
-    if (outcome.status == RequestStatus::Rejected) {
-      result.exit = ExitCode::Infeasible;
-      const std::string summary = infeasible_summary(inventory, map, request);
-      result.err += "infeasible: " + outcome.reason + '\n' + summary + '\n' + "nodes (" +
-                    std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
-                    count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
-      failed(request, outcome, outcome.reason + '\n' + summary);
-      return;
-    }
     if (outcome.status == RequestStatus::Partial)
       result.err += "partial: placed " + std::to_string(outcome.placed) + " of " +
                     std::to_string(request.count) + ", min_count " +
                     std::to_string(request.min_count) + '\n';
     result.deploy = outcome.deploy;
     result.err += plan_cut_warnings(inventory, map, options.plans);
-    if (options.command == Command::Apply) return;
+    if (options.command == Command::Apply) {
+      // apply prints an inventory: --explain's lines go to stderr.
+      if (options.explain)
+        result.err += explain_text(explain(inventory, request, map, &*result.deploy, &outcome));
+      return;
+    }
     RequestOutcome kept = std::move(outcome);
     kept.capacity = CapacityMap{};
     std::vector<ExplainLine> lines;
@@ -193,24 +189,6 @@ struct PlanRunner {
                   options.plans,    &kept,   false, options.explain ? &lines : nullptr,
                   options.all_nodes};
     result.out = render(report, options.output);
-  }
-
-  // A single request that failed (exit 4) or had nothing to do (exit 5):
-  // with -o json|yaml SPEC §13's failure document on stdout; with --explain
-  // and a table, the per-node lines on stderr below the reasons.
-  void failed(const Request& request, const RequestOutcome& outcome, const std::string& message) {
-    const Inventory& inventory = *result.inventory;
-    const CapacityMap& map = *result.capacity;
-    std::vector<ExplainLine> lines;
-    if (options.explain) lines = explain(inventory, request, map, &outcome.deploy, &outcome);
-    if (options.output == OutputFormat::Table) {
-      if (options.explain) result.err += explain_text(lines);
-      return;
-    }
-    Report report{inventory,        request,  map,   nullptr,
-                  options.plans,    &outcome, false, options.explain ? &lines : nullptr,
-                  options.all_nodes};
-    result.out = failure_document(options.output, result.exit, message, {}, &report);
   }
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
@@ -453,6 +431,34 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
     w.end_object();
     w.finish();
   });
+}
+
+void show_failure(RunResult& result, const Inventory& inventory, const Request& request,
+                  const RequestOutcome& outcome, const ShowOptions& show, const std::string& head) {
+  const CapacityMap& map = outcome.capacity;
+  std::string message = head.empty() ? outcome.reason : head + '\n' + outcome.reason;
+  if (outcome.status == RequestStatus::Satisfied) {
+    result.exit = ExitCode::AlreadySatisfied;
+    result.err += (head.empty() ? "" : head + '\n') + "already satisfied: " + outcome.reason + '\n';
+  } else {
+    result.exit = ExitCode::Infeasible;
+    const std::string summary = infeasible_summary(inventory, map, request);
+    message += '\n' + summary;
+    result.err += (head.empty() ? "" : head + '\n') + "infeasible: " + outcome.reason + '\n' +
+                  summary + '\n' + "nodes (" + std::to_string(map.nodes.size()) +
+                  " after the node filter, total capacity " + count_text(map.total) + "):\n" +
+                  zero_capacity_reasons(inventory, map);
+  }
+  std::vector<ExplainLine> lines;
+  if (show.explain) lines = explain(inventory, request, map, &outcome.deploy, &outcome);
+  if (show.output == OutputFormat::Table) {
+    if (show.explain) result.err += explain_text(lines);
+    return;
+  }
+  Report report{inventory,     request,  map,   nullptr,
+                show.plans,    &outcome, false, show.explain ? &lines : nullptr,
+                show.all_nodes};
+  result.out = failure_document(show.output, result.exit, message, {}, &report);
 }
 
 std::string invalid_message(const std::vector<Diagnostic>& problems) {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "json_writer.h"
+#include "report_html.h"
 #include "share.h"
 
 namespace eruplan {
@@ -227,7 +228,8 @@ RunResult run_share(const RunOptions& options) {
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, "invalid input", result.problems);
+      result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
+                                    result.problems);
     return result;
   }
   Inventory state = *result.inventory;
@@ -236,6 +238,12 @@ RunResult run_share(const RunOptions& options) {
   const ShareResult shared = share(state, *spec, share_options);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)
     result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});
+  if (options.report)  // SPEC §14: whenever the share ran, also when a quota failed
+    result.report =
+        render_html_report("eruplan share", *result.inventory,
+                           {plan_section(std::to_string(spec->apps.size()) + " apps, " +
+                                             std::to_string(shared.steps) + " new instances",
+                                         *result.inventory, state)});
   if (shared.quota_failed) {
     result.exit = ExitCode::Infeasible;
     result.err += "infeasible: " + shared.message + '\n';

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -90,7 +91,7 @@ struct PlanArgs {
 struct WhatIfArgs {
   std::string strategies;  // compare: "auto,fill,..."
   std::string node_template;
-  std::int64_t max = kDefaultGrowMax;
+  std::string max;  // --max as written; checked as a whole number, read in range below
   std::string node;
   bool each_node = false;
 };
@@ -490,7 +491,24 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   std::stringstream names(w.strategies);
   for (std::string name; std::getline(names, name, ',');)
     if (!name.empty()) options.strategies.push_back(name);
-  options.max = w.max;
+  options.max = kDefaultGrowMax;
+  if (!w.max.empty()) {
+    // A whole number (the validator saw to that) past int64 is out of range:
+    // invalid input, exit 3, as for --count (SPEC §13).
+    const std::string_view digits = std::string_view(w.max).substr(w.max[0] == '+' ? 1 : 0);
+    const auto [end, ec] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), options.max);
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      const Diagnostic problem{
+          Severity::Error, Origin{"<command line>", 0, 0, "--max"},
+          "number " + w.max + " is out of range (at most " + std::to_string(INT64_MAX) + ")"};
+      std::cerr << format_diagnostic(problem) << '\n';
+      if (output != OutputFormat::Table)
+        std::cout << failure_document(output, ExitCode::Invalid, invalid_message({problem}),
+                                      {problem});
+      return static_cast<int>(ExitCode::Invalid);
+    }
+  }
   options.node = w.node;
   options.each_node = w.each_node;
   options.report = !a.report.empty();
@@ -693,7 +711,8 @@ int main_impl(int argc, char** argv) {
       });
   grow->add_option("--template", grow_what.node_template,
                    "One node object (YAML or JSON) to add copies of (required)");
-  grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)");
+  grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)")
+      ->check(whole_number());
   // drain's --node names the lost node, not a node_filter entry.
   drain->remove_option(drain->get_option("--node"));
   drain->add_option("--node", drain_what.node, "The node that is lost");

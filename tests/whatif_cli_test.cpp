@@ -243,3 +243,19 @@ TEST_CASE("whatif cli: an unreadable file with -o json prints the failure docume
     CHECK(doc["error"]["problems"][0]["file"] == "nowhere.yaml");
   }
 }
+
+TEST_CASE("whatif cli: --max is checked like --count: exit 2 naming it, exit 3 out of range") {
+  inputs();
+  const std::string grow = "grow -n nodes.yaml -r req.yaml --template big.yaml --max ";
+  const Ran word = eruplan(grow + "abc");
+  CHECK(word.exit == 2);
+  CHECK(word.err.find("--max: expected a whole number, got \"abc\"") != std::string::npos);
+  CHECK(eruplan(grow + "1.5").exit == 2);
+  const Ran big = eruplan(grow + "99999999999999999999 -o json");
+  CHECK(big.exit == 3);
+  CHECK(big.err ==
+        "<command line>: error: --max: number 99999999999999999999 is out of range (at most "
+        "9223372036854775807)\n");
+  CHECK(nlohmann::json::parse(big.out)["error"]["problems"][0]["path"] == "--max");
+  CHECK(eruplan(grow + "+2 --count 30").exit == 0);
+}

@@ -77,16 +77,25 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
 }
 
 // The per-node facts that explain a failed strategy pass: each node's
-// capacity, or its reason when 0; the first kShown nodes by name.
+// capacity, or its reason when 0. Past kShown nodes, the zero-capacity ones
+// (those with a reason) come first, so 1,000 nodes with room do not hide
+// the few that have none; then a count of the rest.
 std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap& map) {
   constexpr std::size_t kShown = 100;
+  std::vector<const NodeCapacity*> order;
+  order.reserve(map.nodes.size());
+  for (const NodeCapacity& n : map.nodes)
+    if (map.nodes.size() <= kShown || n.capacity == 0) order.push_back(&n);
+  if (map.nodes.size() > kShown)
+    for (const NodeCapacity& n : map.nodes)
+      if (n.capacity != 0) order.push_back(&n);
   std::string out;
-  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+  for (std::size_t i = 0; i < order.size(); ++i) {
     if (i == kShown) {
-      out += "  ... and " + std::to_string(map.nodes.size() - kShown) + " more nodes\n";
+      out += "  ... and " + std::to_string(order.size() - kShown) + " more nodes\n";
       break;
     }
-    const NodeCapacity& n = map.nodes[i];
+    const NodeCapacity& n = *order[i];
     out += "  " + inventory.nodes[n.node].name + ": ";
     if (n.capacity == 0)
       out += "capacity 0 (" + n.reason() + ")";

@@ -396,8 +396,10 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     shown = 1;
   } else {
     k = smallest_growth(inventory, request, *node_template, o.max, o.jobs);
-    head = "even " + std::to_string(o.max) + " nodes like " + node_template->name +
-           " do not suffice (--max " + std::to_string(o.max) + ")";
+    head = "even " + std::to_string(o.max) +
+           (o.max == 1 ? " node like " + node_template->name + " does not suffice"
+                       : " nodes like " + node_template->name + " do not suffice") +
+           " (--max " + std::to_string(o.max) + ")";
     shown = o.max;
   }
   // Not feasible: the failure as `plan` reports it for the inventory with

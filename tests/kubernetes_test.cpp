@@ -684,7 +684,8 @@ TEST_CASE("kubernetes nodes: one Node (kubectl get node NAME -o json) is a one-n
   CHECK(n.memory == 61255756LL * 1024);  // 61255756Ki
   CHECK(n.max_instances == 110);
   // The same node as the list gives it.
-  const Node& listed = node(cluster(), "worker-1");
+  const Inventory all = cluster();
+  const Node& listed = node(all, "worker-1");
   CHECK(n.labels == listed.labels);
   CHECK(n.storage == listed.storage);
   // Forced with --nodes-format kubernetes too; its problems have paths from the root.

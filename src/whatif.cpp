@@ -304,9 +304,18 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
   std::string message;
   if (!any) {
     r.exit = ExitCode::Infeasible;
-    message = "no strategy places the request";
+    // SPEC §13's summary line: the capacity pass does not depend on the
+    // strategy, so one line counts the nodes for every row.
+    message =
+        "no strategy places the request\n" +
+        infeasible_summary(inventory, capacity_pass(inventory, request, CapacityOptions{0, o.jobs}),
+                           request.count);
     r.err += "infeasible: " + message + '\n';
-    for (const StrategyComparison& c : w.strategies) r.err += "  " + c.reason + '\n';
+    for (const StrategyComparison& c : w.strategies) {
+      // Each line names its strategy (score's Kubernetes line does not).
+      const std::string name(strategy_name(c.strategy));
+      r.err += "  " + (c.reason.starts_with(name + ": ") ? "" : name + ": ") + c.reason + '\n';
+    }
   }
   if (o.output == OutputFormat::Table) {
     r.out = compare_table(w.strategies);

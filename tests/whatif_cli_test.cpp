@@ -259,3 +259,17 @@ TEST_CASE("whatif cli: --max is checked like --count: exit 2 naming it, exit 3 o
   CHECK(nlohmann::json::parse(big.out)["error"]["problems"][0]["path"] == "--max");
   CHECK(eruplan(grow + "+2 --count 30").exit == 0);
 }
+
+TEST_CASE("whatif cli: compare's exit 4 message has SPEC §13's summary line") {
+  inputs();
+  const Ran r = eruplan("compare -n nodes.yaml -r req.yaml --count 100 -o json");
+  REQUIRE(r.exit == 4);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["error"]["message"] ==
+        "no strategy places the request\nneed 100 new instances, the nodes can take 23");
+  CHECK(doc["strategies"].size() == 4);
+  CHECK(
+      r.err.starts_with("infeasible: no strategy places the request\n"
+                        "need 100 new instances, the nodes can take 23\n  auto: "));
+  CHECK(r.err.find("\n  score: 0/3 nodes are available: ") != std::string::npos);
+}

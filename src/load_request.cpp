@@ -723,7 +723,10 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     set.requests.push_back(std::move(d.request));
     set.indexes.push_back(i);
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  // With errors, the requests that read cleanly still come back, so the
+  // checks against the inventory report theirs too (every problem at once);
+  // the caller sees the errors in diags.
+  if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
 

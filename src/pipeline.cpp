@@ -541,7 +541,7 @@ RunResult run_command(const RunOptions& options) {
       set = load_kubernetes_requests(*source, options.overrides, options.kubernetes, count_required,
                                      diags, kubernetes);
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
-    if (set && set->overridden) {
+    if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;
       result.err =
           "eruplan: error: request flags (--count, --memory, ...) cannot change a requests: list; "

@@ -468,3 +468,31 @@ TEST_CASE("operator: bash completion offers each command's own options") {
   CHECK(complete("plan -o ''") == "table json yaml\n");
   CHECK(complete("apply -o ''") == "json yaml\n");  // an inventory has no table
 }
+
+TEST_CASE("operator: a requests: list reports its errors and the inventory checks of the rest") {
+  write("op_nodes.yaml", kNodes);
+  write("op_list.yaml",
+        "requests:\n"
+        "  - {app: a, count: 1, resources: {memory: lots}}\n"
+        "  - {app: b, count: 1, resources: {cpu: 0.005, cpu_bind: true}}\n"
+        "  - {app: a, count: 1}\n");
+  Ran r = eruplan("plan -n op_nodes.yaml -r op_list.yaml -o json");
+  REQUIRE(r.exit == 3);
+  std::vector<std::string> paths;
+  const json doc = json::parse(r.out);
+  for (const json& p : doc["error"]["problems"])
+    paths.push_back(p["path"].get<std::string>() + " @" + std::to_string(p["line"].get<int>()));
+  CHECK(paths == std::vector<std::string>{"requests[0].resources.memory @2", "requests[2] @4",
+                                          "requests[1].resources.cpu @3"});
+  // The same for Kubernetes manifests in a stream.
+  write("op_pods.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n"
+        "    - resources: {requests: {memory: 1Gb}}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  nodeName: n9\n"
+        "  containers: [{resources: {requests: {cpu: 1}}}]\n");
+  Ran k = eruplan("plan -n op_nodes.yaml -r op_pods.yaml");
+  CHECK(k.exit == 3);
+  CHECK(k.err.find("op_pods.yaml:6:38: error: spec.containers[0].resources.requests.memory") !=
+        std::string::npos);
+  CHECK(k.err.find("node \"n9\" is not in the inventory") != std::string::npos);
+}

@@ -192,9 +192,6 @@ double approx_share(std::int64_t count, const Unit& u) {
 
 // --- Nodes ---------------------------------------------------------------------
 
-// The numbers the fit check and the score read, per node, kept by the run
-// itself: placements that bind nothing add to them without touching the
-// Inventory (written once at the end, see Filler::flush).
 // floor(y / d) for y < 2^63 and 0 < d < 2^63, given inverse = floor((2^64 - 1) / d):
 // the estimate y x inverse / 2^64 is below y / d by less than 2 y / 2^64 < 1,
 // so one correction step makes it exact, with a multiplication for the
@@ -208,6 +205,9 @@ std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
   return q;
 }
 
+// The numbers the fit check and the score read, per node, kept by the run
+// itself: placements that bind nothing add to them without touching the
+// Inventory (written once at the end, see Filler::flush).
 struct Hot {
   NanoCores cpu = 0, cpu_used = 0;
   Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;

@@ -525,10 +525,12 @@ TEST_CASE("share: the fast filling matches the one-at-a-time oracle on random in
 // Larger pools with uneven sizes: several 64-node blocks of each shape's
 // ScoreIndex, scores that are not round numbers (the division by
 // multiplication), apps sharing shapes, extended resources and
-// max_instances, against the same oracle.
+// max_instances, and (later rounds) apps binding cores, against the same
+// oracle.
 TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 uneven nodes") {
   Rng rng{20261123};
-  for (int round = 0; round < 6; ++round) {
+  int binding_rounds = 0;
+  for (int round = 0; round < 9; ++round) {
     CAPTURE(round);
     Inventory inv;
     const std::int64_t nodes = rng.in(65, 200);
@@ -553,6 +555,10 @@ TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 unev
         x.request = spec.apps[static_cast<std::size_t>(rng.in(0, a - 1))].request;
       x.request.app = x.request.name = x.name;
       if (rng.chance(20)) x.request.extended = {{"gpu", 1}};
+      if (round >= 3 && rng.chance(25)) {  // binding apps: the step-by-step reserve path
+        x.request.cpu = x.request.cpu_limit = rng.in(1, 4) * kCore / 4;
+        x.request.cpu_bind = true;
+      }
       static const Weight kWeights[] = {{1, 1}, {2, 1}, {1, 3}, {7, 5}};
       x.weight = kWeights[rng.in(0, 3)];
       if (rng.chance(30)) x.max_count = rng.in(0, 60);
@@ -580,7 +586,10 @@ TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 unev
     CHECK(placed > 100);
     CHECK(render_inventory(fast_state, OutputFormat::Json) ==
           render_inventory(oracle_state, OutputFormat::Json));
+    binding_rounds += std::any_of(spec.apps.begin(), spec.apps.end(),
+                                  [](const ShareApp& x) { return x.request.cpu_bind; });
   }
+  CHECK(binding_rounds >= 2);
 }
 
 // --- Through the binary ----------------------------------------------------------

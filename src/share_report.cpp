@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "capacity.h"
 #include "json_writer.h"
 #include "kubernetes.h"
 #include "report_html.h"
@@ -212,13 +213,12 @@ namespace {
 
 // --report (SPEC §14): the nodes before and after the share, each node's new
 // instances per app, a row per app (placed, dominant share, frozen_by), and
-// for each app frozen short of max_count why every node that got none of it
-// cannot take one more now.
+// for every app why each node that got none of it cannot take one more now.
 std::string share_report(const Inventory& before, const Inventory& after, const ShareSpec& spec,
                          const ShareResult& shared, unsigned jobs) {
   ReportSection section =
-      plan_section("share: " + std::to_string(spec.apps.size()) + " apps, placement " +
-                       std::string(placement_name(spec.placement)),
+      plan_section(std::to_string(spec.apps.size()) + " apps, " + std::to_string(shared.steps) +
+                       " new instances, placement " + std::string(placement_name(spec.placement)),
                    before, after);
   section.by_app.assign(after.nodes.size(), {});
   section.table_head = {"app", "weight", "existing", "placed", "dominant share", "frozen_by"};
@@ -238,7 +238,6 @@ std::string share_report(const Inventory& before, const Inventory& after, const 
              ? "0"
              : fraction_text(s.dominant_share) + " of " + s.dominant_resource,
          s.frozen_by});
-    if (s.frozen_by.empty() || s.at_max_count) continue;
     std::vector<bool> got(after.nodes.size(), false);
     for (const auto& entry : s.deploy) got[entry.first] = true;
     for (const NodeCapacity& n : capacity_pass(after, app.request, capacity).nodes) {
@@ -277,14 +276,15 @@ RunResult run_share(const RunOptions& options) {
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, "invalid input", result.problems);
+      result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
+                                    result.problems);
     return result;
   }
   Inventory state = *result.inventory;
   ShareOptions share_options;
   share_options.jobs = options.jobs;
   const ShareResult shared = share(state, *spec, share_options);
-  if (options.report)
+  if (options.report)  // SPEC §14: whenever the share ran, also when a quota failed
     result.report = share_report(*result.inventory, state, *spec, shared, options.jobs);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)
     result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});

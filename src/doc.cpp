@@ -33,6 +33,16 @@ bool Doc::is_scalar(ValueId id) const {
   return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
 }
 
+bool Doc::focus(std::string_view name) {
+  if (root_ == kNoValue || values_[root_].kind != ValueKind::Object) return false;
+  for (std::uint32_t i = 0; i < size(root_); ++i)
+    if (text(key(root_, i)) == name) {
+      root_ = member(root_, i);
+      return true;
+    }
+  return false;
+}
+
 std::pair<std::uint32_t, std::uint32_t> Doc::line_col(std::uint32_t pos) const {
   if (line_starts_.empty()) {
     line_starts_.push_back(0);
@@ -881,8 +891,62 @@ std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
 
 }  // namespace
 
+namespace {
+
+// An inline input (Source::member): the parsed case file's member becomes
+// the root.
+std::optional<Doc> focused(std::optional<Doc> doc, const Source& source, Diagnostics& diags) {
+  if (!doc || source.member.empty() || doc->focus(source.member)) return doc;
+  diags.error(Origin{source.name, 0, 0, {}}, "no top-level field " + source.member);
+  return std::nullopt;
+}
+
+std::optional<Doc> parse_whole_stream(const Source& source, Diagnostics& diags,
+                                      std::vector<ValueId>& documents);
+std::optional<Doc> parse_whole(const Source& source, Diagnostics& diags);
+
+}  // namespace
+
 std::optional<Doc> parse_document_stream(const Source& source, Diagnostics& diags,
                                          std::vector<ValueId>& documents) {
+  if (source.member.empty()) return parse_whole_stream(source, diags, documents);
+  std::optional<Doc> doc = focused(parse_whole(source, diags), source, diags);
+  documents.clear();
+  if (doc) documents.push_back(doc->root());
+  return doc;
+}
+
+std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
+  return focused(parse_whole(source, diags), source, diags);
+}
+
+std::string_view input_text(const Source& source) {
+  const std::string_view text = source.text;
+  if (source.member.empty()) return text;
+  Diagnostics ignored;
+  const Source whole{source.name, source.text, source.format, {}};  // outlives `doc`
+  const std::optional<Doc> doc = parse_whole(whole, ignored);
+  if (!doc || doc->root() == kNoValue || (*doc)[doc->root()].kind != ValueKind::Object) return text;
+  const ValueId root = doc->root();
+  std::uint32_t begin = 0, end = static_cast<std::uint32_t>(text.size());
+  bool found = false;
+  for (std::uint32_t i = 0; i < doc->size(root); ++i)
+    if (!found && doc->text(doc->key(root, i)) == source.member) {
+      begin = (*doc)[doc->member(root, i)].pos;
+      found = true;
+    }
+  if (!found) return text;
+  for (std::uint32_t i = 0; i < doc->size(root); ++i) {
+    const std::uint32_t at = (*doc)[doc->key(root, i)].pos;
+    if (at > begin) end = std::min(end, at);
+  }
+  return text.substr(begin, end - begin);
+}
+
+namespace {
+
+std::optional<Doc> parse_whole_stream(const Source& source, Diagnostics& diags,
+                                      std::vector<ValueId>& documents) {
   documents.clear();
   if (source.text.size() >= UINT32_MAX) {
     diags.error(Origin{source.name, 0, 0, {}}, "the file is too large (4 GiB at most)");
@@ -907,7 +971,7 @@ std::optional<Doc> parse_document_stream(const Source& source, Diagnostics& diag
   return std::nullopt;
 }
 
-std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
+std::optional<Doc> parse_whole(const Source& source, Diagnostics& diags) {
   if (source.text.size() >= UINT32_MAX) {
     diags.error(Origin{source.name, 0, 0, {}}, "the file is too large (4 GiB at most)");
     return std::nullopt;
@@ -929,6 +993,8 @@ std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
   for (const auto& d : json_diags.items()) diags.error(d.origin, d.message);
   return std::nullopt;
 }
+
+}  // namespace
 
 // --- Field paths and typed reading ------------------------------------------
 

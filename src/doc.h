@@ -55,6 +55,10 @@ class Doc {
   // else empty: messages about expanded aliases name the alias.
   std::string_view alias_of(ValueId id) const;
 
+  // Makes the value of the top-level mapping's member `name` the root (an
+  // inline input of a fixture case); false when there is no such member.
+  bool focus(std::string_view name);
+
   // 1-based line and column (in bytes) of a byte offset; computed on demand.
   std::pair<std::uint32_t, std::uint32_t> line_col(std::uint32_t pos) const;
 
@@ -74,8 +78,13 @@ class Doc {
 
 // Parses `source` (format from Source::format, else the name's extension,
 // else the content). A YAML stream must hold one document. Problems go to
-// `diags` as "malformed JSON/YAML" errors with line:col.
+// `diags` as "malformed JSON/YAML" errors with line:col. With
+// Source::member the root is that member of the top-level mapping.
 std::optional<Doc> parse_document(const Source& source, Diagnostics& diags);
+
+// The part of the source text that holds the input: all of it, or for an
+// inline input (Source::member) its value up to the next top-level key.
+std::string_view input_text(const Source& source);
 
 // A YAML stream of several documents (separated by ---), or one JSON
 // document: `documents` gets each document's root in order (an empty

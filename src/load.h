@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "diagnostics.h"
@@ -15,9 +16,17 @@ namespace eruplan {
 enum class InputFormat { Auto, Json, Yaml };
 
 struct Source {
+  Source() = default;
+  Source(std::string n, std::string t, InputFormat f = InputFormat::Auto, std::string m = {})
+      : name(std::move(n)), text(std::move(t)), format(f), member(std::move(m)) {}
+
   std::string name;  // as the user named it: "nodes.yaml", "<stdin>"
   std::string text;
   InputFormat format = InputFormat::Auto;  // Auto: by extension of name, else by content
+  // Set for an input written inline in a fixture case (SPEC §7): `text` is
+  // the whole case file and the input is the value of its top-level member
+  // of this name, so positions in messages are the case file's.
+  std::string member;
 };
 
 // The request-override flags (SPEC §1), as the user typed them; each one

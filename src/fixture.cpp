@@ -32,6 +32,7 @@
 #include "doc.h"
 #include "json_writer.h"
 #include "realloc.h"
+#include "request_fields.h"
 #include "whatif.h"
 
 namespace eruplan {
@@ -178,7 +179,7 @@ bool require_map(const CaseValue& node, const std::string& path) {
 }
 
 void check_keys(const CaseValue& map, const std::string& path,
-                std::initializer_list<std::string_view> known) {
+                const std::vector<std::string_view>& known) {
   for (const auto& [k, v] : map.members()) {
     const std::string key = k.IsScalar() ? k.Scalar() : "?";
     bool ok = false;
@@ -375,36 +376,29 @@ Command read_command(const CaseValue& node) {
   return Command::Plan;
 }
 
-// options: the request flags (SPEC §13), each a scalar written as the flag's
-// value, or a list for the repeatable ones; labels as a mapping.
+// options: the request flags (SPEC §13) under their fields' names
+// (request_fields.h), each a scalar written as the flag's value, a list for
+// the repeatable ones, labels as a mapping.
 void read_overrides(const CaseValue& node, RunOptions& options) {
   if (!node || !node.IsMap()) return;
   RequestOverrides& o = options.overrides;
-  const std::pair<const char*, std::optional<std::string>*> scalars[] = {
-      {"app", &o.app},           {"count", &o.count},
-      {"strategy", &o.strategy}, {"nodes_limit", &o.nodes_limit},
-      {"cpu", &o.cpu},           {"cpu_bind", &o.cpu_bind},
-      {"memory", &o.memory},     {"storage", &o.storage}};
-  for (const auto& [key, field] : scalars)
-    if (node[key]) *field = read_string(node[key], std::string("options.") + key);
-  const std::pair<const char*, std::vector<std::string>*> lists[] = {
-      {"volumes", &o.volumes}, {"nodes", &o.nodes}, {"exclude", &o.exclude}};
-  for (const auto& [key, field] : lists) {
-    const CaseValue list = node[key];
-    if (!list) continue;
-    if (!list.IsSequence()) {
-      list.fail(std::string("options.") + key + ": expected a list");
-      continue;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    const CaseValue value = node[spec.name];
+    if (!value) return;
+    const std::string path = "options." + std::string(spec.name);
+    if (spec.kind == FieldKind::List) {
+      if (!value.IsSequence()) return value.fail(path + ": expected a list");
+      for (std::size_t i = 0; i < value.size(); ++i)
+        o.set(spec.flag, read_string(value[i], path + "[" + std::to_string(i) + "]"));
+    } else if (spec.kind == FieldKind::Labels) {
+      if (!require_map(value, path)) return;
+      for (const auto& [k, v] : value.members())
+        o.set(spec.flag,
+              read_string(k, path + " key") + "=" + read_string(v, path + "." + k.Scalar()));
+    } else {
+      o.set(spec.flag, read_string(value, path));
     }
-    for (std::size_t i = 0; i < list.size(); ++i)
-      field->push_back(
-          read_string(list[i], std::string("options.") + key + "[" + std::to_string(i) + "]"));
-  }
-  if (const CaseValue labels = node["labels"]; labels && require_map(labels, "options.labels")) {
-    for (const auto& [k, v] : labels.members())
-      o.labels.push_back(read_string(k, "options.labels key") + "=" +
-                         read_string(v, "options.labels." + k.Scalar()));
-  }
+  });
   auto flag = [&](const char* key) {
     if (!node[key]) return false;
     const std::string v = read_string(node[key], std::string("options.") + key);
@@ -428,9 +422,10 @@ PlansShown read_plans(const CaseValue& plans) {
 PlansShown read_options(const CaseValue& node) {
   if (!node) return PlansShown::All;
   if (!require_map(node, "options")) return PlansShown::All;
-  check_keys(node, "options",
-             {"plans", "app", "count", "strategy", "nodes_limit", "cpu", "cpu_bind", "memory",
-              "storage", "volumes", "nodes", "exclude", "labels", "atomic", "explain"});
+  std::vector<std::string_view> known = {"plans"};
+  for_each_flag_field([&known](const FieldSpec& spec) { known.push_back(spec.name); });
+  known.insert(known.end(), {"atomic", "explain"});
+  check_keys(node, "options", known);
   if (!node["plans"]) return PlansShown::All;
   return read_plans(node["plans"]);
 }

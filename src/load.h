@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,12 +36,17 @@ struct Source {
 struct RequestOverrides {
   std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
   std::optional<std::string> scoring;  // --scoring: scoring.type (SPEC §9)
-  std::vector<std::string> volumes;  // replaces resources.volumes when non-empty
-  std::vector<std::string> labels;   // "k=v"; replaces node_filter.labels when non-empty
-  std::vector<std::string> nodes;    // replaces node_filter.nodes when non-empty
-  std::vector<std::string> exclude;  // replaces node_filter.exclude when non-empty
+  std::vector<std::string> volumes;    // replaces resources.volumes when non-empty
+  std::vector<std::string> labels;     // "k=v"; replaces node_filter.labels when non-empty
+  std::vector<std::string> nodes;      // replaces node_filter.nodes when non-empty
+  std::vector<std::string> exclude;    // replaces node_filter.exclude when non-empty
 
   bool empty() const;
+  // By the flag's name ("--count", "--volume"): whether it was given, and
+  // giving it (a repeatable flag gets one more value); set() is false for a
+  // name that is not a request flag.
+  bool given(std::string_view flag) const;
+  bool set(std::string_view flag, std::string value);
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);

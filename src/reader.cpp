@@ -179,48 +179,72 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
-  for (const Field& f : known) *f.value = kNoValue;
+template <class Known>
+bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
+  for (std::size_t i = 0; i < known.size(); ++i) *known.slot(i) = kNoValue;
   if (!is_object(path, object)) return false;
   const std::uint32_t n = doc_.size(object);
   if (!spend(path, object, read_cost(object))) return false;
   for (std::uint32_t i = 0; i < n; ++i) {
     const ValueId k = doc_.key(object, i);
     const std::string_view name = doc_.text(k);
-    const Field* match = nullptr;
-    for (const Field& f : known)
-      if (f.name == name) match = &f;
-    if (match && *match->value == kNoValue) {
-      *match->value = doc_.member(object, i);
+    ValueId* match = nullptr;
+    for (std::size_t f = 0; f < known.size(); ++f)
+      if (known.name(f) == name) match = known.slot(f);
+    if (match && *match == kNoValue) {
+      *match = doc_.member(object, i);
       continue;
     }
     const FieldPath here = path.child(name);
     if (match) {
-      error(here, k, "given twice (first at " + where(*match->value) + ")");
+      error(here, k, "given twice (first at " + where(*match) + ")");
       continue;
     }
     std::string message = "unknown field, ignored";
     std::string_view best;
     std::size_t best_distance = 3;
-    for (const Field& f : known) {
+    for (std::size_t f = 0; f < known.size(); ++f) {
+      const std::string_view known_name = known.name(f);
       // The distance is at least the difference in length: a long key is
       // never compared (nor costs time in proportion to its square).
-      const std::size_t gap =
-          name.size() > f.name.size() ? name.size() - f.name.size() : f.name.size() - name.size();
+      const std::size_t gap = name.size() > known_name.size() ? name.size() - known_name.size()
+                                                              : known_name.size() - name.size();
       if (gap >= best_distance) continue;
-      const std::size_t d = edit_distance(name, f.name);
-      if (d < best_distance) best_distance = d, best = f.name;
+      const std::size_t d = edit_distance(name, known_name);
+      if (d < best_distance) best_distance = d, best = known_name;
     }
     if (!best.empty()) {
       message += "; did you mean " + std::string(best) + "?";
     } else {
       message += " (known fields:";
-      for (const Field& f : known) message += ' ' + std::string(f.name);
+      for (std::size_t f = 0; f < known.size(); ++f) message += ' ' + std::string(known.name(f));
       message += ')';
     }
     diags_.unknown_field(origin(here, k), std::move(message));
   }
   return true;
+}
+
+bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
+  struct Known {
+    std::initializer_list<Field> list;
+    std::size_t size() const { return list.size(); }
+    std::string_view name(std::size_t i) const { return list.begin()[i].name; }
+    ValueId* slot(std::size_t i) const { return list.begin()[i].value; }
+  };
+  return pick(path, object, Known{known});
+}
+
+bool Reader::fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+                    ValueId* values) {
+  struct Known {
+    std::span<const FieldSpec> table;
+    ValueId* values;
+    std::size_t size() const { return table.size(); }
+    std::string_view name(std::size_t i) const { return table[i].name; }
+    ValueId* slot(std::size_t i) const { return values + i; }
+  };
+  return pick(path, object, Known{table, values});
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,26 @@
 #include "model.h"
 
 namespace eruplan {
+
+// One field of a schema table (request_fields.h): a field is described
+// once, and its name serves the file reader's known fields, the flag that
+// replaces it and the fixture runner's options.
+enum class FieldKind : std::uint8_t {
+  Text,      // a string
+  Integer,   // a whole number
+  Quantity,  // a size or CPU amount, as written
+  Bool,
+  List,    // a list of strings (the flag is repeated)
+  Labels,  // a mapping of strings (the flag takes k=v, repeated)
+  Block,   // a mapping read by its own table or code
+};
+
+struct FieldSpec {
+  std::string_view name;  // as written in the file
+  FieldKind kind;
+  std::string_view flag;  // the request flag that replaces it; empty when none
+  std::string_view help;  // one line: what it holds
+};
 
 // A field path as a chain of stack frames; rendered only when a diagnostic
 // needs it, so the fast path builds no strings.
@@ -87,6 +108,10 @@ class Reader {
   // Picks the known fields out of an object; unknown ones get a warning and a
   // known one given twice an error.
   bool fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known);
+  // The same with the known fields of a schema table: values[i] is the
+  // member named table[i].name, or kNoValue.
+  bool fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+              ValueId* values);
 
   std::optional<std::int64_t> integer(const FieldPath& path, ValueId v, std::int64_t min,
                                       std::int64_t max = INT64_MAX);
@@ -101,6 +126,10 @@ class Reader {
   bool exhausted() const { return exhausted_; }
 
  private:
+  // fields() for any list of known names; `known` has size(), name(i), slot(i).
+  template <class Known>
+  bool pick(const FieldPath& path, ValueId object, const Known& known);
+
   // Charges `cost` for reading (part of) `v`; false, after reporting once,
   // when the budget is spent.
   bool spend(const FieldPath& path, ValueId v, std::uint64_t cost);

@@ -437,6 +437,9 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
+  options.stream_out = [](std::string_view piece) {
+    std::fwrite(piece.data(), 1, piece.size(), stdout);
+  };
   static const RunResult* result = new RunResult(run(options));
   if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
     return static_cast<int>(ExitCode::Internal);

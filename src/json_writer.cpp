@@ -178,7 +178,7 @@ void append_int(std::string& out, std::int64_t value) {
 
 void JsonWriter::newline_indent() {
   out_ += '\n';
-  out_.append(2 * first_.size(), ' ');
+  out_.append(base_ + 2 * first_.size(), ' ');
 }
 
 void JsonWriter::before_value() {

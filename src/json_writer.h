@@ -40,6 +40,9 @@ void append_int(std::string& out, std::int64_t value);
 class JsonWriter {
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}
+  // A document nested `levels` deep in an outer one written by hand: every
+  // line after the first is indented by that much more.
+  JsonWriter(std::string& out, std::size_t levels) : out_(out), base_(2 * levels) {}
 
   void begin_object();
   void end_object();
@@ -59,6 +62,7 @@ class JsonWriter {
   void newline_indent();
 
   std::string& out_;
+  std::size_t base_ = 0;     // spaces before every indented line
   std::vector<bool> first_;  // per open container: nothing written in it yet
   bool after_key_ = false;
 };

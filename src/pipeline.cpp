@@ -153,6 +153,12 @@ struct PlanRunner {
   const RequestSet& set;
   Inventory state;
   std::vector<std::string> entries;  // list mode: each request's rendered entry, file order
+  // List mode, table and JSON: the output written as it goes, in file order;
+  // entries planned ahead of their turn (priorities, gangs) wait in
+  // `entries` until the ones before them are in.
+  std::string stream;
+  std::size_t streamed = 0;
+  std::vector<std::size_t> name_cells;  // table_name_cells(state), once
   RequestCounts counts;
   std::string failures;              // stderr lines of rejected/satisfied requests
   std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
@@ -233,16 +239,50 @@ struct PlanRunner {
                   true,
                   options.explain ? &lines : nullptr,
                   options.all_nodes};
-    entries[index] = render_entry(report);
+    if (options.output == OutputFormat::Table) {
+      if (name_cells.empty()) name_cells = table_name_cells(state);
+      report.name_cells = &name_cells;
+    }
+    if (options.output == OutputFormat::Yaml) {
+      entries[index] = render(report, options.output);
+      return;
+    }
+    if (index != streamed) {
+      append_entry(entries[index], index, report);
+      return;
+    }
+    append_entry(stream, index, report);
+    for (++streamed; streamed < entries.size() && !entries[streamed].empty(); ++streamed) {
+      stream += entries[streamed];
+      std::string().swap(entries[streamed]);
+    }
+    // `apply` prints an inventory instead when every request is placed.
+    constexpr std::size_t kPiece = std::size_t{1} << 20;
+    if (options.stream_out && options.command == Command::Plan && stream.size() >= kPiece) {
+      options.stream_out(stream);
+      stream.clear();  // the capacity stays, for the next piece
+    }
   }
 
-  std::string render_entry(const Report& report) const {
-    if (options.output != OutputFormat::Table) return render(report, options.output);
+  // Table: the section with its heading and the blank line after it. JSON:
+  // the entry with what separates it from the one before.
+  void append_entry(std::string& out, std::size_t index, const Report& report) const {
+    if (options.output == OutputFormat::Json) {
+      append_json_request_separator(out, index);
+      render_into(out, report, OutputFormat::Json, kJsonRequestLevels);
+      return;
+    }
     const RequestOutcome& o = *report.outcome;
-    std::string out = "== " + report.request.name + ": " + std::string(status_name(o.status)) +
-                      ", placed " + std::to_string(o.placed);
+    out += "== ";
+    out += report.request.name;
+    out += ": ";
+    out += status_name(o.status);
+    out += ", placed ";
+    out += std::to_string(o.placed);
     if (!o.reason.empty()) out += " (" + o.reason + ")";
-    return out + '\n' + render(report, OutputFormat::Table);
+    out += '\n';
+    render_into(out, report, OutputFormat::Table);
+    out += '\n';
   }
 
   void run() {
@@ -258,6 +298,7 @@ struct PlanRunner {
     } else {
       entries.resize(set.requests.size());
       result.requests.resize(set.requests.size());
+      if (options.output == OutputFormat::Json) stream += kJsonRequestListHead;
       plan_requests(state, set.requests, plan_options,
                     [&](std::size_t i, RequestOutcome&& o) { entry(i, std::move(o)); });
       if (counts.rejected > 0) {
@@ -269,7 +310,7 @@ struct PlanRunner {
       }
       if (options.command != Command::Apply || result.exit != ExitCode::Ok) {
         if (options.output == OutputFormat::Table) {
-          for (const std::string& e : entries) result.out += e + '\n';
+          result.out = std::move(stream);
           result.out += "summary: " + std::to_string(counts.placed) + " placed, " +
                         std::to_string(counts.partial) + " partial, " +
                         std::to_string(counts.rejected) + " rejected, " +
@@ -282,7 +323,12 @@ struct PlanRunner {
                                      std::to_string(counts.rejected) + " of " +
                                          std::to_string(set.requests.size()) + " requests rejected",
                                      {});
-          result.out = render_request_list(entries, options.output, &counts, error);
+          if (options.output == OutputFormat::Json) {
+            result.out = std::move(stream);
+            append_json_request_list_tail(result.out, entries.empty(), &counts, error);
+          } else {
+            result.out = render_request_list(entries, options.output, &counts, error);
+          }
         }
       }
     }
@@ -592,7 +638,7 @@ RunResult run_command(const RunOptions& options) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, {}, {}}.run();
+  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}}.run();
   return result;
 }
 

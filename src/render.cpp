@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <span>
 
 #include "json_writer.h"
@@ -587,15 +588,42 @@ void append_node_table(std::string& out, const Report& report) {
 
   std::int64_t total_existing = 0, total_new = 0;
   size_t name_w = 5, cap_w = 8, existing_w = 8, new_w = 3;  // "total", "CAPACITY", ...
+  // A column is as wide as its widest entry: "unlimited", or the largest or
+  // the smallest (a minus sign) of its numbers, so only those are spelled out.
+  struct Range {
+    std::int64_t low = std::numeric_limits<std::int64_t>::max();
+    std::int64_t high = std::numeric_limits<std::int64_t>::min();
+    bool unlimited = false;
+    void add(std::int64_t v) {
+      if (v == kUnlimited) {
+        unlimited = true;
+        return;
+      }
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+    size_t width(size_t at_least) const {
+      if (unlimited) at_least = std::max(at_least, number_text(kUnlimited).len);
+      if (low > high) return at_least;
+      return std::max({at_least, number_text(low).len, number_text(high).len});
+    }
+  };
+  Range cap_range, existing_range, new_range;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& nc = nodes[i];
-    name_w = std::max(name_w, display_width(inv.nodes[nc.node].name));
-    cap_w = std::max(cap_w, number_text(nc.capacity).len);
-    existing_w = std::max(existing_w, number_text(nc.existing).len);
-    new_w = std::max(new_w, number_text(deployed(report, i)).len);
+    name_w =
+        std::max(name_w, report.name_cells != nullptr ? (*report.name_cells)[nc.node]
+                                                      : display_width(inv.nodes[nc.node].name));
+    cap_range.add(nc.capacity);
+    existing_range.add(nc.existing);
+    const std::int64_t fresh = deployed(report, i);
+    new_range.add(fresh);
     total_existing += nc.existing;
-    total_new += deployed(report, i);
+    total_new += fresh;
   }
+  cap_w = cap_range.width(cap_w);
+  existing_w = existing_range.width(existing_w);
+  new_w = new_range.width(new_w);
   const NumberText total_cap = number_text(report.capacity.total);
   const NumberText total_ex = number_text(total_existing);
   const NumberText total_nw = number_text(total_new);
@@ -761,13 +789,31 @@ void append_plan_summary(std::string& out, const Report& report) {
   }
 }
 
-std::string render_table(const Report& report) {
-  std::string out;
-  out.reserve(128 + report.capacity.nodes.size() * 48);
+// Rows the node table lists: past kTableNodes, without --all-nodes, only the
+// nodes with new instances or no room (append_node_table).
+size_t table_rows(const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  if (report.all_nodes || nodes.size() <= kTableNodes) return nodes.size();
+  size_t rows = 0;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    rows += nodes[i].capacity == 0 || deployed(report, i) > 0;
+  return rows;
+}
+
+// Room for `extra` more bytes; a string that keeps growing (the several-
+// requests output) at least doubles, so appending stays linear.
+void make_room(std::string& out, size_t extra) {
+  if (out.capacity() - out.size() >= extra) return;
+  out.reserve(std::max(out.size() + extra, 2 * out.capacity()));
+}
+
+void append_table(std::string& out, const Report& report) {
+  // Sized by the rows listed, not by every node.
+  make_room(out, 256 + table_rows(report) * 64);
   append_request_line(out, report);
   append_node_table(out, report);
   if (report.explain != nullptr) append_explain(out, report);
-  if (!report.capacity.binds) return out;
+  if (!report.capacity.binds) return;
   // Like "assignments" in the document, the new instances' bindings are the
   // result of `plan` and show whatever --plans says; --plans only shortens
   // the PlanMap, which the table summarises for `capacity`.
@@ -776,7 +822,6 @@ std::string render_table(const Report& report) {
   } else if (report.plans == PlansShown::All) {
     append_plan_summary(out, report);
   }
-  return out;
 }
 
 // A rough size of the document, so the string is allocated once or twice.
@@ -789,17 +834,26 @@ size_t estimated_size(const Report& report) {
 }  // namespace
 
 std::string render(const Report& report, OutputFormat format) {
-  if (format == OutputFormat::Table) return render_table(report);
   std::string out;
-  out.reserve(estimated_size(report));
+  render_into(out, report, format);
+  return out;
+}
+
+void render_into(std::string& out, const Report& report, OutputFormat format,
+                 std::size_t json_levels) {
+  if (format == OutputFormat::Table) {
+    append_table(out, report);
+    return;
+  }
+  make_room(out, estimated_size(report));
   if (format == OutputFormat::Json) {
-    JsonWriter w(out);
+    JsonWriter w(out, json_levels);
     write_document(w, report);
+    if (json_levels > 0) out.pop_back();  // finish()'s newline
   } else {
     YamlWriter w(out);
     write_document(w, report);
   }
-  return out;
 }
 
 void write_failure_members(JsonWriter& w, const Report& report) {
@@ -810,7 +864,18 @@ void write_failure_members(YamlWriter& w, const Report& report) {
   write_capacity_members(w, report);
 }
 
+std::vector<std::size_t> table_name_cells(const Inventory& inventory) {
+  std::vector<std::size_t> cells;
+  cells.reserve(inventory.nodes.size());
+  for (const Node& node : inventory.nodes) cells.push_back(display_width(node.name));
+  return cells;
+}
+
 std::size_t display_cells(std::string_view text) {
+  // Printable ASCII, what node names nearly always are, is one cell a byte;
+  // utf8proc is asked only about the rest (it agrees on this range).
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+    return text.size();
   std::size_t cells = 0;
   auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
   auto left = static_cast<utf8proc_ssize_t>(text.size());
@@ -836,7 +901,8 @@ void append_indented(std::string& out, std::string_view doc, std::string_view fi
                      std::string_view rest) {
   std::string_view prefix = first;
   while (!doc.empty()) {
-    const std::size_t end = std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
+    const std::size_t end =
+        std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
     out += prefix;
     out.append(doc.data(), end);
     doc.remove_prefix(end);
@@ -863,32 +929,12 @@ std::string render_request_list(const std::vector<std::string>& entries, OutputF
       {"rejected", summary ? summary->rejected : 0},
       {"satisfied", summary ? summary->satisfied : 0}};
   if (format == OutputFormat::Json) {
-    out += "{\n  \"requests\": [";
+    out += kJsonRequestListHead;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      out += i == 0 ? "\n" : ",\n";
-      append_indented(out, trim_newline(entries[i]), "    ", "    ");
+      append_json_request_separator(out, i);
+      append_indented(out, trim_newline(entries[i]), "", "    ");
     }
-    out += entries.empty() ? "]" : "\n  ]";
-    if (summary != nullptr) {
-      out += ",\n  \"summary\": {";
-      for (std::size_t i = 0; i < 4; ++i) {
-        out += i == 0 ? "\n    \"" : ",\n    \"";
-        out += counts[i].first;
-        out += "\": ";
-        append_int(out, counts[i].second);
-      }
-      out += "\n  }";
-    }
-    if (!error.empty()) {
-      // `error` is a whole {"error": {...}} document: its one member goes in
-      // as it is, between the outer braces.
-      std::string_view body = trim_newline(error);
-      body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
-      body = body.substr(0, body.rfind('\n'));
-      out += ",\n";
-      out += body;
-    }
-    out += "\n}\n";
+    append_json_request_list_tail(out, entries.empty(), summary, error);
     return out;
   }
   out += entries.empty() ? "requests: []\n" : "requests:\n";
@@ -905,6 +951,39 @@ std::string render_request_list(const std::vector<std::string>& entries, OutputF
   }
   out += error;
   return out;
+}
+
+void append_json_request_separator(std::string& out, std::size_t index) {
+  out += index == 0 ? "\n    " : ",\n    ";
+}
+
+void append_json_request_list_tail(std::string& out, bool empty, const RequestCounts* summary,
+                                   const std::string& error) {
+  out += empty ? "]" : "\n  ]";
+  if (summary != nullptr) {
+    const std::pair<const char*, std::int64_t> counts[] = {{"placed", summary->placed},
+                                                           {"partial", summary->partial},
+                                                           {"rejected", summary->rejected},
+                                                           {"satisfied", summary->satisfied}};
+    out += ",\n  \"summary\": {";
+    for (std::size_t i = 0; i < 4; ++i) {
+      out += i == 0 ? "\n    \"" : ",\n    \"";
+      out += counts[i].first;
+      out += "\": ";
+      append_int(out, counts[i].second);
+    }
+    out += "\n  }";
+  }
+  if (!error.empty()) {
+    // `error` is a whole {"error": {...}} document: its one member goes in
+    // as it is, between the outer braces.
+    std::string_view body = trim_newline(error);
+    body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
+    body = body.substr(0, body.rfind('\n'));
+    out += ",\n";
+    out += body;
+  }
+  out += "\n}\n";
 }
 
 std::string render_request_json(const Request& request) {

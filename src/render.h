@@ -34,9 +34,18 @@ struct Report {
   // --all-nodes: the table lists every node, not only the first 50 and then
   // those with new instances or a reason (SPEC §13).
   bool all_nodes = false;
+  // Optional: table_name_cells(inventory), for a caller rendering many
+  // tables of one inventory; the table's name column is as wide as the
+  // widest name of every node it counts, listed or not.
+  const std::vector<std::size_t>* name_cells = nullptr;
 };
 
 std::string render(const Report& report, OutputFormat format);
+// The same appended to `out`; a JSON document nested `json_levels` deep (its
+// lines after the first indented by 2 x json_levels more spaces), without
+// the final newline then.
+void render_into(std::string& out, const Report& report, OutputFormat format,
+                 std::size_t json_levels = 0);
 
 // The table lists at most this many nodes without --all-nodes (SPEC §13).
 inline constexpr std::size_t kTableNodes = 50;
@@ -52,6 +61,9 @@ void write_failure_members(YamlWriter& w, const Report& report);
 // Display cells of a UTF-8 string in a terminal (utf8proc): CJK characters
 // two wide, combining marks none; an invalid byte counts one.
 std::size_t display_cells(std::string_view text);
+// Per inventory node, the display cells of its name as a table shows it
+// (JSON-quoted when it has invisible characters).
+std::vector<std::size_t> table_name_cells(const Inventory& inventory);
 
 // SPEC §8.4: the document of several requests from their entries, each
 // rendered alone by render() with Report::entry set, in file order.
@@ -62,6 +74,14 @@ struct RequestCounts {
 };
 std::string render_request_list(const std::vector<std::string>& entries, OutputFormat format,
                                 const RequestCounts* summary, const std::string& error);
+// The same JSON document written as it goes: the head, then each entry after
+// its separator (entry i rendered by render_into with json_levels 2), then
+// the tail -- byte for byte what render_request_list writes.
+inline constexpr std::string_view kJsonRequestListHead = "{\n  \"requests\": [";
+inline constexpr std::size_t kJsonRequestLevels = 2;
+void append_json_request_separator(std::string& out, std::size_t index);
+void append_json_request_list_tail(std::string& out, bool empty, const RequestCounts* summary,
+                                   const std::string& error);
 
 // The normalised request as SPEC §6 "request" (sizes in bytes).
 std::string render_request_json(const Request& request);

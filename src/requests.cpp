@@ -88,8 +88,8 @@ struct Planner {
     RequestOutcome out;
     out.planned = true;
     out.capacity = cache.pass(state, request, capacity_options());
-    std::vector<std::size_t> where;
-    const std::vector<StrategyInfo> infos = strategy_infos(state, out.capacity, where);
+    const std::vector<StrategyInfo>& infos = strategy_pass_infos(request, out.capacity);
+    const std::vector<std::size_t>& where = where_;
     const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
                               &state, &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
@@ -125,6 +125,40 @@ struct Planner {
     return out;
   }
 
+  // The infos the strategy pass is given, and in where_ their capacity.nodes
+  // entries: every node with room, or only the nodes that decide the pass
+  // (deciding_nodes), which is the same DeployMap for a fraction of the
+  // work. Names are looked up only for the nodes passed on. The buffers are
+  // reused from request to request.
+  const std::vector<StrategyInfo>& strategy_pass_infos(const Request& request,
+                                                       const CapacityMap& map) {
+    room_.clear();
+    room_where_.clear();
+    for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+      const NodeCapacity& n = map.nodes[i];
+      if (n.capacity <= 0) continue;
+      room_.push_back({{}, n.node, n.existing, n.capacity, n.usage, n.rate});
+      room_where_.push_back(i);
+    }
+    if (deciding_nodes(room_, request.strategy, request.count, map.total, request.nodes_limit,
+                       chosen_)) {
+      infos_.clear();
+      where_.clear();
+      for (const std::size_t k : chosen_) {
+        infos_.push_back(room_[k]);
+        where_.push_back(room_where_[k]);
+      }
+    } else {
+      infos_.swap(room_);
+      where_.swap(room_where_);
+    }
+    for (StrategyInfo& info : infos_) info.name = state.nodes[info.node].name;
+    return infos_;
+  }
+
+  std::vector<StrategyInfo> room_, infos_;
+  std::vector<std::size_t> room_where_, where_, chosen_;
+
   // Each new instance takes its node's next plan (SPEC §5); a node given more
   // instances than the plans listed gets exactly as many as it needs.
   void assign_and_reserve(const Request& request, RequestOutcome& out, UndoLog* undo) {
@@ -139,7 +173,9 @@ struct Planner {
           nc.capacity == kUnlimited ? std::min<std::size_t>(nc.plans.size(), 1) : 0;
       const std::size_t taken =
           shared ? shared : std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(k));
+      cache.placing(state, request.app, nc.node);
       reserve(state, nc.node, request, k, std::span<const Plan>(nc.plans.data(), taken), undo);
+      cache.changed(state, nc.node);
     }
   }
 
@@ -197,7 +233,9 @@ struct Planner {
 
   void reject_gang(const std::vector<std::size_t>& unit, std::size_t failed,
                    std::vector<RequestOutcome>& outs, UndoLog& undo) {
+    const std::vector<std::uint32_t> touched = undo.nodes();
     undo.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
     const Request& culprit = requests[unit[failed]];
     const RequestOutcome& why = outs[failed];
     std::string message =
@@ -246,29 +284,124 @@ std::string CapacityCache::key(const Request& request, const CapacityOptions& op
   return shape_key(request) + "#" + std::to_string(options.max_plans);
 }
 
+void CapacityCache::track(const Inventory& inventory) {
+  if (revisions_.size() == inventory.nodes.size()) return;
+  revisions_.resize(inventory.nodes.size());
+  for (std::size_t i = 0; i < inventory.nodes.size(); ++i)
+    revisions_[i] = inventory.nodes[i].revision;
+}
+
+void CapacityCache::changed(const Inventory& inventory, std::uint32_t index) {
+  track(inventory);
+  revisions_[index] = inventory.nodes[index].revision;
+}
+
+void CapacityCache::placing(const Inventory& inventory, const std::string& app,
+                            std::uint32_t index) {
+  auto it = holders_.find(app);
+  // Not listed yet: it will be, from the inventory as it is then.
+  if (it != holders_.end() && inventory.nodes[index].instances_of(app) == 0)
+    it->second.push_back(index);
+}
+
+const std::vector<std::uint32_t>& CapacityCache::holders(const Inventory& inventory,
+                                                         const std::string& app) {
+  auto it = holders_.find(app);
+  if (it != holders_.end()) return it->second;
+  std::vector<std::uint32_t>& nodes = holders_[app];
+  for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
+    if (inventory.nodes[i].instances_of(app) != 0) nodes.push_back(i);
+  return nodes;
+}
+
+// Sets `existing` to `app`'s instances where it may be nonzero: where it was
+// for the entry's app, where `app` has (or had) instances; the nodes redone
+// (`refreshed`) have it already. Every other node has 0 for both apps.
+void CapacityCache::move_existing(Entry& entry, CapacityMap& map, const Inventory& inventory,
+                                  const std::string& app, std::vector<std::uint32_t>& refreshed) {
+  const auto set = [&](std::uint32_t p) {
+    NodeCapacity& nc = map.nodes[p];
+    nc.existing = inventory.nodes[nc.node].instances_of(app);
+  };
+  if (!entry.known) {  // every node, once
+    entry.nonzero.clear();
+    for (std::uint32_t p = 0; p < map.nodes.size(); ++p) {
+      set(p);
+      if (map.nodes[p].existing != 0) entry.nonzero.push_back(p);
+    }
+    entry.app = app;
+    entry.known = true;
+    return;
+  }
+  std::vector<std::uint32_t>& maybe = refreshed;
+  maybe.insert(maybe.end(), entry.nonzero.begin(), entry.nonzero.end());
+  if (entry.app != app) {
+    for (const std::uint32_t p : entry.nonzero) set(p);
+    for (const std::uint32_t node : holders(inventory, app)) {
+      const std::int32_t p = entry.position[node];
+      if (p < 0) continue;
+      set(static_cast<std::uint32_t>(p));
+      maybe.push_back(static_cast<std::uint32_t>(p));
+    }
+    entry.app = app;
+  }
+  std::sort(maybe.begin(), maybe.end());
+  maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+  entry.nonzero.clear();
+  for (const std::uint32_t p : maybe)
+    if (map.nodes[p].existing != 0) entry.nonzero.push_back(p);
+}
+
 CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& request,
                                 const CapacityOptions& options) {
-  auto it = maps_.find(key(request, options));
-  if (it == maps_.end()) return capacity_pass(inventory, request, options);
-  // Lent out, not copied: 10,000 entries per request would otherwise be
-  // copied for every request of a repeating shape.
-  CapacityMap map = std::move(it->second);
-  maps_.erase(it);
+  track(inventory);
+  const std::string k = key(request, options);
+  auto it = maps_.find(k);
+  if (it == maps_.end()) {
+    CapacityMap map = capacity_pass(inventory, request, options);
+    Entry& entry = maps_[k];
+    entry.lent = true;
+    entry.known = true;
+    entry.app = request.app;
+    entry.position.assign(inventory.nodes.size(), -1);
+    for (std::uint32_t p = 0; p < map.nodes.size(); ++p) {
+      entry.position[map.nodes[p].node] = static_cast<std::int32_t>(p);
+      if (map.nodes[p].existing != 0) entry.nonzero.push_back(p);
+    }
+    return map;
+  }
+  Entry& entry = it->second;
+  if (entry.lent || entry.map.nodes.empty()) {
+    // Lent to an earlier member of the same gang: this one gets its own, and
+    // which app the map coming back counts is not known.
+    entry.known = false;
+    return capacity_pass(inventory, request, options);
+  }
+  // Lent, not copied: 10,000 entries per request would otherwise be copied
+  // for every request of a repeating shape.
+  CapacityMap map = std::move(entry.map);
+  entry.map = CapacityMap{};
+  entry.lent = true;
   map.total = 0;
-  for (NodeCapacity& nc : map.nodes) {
-    const Node& node = inventory.nodes[nc.node];
-    if (nc.revision != node.revision)
+  std::vector<std::uint32_t> refreshed;
+  for (std::uint32_t p = 0; p < map.nodes.size(); ++p) {
+    NodeCapacity& nc = map.nodes[p];
+    if (nc.revision != revisions_[nc.node]) {
       nc = node_capacity(inventory, request, nc.node, options);
-    else
-      nc.existing = node.instances_of(request.app);
+      refreshed.push_back(p);
+    }
     add_capacity(map.total, nc.capacity);
   }
+  move_existing(entry, map, inventory, request.app, refreshed);
   return map;
 }
 
 void CapacityCache::give_back(const Request& request, const CapacityOptions& options,
                               CapacityMap&& map) {
-  if (!map.nodes.empty()) maps_[key(request, options)] = std::move(map);
+  auto it = maps_.find(key(request, options));
+  if (it == maps_.end()) return;
+  it->second.lent = false;
+  if (!map.nodes.empty()) it->second.map = std::move(map);
 }
 
 std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
@@ -316,7 +449,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}}.run(sink);
+  Planner{state, requests, options, {}, {}, {}, {}, {}, {}}.run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

@@ -42,7 +42,11 @@ struct PlanOptions {
 
 // Caches the capacity pass per request shape: a later request with the same
 // resources, filter and tolerations redoes only the nodes whose revision
-// changed since (SPEC §8.3: reserving costs O(changed nodes)).
+// changed since (SPEC §8.3: reserving costs O(changed nodes)). The caller
+// reports every change to the inventory (changed, placing), so the cache
+// reads neither the nodes' revisions nor their instances node by node: it
+// keeps its own copy of the revisions and, per app, the nodes that hold its
+// instances, and moves `existing` from one app to the next only on those.
 class CapacityCache {
  public:
   // The pass for `request`: the cached map, refreshed, is handed out (and
@@ -52,10 +56,30 @@ class CapacityCache {
   // Keeps `map` (a pass of `request`, possibly with plans added for nodes
   // that have since been reserved on) for the next request of its shape.
   void give_back(const Request& request, const CapacityOptions& options, CapacityMap&& map);
+  // inventory.nodes[index] has changed (a reservation, or a gang undone).
+  void changed(const Inventory& inventory, std::uint32_t index);
+  // Instances of `app` are about to be placed on inventory.nodes[index].
+  void placing(const Inventory& inventory, const std::string& app, std::uint32_t index);
 
  private:
+  struct Entry {
+    CapacityMap map;  // empty while lent
+    bool lent = false;
+    // `existing` in the map is that of `app`, and nonzero only at the
+    // positions listed; false when unknown (two lends of one shape at once).
+    bool known = false;
+    std::string app;
+    std::vector<std::uint32_t> nonzero;  // positions in map.nodes
+    std::vector<std::int32_t> position;  // node index -> position in map.nodes, or -1
+  };
   static std::string key(const Request& request, const CapacityOptions& options);
-  std::map<std::string, CapacityMap> maps_;
+  const std::vector<std::uint32_t>& holders(const Inventory& inventory, const std::string& app);
+  void track(const Inventory& inventory);
+  void move_existing(Entry& entry, CapacityMap& map, const Inventory& inventory,
+                     const std::string& app, std::vector<std::uint32_t>& refreshed);
+  std::map<std::string, Entry> maps_;
+  std::vector<std::uint64_t> revisions_;  // inventory.nodes[i].revision, as reported
+  std::map<std::string, std::vector<std::uint32_t>, std::less<>> holders_;  // app -> nodes
 };
 
 // Receives each request's outcome once its gang (or itself) is settled, in

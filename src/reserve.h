@@ -20,6 +20,13 @@ class UndoLog {
   // Puts every remembered node back, newest first, and forgets them.
   void undo(Inventory& inventory);
   void clear() { saved_.clear(); }
+  // The nodes remembered (each once), which undo() will change.
+  std::vector<std::uint32_t> nodes() const {
+    std::vector<std::uint32_t> out;
+    out.reserve(saved_.size());
+    for (const auto& saved : saved_) out.push_back(saved.first);
+    return out;
+  }
 
  private:
   std::vector<std::pair<std::uint32_t, Node>> saved_;

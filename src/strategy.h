@@ -95,6 +95,20 @@ StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t coun
 
 StrategyFn strategy_function(Strategy s);
 
+// The nodes that decide a pass of auto, global or drained (SPEC §5), when the
+// pass cannot fail: `count` nodes can each take one more instance and `total`
+// >= count. Then only the `count` nodes first in the strategy's own order can
+// receive an instance (auto: fewest existing, then more capacity, then name;
+// global: smallest usage + rate, then name; drained: least capacity, then
+// more usage, then name) -- each of them is chosen before any later node --
+// so the strategy run on these alone, in name order, gives the same
+// DeployMap. Fills `chosen` with their indexes into `infos`, ascending, and
+// returns true; false (chosen untouched) for other strategies, a pass that
+// may fail, or when there are not at least twice as many nodes to gain from.
+// strategy_deciding.cpp.
+bool deciding_nodes(std::span<const StrategyInfo> infos, Strategy strategy, std::int64_t count,
+                    std::int64_t total, std::int64_t nodes_limit, std::vector<std::size_t>& chosen);
+
 // global's key for a node's k-th new instance: usage + k x rate, rounded to
 // a grid of 2^-40. Usage and rate are ratios computed in floating point, so
 // keys that are equal in exact arithmetic (3 x 1/6 and 2 x 1/4) can differ in

@@ -279,10 +279,10 @@ TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (
       state.nodes.push_back(std::move(node));
     }
     std::vector<Request> requests;
-    const int m = 1 + static_cast<int>(rng() % 8);
+    const int m = 1 + static_cast<int>(rng() % 16);
     for (int j = 0; j < m; ++j) {
       Request r;
-      r.app = "app" + std::to_string(rng() % 3);
+      r.app = "app" + std::to_string(rng() % 4);
       r.name = "r" + std::to_string(j);
       r.count = 1 + static_cast<std::int64_t>(rng() % 6);
       r.memory = static_cast<Bytes>(1 + rng() % 3) * Gi;
@@ -292,14 +292,36 @@ TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (
       if (round % 2 == 0 && rng() % 4 == 0) r.group = "g1";
       requests.push_back(std::move(r));
     }
+    if (rng() % 3 == 0)  // instances already running, of the apps requested or others
+      for (Node& node : state.nodes)
+        if (rng() % 2 == 0)
+          node.instances = {
+              {"app" + std::to_string(rng() % 5), static_cast<std::int64_t>(1 + rng() % 3)}};
     Inventory fresh = state;
-    const auto out = plan_requests(state, requests, PlanOptions{});
+    // A sink that copies, as one that renders the outcome and drops it, leaves
+    // every map to the cache (moving it out would leave nothing to reuse).
+    std::vector<RequestOutcome> out(requests.size());
+    plan_requests(state, requests, PlanOptions{},
+                  [&](std::size_t i, RequestOutcome&& o) { out[i] = o; });
     // The oracle: the requests in priority order (all 0: file order), each
     // by a new capacity pass over the state so far, no cache, no gangs.
     const bool any_gang = std::any_of(requests.begin(), requests.end(),
                                       [](const Request& r) { return !r.group.empty(); });
     for (std::size_t j = 0; j < requests.size() && !any_gang; ++j) {
       const CapacityMap map = capacity_pass(fresh, requests[j]);
+      CAPTURE(j);
+      CHECK(map.total == out[j].capacity.total);
+      REQUIRE(map.nodes.size() == out[j].capacity.nodes.size());
+      for (std::size_t k = 0; k < map.nodes.size(); ++k) {
+        const NodeCapacity& a = map.nodes[k];
+        const NodeCapacity& b = out[j].capacity.nodes[k];
+        CHECK(a.node == b.node);
+        CHECK(a.capacity == b.capacity);
+        CHECK(a.existing == b.existing);
+        CHECK(a.reason() == b.reason());
+        CHECK(a.usage == b.usage);
+        CHECK(a.rate == b.rate);
+      }
       std::vector<std::size_t> where;
       const auto infos = strategy_infos(fresh, map, where);
       StrategyInput input;
@@ -397,4 +419,53 @@ TEST_CASE("apply A, then apply B on its output, equals one plan of requests [A, 
   // The printed inventory reads back, and shows the new instances as existing.
   CHECK(after_b.find("db: 2") != std::string::npos);
   CHECK(after_b.find("web: ") != std::string::npos);
+}
+
+TEST_CASE("several requests: output handed over in pieces is the same bytes, in file order") {
+  // 2,000 nodes with --all-nodes: each table section is ~80 KB, so the
+  // output passes 1 MiB several times; priorities rising in file order make
+  // every request planned before the ones above it, so entries wait.
+  std::string nodes = "nodes:\n";
+  for (int i = 0; i < 2000; ++i)
+    nodes += "  - {name: n" + std::to_string(i) + ", cpu: 8, memory: " + std::to_string(4 + i % 5) +
+             "Gi}\n";
+  std::string requests = "requests:\n";
+  for (int j = 0; j < 80; ++j)
+    requests += "  - {name: r" + std::to_string(j) + ", app: a" + std::to_string(j % 3) +
+                ", count: " + std::to_string(5 + j % 7) + ", priority: " + std::to_string(j % 4) +
+                ", strategy: " + (j % 2 ? "global" : "drained") +
+                ", resources: {memory: " + std::to_string(1 + j % 3) + "Gi}}\n";
+  // One request too large to place: exit 4, and the JSON's error member.
+  requests += "  - {name: huge, app: h, count: 100000, resources: {memory: 8Gi}}\n";
+  for (OutputFormat format : {OutputFormat::Table, OutputFormat::Json}) {
+    RunOptions o;
+    o.command = Command::Plan;
+    o.nodes = Source{"n.yaml", nodes};
+    o.request = Source{"r.yaml", requests};
+    o.output = format;
+    o.all_nodes = true;
+    const RunResult whole = run(o);
+    CHECK(whole.exit == ExitCode::Infeasible);
+    std::string pieces;
+    int handed = 0;
+    o.stream_out = [&](std::string_view piece) {
+      CHECK(piece.size() >= (std::size_t{1} << 20));
+      pieces += piece;
+      ++handed;
+    };
+    const RunResult streamed = run(o);
+    CHECK(streamed.exit == ExitCode::Infeasible);
+    CHECK(handed >= 2);
+    CHECK(pieces.size() + streamed.out.size() == whole.out.size());
+    CHECK((pieces + streamed.out == whole.out));
+    CHECK(streamed.err == whole.err);
+    // File order: r0 first, huge last.
+    CHECK(whole.out.find("r0") < whole.out.find("r1"));
+    CHECK(whole.out.find("r79") < whole.out.find("huge"));
+    // apply never hands anything over: it prints an inventory on success.
+    o.command = Command::Apply;
+    handed = 0;
+    run(o);
+    CHECK(handed == 0);
+  }
 }

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -471,5 +473,105 @@ TEST_CASE("global: keys equal in exact arithmetic tie, and the name decides") {
   sorted.usage({0, 0}, {0.25, sixth});
   auto r = global_strategy(sorted.infos, 4, sorted.total(), 0);
   REQUIRE(r.outcome == StrategyOutcome::Deployed);
-  CHECK(show(r.deploy) == show(Deploy{2, 2}));  // a: 0.25, 0.5; z: 1/6, 1/3, then a wins 0.5 by name
+  CHECK(show(r.deploy) ==
+        show(Deploy{2, 2}));  // a: 0.25, 0.5; z: 1/6, 1/3, then a wins 0.5 by name
+}
+
+// deciding_nodes (the several-requests fast path): the strategy run on the
+// chosen nodes alone places exactly what it places seeing every node.
+namespace {
+
+void check_deciding(const Nodes& nodes, Strategy s, std::int64_t count, std::int64_t nodes_limit,
+                    int& restricted) {
+  const StrategyFn f = strategy_function(s);
+  const std::int64_t total = nodes.total();
+  const StrategyResult full = f(nodes.infos, count, total, nodes_limit);
+  std::vector<std::size_t> chosen{99};
+  if (!deciding_nodes(nodes.infos, s, count, total, nodes_limit, chosen)) {
+    CHECK(chosen == std::vector<std::size_t>{99});  // untouched
+    return;
+  }
+  ++restricted;
+  REQUIRE(chosen.size() == static_cast<std::size_t>(count));
+  CHECK(std::is_sorted(chosen.begin(), chosen.end()));
+  std::vector<StrategyInfo> some;
+  for (const std::size_t k : chosen) some.push_back(nodes.infos[k]);
+  const StrategyResult part = f(some, count, total, nodes_limit);
+  // Chosen only when the pass cannot fail.
+  CHECK(full.outcome == StrategyOutcome::Deployed);
+  CHECK(part.outcome == StrategyOutcome::Deployed);
+  Deploy mapped(nodes.infos.size(), 0);
+  for (std::size_t k = 0; k < chosen.size(); ++k) mapped[chosen[k]] = part.deploy[k];
+  CHECK(show(mapped) == show(full.deploy));
+}
+
+}  // namespace
+
+TEST_CASE("deciding_nodes: the strategy on the chosen nodes equals it on all (random oracle)") {
+  std::mt19937_64 rng(20261123);
+  int restricted = 0, tried = 0;
+  for (int round = 0; round < 6000; ++round) {
+    const std::size_t n = 1 + rng() % 60;
+    std::vector<std::int64_t> existing(n), capacity(n);
+    std::vector<double> usage(n), rate(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      // Few distinct values, so ties (existing, capacity, keys) are common.
+      existing[i] = static_cast<std::int64_t>(rng() % 4);
+      capacity[i] = rng() % 13 == 0 ? U : static_cast<std::int64_t>(1 + rng() % 5);
+      usage[i] = static_cast<double>(rng() % 5) / 8;
+      rate[i] = rng() % 7 == 0 ? 0.0 : static_cast<double>(1 + rng() % 3) / 6;
+      if (rng() % 50 == 0) usage[i] = std::nan("");
+    }
+    Nodes nodes(existing, capacity);
+    nodes.usage(usage, rate);
+    const std::int64_t count = 1 + static_cast<std::int64_t>(rng() % 30);
+    const std::int64_t nodes_limit = rng() % 3 == 0 ? static_cast<std::int64_t>(rng() % 5) : 0;
+    for (Strategy s : {Strategy::Auto, Strategy::Global, Strategy::Drained}) {
+      CAPTURE(round);
+      CAPTURE(strategy_name(s));
+      check_deciding(nodes, s, count, s == Strategy::Auto ? nodes_limit : 0, restricted);
+      ++tried;
+    }
+  }
+  // The fast path must have been taken often enough to mean something.
+  CHECK(restricted > tried / 4);
+}
+
+TEST_CASE("deciding_nodes: which nodes, and when it declines") {
+  // auto: fewest existing first, then more capacity, then name.
+  Nodes a({2, 0, 0, 1, 0, 3}, {5, 3, U, 9, 3, 1});
+  std::vector<std::size_t> chosen;
+  REQUIRE(deciding_nodes(a.infos, Strategy::Auto, 3, a.total(), 0, chosen));
+  CHECK(chosen == std::vector<std::size_t>{1, 2, 4});
+  // nodes_limit 1 leaves room on three nodes only: n2, n3 (unlimited) and n5.
+  REQUIRE(deciding_nodes(a.infos, Strategy::Auto, 2, a.total(), 1, chosen));
+  CHECK(chosen == std::vector<std::size_t>{1, 2});
+  REQUIRE(deciding_nodes(a.infos, Strategy::Auto, 3, a.total(), 1, chosen));
+  CHECK(chosen == std::vector<std::size_t>{1, 2, 4});
+  // Room left on 2 of 10 nodes, 3 wanted: declined (the pass fails).
+  Nodes b({0, 1, 1, 1, 0, 1, 1, 1, 1, 1}, {5, 5, 5, 5, 5, 5, 5, 5, 5, 5});
+  chosen = {7};
+  CHECK_FALSE(deciding_nodes(b.infos, Strategy::Auto, 3, b.total(), 1, chosen));
+  CHECK(chosen == std::vector<std::size_t>{7});
+  CHECK(b.run(auto_strategy, 3, 1).outcome == StrategyOutcome::Infeasible);
+  // More than half the nodes, total below count, fill/each/score: declined.
+  CHECK_FALSE(deciding_nodes(a.infos, Strategy::Auto, 4, a.total(), 0, chosen));
+  CHECK_FALSE(deciding_nodes(a.infos, Strategy::Auto, 2, 1, 0, chosen));
+  for (Strategy s : {Strategy::Fill, Strategy::Each, Strategy::Score})
+    CHECK_FALSE(deciding_nodes(a.infos, s, 1, a.total(), 0, chosen));
+
+  // global: usage + rate, then name; NaN usage counts as full.
+  Nodes g({}, {4, 4, 4, 4, 4, 4});
+  g.usage({0.5, 0.25, std::nan(""), 0.25, 0.0, 0.5}, {0.25, 0.5, 0.1, 0.25, 0.75, 0.0});
+  // first keys: 0.75, 0.75, inf, 0.5, 0.75, 0.5
+  REQUIRE(deciding_nodes(g.infos, Strategy::Global, 3, g.total(), 0, chosen));
+  CHECK(chosen == std::vector<std::size_t>{0, 3, 5});
+
+  // drained: least capacity, then more usage, then name.
+  Nodes d({}, {3, 1, 1, U, 2, 1, 7});
+  d.usage({0, 0.2, 0.6, 0, 0.9, 0.6, 0});
+  REQUIRE(deciding_nodes(d.infos, Strategy::Drained, 3, d.total(), 0, chosen));
+  CHECK(chosen == std::vector<std::size_t>{1, 2, 5});
+  REQUIRE(deciding_nodes(d.infos, Strategy::Drained, 2, d.total(), 0, chosen));
+  CHECK(chosen == std::vector<std::size_t>{2, 5});
 }

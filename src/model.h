@@ -167,7 +167,22 @@ struct NodeFilter {
   std::vector<std::string> nodes;  // if non-empty: only these
   std::vector<std::string> exclude;
 
+  // One node: the name lists are searched in place. A pass over many nodes
+  // uses a NodeFilterIndex instead.
   bool accepts(const Node& node) const;
+};
+
+// A NodeFilter with its name lists sorted once, for a pass over every node
+// of an inventory: names x nodes by linear search is 100K x 100K (11 s).
+// Holds views into `filter`, which must outlive it and not change.
+class NodeFilterIndex {
+ public:
+  explicit NodeFilterIndex(const NodeFilter& filter);
+  bool accepts(const Node& node) const;
+
+ private:
+  const NodeFilter& filter_;
+  std::vector<std::string_view> nodes_, exclude_;  // sorted
 };
 
 // `strategy: score` settings (SPEC §9).

@@ -3,6 +3,7 @@
 // here reads files: callers pass the text in a Source.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,15 +27,22 @@ struct Source {
 struct RequestOverrides {
   std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
   std::optional<std::string> scoring;  // --scoring: scoring.type (SPEC §9)
-  std::vector<std::string> volumes;  // replaces resources.volumes when non-empty
-  std::vector<std::string> labels;   // "k=v"; replaces node_filter.labels when non-empty
-  std::vector<std::string> nodes;    // replaces node_filter.nodes when non-empty
-  std::vector<std::string> exclude;  // replaces node_filter.exclude when non-empty
+  std::vector<std::string> volumes;    // replaces resources.volumes when non-empty
+  std::vector<std::string> labels;     // "k=v"; replaces node_filter.labels when non-empty
+  std::vector<std::string> nodes;      // replaces node_filter.nodes when non-empty
+  std::vector<std::string> exclude;    // replaces node_filter.exclude when non-empty
 
   bool empty() const;
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
+// The same for a clean JSON inventory, read a few nodes at a time so that the
+// document tree never holds the whole file (load_inventory tries it first).
+// nullopt when the input is not such a file or has anything to report, even
+// a warning: load_inventory then reads the whole document and reports.
+inline constexpr std::size_t kStreamChunkBytes = 1 << 20;
+std::optional<Inventory> load_inventory_streamed(const Source& source,
+                                                 std::size_t chunk_bytes = kStreamChunkBytes);
 // One node object of SPEC §2 alone (grow's --template), read as the
 // inventory's nodes are, with the given share_base.
 std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags);

@@ -422,7 +422,7 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
-  static const RunResult* result = new RunResult(run(options));
+  static const RunResult* result = new RunResult(run(std::move(options)));
   if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
     return static_cast<int>(ExitCode::Internal);
   if (result->report && !write_file(a.report, *result->report))

@@ -41,7 +41,7 @@ struct RunOptions {
   // --save-inventory: write the inventory after the run into
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
-  bool report = false;  // --report: an HTML page of the plan into RunResult::report (SPEC §14)
+  bool report = false;     // --report: an HTML page of the plan into RunResult::report (SPEC §14)
   bool strict = false;     // --strict: unknown fields are errors (SPEC §13)
   bool explain = false;    // --explain: one line per node saying why (SPEC §13)
   bool all_nodes = false;  // --all-nodes: tables list every node (SPEC §13)
@@ -100,5 +100,7 @@ std::string invalid_message(const std::vector<Diagnostic>& problems);
 std::string render_inventory(const Inventory& inventory, OutputFormat format);
 
 RunResult run(const RunOptions& options);
+// The same, freeing options.nodes.text once the inventory is loaded.
+RunResult run(RunOptions&& options);
 
 }  // namespace eruplan

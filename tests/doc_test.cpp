@@ -368,3 +368,36 @@ TEST_CASE("Reader: an alias read at every use stops at the budget, once, naming 
             "-byte file; alias *big (the value at line 1:4) is read again at every place it is "
             "used\n");
 }
+
+TEST_CASE("Reader: a 1 KB file with aliases reads at most 1 MiB of values") {
+  CHECK(Reader::budget_for(1000) == std::uint64_t{1} << 20);
+  CHECK(Reader::budget_for(100'000) == 10'000'000);
+  // 20 members used 40 times: 800 entries of 64 bytes each is 51,200 bytes,
+  // under the floor; 40 x 40 uses of a 20-member list is 32,000 entries, over it.
+  std::string text = "x: &m {";
+  for (int i = 0; i < 20; ++i) text += (i ? ", k" : "k") + std::to_string(i) + ": v";
+  text += "}\nl: &l [";
+  for (int i = 0; i < 40; ++i) text += (i ? ", *m" : "*m");
+  text += "]\nlist: [";
+  for (int i = 0; i < 40; ++i) text += (i ? ", *l" : "*l");
+  text += "]\n";
+  REQUIRE(text.size() < 1024);
+  auto p = parse("a.yaml", text);
+  REQUIRE(p->doc);
+  Reader r(*p->doc, "a.yaml", p->diags);
+  const ValueId list = get(*p->doc, p->doc->root(), "list");
+  const FieldPath root;
+  const FieldPath path = root.child("list");
+  std::size_t entries = 0;
+  for (std::uint32_t i = 0; i < 40 && !r.exhausted(); ++i) {
+    const ValueId inner = p->doc->element(list, i);
+    if (!r.is_array(path.at(i), inner)) break;
+    for (std::uint32_t k = 0; k < p->doc->size(inner); ++k)
+      entries += r.members(path.at(i).at(k), p->doc->element(inner, k)).size();
+  }
+  CHECK(r.exhausted());
+  CHECK(entries > 800);
+  CHECK(entries < 16'000);  // about 1 MiB / 70 bytes a member
+  CHECK(p->diags.to_string().find("over 1 MiB of values from a " + std::to_string(text.size()) +
+                                  "-byte file") != std::string::npos);
+}

@@ -15,6 +15,8 @@ _eruplan() {
     -o|--output)
       if [[ $command == test ]]; then
         COMPREPLY=($(compgen -W "text json junit" -- "$cur"))
+      elif [[ $command == apply ]]; then
+        COMPREPLY=($(compgen -W "json yaml" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "table json yaml" -- "$cur"))
       fi
@@ -38,10 +40,19 @@ _eruplan() {
         COMPREPLY=($(compgen -f -- "$cur"))
       fi ;;
     *)
+      local extra=""  # the options only some commands take
+      case $command in
+        plan|apply) extra="--atomic --save-inventory --report" ;;
+        share) extra="--save-inventory --report" ;;
+        realloc) extra="--atomic --save-inventory" ;;
+        compare) extra="--strategies --report" ;;
+        grow) extra="--template --max" ;;
+        drain) extra="--each-node" ;;
+      esac
       COMPREPLY=($(compgen -W "--nodes --request --output --input-format --plans --app --count
         --strategy --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node
-        --exclude --scoring --nodes-format --pods --app-label --jobs --strict --explain --all-nodes --atomic --save-inventory --help
-        --version" -- "$cur")) ;;
+        --exclude --scoring --nodes-format --pods --app-label --jobs --strict --explain --all-nodes
+        $extra --help --version" -- "$cur")) ;;
   esac
 }
 complete -o default -F _eruplan eruplan

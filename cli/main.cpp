@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -90,7 +91,7 @@ struct PlanArgs {
 struct WhatIfArgs {
   std::string strategies;  // compare: "auto,fill,..."
   std::string node_template;
-  std::int64_t max = kDefaultGrowMax;
+  std::string max;  // --max as written; checked as a whole number, read in range below
   std::string node;
   bool each_node = false;
 };
@@ -253,7 +254,9 @@ void add_jobs_option(CLI::App* cmd, unsigned& jobs) {
           "N>=1"));
 }
 
-void add_input_options(CLI::App* cmd, PlanArgs& a) {
+// `apply` prints an inventory, which has no table form (SPEC §8.3): its -o
+// takes json or yaml only, and defaults to the format of -n.
+void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
   // Required, but checked after parsing, so that an unknown flag is what a
   // command line with both problems is told about first.
   cmd->add_option("-n,--nodes", a.nodes,
@@ -261,9 +264,13 @@ void add_input_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("-r,--request", a.request, "Deploy request file (JSON or YAML); - for stdin");
   cmd->add_option("--input-format", a.input_format, "Force the input format")
       ->check(CLI::IsMember({"json", "yaml"}));
-  cmd->add_option("-o,--output", a.output, "Output format")
-      ->check(CLI::IsMember({"table", "json", "yaml"}))
-      ->capture_default_str();
+  if (table_output)
+    cmd->add_option("-o,--output", a.output, "Output format")
+        ->check(CLI::IsMember({"table", "json", "yaml"}))
+        ->capture_default_str();
+  else
+    cmd->add_option("-o,--output", a.output, "Output format (default: the format of -n)")
+        ->check(CLI::IsMember({"json", "yaml"}));
   RequestOverrides& o = a.overrides;
   cmd->add_option("--plans", a.plans, "Which plans to print: all, assigned or none")
       ->check(CLI::IsMember({"all", "assigned", "none"}))
@@ -378,6 +385,7 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
   add_jobs_option(cmd, a.jobs);
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
+  add_report_option(cmd, a);
 }
 
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
@@ -442,14 +450,21 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) +
                           (w.node_template == kStdin) + (a.pods == kStdin);
   if (stdin_users > 1) return usage_error("only one input may be - (stdin)", output);
+  // --explain and --all-nodes shape a plan's output; drain --each-node
+  // prints one line per node already.
+  if (command == WhatIfCommand::Drain && w.each_node && (a.explain || a.all_nodes))
+    return usage_error(std::string(a.explain ? "--explain" : "--all-nodes") +
+                           " applies to drain --node, not --each-node",
+                       output);
   WhatIfOptions options;
   options.command = command;
   options.overrides = a.overrides;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes)) return static_cast<int>(ExitCode::Invalid);
+  if (!load_source(a.nodes, format, options.nodes, output))
+    return static_cast<int>(ExitCode::Invalid);
   if (!a.request.empty()) {
     options.request.emplace();
-    if (!load_source(a.request, format, *options.request))
+    if (!load_source(a.request, format, *options.request, output))
       return static_cast<int>(ExitCode::Invalid);
   }
   options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
@@ -458,11 +473,12 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   options.kubernetes.app_label = a.app_label;
   if (!a.pods.empty()) {
     options.pods.emplace();
-    if (!load_source(a.pods, format, *options.pods)) return static_cast<int>(ExitCode::Invalid);
+    if (!load_source(a.pods, format, *options.pods, output))
+      return static_cast<int>(ExitCode::Invalid);
   }
   if (!w.node_template.empty()) {
     options.template_node.emplace();
-    if (!load_source(w.node_template, format, *options.template_node))
+    if (!load_source(w.node_template, format, *options.template_node, output))
       return static_cast<int>(ExitCode::Invalid);
   }
   options.output = a.output == "json"   ? OutputFormat::Json
@@ -475,10 +491,30 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   std::stringstream names(w.strategies);
   for (std::string name; std::getline(names, name, ',');)
     if (!name.empty()) options.strategies.push_back(name);
-  options.max = w.max;
+  options.max = kDefaultGrowMax;
+  if (!w.max.empty()) {
+    // A whole number (the validator saw to that) past int64 is out of range:
+    // invalid input, exit 3, as for --count (SPEC §13).
+    const std::string_view digits = std::string_view(w.max).substr(w.max[0] == '+' ? 1 : 0);
+    const auto [end, ec] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), options.max);
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      const Diagnostic problem{
+          Severity::Error, Origin{"<command line>", 0, 0, "--max"},
+          "number " + w.max + " is out of range (at most " + std::to_string(INT64_MAX) + ")"};
+      std::cerr << format_diagnostic(problem) << '\n';
+      if (output != OutputFormat::Table)
+        std::cout << failure_document(output, ExitCode::Invalid, invalid_message({problem}),
+                                      {problem});
+      return static_cast<int>(ExitCode::Invalid);
+    }
+  }
   options.node = w.node;
   options.each_node = w.each_node;
   options.report = !a.report.empty();
+  options.strict = a.strict;
+  options.explain = a.explain;
+  options.all_nodes = a.all_nodes;
   static const WhatIfResult* result = new WhatIfResult(run_whatif(options));
   if (!result->report.empty() && !write_file(a.report, result->report))
     return static_cast<int>(ExitCode::Internal);
@@ -652,7 +688,7 @@ int main_impl(int argc, char** argv) {
   add_input_options(capacity, capacity_args);
   add_input_options(plan, plan_args);
   add_input_options(validate, validate_args);
-  add_input_options(apply, apply_args);
+  add_input_options(apply, apply_args, false);
   add_state_options(plan, plan_args);
   add_state_options(apply, apply_args);
   add_share_options(share, share_args);
@@ -660,6 +696,9 @@ int main_impl(int argc, char** argv) {
   add_input_options(grow, grow_args);
   add_input_options(drain, drain_args);
   add_report_option(compare, compare_args);
+  // compare prints one row per strategy: no per-node plan to explain or list.
+  compare->remove_option(compare->get_option("--explain"));
+  compare->remove_option(compare->get_option("--all-nodes"));
   compare
       ->add_option("--strategies", compare_what.strategies,
                    "Comma-separated strategies to compare (default: auto,global,drained,score)")
@@ -672,7 +711,8 @@ int main_impl(int argc, char** argv) {
       });
   grow->add_option("--template", grow_what.node_template,
                    "One node object (YAML or JSON) to add copies of (required)");
-  grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)");
+  grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)")
+      ->check(whole_number());
   // drain's --node names the lost node, not a node_filter entry.
   drain->remove_option(drain->get_option("--node"));
   drain->add_option("--node", drain_what.node, "The node that is lost");
@@ -712,6 +752,28 @@ int main_impl(int argc, char** argv) {
       "Examples:\n"
       "  eruplan apply -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
       "  eruplan apply -n nodes.yaml -r requests.yaml --atomic --save-inventory after.yaml");
+  share->footer(
+      "Examples:\n"
+      "  eruplan share -n fixtures/example/nodes.yaml -r apps.yaml\n"
+      "  eruplan share -n nodes.yaml -r apps.yaml -o json --save-inventory after.yaml");
+  realloc_cmd->footer(
+      "Examples:\n"
+      "  eruplan realloc -n nodes.yaml -r realloc.yaml\n"
+      "  eruplan realloc -n nodes.yaml -r realloc.yaml --atomic -o json");
+  compare->footer(
+      "Examples:\n"
+      "  eruplan compare -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml\n"
+      "  eruplan compare -n nodes.yaml -r request.yaml --strategies auto,fill --report cmp.html");
+  grow->footer(
+      "Examples:\n"
+      "  eruplan grow -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml --count 20 "
+      "--template node.yaml\n"
+      "  eruplan grow -n nodes.yaml -r request.yaml --template node.yaml --max 50 -o json");
+  drain->footer(
+      "Examples:\n"
+      "  eruplan drain -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml --node "
+      "node-a\n"
+      "  eruplan drain -n nodes.yaml -r request.yaml --each-node -o json");
   test->footer(
       "Examples:\n"
       "  eruplan test fixtures/\n"

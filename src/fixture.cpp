@@ -897,6 +897,7 @@ void run_whatif_case(const std::string& file, const std::string& text, const YAM
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
   options.template_node = std::move(node_template);
+  options.strict = true;  // SPEC §13: cases run strictly, what-if ones too
   const WhatIfResult result = run_whatif(options);
   compare(expect, result.run, r.differences);
   compare_whatif(whatif_expect, result, r.differences);

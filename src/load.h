@@ -57,6 +57,8 @@ struct RequestSet {
 
 // `source` may be null: the request then comes from the overrides alone.
 // `count_required`: `plan` needs count > 0; `capacity` ignores it.
+// A requests: list with errors still returns the requests that read cleanly
+// (nullopt when none did); look at diags for the errors.
 std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
                                         bool count_required, Diagnostics& diags);
 

@@ -143,15 +143,20 @@ std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want
 
 // --- Nodes --------------------------------------------------------------
 
-bool is_node_list(const Doc& doc) {
+// The root's kind, empty when it has none.
+std::string_view root_kind(const Doc& doc) {
   const ValueId root = doc.root();
-  if (doc[root].kind != ValueKind::Object) return false;
-  for (std::uint32_t i = 0; i < doc.size(root); ++i) {
-    if (doc.text(doc.key(root, i)) != "kind") continue;
-    const std::string_view kind = text_of(doc, doc.member(root, i));
-    return kind == "List" || kind == "NodeList";
-  }
-  return false;
+  if (doc[root].kind != ValueKind::Object) return {};
+  for (std::uint32_t i = 0; i < doc.size(root); ++i)
+    if (doc.text(doc.key(root, i)) == "kind") return text_of(doc, doc.member(root, i));
+  return {};
+}
+
+// kubectl get nodes -o json (a List or NodeList), or one Node (kubectl get
+// node NAME -o json): an inventory of one node.
+bool is_kubernetes_nodes(const Doc& doc) {
+  const std::string_view kind = root_kind(doc);
+  return kind == "List" || kind == "NodeList" || kind == "Node";
 }
 
 void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
@@ -222,6 +227,40 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
             [](const ExtendedResource& a, const ExtendedResource& b) { return a.name < b.name; });
 }
 
+// One Node object at `at` (an item of the list, or the file's root) into
+// the inventory; its problems into diags.
+void read_node(Reader& r, const FieldPath& at, ValueId item,
+               std::unordered_map<std::string_view, std::int64_t>& seen, Inventory& inventory) {
+  const Doc& doc = r.doc();
+  Node node;
+  ValueId metadata, spec, status;
+  pick(r, at, item, {{"metadata", &metadata}, {"spec", &spec}, {"status", &status}});
+  ValueId name, labels, unschedulable, taints, allocatable;
+  const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
+                  status_path = at.child("status");
+  pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
+  pick(r, spec_path, spec, {{"unschedulable", &unschedulable}, {"taints", &taints}});
+  pick(r, status_path, status, {{"allocatable", &allocatable}});
+  if (name == kNoValue) {
+    r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
+            "metadata.name is required");
+  } else if (auto s = r.string(meta_path.child("name"), name)) {
+    node.name = *s;
+    auto [it, fresh] = seen.emplace(doc.text(name), at.index);
+    if (!fresh)  // only in a list: one Node has one name
+      r.error(meta_path.child("name"), name,
+              "duplicate node name " + quoted(*s) + ": items[" + std::to_string(it->second) +
+                  "] and items[" + std::to_string(at.index) + "] are both named so");
+  }
+  node.labels = string_map(r, meta_path.child("labels"), labels);
+  if (unschedulable != kNoValue) {
+    if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
+  }
+  read_taints(r, spec_path.child("taints"), taints, node);
+  read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
+  inventory.nodes.push_back(std::move(node));
+}
+
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
                                                Diagnostics& diags) {
   const std::size_t errors_before = count_errors(diags);
@@ -230,21 +269,26 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
     r.is_object(FieldPath{}, doc.root());
     return std::nullopt;
   }
+  Inventory inventory;  // share_base 100, as an eruplan inventory without one
+  std::unordered_map<std::string_view, std::int64_t> seen;  // node name -> first item
+  const FieldPath root, items_path = root.child("items");
+  if (root_kind(doc) == "Node") {
+    // One Node (kubectl get node NAME -o json): an inventory of one node,
+    // its field paths from the file's root.
+    read_node(r, root, doc.root(), seen, inventory);
+    if (count_errors(diags) > errors_before) return std::nullopt;
+    return inventory;
+  }
   const ValueId items = list_items(r, doc.root(), "nodes");
   if (items == kNoValue) return std::nullopt;
-  Inventory inventory;  // share_base 100, as an eruplan inventory without one
   const std::uint32_t n = doc.size(items);
   inventory.nodes.reserve(n);
-  std::unordered_map<std::string_view, std::uint32_t> seen;
   std::size_t wrong_kind = 0;
-  const FieldPath root, items_path = root.child("items");
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);
-    ValueId kind, metadata, spec, status;
-    if (!pick(r, at, item,
-              {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
-      continue;
+    ValueId kind;
+    if (!pick(r, at, item, {{"kind", &kind}})) continue;
     if (kind != kNoValue && text_of(doc, kind) != "Node") {
       // The first one says it; a whole list of something else is one mistake.
       if (wrong_kind++ == 0)
@@ -253,31 +297,7 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
                     r.describe(kind) + wrong_kind_note(doc, items, "Node"));
       continue;
     }
-    Node node;
-    ValueId name, labels, unschedulable, taints, allocatable;
-    const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
-                    status_path = at.child("status");
-    pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
-    pick(r, spec_path, spec, {{"unschedulable", &unschedulable}, {"taints", &taints}});
-    pick(r, status_path, status, {{"allocatable", &allocatable}});
-    if (name == kNoValue) {
-      r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
-              "metadata.name is required");
-    } else if (auto s = r.string(meta_path.child("name"), name)) {
-      node.name = *s;
-      auto [it, fresh] = seen.emplace(doc.text(name), i);
-      if (!fresh)
-        r.error(meta_path.child("name"), name,
-                "duplicate node name " + quoted(*s) + ": items[" + std::to_string(it->second) +
-                    "] and items[" + std::to_string(i) + "] are both named so");
-    }
-    node.labels = string_map(r, meta_path.child("labels"), labels);
-    if (unschedulable != kNoValue) {
-      if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
-    }
-    read_taints(r, spec_path.child("taints"), taints, node);
-    read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
-    inventory.nodes.push_back(std::move(node));
+    read_node(r, at, item, seen, inventory);
   }
   if (count_errors(diags) > errors_before) return std::nullopt;
   return inventory;
@@ -435,7 +455,7 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
     if (auto inventory = load_inventory_streamed(source)) return inventory;
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
-  if (format == NodesFormat::Kubernetes || is_node_list(*doc))
+  if (format == NodesFormat::Kubernetes || is_kubernetes_nodes(*doc))
     return load_kubernetes_nodes(*doc, source.name, diags);
   return load_inventory(*doc, source.name, diags);
 }
@@ -603,11 +623,11 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   }
 }
 
-// One Deployment, StatefulSet, ReplicaSet or Pod as a request.
-std::optional<Request> read_manifest(Reader& r, Diagnostics& diags, const FieldPath& path,
-                                     ValueId v, std::string_view kind,
-                                     const KubernetesOptions& options) {
-  const std::size_t errors_before = count_errors(diags);
+// One Deployment, StatefulSet, ReplicaSet or Pod as a request; its name
+// even when other fields had errors (the caller counts them), so that a
+// later manifest of the same name is still reported.
+Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_view kind,
+                      const KubernetesOptions& options) {
   ValueId metadata, spec;
   pick(r, path, v, {{"metadata", &metadata}, {"spec", &spec}});
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
@@ -679,7 +699,6 @@ std::optional<Request> read_manifest(Reader& r, Diagnostics& diags, const FieldP
         req.filter.nodes.emplace_back(*n);
     }
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
   return req;
 }
 
@@ -745,6 +764,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   if (manifests.empty() && count_errors(diags) == errors_before)
     r.error(FieldPath{}, doc->root(),
             "the file holds no Deployment, StatefulSet, ReplicaSet or Pod");
+  std::vector<std::string> names;  // every manifest's name so far
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
     const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
@@ -758,18 +778,25 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                   (kind_id == kNoValue ? std::string("no kind") : r.describe(kind_id)));
       continue;
     }
-    auto req = read_manifest(r, diags, path, value, k, options);
-    if (!req) continue;
+    const std::size_t errors_in = count_errors(diags);
+    Request req = read_manifest(r, path, value, k, options);
+    bool ok = count_errors(diags) == errors_in;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
-    if (!finish_request(*req, per_request, count_required, source.name, prefix, diags)) continue;
-    for (const Request& other : set.requests)
-      if (other.name == req->name)
-        r.error(path.child("metadata").child("name"), value,
-                "two manifests are named " + quoted(req->name) + "; give each a unique name");
-    set.requests.push_back(std::move(*req));
+    if (ok) ok = finish_request(req, per_request, count_required, source.name, prefix, diags);
+    // Every problem at once: a name is checked even when the manifest has
+    // other errors, against every earlier manifest's.
+    if (!req.name.empty() && std::find(names.begin(), names.end(), req.name) != names.end())
+      r.error(path.child("metadata").child("name"), value,
+              "two manifests are named " + quoted(req.name) + "; give each a unique name");
+    if (!req.name.empty()) names.push_back(req.name);
+    if (!ok) continue;
+    set.requests.push_back(std::move(req));
     set.indexes.push_back(static_cast<std::uint32_t>(i));
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  // Several manifests: as for a requests: list, the clean ones come back
+  // with the errors, for the checks against the inventory.
+  if (count_errors(diags) > errors_before && (!set.list || set.requests.empty()))
+    return std::nullopt;
   return set;
 }
 

@@ -698,7 +698,9 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   const std::uint32_t n = doc->size(list);
   if (n == 0) r.error(path, list, "requests is empty; give at least one request");
   const RequestOverrides none;
-  std::vector<ValueId> name_ids;
+  // Every request's name so far, with its index, those with errors too:
+  // a later duplicate is reported whatever else is wrong (every problem at once).
+  std::vector<std::pair<std::string, std::uint32_t>> names;
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = path.at(i);
     const std::string prefix = at.str() + ".";
@@ -706,21 +708,25 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     const ValueId item = doc->element(list, i);
     if (!r.is_object(at, item)) continue;
     RequestReader(r, d, none).read(at, item);
-    if (!finish_draft(d, count_required, r.origin(at, item), diags)) continue;
+    const bool ok = finish_draft(d, count_required, r.origin(at, item), diags);
     // A later request with an earlier one's name (an unnamed one goes by its app).
-    for (std::size_t j = 0; j < set.requests.size(); ++j) {
-      if (set.requests[j].name != d.request.name) continue;
-      r.error(d.name_id != kNoValue ? at.child("name") : at,
-              d.name_id != kNoValue ? d.name_id : item,
-              "two requests are named " + quoted(d.request.name) + " (requests[" +
-                  std::to_string(set.indexes[j]) + "] and requests[" + std::to_string(i) +
-                  "]); give each a unique name");
+    for (const auto& [name, j] : names) {
+      if (d.request.name.empty() || name != d.request.name) continue;
+      r.error(
+          d.name_id != kNoValue ? at.child("name") : at, d.name_id != kNoValue ? d.name_id : item,
+          "two requests are named " + quoted(d.request.name) + " (requests[" + std::to_string(j) +
+              "] and requests[" + std::to_string(i) + "]); give each a unique name");
       break;
     }
+    if (!d.request.name.empty()) names.emplace_back(d.request.name, i);
+    if (!ok) continue;
     set.requests.push_back(std::move(d.request));
     set.indexes.push_back(i);
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  // With errors, the requests that read cleanly still come back, so the
+  // checks against the inventory report theirs too (every problem at once);
+  // the caller sees the errors in diags.
+  if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
 

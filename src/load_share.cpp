@@ -120,7 +120,7 @@ ValueId given(const Doc& doc, ValueId v) {
 }
 
 void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
-              ShareSpec& spec, std::vector<std::pair<ValueId, std::size_t>>& names,
+              ShareSpec& spec, std::vector<std::pair<std::string, ValueId>>& names,
               Diagnostics& diags) {
   ValueId app, weight, quota, max_count, resources, node_filter, tolerations;
   if (!r.fields(at, item,
@@ -140,12 +140,17 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
     ok = false;
   } else if (auto name = r.string(at.child("app"), app)) {
     a.name = *name;
-    for (const auto& [id, index] : names)
-      if (spec.apps[index].name == a.name) {
-        r.error(at.child("app"), app,
-                "app " + quoted(a.name) + " is listed twice (first at " + r.where(id) + ")");
-        ok = false;
-      }
+    // Against every earlier app, those with errors too: every problem at once.
+    const auto first = std::find_if(names.begin(), names.end(),
+                                    [&](const auto& seen) { return seen.first == a.name; });
+    if (first != names.end()) {
+      r.error(
+          at.child("app"), app,
+          "app " + quoted(a.name) + " is listed twice (first at " + r.where(first->second) + ")");
+      ok = false;
+    } else {
+      names.emplace_back(a.name, app);
+    }
   } else {
     ok = false;
   }
@@ -197,7 +202,6 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
     ok = false;
   }
   if (!ok) return;
-  names.emplace_back(app, spec.apps.size());
   spec.apps.push_back(std::move(a));
 }
 
@@ -230,14 +234,15 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
   if (!r.is_array(list, apps)) return std::nullopt;
   const std::uint32_t n = doc->size(apps);
   if (n == 0) r.error(list, apps, "apps is empty; give at least one app");
-  std::vector<std::pair<ValueId, std::size_t>> names;  // app value, index in spec.apps
+  std::vector<std::pair<std::string, ValueId>> names;  // each app's first name and where
   for (std::uint32_t i = 0; i < n; ++i) {
     const ValueId item = doc->element(apps, i);
     const FieldPath at = list.at(i);
     if (!r.is_object(at, item)) continue;
     read_app(r, source.name, at, item, spec, names, diags);
   }
-  if (diags.has_errors()) return std::nullopt;
+  // Returned with problems too (the apps that read cleanly), so the checks
+  // against the inventory report theirs as well; the caller sees the errors.
   return spec;
 }
 

@@ -77,16 +77,25 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
 }
 
 // The per-node facts that explain a failed strategy pass: each node's
-// capacity, or its reason when 0; the first kShown nodes by name.
+// capacity, or its reason when 0. Past kShown nodes, the zero-capacity ones
+// (those with a reason) come first, so 1,000 nodes with room do not hide
+// the few that have none; then a count of the rest.
 std::string zero_capacity_reasons(const Inventory& inventory, const CapacityMap& map) {
   constexpr std::size_t kShown = 100;
+  std::vector<const NodeCapacity*> order;
+  order.reserve(map.nodes.size());
+  for (const NodeCapacity& n : map.nodes)
+    if (map.nodes.size() <= kShown || n.capacity == 0) order.push_back(&n);
+  if (map.nodes.size() > kShown)
+    for (const NodeCapacity& n : map.nodes)
+      if (n.capacity != 0) order.push_back(&n);
   std::string out;
-  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+  for (std::size_t i = 0; i < order.size(); ++i) {
     if (i == kShown) {
-      out += "  ... and " + std::to_string(map.nodes.size() - kShown) + " more nodes\n";
+      out += "  ... and " + std::to_string(order.size() - kShown) + " more nodes\n";
       break;
     }
-    const NodeCapacity& n = map.nodes[i];
+    const NodeCapacity& n = *order[i];
     out += "  " + inventory.nodes[n.node].name + ": ";
     if (n.capacity == 0)
       out += "capacity 0 (" + n.reason() + ")";
@@ -164,32 +173,28 @@ struct PlanRunner {
   void single(const Request& request, RequestOutcome&& outcome) {
     const Inventory& inventory = loaded();
     result.requests.push_back({request.name, outcome.status, outcome.placed});
-    result.capacity = std::move(outcome.capacity);
+    note_reasons("", outcome.capacity);
     result.scores = outcome.scores;
+    if (outcome.status == RequestStatus::Satisfied || outcome.status == RequestStatus::Rejected) {
+      show_failure(result, inventory, request, outcome,
+                   {options.output, options.plans, options.explain, options.all_nodes});
+      result.capacity = std::move(outcome.capacity);
+      return;
+    }
+    result.capacity = std::move(outcome.capacity);
     const CapacityMap& map = *result.capacity;
-    note_reasons("", map);
-    if (outcome.status == RequestStatus::Satisfied) {
-      result.exit = ExitCode::AlreadySatisfied;
-      result.err += "already satisfied: " + outcome.reason + '\n';
-      failed(request, outcome, outcome.reason);
-      return;
-    }
-    if (outcome.status == RequestStatus::Rejected) {
-      result.exit = ExitCode::Infeasible;
-      const std::string summary = infeasible_summary(inventory, map, request);
-      result.err += "infeasible: " + outcome.reason + '\n' + summary + '\n' + "nodes (" +
-                    std::to_string(map.nodes.size()) + " after the node filter, total capacity " +
-                    count_text(map.total) + "):\n" + zero_capacity_reasons(inventory, map);
-      failed(request, outcome, outcome.reason + '\n' + summary);
-      return;
-    }
     if (outcome.status == RequestStatus::Partial)
       result.err += "partial: placed " + std::to_string(outcome.placed) + " of " +
                     std::to_string(request.count) + ", min_count " +
                     std::to_string(request.min_count) + '\n';
     result.deploy = outcome.deploy;
     result.err += plan_cut_warnings(inventory, map, options.plans);
-    if (options.command == Command::Apply) return;
+    if (options.command == Command::Apply) {
+      // apply prints an inventory: --explain's lines go to stderr.
+      if (options.explain)
+        result.err += explain_text(explain(inventory, request, map, &*result.deploy, &outcome));
+      return;
+    }
     RequestOutcome kept = std::move(outcome);
     kept.capacity = CapacityMap{};
     std::vector<ExplainLine> lines;
@@ -198,24 +203,6 @@ struct PlanRunner {
                   options.plans,    &kept,   false, options.explain ? &lines : nullptr,
                   options.all_nodes};
     result.out = render(report, options.output);
-  }
-
-  // A single request that failed (exit 4) or had nothing to do (exit 5):
-  // with -o json|yaml SPEC §13's failure document on stdout; with --explain
-  // and a table, the per-node lines on stderr below the reasons.
-  void failed(const Request& request, const RequestOutcome& outcome, const std::string& message) {
-    const Inventory& inventory = loaded();
-    const CapacityMap& map = *result.capacity;
-    std::vector<ExplainLine> lines;
-    if (options.explain) lines = explain(inventory, request, map, &outcome.deploy, &outcome);
-    if (options.output == OutputFormat::Table) {
-      if (options.explain) result.err += explain_text(lines);
-      return;
-    }
-    Report report{inventory,        request,  map,   nullptr,
-                  options.plans,    &outcome, false, options.explain ? &lines : nullptr,
-                  options.all_nodes};
-    result.out = failure_document(options.output, result.exit, message, {}, &report);
   }
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
@@ -470,6 +457,34 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
   });
 }
 
+void show_failure(RunResult& result, const Inventory& inventory, const Request& request,
+                  const RequestOutcome& outcome, const ShowOptions& show, const std::string& head) {
+  const CapacityMap& map = outcome.capacity;
+  std::string message = head.empty() ? outcome.reason : head + '\n' + outcome.reason;
+  if (outcome.status == RequestStatus::Satisfied) {
+    result.exit = ExitCode::AlreadySatisfied;
+    result.err += (head.empty() ? "" : head + '\n') + "already satisfied: " + outcome.reason + '\n';
+  } else {
+    result.exit = ExitCode::Infeasible;
+    const std::string summary = infeasible_summary(inventory, map, request);
+    message += '\n' + summary;
+    result.err += (head.empty() ? "" : head + '\n') + "infeasible: " + outcome.reason + '\n' +
+                  summary + '\n' + "nodes (" + std::to_string(map.nodes.size()) +
+                  " after the node filter, total capacity " + count_text(map.total) + "):\n" +
+                  zero_capacity_reasons(inventory, map);
+  }
+  std::vector<ExplainLine> lines;
+  if (show.explain) lines = explain(inventory, request, map, &outcome.deploy, &outcome);
+  if (show.output == OutputFormat::Table) {
+    if (show.explain) result.err += explain_text(lines);
+    return;
+  }
+  Report report{inventory,     request,  map,   nullptr,
+                show.plans,    &outcome, false, show.explain ? &lines : nullptr,
+                show.all_nodes};
+  result.out = failure_document(show.output, result.exit, message, {}, &report);
+}
+
 std::string invalid_message(const std::vector<Diagnostic>& problems) {
   std::size_t errors = 0;
   const Diagnostic* first = nullptr;
@@ -550,7 +565,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       set = load_kubernetes_requests(*source, options.overrides, options.kubernetes, count_required,
                                      diags, kubernetes);
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
-    if (set && set->overridden) {
+    if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;
       result.err =
           "eruplan: error: request flags (--count, --memory, ...) cannot change a requests: list; "

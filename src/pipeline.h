@@ -92,6 +92,24 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
                              const std::vector<Diagnostic>& problems,
                              const Report* report = nullptr);
 
+// How a single request's result is shown (plan, apply, grow, drain).
+struct ShowOptions {
+  OutputFormat output = OutputFormat::Table;
+  PlansShown plans = PlansShown::All;
+  bool explain = false;    // --explain
+  bool all_nodes = false;  // --all-nodes
+};
+
+// A single request that failed (exit 4) or had nothing to add (exit 5), as
+// `plan` reports it: sets `result.exit`; appends to `result.err` the reason,
+// SPEC §13's summary line and the per-node capacities (and --explain's
+// lines under a table); with -o json|yaml sets `result.out` to the failure
+// document with capacity, reasons and reason_kinds. `head`, when given,
+// is a first line before the message (grow's and drain's own question).
+void show_failure(RunResult& result, const Inventory& inventory, const Request& request,
+                  const RequestOutcome& outcome, const ShowOptions& show,
+                  const std::string& head = {});
+
 // "invalid input: 2 errors; the first: nodes.yaml:3:13: error: ..." for the
 // failure document of exit 3.
 std::string invalid_message(const std::vector<Diagnostic>& problems);

@@ -193,8 +193,8 @@ ReallocRun run_realloc(const ReallocOptions& options) {
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)  // SPEC §13: a document on stdout too
-      result.out =
-          failure_document(options.output, ExitCode::Invalid, "invalid input", result.problems);
+      result.out = failure_document(options.output, ExitCode::Invalid,
+                                    invalid_message(result.problems), result.problems);
     return result;
   }
   // The run changes the inventory it loaded; result.inventory is then the

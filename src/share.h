@@ -46,6 +46,8 @@ struct ShareSpec {
 };
 
 // The apps file (SPEC §10): every problem with file:line:col and field path.
+// With errors it still returns the apps that read cleanly (nullopt only when
+// there is no apps list): the caller runs check_share too, then looks at diags.
 std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags);
 // Checks that need the inventory too (cpu_bind pieces, filter names).
 void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags);

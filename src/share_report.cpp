@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "capacity.h"
 #include "json_writer.h"
+#include "report_html.h"
 #include "share.h"
 
 namespace eruplan {
@@ -227,7 +229,8 @@ RunResult run_share(const RunOptions& options) {
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, "invalid input", result.problems);
+      result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
+                                    result.problems);
     return result;
   }
   Inventory state = *result.inventory;
@@ -236,6 +239,21 @@ RunResult run_share(const RunOptions& options) {
   const ShareResult shared = share(state, *spec, share_options);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)
     result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});
+  if (options.report) {  // SPEC §14: whenever the share ran, also when a quota failed
+    ReportSection section = plan_section(std::to_string(spec->apps.size()) + " apps, " +
+                                             std::to_string(shared.steps) + " new instances",
+                                         *result.inventory, state);
+    // Why a node took no more: each app's capacity-0 reason there, after the share.
+    for (const ShareApp& app : spec->apps) {
+      const CapacityMap map = capacity_pass(state, app.request, CapacityOptions{0, options.jobs});
+      for (const NodeCapacity& n : map.nodes) {
+        if (n.capacity != 0 || section.new_instances[n.node] > 0) continue;
+        std::string& reason = section.reasons[n.node];
+        reason += (reason.empty() ? "" : "; ") + app.name + ": " + n.reason();
+      }
+    }
+    result.report = render_html_report("eruplan share", *result.inventory, {section});
+  }
   if (shared.quota_failed) {
     result.exit = ExitCode::Infeasible;
     result.err += "infeasible: " + shared.message + '\n';

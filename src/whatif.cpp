@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "explain.h"
 #include "json_writer.h"
 #include "report_html.h"
 #include "requests.h"
@@ -104,6 +105,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
     return false;
   }
   Diagnostics diags;
+  diags.set_strict(o.strict);
   auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
   if (inv && o.pods && !apply_pods(*inv, *o.pods, o.kubernetes, diags)) inv.reset();
   bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
@@ -158,10 +160,15 @@ std::int64_t plans_listed(PlansShown plans) {
   return plans == PlansShown::All ? kDefaultMaxPlans : 0;
 }
 
+ShowOptions show_options(const WhatIfOptions& o) {
+  return {o.output, o.plans, o.explain, o.all_nodes};
+}
+
 // Plans `request` on `state` (changing it) and renders the §6 document as
-// `plan` would; sets exit, out, err, capacity and deploy of `r`.
+// `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the
+// what-if question) first; sets exit, out, err, capacity and deploy of `r`.
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
-                   RequestOutcome* kept = nullptr) {
+                   const std::string& head = {}) {
   PlanOptions po;
   po.max_plans = plans_listed(o.plans);
   po.jobs = o.jobs;
@@ -171,18 +178,16 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   r.capacity = out.capacity;
   r.deploy = out.deploy;
   r.inventory = before;
-  if (out.status == RequestStatus::Satisfied) {
-    fail(r, ExitCode::AlreadySatisfied, "already satisfied: " + out.reason, o.output);
-  } else if (out.status == RequestStatus::Rejected) {
-    fail(r, ExitCode::Infeasible,
-         "infeasible: " + out.reason + '\n' +
-             infeasible_summary(before, out.capacity, request.count),
-         o.output);
-  } else {
-    Report report{before, request, out.capacity, &out.deploy, o.plans, &out, false};
-    r.out = render(report, o.output);
+  if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
+    show_failure(r, before, request, out, show_options(o), head);
+    return;
   }
-  if (kept) *kept = std::move(out);
+  std::vector<ExplainLine> lines;
+  if (o.explain) lines = explain(before, request, out.capacity, &out.deploy, &out);
+  Report report{before,     request, out.capacity, &out.deploy,
+                o.plans,    &out,    false,        o.explain ? &lines : nullptr,
+                o.all_nodes};
+  r.out = render(report, o.output);
 }
 
 // --- compare ------------------------------------------------------------------
@@ -299,9 +304,18 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
   std::string message;
   if (!any) {
     r.exit = ExitCode::Infeasible;
-    message = "no strategy places the request";
+    // SPEC §13's summary line: the capacity pass does not depend on the
+    // strategy, so one line counts the nodes for every row.
+    message =
+        "no strategy places the request\n" +
+        infeasible_summary(inventory, capacity_pass(inventory, request, CapacityOptions{0, o.jobs}),
+                           request.count);
     r.err += "infeasible: " + message + '\n';
-    for (const StrategyComparison& c : w.strategies) r.err += "  " + c.reason + '\n';
+    for (const StrategyComparison& c : w.strategies) {
+      // Each line names its strategy (score's Kubernetes line does not).
+      const std::string name(strategy_name(c.strategy));
+      r.err += "  " + (c.reason.starts_with(name + ": ") ? "" : name + ": ") + c.reason + '\n';
+    }
   }
   if (o.output == OutputFormat::Table) {
     r.out = compare_table(w.strategies);
@@ -357,6 +371,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     return;
   }
   Diagnostics diags;
+  diags.set_strict(o.strict);
   std::optional<Node> node_template = load_node(*o.template_node, inventory.share_base, diags);
   if (node_template) {
     node_template->workloads.clear();
@@ -380,31 +395,29 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   }
   request.min_count = 0;
   std::optional<std::int64_t> k;
+  std::string head;        // why growing does not help, when it does not
+  std::int64_t shown = 0;  // copies in the inventory whose failure is shown
   if (request_fits(inventory, request, o.jobs)) {
     k = 0;
   } else if (const std::string why = template_useless(inventory, request, *node_template);
              !why.empty()) {
-    fail(r, ExitCode::Infeasible,
-         "infeasible: the template can never help: " + why + '\n' + "without it: " +
-             infeasible_summary(inventory, capacity_pass(inventory, request), request.count),
-         o.output);
-    return;
+    head = "the template can never help: " + why;
+    shown = 1;
   } else {
     k = smallest_growth(inventory, request, *node_template, o.max, o.jobs);
+    head = "even " + std::to_string(o.max) +
+           (o.max == 1 ? " node like " + node_template->name + " does not suffice"
+                       : " nodes like " + node_template->name + " do not suffice") +
+           " (--max " + std::to_string(o.max) + ")";
+    shown = o.max;
   }
-  if (!k) {
-    Inventory at_max = grown_inventory(inventory, *node_template, o.max);
-    const CapacityMap map = capacity_pass(at_max, request, CapacityOptions{0, o.jobs});
-    fail(r, ExitCode::Infeasible,
-         "infeasible: even " + std::to_string(o.max) + " nodes like " + node_template->name +
-             " do not suffice (--max " + std::to_string(o.max) +
-             ")\nwith them: " + infeasible_summary(at_max, map, request.count),
-         o.output);
-    return;
-  }
+  // Not feasible: the failure as `plan` reports it for the inventory with
+  // the copies that were tried (one copy for a useless template, so its
+  // reason shows), the what-if answer first.
+  Inventory state = grown_inventory(inventory, *node_template, k ? *k : shown);
+  plan_document(state, request, o, r, k ? std::string() : head);
+  if (!k) return;
   w.added = *k;
-  Inventory state = grown_inventory(inventory, *node_template, *k);
-  plan_document(state, request, o, r);
   const std::string added = std::to_string(*k);
   if (r.exit != ExitCode::Ok) return;
   if (o.output == OutputFormat::Json && r.out.starts_with("{"))
@@ -512,10 +525,10 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
     r.out = render(report, o.output);
     return;
   }
-  plan_document(state, request, o, r);
-  if (r.exit == ExitCode::Infeasible)
-    r.err = "drain: the " + std::to_string(request.count) + " instances of " + request.app +
-            " on " + o.node + " do not fit on the other nodes\n" + r.err;
+  plan_document(state, request, o, r,
+                "the " + std::to_string(request.count) +
+                    (request.count == 1 ? " instance of " : " instances of ") + request.app +
+                    " on " + o.node + " do not fit on the other nodes");
 }
 
 }  // namespace

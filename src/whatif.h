@@ -40,6 +40,9 @@ struct WhatIfOptions {
   std::string node;                     // drain: --node
   bool each_node = false;               // drain: --each-node
   bool report = false;                  // compare --report: an HTML page per strategy
+  bool strict = false;                  // --strict: unknown fields are errors (SPEC §13)
+  bool explain = false;                 // grow, drain --node: --explain (SPEC §13)
+  bool all_nodes = false;               // grow, drain --node: --all-nodes
 };
 
 // The spread of SPEC §4's usage over a set of nodes.

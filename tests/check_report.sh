@@ -17,6 +17,7 @@ request="$src/tests/data/report_request.yaml"
 "$bin" plan -n "$nodes" -r "$request" --report "$dir/plan.html" >/dev/null
 "$bin" compare -n "$nodes" -r "$request" --strategies auto,global,drained \
   --report "$dir/compare.html" >/dev/null
+"$bin" share -n "$nodes" -r "$src/tests/data/report_apps.yaml" --report "$dir/share.html" >/dev/null
 
 browse() {  # browse OUTPUT-FLAG PAGE
   HOME="$dir" timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
@@ -37,9 +38,10 @@ check_rows() {  # check_rows PAGE EXPECTED
 }
 check_rows "$dir/plan.html" 6
 check_rows "$dir/compare.html" 18   # auto, global, drained x 6 nodes
+check_rows "$dir/share.html" 6
 
 # Self-contained: no scripts, no external resources.
-if grep -Eq '<script|<link|src=|href=|url\(' "$dir/plan.html" "$dir/compare.html"; then
+if grep -Eq '<script|<link|src=|href=|url\(' "$dir/plan.html" "$dir/compare.html" "$dir/share.html"; then
   echo "FAIL: the report refers to something outside the page"
   fail=1
 fi

@@ -296,6 +296,15 @@ TEST_CASE("cli: an infeasible plan on many nodes lists the first 100 and counts 
   CHECK(r.err.find("  n1099: capacity 100, 0 existing\n") != std::string::npos);
   CHECK(r.err.find("n1100") == std::string::npos);
   CHECK(r.err.find("  ... and 50 more nodes\n") != std::string::npos);
+  // Past 100 nodes the ones with capacity 0 come first, with their reasons.
+  nodes += "  - {name: n0000, cpu: 2, memory: 100, available: false}\n";
+  write("many.yaml", nodes);
+  r = eruplan("plan -n many.yaml --count 100000 --memory 1");
+  CHECK(r.exit == 4);
+  CHECK(r.err.find("):\n  n0000: capacity 0 (not available)\n  n1000: capacity 100") !=
+        std::string::npos);
+  CHECK(r.err.find("  n1098: capacity 100, 0 existing\n  ... and 51 more nodes\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("cli: an unknown flag is named even when --nodes is missing too") {

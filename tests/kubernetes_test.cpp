@@ -669,3 +669,50 @@ TEST_CASE("kubernetes: mangled node lists, pod lists and manifests never crash")
     if (r.exit == ExitCode::Invalid) CHECK_FALSE(r.problems.empty());
   }
 }
+
+TEST_CASE("kubernetes nodes: one Node (kubectl get node NAME -o json) is a one-node inventory") {
+  Diagnostics diags;
+  auto inv =
+      load_nodes(Source{"node.json", fixture("node-worker-1.json")}, NodesFormat::Auto, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv.has_value());
+  REQUIRE(inv->nodes.size() == 1);
+  const Node& n = inv->nodes[0];
+  CHECK(n.name == "worker-1");
+  CHECK(n.available);
+  CHECK(n.cpu_given == 15'890'000'000);  // 15890m, in nanocores
+  CHECK(n.memory == 61255756LL * 1024);  // 61255756Ki
+  CHECK(n.max_instances == 110);
+  // The same node as the list gives it.
+  const Inventory all = cluster();
+  const Node& listed = node(all, "worker-1");
+  CHECK(n.labels == listed.labels);
+  CHECK(n.storage == listed.storage);
+  // Forced with --nodes-format kubernetes too; its problems have paths from the root.
+  const std::string bad = R"({"kind": "Node", "apiVersion": "v1", "metadata": {},
+  "status": {"allocatable": {"cpu": "lots"}}})";
+  Diagnostics d2;
+  CHECK_FALSE(load_nodes(Source{"node.json", bad}, NodesFormat::Kubernetes, d2).has_value());
+  CHECK(d2.to_string().find("node.json:1:50: error: metadata.name: metadata.name is required") !=
+        std::string::npos);
+  CHECK(d2.to_string().find("node.json:2:37: error: status.allocatable.cpu:") != std::string::npos);
+}
+
+TEST_CASE("kubernetes manifests: a duplicate name is reported beside the manifest's other errors") {
+  const RunResult r = run_with(kOneNode, R"(apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers:
+    - resources: {requests: {memory: 1Gb}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers: []
+)");
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(has_problem(r, "spec.containers[0].resources.requests.memory", 6));
+  CHECK(r.err.find("two manifests are named \"a\"") != std::string::npos);
+}

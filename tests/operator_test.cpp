@@ -281,7 +281,8 @@ TEST_CASE("operator: completion bash|zsh prints the scripts; --help ends with ex
   CHECK(zsh.exit == 0);
   CHECK(zsh.out.find("#compdef eruplan") == 0);
   CHECK(eruplan("completion fish").exit == 2);
-  for (const char* command : {"plan", "capacity", "validate", "apply", "test"}) {
+  for (const char* command : {"plan", "capacity", "validate", "apply", "share", "realloc",
+                              "compare", "grow", "drain", "test"}) {
     CAPTURE(command);
     Ran help = eruplan(std::string(command) + " --help");
     CHECK(help.exit == 0);
@@ -407,4 +408,91 @@ TEST_CASE("operator: --strict makes unknown fields errors in share and realloc t
   Ran realloc = eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml --strict");
   CHECK(realloc.exit == 3);
   CHECK(realloc.err.find("nodes[0].memroy") != std::string::npos);
+}
+
+TEST_CASE("operator: apply prints an inventory, so -o takes json or yaml only (SPEC §8.3)") {
+  write("op_nodes.yaml", kNodes);
+  const std::string plan = "apply -n op_nodes.yaml --app web --memory 10Mi --count 1 ";
+  Ran table = eruplan(plan + "-o table");
+  CHECK(table.exit == 2);
+  CHECK(table.out.empty());
+  CHECK(table.err.find("--output: table not in {json,yaml}") != std::string::npos);
+  CHECK(table.err.find("Run with --help") != std::string::npos);
+  Ran yaml = eruplan(plan);  // default: the format of -n
+  CHECK(yaml.exit == 0);
+  CHECK(yaml.out.starts_with("share_base: 100\n"));
+  CHECK(yaml.out.find("\nnodes:\n  - name: n1\n") != std::string::npos);
+  Ran json_out = eruplan(plan + "-o json");
+  CHECK(json_out.exit == 0);
+  CHECK(json::parse(json_out.out)["nodes"].size() == 5);
+  // --explain's lines go to stderr; stdout stays a valid inventory.
+  Ran explained = eruplan(plan + "--explain");
+  CHECK(explained.exit == 0);
+  CHECK(explained.out == yaml.out);
+  CHECK(explained.err.starts_with("explain:\n  n1: "));
+  CHECK(explained.err.find("\n  n4: auto: +1, at level 1 with the others\n  n5: not available\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("operator: share and realloc name the first problem in the document's message") {
+  write("op_nodes.yaml", kNodes);
+  write("op_bad_apps.yaml", "apps:\n  - {app: A, weight: 0, resources: {cpu: 1}}\n");
+  Ran share = eruplan("share -n op_nodes.yaml -r op_bad_apps.yaml -o json");
+  REQUIRE(share.exit == 3);
+  CHECK(json::parse(share.out)["error"]["message"] ==
+        "invalid input: 1 error; the first: op_bad_apps.yaml:2:22: error: apps[0].weight: weight "
+        "must be > 0, got 0");
+}
+
+TEST_CASE("operator: bash completion offers each command's own options") {
+  auto complete = [](const std::string& words) {
+    const std::string script = "source <(" + std::string(ERUPLAN_BINARY) +
+                               " completion bash); COMP_WORDS=(eruplan " + words +
+                               "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _eruplan; "
+                               "echo \"${COMPREPLY[*]}\"";
+    write("complete.sh", script);
+    const std::string cmd = "bash " + (work_dir() / "complete.sh").string();
+    std::string out;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[256];
+      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+      ::pclose(p);
+    }
+    return out;
+  };
+  CHECK(complete("grow --t") == "--template\n");
+  CHECK(complete("drain --ea") == "--each-node\n");
+  CHECK(complete("compare --str") == "--strategy --strict --strategies\n");
+  CHECK(complete("share --rep") == "--report\n");
+  CHECK(complete("plan --te") == "\n");  // --template is grow's
+  CHECK(complete("plan -o ''") == "table json yaml\n");
+  CHECK(complete("apply -o ''") == "json yaml\n");  // an inventory has no table
+}
+
+TEST_CASE("operator: a requests: list reports its errors and the inventory checks of the rest") {
+  write("op_nodes.yaml", kNodes);
+  write("op_list.yaml",
+        "requests:\n"
+        "  - {app: a, count: 1, resources: {memory: lots}}\n"
+        "  - {app: b, count: 1, resources: {cpu: 0.005, cpu_bind: true}}\n"
+        "  - {app: a, count: 1}\n");
+  Ran r = eruplan("plan -n op_nodes.yaml -r op_list.yaml -o json");
+  REQUIRE(r.exit == 3);
+  std::vector<std::string> paths;
+  const json doc = json::parse(r.out);
+  for (const json& p : doc["error"]["problems"])
+    paths.push_back(p["path"].get<std::string>() + " @" + std::to_string(p["line"].get<int>()));
+  CHECK(paths == std::vector<std::string>{"requests[0].resources.memory @2", "requests[2] @4",
+                                          "requests[1].resources.cpu @3"});
+  // The same for Kubernetes manifests in a stream.
+  write("op_pods.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n"
+        "    - resources: {requests: {memory: 1Gb}}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  nodeName: n9\n"
+        "  containers: [{resources: {requests: {cpu: 1}}}]\n");
+  Ran k = eruplan("plan -n op_nodes.yaml -r op_pods.yaml");
+  CHECK(k.exit == 3);
+  CHECK(k.err.find("op_pods.yaml:6:38: error: spec.containers[0].resources.requests.memory") !=
+        std::string::npos);
+  CHECK(k.err.find("node \"n9\" is not in the inventory") != std::string::npos);
 }

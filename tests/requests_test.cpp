@@ -36,8 +36,8 @@ std::vector<Request> load_list(const std::string& yaml) {
 std::string load_error(const std::string& yaml) {
   Diagnostics diags;
   Source source{"r.yaml", yaml};
-  auto set = load_requests(&source, {}, true, diags);
-  CHECK_FALSE(set);
+  load_requests(&source, {}, true, diags);
+  CHECK(diags.has_errors());
   return diags.to_string();
 }
 
@@ -345,6 +345,13 @@ TEST_CASE("several requests: bad input names the field") {
             .find("requests[0].resources.extended.x.io/y: negative size -1") != std::string::npos);
   CHECK(load_error("requests:\n  - {app: a, count: 2, min_count: 0}\n")
             .find("requests[0].min_count") != std::string::npos);
+  // Every problem at once: a duplicate name beside a request with another error.
+  CHECK(load_error("requests:\n  - {app: a, count: 2, resources: {memory: lots}}\n"
+                   "  - {app: a, count: 1}\n") ==
+        "r.yaml:2:44: error: requests[0].resources.memory: expected a size (bytes, or a string "
+        "like \"8Gi\"), got lots\n"
+        "r.yaml:3:5: error: requests[1]: two requests are named \"a\" (requests[0] and "
+        "requests[1]); give each a unique name\n");
 }
 
 TEST_CASE("apply A, then apply B on its output, equals one plan of requests [A, B] (SPEC §8.3)") {

@@ -38,7 +38,7 @@ Inventory make_nodes(std::int64_t count) {
 }
 
 // distinct: every app its own shape (memory 512Mi + i Mi), the worst case
-// for the shared per-shape queues.
+// for the per-shape score indexes (every placement rescores the node once per shape).
 ShareSpec make_apps(std::int64_t count, SharePlacement placement, bool distinct) {
   ShareSpec spec;
   spec.placement = placement;

@@ -254,6 +254,19 @@ void add_jobs_option(CLI::App* cmd, unsigned& jobs) {
           "N>=1"));
 }
 
+// -n as a Kubernetes node list and --pods (SPEC §12): plan and the commands
+// that read an inventory the same way (compare, grow, drain, share, realloc).
+void add_kubernetes_options(CLI::App* cmd, PlanArgs& a) {
+  cmd->add_option("--nodes-format", a.nodes_format,
+                  "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
+      ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
+      ->capture_default_str();
+  cmd->add_option("--pods", a.pods,
+                  "Running pods (kubectl get pods -A -o json): their requests become usage");
+  cmd->add_option("--app-label", a.app_label,
+                  "Label naming a pod's app (default app.kubernetes.io/name, then app)");
+}
+
 // `apply` prints an inventory, which has no table form (SPEC §8.3): its -o
 // takes json or yaml only, and defaults to the format of -n.
 void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
@@ -314,17 +327,10 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
   cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");
   cmd->add_flag("--all-nodes", a.all_nodes,
                 "Tables list every node (default: past 50, the used ones and those with a reason)");
-  cmd->add_option("--nodes-format", a.nodes_format,
-                  "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)")
-      ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
-      ->capture_default_str();
-  cmd->add_option("--pods", a.pods,
-                  "Running pods (kubectl get pods -A -o json): their requests become usage");
-  cmd->add_option("--app-label", a.app_label,
-                  "Label naming a pod's app (default app.kubernetes.io/name, then app)");
+  add_kubernetes_options(cmd, a);
 }
 
-// plan, apply, compare: --report FILE.html (SPEC §14).
+// plan, apply, compare, share: --report FILE.html (SPEC §14).
 void add_report_option(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("--report", a.report,
                   "Write a self-contained HTML page of usage before/after per node to FILE");
@@ -386,6 +392,7 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
   add_report_option(cmd, a);
+  add_kubernetes_options(cmd, a);
 }
 
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
@@ -537,6 +544,7 @@ void add_realloc_options(CLI::App* cmd, PlanArgs& a) {
   cmd->add_flag("--atomic", a.atomic, "When any group fails, change nothing");
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the realloc to FILE (YAML, or JSON for a .json name)");
+  add_kubernetes_options(cmd, a);
 }
 
 int run_realloc_command(const PlanArgs& a) {
@@ -547,11 +555,22 @@ int run_realloc_command(const PlanArgs& a) {
   if (a.request.empty()) return usage_error("--request is required", output);
   if (a.nodes == kStdin && a.request == kStdin)
     return usage_error("only one of --nodes and --request may be - (stdin)", output);
+  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
+    return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   ReallocOptions options;
   const InputFormat format = parse_input_format(a.input_format);
   if (!load_source(a.nodes, format, options.nodes, output) ||
       !load_source(a.request, format, options.request, output))
     return static_cast<int>(ExitCode::Invalid);
+  if (!a.pods.empty()) {
+    options.pods.emplace();
+    if (!load_source(a.pods, format, *options.pods, output))
+      return static_cast<int>(ExitCode::Invalid);
+  }
+  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                                   : NodesFormat::Auto;
+  options.kubernetes.app_label = a.app_label;
   options.output = a.output == "json"   ? OutputFormat::Json
                    : a.output == "yaml" ? OutputFormat::Yaml
                                         : OutputFormat::Table;

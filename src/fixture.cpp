@@ -903,7 +903,8 @@ void run_whatif_case(const std::string& file, const std::string& text, const YAM
   compare_whatif(whatif_expect, result, r.differences);
 }
 
-// `command: realloc` (SPEC §11): `request` is the realloc request,
+// `command: realloc` (SPEC §11): `request` is the realloc request, `pods`
+// (optional) kubectl's pods as workloads,
 // `options: {atomic: true}` adds --atomic, and `expect.status: {id: ok|failed|not_applied}`
 // checks the workloads listed (exit and error_contains as for every case).
 void run_realloc_case(const YAML::Node& root, const std::string& file, const std::string& text,
@@ -927,6 +928,9 @@ void run_realloc_case(const YAML::Node& root, const std::string& file, const std
       read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
   std::optional<Source> request =
       read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+  if (root["pods"])  // SPEC §12: each running pod is also a workload
+    options.pods =
+        read_input(root, root["pods"], "pods", file, text, json_case, read, r.differences);
   if (!r.differences.empty()) return;
   options.nodes = std::move(*nodes);
   options.request = std::move(*request);

@@ -40,6 +40,9 @@ enum class NodesFormat { Auto, Eruplan, Kubernetes };
 struct KubernetesOptions {
   NodesFormat nodes_format = NodesFormat::Auto;
   std::string app_label;  // --app-label: replaces app.kubernetes.io/name and app
+  // realloc (SPEC §11): each pod applied is also a workload of its node, id
+  // "namespace/name", its requests as both request and limit.
+  bool pods_as_workloads = false;
 };
 
 // -n: an eruplan inventory (§2) or a Kubernetes NodeList/List of Nodes,

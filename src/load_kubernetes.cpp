@@ -532,7 +532,16 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
                              [&res](const ExtendedResource& e) { return e.name == res; });
       if (it != node.extended.end()) it->used = saturating_add(it->used, value);
     }
-    ++apps[found->second][pod_app(*doc, labels, options, text_of(*doc, name))];
+    std::string app = pod_app(*doc, labels, options, text_of(*doc, name));
+    if (options.pods_as_workloads) {
+      Workload w;
+      w.id = pod_name(*doc, ns, name);
+      w.app = app;
+      w.cpu = w.cpu_limit = req.cpu;
+      w.memory = w.memory_limit = req.memory;
+      node.workloads.push_back(std::move(w));
+    }
+    ++apps[found->second][std::move(app)];
   }
   for (const auto& [node, u] : unknown)
     r.warning(items_path.at(u.index).child("spec").child("nodeName"), u.first,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "model.h"
 #include "pipeline.h"
@@ -97,7 +98,9 @@ std::string render_realloc(const Inventory& inventory, const ReallocResult& resu
                            OutputFormat format, const std::string& error);
 
 struct ReallocOptions {
-  Source nodes;
+  Source nodes;                // an inventory, or a Kubernetes node list (SPEC §12)
+  std::optional<Source> pods;  // --pods: each running pod is also a workload
+  KubernetesOptions kubernetes;
   Source request;
   OutputFormat output = OutputFormat::Table;
   bool atomic = false;

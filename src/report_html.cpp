@@ -83,10 +83,14 @@ h2{font-size:1.15em;margin:1.6em 0 .4em;border-bottom:1px solid #d5dae0;padding-
 .new{font-weight:600;text-align:right}
 .reason{font-size:.85em;color:#a33}
 .summary{font-size:.9em;color:#333}
+.apps{color:#1d232b}
+table.apps{border-collapse:collapse;font-size:.9em;margin:.5em 0 .8em}
+table.apps th,table.apps td{border-bottom:1px solid #eceff2;padding:.15em .8em;text-align:left}
 )";
 
 void node_row(std::string& out, const Node& before, const Node& after, std::int64_t added,
-              const std::string& reason, const std::vector<const Resource*>& shown) {
+              const std::string& by_app, const std::string& reason,
+              const std::vector<const Resource*>& shown) {
   out += "<div class=\"node";
   if (added > 0) out += " used";
   if (!reason.empty()) out += " zero";
@@ -113,7 +117,9 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
     out += "</span></div>";
   }
   out += "<div class=\"new\">" + (added > 0 ? "+" + std::to_string(added) : std::string()) +
-         "</div><div class=\"reason\">" + escape(reason) + "</div></div>\n";
+         "</div><div class=\"reason\">" +
+         (by_app.empty() ? std::string() : "<span class=\"apps\">" + escape(by_app) + "</span> ") +
+         escape(reason) + "</div></div>\n";
 }
 
 }  // namespace
@@ -154,13 +160,25 @@ std::string render_html_report(const std::string& title, const Inventory& before
     out += "<section style=\"--res:" + std::to_string(shown.size()) + "\">\n<h2>" +
            escape(s.title) + "</h2>\n<div class=\"summary\">" + std::to_string(n) + " nodes, " +
            std::to_string(added) + " new instance" + (added == 1 ? "" : "s") + " on " +
-           std::to_string(used) + " node" + (used == 1 ? "" : "s") +
-           "</div>\n<div class=\"node head\"><div>node</div>";
+           std::to_string(used) + " node" + (used == 1 ? "" : "s") + "</div>\n";
+    if (!s.table_head.empty()) {
+      out += "<table class=\"apps\">\n<tr>";
+      for (const std::string& h : s.table_head) out += "<th>" + escape(h) + "</th>";
+      out += "</tr>\n";
+      for (const std::vector<std::string>& row : s.table_rows) {
+        out += "<tr>";
+        for (const std::string& cell : row) out += "<td>" + escape(cell) + "</td>";
+        out += "</tr>\n";
+      }
+      out += "</table>\n";
+    }
+    out += "<div class=\"node head\"><div>node</div>";
     for (const Resource* r : shown) out += std::string("<div>") + r->name + "</div>";
     out += "<div>new</div><div>reason</div></div>\n";
     for (std::size_t i = 0; i < n; ++i)
       node_row(out, before.nodes[i], after.nodes[i],
                i < s.new_instances.size() ? s.new_instances[i] : 0,
+               i < s.by_app.size() ? s.by_app[i] : std::string(),
                i < s.reasons.size() ? s.reasons[i] : std::string(), shown);
     out += "</section>\n";
   }

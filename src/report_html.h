@@ -19,6 +19,12 @@ struct ReportSection {
   const Inventory* after = nullptr;         // same nodes, same order as `before` (more allowed)
   std::vector<std::int64_t> new_instances;  // parallel to after->nodes
   std::vector<std::string> reasons;         // parallel to after->nodes; "" = none
+  // Optional: the new instances of each app on the node ("A +3, B +2"),
+  // parallel to after->nodes, shown before the reason.
+  std::vector<std::string> by_app;
+  // Optional: a table above the node rows (share: one row per app).
+  std::vector<std::string> table_head;
+  std::vector<std::vector<std::string>> table_rows;
 };
 
 // Every node of each section, in inventory order, one `div.node` each with a

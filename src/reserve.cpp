@@ -80,6 +80,38 @@ void reserve(Inventory& inventory, std::uint32_t index, const Request& request, 
   ++node.revision;
 }
 
+void reserve_counts(Inventory& inventory, std::uint32_t index,
+                    std::span<const std::pair<const Request*, std::int64_t>> entries) {
+  Node& node = inventory.nodes[index];
+  std::vector<std::pair<std::string, std::int64_t>> merged;
+  merged.reserve(node.instances.size() + entries.size());
+  auto old = node.instances.begin();
+  for (const auto& [request, k] : entries) {
+    if (k <= 0) continue;
+    node.memory_used = saturating_add(node.memory_used, saturating_mul(k, request->memory));
+    node.storage_used = saturating_add(node.storage_used, saturating_mul(k, request->storage));
+    node.cpu_used = saturating_add(node.cpu_used, saturating_mul(k, request->cpu));
+    for (const auto& [name, per_instance] : request->extended) {
+      auto it = std::lower_bound(
+          node.extended.begin(), node.extended.end(), name,
+          [](const ExtendedResource& e, const std::string& n) { return e.name < n; });
+      if (it != node.extended.end() && it->name == name)
+        it->used = saturating_add(it->used, saturating_mul(k, per_instance));
+    }
+    for (; old != node.instances.end() && old->first < request->app; ++old)
+      merged.push_back(std::move(*old));
+    if (old != node.instances.end() && old->first == request->app) {
+      merged.emplace_back(std::move(old->first), saturating_add(old->second, k));
+      ++old;
+    } else {
+      merged.emplace_back(request->app, k);
+    }
+  }
+  for (; old != node.instances.end(); ++old) merged.push_back(std::move(*old));
+  node.instances = std::move(merged);
+  ++node.revision;
+}
+
 const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j) {
   if (nc.capacity == kUnlimited && nc.plans.size() == 1) return &nc.plans.front();
   if (j < static_cast<std::int64_t>(nc.plans.size())) return &nc.plans[static_cast<size_t>(j)];

@@ -33,6 +33,12 @@ class UndoLog {
 void reserve(Inventory& inventory, std::uint32_t index, const Request& request, std::int64_t k,
              std::span<const Plan> plans, UndoLog* undo = nullptr);
 
+// reserve() of several requests that bind nothing on one node, each entry
+// (request, k) once, with instances[app] merged in one pass: `entries` sorted
+// by app, no app twice. The node ends as after one reserve() per entry.
+void reserve_counts(Inventory& inventory, std::uint32_t index,
+                    std::span<const std::pair<const Request*, std::int64_t>> entries);
+
 // The plan of a node's j-th new instance (SPEC §5): the j-th of its PlanMap,
 // or the one shared plan of an unlimited node; null when not materialised.
 const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j);

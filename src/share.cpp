@@ -4,40 +4,33 @@
 // instances, then name) and places one instance on its best node. Done
 // naively that is apps x nodes capacity checks per step. Here:
 // - Apps sit in a heap by weighted share; only the app just placed changes
-//   its share (totals are fixed), so picking one is O(log apps).
+//   its share (totals are fixed), so picking one is O(log apps), compared
+//   by a double first and exactly only when the doubles are too close.
 // - Apps with the same shape (resources, filter, tolerations: shape_of) see
-//   the same candidates in the same order and share one bucket queue: the
-//   fit score is an integer 0..100, bucket[score] is a bitset of node ranks
-//   (name order), the best node the smallest rank of the highest non-empty
-//   bucket. Each node is filed with the node revision it was scored at, so
-//   a placement, which changes one node, makes only that node stale.
-// - first_fit and least_allocated: a node's score never rises as nodes fill,
-//   so stale nodes are rescored only when they come to the top (lazily):
-//   dropped when they can take no more, moved down a bucket in O(1) when
-//   their score fell. For requests that bind nothing, "can take one more"
-//   only turns false as nodes fill, so a dropped node stays dropped; a
-//   binding shape's node (CPU plans of oversold cores are not monotone) is
-//   parked and looked at again whenever that node changes.
-// - most_allocated: scores rise as a node fills, so before a shape picks,
-//   the nodes changed since its last pick (a shared change log, each node
-//   once) are rescored for it and moved up.
-// Per step that is O(log apps) plus, amortised, O(shapes) rescorings in the
-// worst case (every shape's view of the changed node goes stale; with
-// least_allocated a node falls through at most 101 buckets per shape over
-// the whole run, each move O(1)), with the summary-word scan of a bitset
-// (nodes / 4096 words) to find a bucket's first node. bench/share_bench.cpp
-// measures it as apps and nodes grow (figures in README.md).
+//   the same candidates in the same order and share one ScoreIndex: a byte
+//   per node (0 = cannot take one more, else 1 + fit score) under a tree of
+//   64-byte block maxima; the best node is the smallest rank (name order)
+//   holding the largest byte.
+// - A placement changes one node, so only that node is rescored, once per
+//   live shape, and its byte set: O(S x log_64 nodes) per step for S live
+//   shapes, whatever the placement (scores may fall or rise). A node that
+//   binds nothing and could not take one more never can again: not rescored.
+// - When nothing binds, a placement only adds to the run's own copy of the
+//   node's numbers; the Inventory is written once, per node, at the end (or
+//   before a frozen_by capacity pass needs it). Binding shapes take their
+//   CPU plans from node_capacity on the live Inventory, reserved each step.
+// Shapes whose apps are all frozen or at max_count drop their bytes.
+// bench/share_bench.cpp measures it as apps and nodes grow (README.md).
 // The one-at-a-time reference (recompute every share and every node each
 // step) lives in tests/share_test.cpp and must agree on random inputs.
 #include "share.h"
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
-#include <queue>
 #include <span>
 
 #include "reserve.h"
+#include "score_index.h"
 
 namespace eruplan {
 
@@ -186,15 +179,40 @@ int compare_shares(std::int64_t c1, const Unit& u1, std::int64_t c2, const Unit&
       product({static_cast<u128>(c2), u2.request, u2.weight.den, u1.total, u1.weight.num}));
 }
 
+// count x unit as a double, within a relative 2^-50 of the exact value (each
+// of the four roundings and three operations adds at most 2^-53): two shares
+// whose doubles differ by more than a relative 10^-12 compare as their
+// doubles do, and only closer ones need compare_shares.
+double approx_share(std::int64_t count, const Unit& u) {
+  if (count == 0 || u.kind.empty()) return 0;
+  return static_cast<double>(count) *
+         (static_cast<double>(u.request) * static_cast<double>(u.weight.den)) /
+         (static_cast<double>(u.total) * static_cast<double>(u.weight.num));
+}
+
 // --- Nodes ---------------------------------------------------------------------
 
-// The numbers the fit check and the score read, copied out of a Node into
-// one cache line, refreshed from the node after each reservation on it.
+// floor(y / d) for y < 2^63 and 0 < d < 2^63, given inverse = floor((2^64 - 1) / d):
+// the estimate y x inverse / 2^64 is below y / d by less than 2 y / 2^64 < 1,
+// so one correction step makes it exact, with a multiplication for the
+// division the score would otherwise do per node, shape and step.
+std::uint64_t inverse_of(std::int64_t d) {
+  return d > 0 ? ~std::uint64_t{0} / static_cast<std::uint64_t>(d) : 0;
+}
+std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
+  std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>(y) * inverse) >> 64);
+  if ((q + 1) * d <= y) ++q;
+  return q;
+}
+
+// The numbers the fit check and the score read, per node, kept by the run
+// itself: placements that bind nothing add to them without touching the
+// Inventory (written once at the end, see Filler::flush).
 struct Hot {
   NanoCores cpu = 0, cpu_used = 0;
   Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
   std::int64_t instances = 0, max_instances = -1;
-  std::uint64_t revision = 0;
+  std::uint64_t cpu_inverse = 0, memory_inverse = 0;  // inverse_of(cpu), inverse_of(memory)
 
   static Hot of(const Node& n) {
     // Instances are only counted for max_instances (a node runs many apps).
@@ -206,7 +224,8 @@ struct Hot {
             n.storage_used,
             n.max_instances >= 0 ? n.instances_total() : 0,
             n.max_instances,
-            n.revision};
+            inverse_of(n.cpu_total()),
+            inverse_of(n.memory)};
   }
 };
 
@@ -217,20 +236,22 @@ std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement p
   const bool least = placement == SharePlacement::LeastAllocated;
   std::int64_t sum = 0;  // each part is 0..100
   int counted = 0;
-  auto add = [&](std::int64_t alloc, std::int64_t used, std::int64_t request) {
+  auto add = [&](std::int64_t alloc, std::uint64_t inverse, std::int64_t used,
+                 std::int64_t request) {
     if (alloc <= 0) return;
     ++counted;
     std::int64_t req = 0;  // min(used + request, alloc): least scores 0 past alloc, most 100
     if (__builtin_add_overflow(used, request, &req) || req > alloc) req = alloc;
     const std::int64_t part = least ? alloc - req : req;
     if (alloc < (std::int64_t{1} << 56))  // x 100 stays below 2^63
-      sum += part * 100 / alloc;
+      sum += static_cast<std::int64_t>(divide(static_cast<std::uint64_t>(part * 100),
+                                              static_cast<std::uint64_t>(alloc), inverse));
     else
       sum += static_cast<std::int64_t>(static_cast<u128>(part) * 100 / static_cast<u128>(alloc));
   };
-  add(node.cpu, node.cpu_used, request.cpu);
-  add(node.memory, node.memory_used, request.memory);
-  return counted == 0 ? 0 : sum / counted;
+  add(node.cpu, node.cpu_inverse, node.cpu_used, request.cpu);
+  add(node.memory, node.memory_inverse, node.memory_used, request.memory);
+  return counted == 2 ? sum / 2 : sum;
 }
 
 // Taints (SPEC §9) never change during a run: checked once per node and shape.
@@ -244,28 +265,10 @@ bool tolerated(const Node& node, const Request& request) {
   return true;
 }
 
-// capacity >= 1 for one more instance, as node_capacity() would say, on an
-// available node whose taints the request tolerates. Requests that bind
-// nothing are checked dimension by dimension without building reasons (the
-// hot path); binding ones go through node_capacity itself.
-bool can_take_one(const Inventory& inventory, const Hot& h, std::uint32_t index,
-                  const Request& request, bool binds) {
-  if (binds) return node_capacity(inventory, request, index, {0, 1}).capacity >= 1;
-  if (request.cpu > h.cpu) return false;
-  if (request.cpu > 0 && h.cpu - h.cpu_used < request.cpu) return false;
-  if (request.memory > 0 && h.memory - h.memory_used < request.memory) return false;
-  if (request.storage > 0 && h.storage - h.storage_used < request.storage) return false;
-  for (const auto& [name, per_instance] : request.extended) {
-    if (per_instance <= 0) continue;
-    const ExtendedResource* e = inventory.nodes[index].find_extended(name);
-    if (e == nullptr || e->total - e->used < per_instance) return false;
-  }
-  return h.max_instances < 0 || h.max_instances - h.instances >= 1;
-}
-
-// Everything a node's verdict for one more instance depends on: apps with
-// the same shape see the same candidates in the same order, so they share
-// one heap (a placement then costs one stale entry per shape, not per app).
+// Everything a node's verdict for one more instance and its score depend on:
+// apps with the same shape see the same candidates in the same order, so
+// they share one ScoreIndex (a placement then costs one update per shape,
+// not per app).
 std::string shape_of(const Request& r) {
   std::string k = std::to_string(r.cpu) + (r.cpu_bind ? "b" : "f") + std::to_string(r.memory) +
                   "/" + std::to_string(r.storage);
@@ -289,75 +292,28 @@ std::string shape_of(const Request& r) {
   return k;
 }
 
-// A set of node ranks (name order) with the smallest found fast: one bit
-// per rank and one summary bit per non-empty 64-bit word. Insert and erase
-// are O(1); the smallest rank costs a scan of summary words from the lowest
-// one that may be non-empty (n / 4096 words at most).
-class RankSet {
- public:
-  explicit RankSet(std::size_t n = 0) : n_(n) {}
-  bool empty() const { return count_ == 0; }
-  void insert(std::uint32_t r) {
-    if (bits_.empty()) {  // allocated on first use: most buckets of a shape stay empty
-      bits_.assign((n_ + 63) / 64, 0);
-      summary_.assign((bits_.size() + 63) / 64, 0);
-    }
-    const std::size_t w = r >> 6;
-    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
-    if ((bits_[w] & bit) != 0) return;
-    bits_[w] |= bit;
-    summary_[w >> 6] |= std::uint64_t{1} << (w & 63);
-    ++count_;
-    low_ = std::min(low_, w >> 6);
-  }
-  void erase(std::uint32_t r) {
-    const std::size_t w = r >> 6;
-    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
-    if (bits_.empty() || (bits_[w] & bit) == 0) return;
-    bits_[w] &= ~bit;
-    if (bits_[w] == 0) summary_[w >> 6] &= ~(std::uint64_t{1} << (w & 63));
-    --count_;
-  }
-  std::uint32_t front() {  // not empty
-    while (summary_[low_] == 0) ++low_;
-    const std::size_t w = low_ * 64 + static_cast<std::size_t>(__builtin_ctzll(summary_[low_]));
-    return static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits_[w])));
-  }
-
- private:
-  std::size_t n_;
-  std::vector<std::uint64_t> bits_, summary_;
-  std::size_t count_ = 0;
-  std::size_t low_ = 0;  // summary words below it are all zero
-};
-
-// A shape's candidate nodes as a bucket queue: the fit score is an integer
-// 0..100, so bucket[score] holds the ranks of the nodes filed under it and
-// the best node is the smallest rank of the highest non-empty bucket; a node
-// that falls a bucket moves in O(1). Each node's bucket and the revision it
-// was scored at are kept per node.
-constexpr int kBuckets = 101;
+// One shape's view of the nodes: a byte per node by rank, 0 when the node
+// cannot take one more, else 1 + its fit score, always current (a placement
+// rewrites the placed node's byte in every live shape, nothing else).
 struct Group {
   const Request* request = nullptr;  // of its first app
   bool binds = false;
-  std::vector<RankSet> bucket;  // score -> ranks
-  int top = -1;                 // no bucket above is non-empty
-  struct Filed {
-    std::uint64_t revision = 0;  // the node's revision it was scored at
-    int score = -1;              // its bucket; -1 = none
-  };
-  std::vector<Filed> filed;   // by node index
-  std::vector<bool> accepts;  // most_allocated: candidate nodes
-  std::size_t cursor = 0;     // most_allocated: change log read so far
+  // Extended resources asked for: (index into Filler::ext_names_, per instance > 0).
+  std::vector<std::pair<std::uint32_t, std::int64_t>> extended;
+  ScoreIndex index;
+  std::vector<bool> accepts;  // binding shapes: nodes its filter and taints let in
+  std::int64_t active = 0;    // apps of this shape neither frozen nor at max_count
 };
 
 struct AppState {
   Unit unit;
   std::uint32_t group = 0;
   std::int64_t count = 0;  // existing + new
+  double share = 0;        // approx_share(count, unit), for Queued
   std::int64_t placed = 0;
   bool frozen = false;
   std::vector<std::uint32_t> log;  // nodes placed on, in order
+  std::size_t flushed = 0;         // log entries already reserved in the Inventory
   std::vector<Plan> plans;         // binding apps: each instance's plan, same order
 };
 
@@ -377,35 +333,53 @@ class Filler {
   }
 
  private:
-  bool grows() const { return spec_.placement == SharePlacement::MostAllocated; }
-
-  int score(std::uint32_t g, std::uint32_t node) const {
-    return static_cast<int>(fit_score(hot_[node], *groups_[g].request, spec_.placement));
-  }
-
-  // Files a node that can take one more under its current score.
-  void insert(std::uint32_t gi, std::uint32_t node) {
-    Group& g = groups_[gi];
-    const int sc = score(gi, node);
-    g.filed[node] = {hot_[node].revision, sc};
-    g.bucket[static_cast<std::size_t>(sc)].insert(rank_[node]);
-    g.top = std::max(g.top, sc);
-  }
-
-  bool fits(std::uint32_t g, std::uint32_t node) const {
-    return can_take_one(inv_, hot_[node], node, *groups_[g].request, groups_[g].binds);
+  // The byte a shape files a node under, on the numbers as they are now.
+  std::uint8_t verdict(const Group& g, std::uint32_t i) const {
+    const Hot& h = hot_[i];
+    const Request& r = *g.request;
+    if (g.binds) {
+      if (node_capacity(inv_, r, i, {0, 1}).capacity < 1) return 0;
+    } else {
+      if (r.cpu > h.cpu) return 0;
+      if (r.cpu > 0 && h.cpu - h.cpu_used < r.cpu) return 0;
+      if (r.memory > 0 && h.memory - h.memory_used < r.memory) return 0;
+      if (r.storage > 0 && h.storage - h.storage_used < r.storage) return 0;
+      const std::size_t base = i * ext_names_.size();
+      for (const auto& [e, per_instance] : g.extended)
+        if (ext_total_[base + e] - ext_used_[base + e] < per_instance) return 0;
+      if (h.max_instances >= 0 && h.max_instances - h.instances < 1) return 0;
+    }
+    return static_cast<std::uint8_t>(1 + fit_score(h, r, spec_.placement));
   }
 
   void setup(ShareResult& result) {
     const std::size_t n = inv_.nodes.size();
-    const std::vector<std::uint32_t> by_name = filtered_nodes(inv_, NodeFilter{});
-    by_name_ = by_name;
+    by_name_ = filtered_nodes(inv_, NodeFilter{});
     rank_.resize(n);
-    for (std::uint32_t r = 0; r < by_name.size(); ++r) rank_[by_name[r]] = r;
-    parked_.resize(n);
-    seen_.assign(n, 0);
+    for (std::uint32_t r = 0; r < by_name_.size(); ++r) rank_[by_name_[r]] = r;
     hot_.reserve(n);
     for (const Node& node : inv_.nodes) hot_.push_back(Hot::of(node));
+    deferred_ = true;
+    for (const ShareApp& app : spec_.apps) {
+      deferred_ = deferred_ && !binds_anything(app.request);
+      for (const auto& [name, per_instance] : app.request.extended)
+        if (per_instance > 0) ext_names_.push_back(name);
+    }
+    std::sort(ext_names_.begin(), ext_names_.end());
+    ext_names_.erase(std::unique(ext_names_.begin(), ext_names_.end()), ext_names_.end());
+    ext_total_.assign(n * ext_names_.size(), 0);
+    ext_used_.assign(n * ext_names_.size(), 0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t e = 0; e < ext_names_.size(); ++e)
+        if (const ExtendedResource* x = inv_.nodes[i].find_extended(ext_names_[e])) {
+          ext_total_[i * ext_names_.size() + e] = x->total;
+          ext_used_[i * ext_names_.size() + e] = x->used;
+        }
+    by_app_name_.resize(apps_.size());
+    std::iota(by_app_name_.begin(), by_app_name_.end(), 0u);
+    std::sort(by_app_name_.begin(), by_app_name_.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return spec_.apps[x].name < spec_.apps[y].name;
+    });
     const PoolTotals totals = pool_totals(inv_);
     std::vector<std::string> shapes;
     for (std::uint32_t a = 0; a < apps_.size(); ++a) {
@@ -415,135 +389,162 @@ class Filler {
       for (const Node& node : inv_.nodes)
         if (node.available) s.count += node.instances_of(app.name);
       result.apps[a].existing = s.count;
+      s.share = approx_share(s.count, s.unit);
       std::string shape = shape_of(app.request);
       const auto it = std::find(shapes.begin(), shapes.end(), shape);
       s.group = static_cast<std::uint32_t>(it - shapes.begin());
-      if (it != shapes.end()) continue;
-      shapes.push_back(std::move(shape));
-      groups_.emplace_back();
-      Group& g = groups_.back();
-      g.request = &app.request;
-      g.binds = binds_anything(app.request);
-      g.bucket.assign(kBuckets, RankSet(n));
-      g.filed.assign(n, {});
-      if (grows()) g.accepts.assign(n, false);
-      for (const std::uint32_t i : filtered_nodes(inv_, app.request.filter)) {
-        if (!inv_.nodes[i].available) continue;
-        // Not tolerated: never a candidate (binding shapes check in node_capacity).
-        if (!g.binds && !tolerated(inv_.nodes[i], app.request)) continue;
-        if (grows()) g.accepts[i] = true;
-        if (fits(s.group, i))
-          insert(s.group, i);
-        else if (g.binds && !grows())
-          parked_[i].push_back(s.group);
+      if (it == shapes.end()) {
+        shapes.push_back(std::move(shape));
+        add_group(app.request);
       }
+      if (app.max_count != 0) ++groups_[s.group].active;
     }
+    for (std::uint32_t g = 0; g < groups_.size(); ++g)
+      if (groups_[g].active > 0)
+        live_.push_back(g);
+      else
+        groups_[g].index = ScoreIndex();  // never asked
   }
 
-  // most_allocated: rescore, for this shape, every node changed since its
-  // last pick (each once), and file it again where its score moved.
-  void refresh(std::uint32_t gi) {
-    Group& g = groups_[gi];
-    ++stamp_;
-    for (; g.cursor < changes_.size(); ++g.cursor) {
-      const std::uint32_t i = changes_[g.cursor];
-      if (seen_[i] == stamp_ || !g.accepts[i]) continue;
-      seen_[i] = stamp_;
-      Group::Filed& filed = g.filed[i];
-      const int sc = fits(gi, i) ? score(gi, i) : -1;
-      if (sc >= 0 && sc == filed.score) {
-        filed.revision = hot_[i].revision;
-        continue;
-      }
-      if (filed.score >= 0) g.bucket[static_cast<std::size_t>(filed.score)].erase(rank_[i]);
-      filed.score = -1;
-      if (sc >= 0) insert(gi, i);
+  void add_group(const Request& request) {
+    Group& g = groups_.emplace_back();
+    g.request = &request;
+    g.binds = binds_anything(request);
+    for (const auto& [name, per_instance] : request.extended)
+      if (per_instance > 0)
+        g.extended.emplace_back(
+            static_cast<std::uint32_t>(
+                std::lower_bound(ext_names_.begin(), ext_names_.end(), name) - ext_names_.begin()),
+            per_instance);
+    std::vector<std::uint8_t> bytes(by_name_.size(), 0);
+    if (g.binds) g.accepts.assign(inv_.nodes.size(), false);
+    for (const std::uint32_t i : filtered_nodes(inv_, request.filter)) {
+      if (!inv_.nodes[i].available) continue;
+      // Not tolerated: never a candidate (binding shapes check in node_capacity).
+      if (!g.binds && !tolerated(inv_.nodes[i], request)) continue;
+      if (g.binds) g.accepts[i] = true;
+      bytes[rank_[i]] = verdict(g, i);
     }
+    g.index = ScoreIndex(std::move(bytes));
   }
 
-  std::optional<std::uint32_t> best_node(std::uint32_t a) {
-    const std::uint32_t gi = apps_[a].group;
-    Group& g = groups_[gi];
-    if (grows()) refresh(gi);
-    while (g.top >= 0) {
-      RankSet& bucket = g.bucket[static_cast<std::size_t>(g.top)];
-      if (bucket.empty()) {
-        --g.top;
-        continue;
-      }
-      const std::uint32_t rank = bucket.front();
-      const std::uint32_t i = by_name_[rank];
-      Group::Filed& filed = g.filed[i];
-      const std::uint64_t revision = hot_[i].revision;
-      if (filed.revision == revision) return i;  // scored on the state as it is
-      // Changed since it was scored (first_fit, least_allocated: its score
-      // can only have fallen). It can take none: drop it. Its score did not
-      // move: still the best, since every other node's true score is at most
-      // its filed one. Else file it lower and look again.
-      if (!fits(gi, i)) {
-        bucket.erase(rank);
-        filed.score = -1;
-        if (g.binds) parked_[i].push_back(gi);
-        continue;
-      }
-      const int sc = score(gi, i);
-      if (sc == g.top) {
-        filed.revision = revision;
-        return i;
-      }
-      bucket.erase(rank);
-      insert(gi, i);
-    }
-    return std::nullopt;
+  std::optional<std::uint32_t> best_node(std::uint32_t a) const {
+    const std::optional<std::uint32_t> rank = groups_[apps_[a].group].index.best();
+    if (!rank) return std::nullopt;
+    return by_name_[*rank];
   }
 
   void place(std::uint32_t a, std::uint32_t i) {
     AppState& s = apps_[a];
     const Request& request = spec_.apps[a].request;
-    if (groups_[s.group].binds) {
-      const NodeCapacity nc = node_capacity(inv_, request, i, {1, 1});
-      const Plan* plan = assigned_plan(nc, 0);
-      const Plan taken = plan != nullptr ? *plan : Plan{};
-      reserve(inv_, i, request, 1, std::span<const Plan>(&taken, 1));
-      s.plans.push_back(taken);
+    if (deferred_) {
+      Hot& h = hot_[i];  // what reserve() will add at the end
+      h.cpu_used += request.cpu;
+      h.memory_used += request.memory;
+      h.storage_used += request.storage;
+      if (h.max_instances >= 0) ++h.instances;
     } else {
-      reserve(inv_, i, request, 1, {});
+      if (groups_[s.group].binds) {
+        const NodeCapacity nc = node_capacity(inv_, request, i, {1, 1});
+        const Plan* plan = assigned_plan(nc, 0);
+        const Plan taken = plan != nullptr ? *plan : Plan{};
+        reserve(inv_, i, request, 1, std::span<const Plan>(&taken, 1));
+        s.plans.push_back(taken);
+      } else {
+        reserve(inv_, i, request, 1, {});
+      }
+      hot_[i] = Hot::of(inv_.nodes[i]);
     }
-    hot_[i] = Hot::of(inv_.nodes[i]);
+    for (const auto& [e, per_instance] : groups_[s.group].extended)
+      ext_used_[i * ext_names_.size() + e] += per_instance;
     ++s.count;
+    s.share = approx_share(s.count, s.unit);
     ++s.placed;
     s.log.push_back(i);
-    if (grows()) {
-      changes_.push_back(i);
-      return;
+    // Only node i changed: every live shape files it again.
+    const std::uint32_t rank = rank_[i];
+    for (const std::uint32_t gi : live_) {
+      Group& g = groups_[gi];
+      const std::uint8_t was = g.index.get(rank);
+      // Nodes that bind nothing only lose room: one that could not take one
+      // more never can again. A binding shape's node (CPU plans of oversold
+      // cores are not monotone) is looked at again whenever it changes.
+      if (was == 0 && !(g.binds && g.accepts[i])) continue;
+      g.index.set(rank, verdict(g, i));
     }
-    std::vector<std::uint32_t>& parked = parked_[i];
-    if (parked.empty()) return;
-    std::vector<std::uint32_t> still;
-    for (const std::uint32_t gi : parked) {
-      if (fits(gi, i))
-        insert(gi, i);
-      else
-        still.push_back(gi);
-    }
-    parked.swap(still);
   }
 
+  // Writes the placements not yet in the Inventory: per node, one
+  // reserve_counts() of every app placed on it since the last flush (the
+  // same numbers as one reserve() per instance, never saturating since each
+  // instance fitted).
+  void flush() {
+    if (!deferred_) return;
+    const std::size_t n = inv_.nodes.size();
+    count_.resize(n, 0);
+    // Twice over the new log entries, apps in name order: first how many
+    // (app, node) entries each node gets, then the entries themselves, so
+    // that each node's run lists its apps in name order.
+    std::vector<std::size_t> start(n + 1, 0);
+    for (const std::uint32_t a : by_app_name_) {
+      const AppState& s = apps_[a];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j)
+        if (count_[s.log[j]]++ == 0) ++start[s.log[j] + 1];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j) count_[s.log[j]] = 0;
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::pair<const Request*, std::int64_t>> entries(start[n]);
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (const std::uint32_t a : by_app_name_) {
+      AppState& s = apps_[a];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j) ++count_[s.log[j]];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j) {
+        const std::uint32_t i = s.log[j];
+        if (count_[i] == 0) continue;
+        entries[next[i]++] = {&spec_.apps[a].request, count_[i]};
+        count_[i] = 0;
+      }
+      s.flushed = s.log.size();
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (start[i + 1] > start[i])
+        reserve_counts(inv_, i,
+                       std::span(entries.data() + start[i], entries.data() + start[i + 1]));
+  }
+
+  void retire(std::uint32_t a) {
+    Group& g = groups_[apps_[a].group];
+    if (--g.active > 0) return;
+    live_.erase(std::find(live_.begin(), live_.end(), apps_[a].group));
+    g.index = ScoreIndex();  // no app asks again: its memory goes back
+  }
+
+  // A heap entry: the app and its approximate share, side by side so that
+  // most comparisons read no AppState.
+  struct Queued {
+    double share;
+    std::uint32_t app;
+  };
+
   // Lower weighted share first; ties: fewer new instances, then name.
-  bool before(std::uint32_t x, std::uint32_t y) const {
-    const AppState &a = apps_[x], &b = apps_[y];
+  bool before(const Queued& x, const Queued& y) const {
+    if (x.share < y.share * (1 - 1e-12)) return true;
+    if (y.share < x.share * (1 - 1e-12)) return false;
+    const AppState &a = apps_[x.app], &b = apps_[y.app];
     const int c = compare_shares(a.count, a.unit, b.count, b.unit);
     if (c != 0) return c < 0;
     if (a.placed != b.placed) return a.placed < b.placed;
-    return spec_.apps[x].name < spec_.apps[y].name;
+    return spec_.apps[x.app].name < spec_.apps[y.app].name;
+  }
+
+  bool at_max(std::uint32_t a) const {
+    const std::int64_t max = spec_.apps[a].max_count;
+    return max >= 0 && apps_[a].placed >= max;
   }
 
   bool wants_more(std::uint32_t a, bool quota_stage) const {
-    const ShareApp& app = spec_.apps[a];
-    const AppState& s = apps_[a];
-    if (s.frozen) return false;
-    if (app.max_count >= 0 && s.placed >= app.max_count) return false;
-    return !quota_stage || s.placed < app.quota;
+    if (apps_[a].frozen || at_max(a)) return false;
+    return !quota_stage || apps_[a].placed < spec_.apps[a].quota;
   }
 
   // §13's summary of why no candidate node takes one more. Apps of one shape
@@ -554,6 +555,7 @@ class Filler {
     const std::uint32_t g = apps_[a].group;
     if (summary_steps_.size() <= g) summary_steps_.resize(groups_.size(), -1);
     if (summary_steps_[g] == steps) return summaries_[g];
+    flush();
     CapacityOptions capacity;
     capacity.max_plans = 0;
     capacity.jobs = options_.jobs;
@@ -563,18 +565,45 @@ class Filler {
     return summaries_[g] = infeasible_summary(inv_, map, 1);
   }
 
+  // A binary heap of apps, lowest weighted share on top. After a placement
+  // only the top's share grew: it sinks from the top (one pass, not a pop
+  // and a push), bottom-up: down the path of smaller children to a leaf (one
+  // comparison a level), then back up to where it belongs, which for an app
+  // that just grew is near the bottom.
+  void sink(std::vector<Queued>& heap, std::size_t at) const {
+    const std::size_t n = heap.size(), from = at;
+    const Queued moving = heap[at];
+    for (std::size_t child = 2 * at + 1; child < n; child = 2 * at + 1) {
+      if (child + 1 < n && before(heap[child + 1], heap[child])) ++child;
+      heap[at] = heap[child];
+      at = child;
+    }
+    while (at > from && before(moving, heap[(at - 1) / 2])) {
+      heap[at] = heap[(at - 1) / 2];
+      at = (at - 1) / 2;
+    }
+    heap[at] = moving;
+  }
+
+  void drop_top(std::vector<Queued>& heap) const {
+    heap.front() = heap.back();
+    heap.pop_back();
+    if (!heap.empty()) sink(heap, 0);
+  }
+
   // One stage of progressive filling; false when stage 1 froze an app.
   bool fill(bool quota_stage, ShareResult& result) {
-    auto later = [this](std::uint32_t x, std::uint32_t y) { return before(y, x); };
-    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, decltype(later)> queue(later);
+    std::vector<Queued> heap;
     for (std::uint32_t a = 0; a < apps_.size(); ++a)
-      if (wants_more(a, quota_stage)) queue.push(a);
-    while (!queue.empty()) {
-      const std::uint32_t a = queue.top();
-      queue.pop();
+      if (wants_more(a, quota_stage)) heap.push_back({apps_[a].share, a});
+    for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
+    while (!heap.empty()) {
+      const std::uint32_t a = heap.front().app;
       const std::optional<std::uint32_t> node = best_node(a);
       if (!node) {
+        drop_top(heap);
         apps_[a].frozen = true;
+        retire(a);
         result.apps[a].frozen_by = frozen_summary(a, result.steps);
         if (quota_stage) {
           const ShareApp& app = spec_.apps[a];
@@ -589,34 +618,57 @@ class Filler {
       }
       place(a, *node);
       ++result.steps;
-      if (wants_more(a, quota_stage)) queue.push(a);
+      if (at_max(a)) retire(a);
+      if (wants_more(a, quota_stage)) {
+        heap.front().share = apps_[a].share;
+        sink(heap, 0);
+      } else
+        drop_top(heap);
     }
     return true;
   }
 
   void finish(ShareResult& result) {
+    flush();
     for (std::uint32_t a = 0; a < apps_.size(); ++a) {
-      const ShareApp& app = spec_.apps[a];
       AppState& s = apps_[a];
       AppShare& out = result.apps[a];
       out.placed = s.placed;
-      out.at_max_count = app.max_count >= 0 && s.placed >= app.max_count;
+      out.at_max_count = at_max(a);
       if (out.at_max_count) out.frozen_by = "max_count";
       if (!s.unit.kind.empty() && s.count > 0) {
         out.dominant_resource = s.unit.kind;
         out.dominant_share = reduced({static_cast<u128>(s.count) * s.unit.request, s.unit.total});
       }
-      std::vector<std::uint32_t> order(s.log.size());
-      std::iota(order.begin(), order.end(), 0u);
-      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-        return rank_[s.log[x]] < rank_[s.log[y]];
-      });
-      for (const std::uint32_t j : order) {
-        const std::uint32_t node = s.log[j];
-        if (out.deploy.empty() || out.deploy.back().first != node) out.deploy.emplace_back(node, 0);
-        ++out.deploy.back().second;
-        if (groups_[s.group].binds) out.assignments.emplace_back(node, s.plans[j]);
+      if (groups_[s.group].binds) {
+        deploy_in_order(s, out);
+        continue;
       }
+      count_.resize(inv_.nodes.size(), 0);
+      for (const std::uint32_t node : s.log)
+        if (count_[node]++ == 0) out.deploy.emplace_back(node, 0);
+      for (auto& [node, k] : out.deploy) {
+        k = count_[node];
+        count_[node] = 0;
+      }
+      std::sort(out.deploy.begin(), out.deploy.end(),
+                [&](const auto& x, const auto& y) { return rank_[x.first] < rank_[y.first]; });
+    }
+  }
+
+  // Deploy and assignments by node name, each node's instances in placement
+  // order (their plans were taken in that order).
+  void deploy_in_order(const AppState& s, AppShare& out) const {
+    std::vector<std::uint32_t> order(s.log.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return rank_[s.log[x]] < rank_[s.log[y]];
+    });
+    for (const std::uint32_t j : order) {
+      const std::uint32_t node = s.log[j];
+      if (out.deploy.empty() || out.deploy.back().first != node) out.deploy.emplace_back(node, 0);
+      ++out.deploy.back().second;
+      out.assignments.emplace_back(node, s.plans[j]);
     }
   }
 
@@ -625,15 +677,18 @@ class Filler {
   const ShareOptions& options_;
   std::vector<AppState> apps_;
   std::vector<Group> groups_;
-  std::vector<std::uint32_t> rank_;                 // node index -> place in name order
-  std::vector<std::uint32_t> by_name_;              // place in name order -> node index
-  std::vector<Hot> hot_;                            // node index -> its numbers now
-  std::vector<std::int64_t> summary_steps_;         // shape -> steps at its last frozen_by
-  std::vector<std::string> summaries_;              // shape -> that frozen_by
-  std::vector<std::vector<std::uint32_t>> parked_;  // node -> binding shapes waiting on it
-  std::vector<std::uint32_t> changes_;              // most_allocated: nodes changed, in order
-  std::vector<std::uint64_t> seen_;                 // node -> last refresh that saw it
-  std::uint64_t stamp_ = 0;
+  std::vector<std::uint32_t> live_;          // groups with an active app
+  std::vector<std::uint32_t> rank_;          // node index -> place in name order
+  std::vector<std::uint32_t> by_name_;       // place in name order -> node index
+  std::vector<std::uint32_t> by_app_name_;   // app indices in name order
+  std::vector<Hot> hot_;                     // node index -> its numbers now
+  bool deferred_ = true;                     // nothing binds: reserve() only in flush()
+  std::vector<std::string> ext_names_;       // extended resources any app asks for, sorted
+  std::vector<std::int64_t> ext_total_;      // node x ext_names_ -> total (0: none)
+  std::vector<std::int64_t> ext_used_;       // node x ext_names_ -> used now
+  std::vector<std::int64_t> count_;          // flush's scratch, by node
+  std::vector<std::int64_t> summary_steps_;  // shape -> steps at its last frozen_by
+  std::vector<std::string> summaries_;       // shape -> that frozen_by
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "capacity.h"
 #include "json_writer.h"
+#include "kubernetes.h"
 #include "report_html.h"
 #include "share.h"
 
@@ -208,6 +209,48 @@ std::string render_share(const Inventory& state, const ShareSpec& spec, const Sh
   return out;
 }
 
+namespace {
+
+// --report (SPEC §14): the nodes before and after the share, each node's new
+// instances per app, a row per app (placed, dominant share, frozen_by), and
+// for every app why each node that got none of it cannot take one more now.
+std::string share_report(const Inventory& before, const Inventory& after, const ShareSpec& spec,
+                         const ShareResult& shared, unsigned jobs) {
+  ReportSection section =
+      plan_section(std::to_string(spec.apps.size()) + " apps, " + std::to_string(shared.steps) +
+                       " new instances, placement " + std::string(placement_name(spec.placement)),
+                   before, after);
+  section.by_app.assign(after.nodes.size(), {});
+  section.table_head = {"app", "weight", "existing", "placed", "dominant share", "frozen_by"};
+  CapacityOptions capacity;
+  capacity.max_plans = 0;
+  capacity.jobs = jobs;
+  for (const std::size_t a : app_order(spec)) {
+    const ShareApp& app = spec.apps[a];
+    const AppShare& s = shared.apps[a];
+    for (const auto& [node, k] : s.deploy) {
+      std::string& text = section.by_app[node];
+      text += (text.empty() ? "" : ", ") + app.name + " +" + std::to_string(k);
+    }
+    section.table_rows.push_back(
+        {app.name, weight_text(app.weight), std::to_string(s.existing), std::to_string(s.placed),
+         s.dominant_resource.empty()
+             ? "0"
+             : fraction_text(s.dominant_share) + " of " + s.dominant_resource,
+         s.frozen_by});
+    std::vector<bool> got(after.nodes.size(), false);
+    for (const auto& entry : s.deploy) got[entry.first] = true;
+    for (const NodeCapacity& n : capacity_pass(after, app.request, capacity).nodes) {
+      if (n.capacity != 0 || got[n.node]) continue;
+      std::string& reason = section.reasons[n.node];
+      reason += (reason.empty() ? "" : "; ") + app.name + ": " + n.reason();
+    }
+  }
+  return render_html_report("eruplan share", before, {section});
+}
+
+}  // namespace
+
 RunResult run_share(const RunOptions& options) {
   RunResult result;
   if (!options.request) {
@@ -221,7 +264,11 @@ RunResult run_share(const RunOptions& options) {
   }
   Diagnostics diags;
   diags.set_strict(options.strict);
-  result.inventory = load_inventory(options.nodes, diags);
+  // -n may be a Kubernetes node list and --pods its running pods (SPEC §12).
+  result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
+  if (result.inventory && options.pods &&
+      !apply_pods(*result.inventory, *options.pods, options.kubernetes, diags))
+    result.inventory.reset();
   std::optional<ShareSpec> spec = load_share(*options.request, diags);
   if (result.inventory && spec) check_share(*result.inventory, *spec, diags);
   result.err = diags.to_string();
@@ -237,23 +284,10 @@ RunResult run_share(const RunOptions& options) {
   ShareOptions share_options;
   share_options.jobs = options.jobs;
   const ShareResult shared = share(state, *spec, share_options);
+  if (options.report)  // SPEC §14: whenever the share ran, also when a quota failed
+    result.report = share_report(*result.inventory, state, *spec, shared, options.jobs);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)
     result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});
-  if (options.report) {  // SPEC §14: whenever the share ran, also when a quota failed
-    ReportSection section = plan_section(std::to_string(spec->apps.size()) + " apps, " +
-                                             std::to_string(shared.steps) + " new instances",
-                                         *result.inventory, state);
-    // Why a node took no more: each app's capacity-0 reason there, after the share.
-    for (const ShareApp& app : spec->apps) {
-      const CapacityMap map = capacity_pass(state, app.request, CapacityOptions{0, options.jobs});
-      for (const NodeCapacity& n : map.nodes) {
-        if (n.capacity != 0 || section.new_instances[n.node] > 0) continue;
-        std::string& reason = section.reasons[n.node];
-        reason += (reason.empty() ? "" : "; ") + app.name + ": " + n.reason();
-      }
-    }
-    result.report = render_html_report("eruplan share", *result.inventory, {section});
-  }
   if (shared.quota_failed) {
     result.exit = ExitCode::Infeasible;
     result.err += "infeasible: " + shared.message + '\n';

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The HTML report (--report) in a real browser: headless Chromium loads the
 # page eruplan wrote, and the DOM it builds must hold one node row per node
-# and section; a screenshot must come out. Without chromium: skipped (77).
+# and section (plan, compare, share), with no script error in the console;
+# a screenshot must come out. Without chromium: skipped (77).
 # Usage: check_report.sh ERUPLAN_BINARY SOURCE_DIR
 set -eu
 bin=$1
@@ -22,8 +23,8 @@ request="$src/tests/data/report_request.yaml"
 browse() {  # browse OUTPUT-FLAG PAGE
   HOME="$dir" timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
     --no-first-run --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$dir/profile.XXXXXX")" --window-size=1400,1100 "$1" \
-    "file://$2" 2>>"$dir/chromium.log"
+    --user-data-dir="$(mktemp -d "$dir/profile.XXXXXX")" --window-size=1400,1100 \
+    --enable-logging=stderr --v=0 "$1" "file://$2" 2>>"$dir/chromium.log"
 }
 
 fail=0
@@ -40,8 +41,18 @@ check_rows "$dir/plan.html" 6
 check_rows "$dir/compare.html" 18   # auto, global, drained x 6 nodes
 check_rows "$dir/share.html" 6
 
+# No script errors: the pages have no scripts, so the console stays silent.
+if grep -Eiq 'Uncaught|:CONSOLE' "$dir/chromium.log"; then
+  echo "FAIL: script errors in the console:"
+  grep -Ei 'Uncaught|:CONSOLE' "$dir/chromium.log" | head -5
+  fail=1
+else
+  echo "ok: no script errors in the console"
+fi
+
 # Self-contained: no scripts, no external resources.
-if grep -Eq '<script|<link|src=|href=|url\(' "$dir/plan.html" "$dir/compare.html" "$dir/share.html"; then
+if grep -Eq '<script|<link|src=|href=|url\(' "$dir/plan.html" "$dir/compare.html" \
+  "$dir/share.html"; then
   echo "FAIL: the report refers to something outside the page"
   fail=1
 fi

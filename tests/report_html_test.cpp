@@ -80,5 +80,35 @@ TEST_CASE("report_html: plan --report renders the plan's page, even when it fail
   CHECK_FALSE(run(o).report);
 }
 
+TEST_CASE("report_html: share --report shows each node's new instances per app and why not") {
+  RunOptions o;
+  o.command = Command::Share;
+  o.nodes = Source{"n.yaml",
+                   "nodes:\n  - {name: n1, cpu: 4, memory: 8Gi}\n  - {name: n2, cpu: 2, memory: "
+                   "1Gi}\n",
+                   InputFormat::Yaml};
+  o.request = Source{"a.yaml",
+                     "apps:\n  - {app: A, resources: {cpu: 1, memory: 2Gi}}\n"
+                     "  - {app: B, max_count: 1, resources: {cpu: 1, memory: 512Mi}}\n",
+                     InputFormat::Yaml};
+  o.report = true;
+  const RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Ok);
+  REQUIRE(r.report);
+  CHECK(count(*r.report, "data-node=") == 2);
+  // Everything lands on n1 (A 3 and B 1 take its 4 cores); n2's 1Gi never
+  // holds A's 2Gi.
+  CHECK(r.report->find("<span class=\"apps\">A +3, B +1</span>") != std::string::npos);
+  CHECK(r.report->find("<div class=\"new\">+4</div>") != std::string::npos);
+  // n2 got no A: its reason, after the run.
+  CHECK(r.report->find("A: memory: 1Gi available, 2Gi per instance") != std::string::npos);
+  CHECK(r.report->find(
+            "<td>B</td><td>1</td><td>0</td><td>1</td><td>1/6 of cpu</td><td>max_count</td>") !=
+        std::string::npos);
+  CHECK(r.report->find("<script") == std::string::npos);
+  o.report = false;
+  CHECK_FALSE(run(o).report);
+}
+
 }  // namespace
 }  // namespace eruplan

@@ -522,6 +522,76 @@ TEST_CASE("share: the fast filling matches the one-at-a-time oracle on random in
   CHECK(placements > 10000);
 }
 
+// Larger pools with uneven sizes: several 64-node blocks of each shape's
+// ScoreIndex, scores that are not round numbers (the division by
+// multiplication), apps sharing shapes, extended resources and
+// max_instances, and (later rounds) apps binding cores, against the same
+// oracle.
+TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 uneven nodes") {
+  Rng rng{20261123};
+  int binding_rounds = 0;
+  for (int round = 0; round < 9; ++round) {
+    CAPTURE(round);
+    Inventory inv;
+    const std::int64_t nodes = rng.in(65, 200);
+    for (std::int64_t i = 0; i < nodes; ++i) {
+      Node n = plain_node("m" + std::to_string(rng.in(0, 999)) + "_" + std::to_string(i),
+                          rng.in(1, 4), rng.in(1, 8) * Gi + rng.in(0, 999'999'937));
+      n.cpu_given = n.plain_cores * kCore - rng.in(0, 3) * 77'777'777;
+      if (rng.chance(30)) n.memory_used = rng.in(0, n.memory / 2);
+      if (rng.chance(20)) n.extended.push_back({"gpu", rng.in(0, 3), 0});
+      if (rng.chance(20)) n.max_instances = rng.in(1, 9);
+      if (rng.chance(5)) n.available = false;
+      inv.nodes.push_back(std::move(n));
+    }
+    ShareSpec spec;
+    spec.placement = static_cast<SharePlacement>(round % 3);
+    const std::int64_t apps = rng.in(2, 8);
+    for (std::int64_t a = 0; a < apps; ++a) {
+      // Half the apps take an earlier app's resources: one shape, two apps.
+      ShareApp x = app("b" + std::to_string(a), rng.in(1, 8) * kCore / 8 + rng.in(0, 12345),
+                       rng.in(1, 6) * Gi / 4 + rng.in(0, 99'991));
+      if (a > 0 && rng.chance(50))
+        x.request = spec.apps[static_cast<std::size_t>(rng.in(0, a - 1))].request;
+      x.request.app = x.request.name = x.name;
+      if (rng.chance(20)) x.request.extended = {{"gpu", 1}};
+      if (round >= 3 && rng.chance(25)) {  // binding apps: the step-by-step reserve path
+        x.request.cpu = x.request.cpu_limit = rng.in(1, 4) * kCore / 4;
+        x.request.cpu_bind = true;
+      }
+      static const Weight kWeights[] = {{1, 1}, {2, 1}, {1, 3}, {7, 5}};
+      x.weight = kWeights[rng.in(0, 3)];
+      if (rng.chance(30)) x.max_count = rng.in(0, 60);
+      spec.apps.push_back(std::move(x));
+    }
+    Inventory fast_state = inv, oracle_state = inv;
+    ShareOptions options;
+    options.explain_frozen = false;
+    const ShareResult fast = share(fast_state, spec, options);
+    const OracleResult slow = oracle_share(oracle_state, spec);
+    REQUIRE(!slow.failed);
+    std::int64_t placed = 0;
+    for (std::size_t a = 0; a < spec.apps.size(); ++a) {
+      CHECK(fast.apps[a].placed == slow.placed[a]);
+      placed += slow.placed[a];
+      std::int64_t deployed = 0;  // deploy lists each node once, by name
+      for (std::size_t d = 0; d < fast.apps[a].deploy.size(); ++d) {
+        deployed += fast.apps[a].deploy[d].second;
+        if (d > 0)
+          CHECK(fast_state.nodes[fast.apps[a].deploy[d - 1].first].name <
+                fast_state.nodes[fast.apps[a].deploy[d].first].name);
+      }
+      CHECK(deployed == fast.apps[a].placed);
+    }
+    CHECK(placed > 100);
+    CHECK(render_inventory(fast_state, OutputFormat::Json) ==
+          render_inventory(oracle_state, OutputFormat::Json));
+    binding_rounds += std::any_of(spec.apps.begin(), spec.apps.end(),
+                                  [](const ShareApp& x) { return x.request.cpu_bind; });
+  }
+  CHECK(binding_rounds >= 2);
+}
+
 // --- Through the binary ----------------------------------------------------------
 
 #include <sys/wait.h>

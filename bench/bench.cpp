@@ -22,7 +22,9 @@
 #include <vector>
 
 #include "capacity.h"
+#include "doc.h"
 #include "gen.h"
+#include "json_reader.h"
 #include "load.h"
 #include "model.h"
 #include "pipeline.h"
@@ -199,6 +201,23 @@ void BM_LoadJson(benchmark::State& state) {
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 BENCHMARK(BM_LoadJson)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+// The JSON text of (c) into the document tree alone: the one-pass reader
+// (what parse_document uses) against nlohmann's SAX parser alone, to weigh
+// the one-pass reader against the whole (d) run.
+void BM_ParseJson(benchmark::State& state) {
+  const Source source{"nodes.json", inputs().json_c, InputFormat::Json};
+  const bool sax = state.range(0) == 1;
+  for (auto _ : state) {
+    Diagnostics diags;
+    auto doc = sax ? parse_json_sax(source, &diags) : parse_document(source, diags);
+    if (!doc) state.SkipWithError("parse failed");
+    benchmark::DoNotOptimize(doc);
+  }
+  state.SetLabel(sax ? "nlohmann SAX" : "one-pass reader");
+  state.counters["MB"] = static_cast<double>(inputs().json_c.size()) / 1e6;
+}
+BENCHMARK(BM_ParseJson)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // YAML at 10,000 nodes: the YAML loader is a tree builder several times
 // slower than JSON, and 100,000 nodes would stretch the run for no new fact.

@@ -21,7 +21,6 @@
 #include "fixture.h"
 
 #include <utf8proc.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <exception>
@@ -30,25 +29,103 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "doc.h"
 #include "json_writer.h"
 #include "realloc.h"
+#include "request_fields.h"
 #include "whatif.h"
 
 namespace eruplan {
 
 namespace {
 
-constexpr int kMaxDepth = 64;  // deeper inline inputs are surely a mistake (or an alias loop)
-
 // --- Reading the case -------------------------------------------------------
 
-// Thrown while reading a case; caught in run_fixture and reported as the
-// case's only difference.
-struct MalformedCase {
-  std::string message;
+// A case is read from the document tree every input is read from (doc.h);
+// an inline input goes to the pipeline as a member of the same text, so its
+// positions are the case file's. The first problem found makes the case
+// malformed: it is kept, later problems are ignored, and the case never
+// reaches the pipeline.
+class CaseReader {
+ public:
+  CaseReader(const Doc& doc, std::vector<std::string>& differences)
+      : doc_(doc), differences_(differences) {}
+
+  const Doc& doc() const { return doc_; }
+  void fail(std::string message) {
+    if (problem_) return;
+    problem_ = std::move(message);
+    kept_ = differences_.size();
+  }
+  bool failed() const { return problem_.has_value(); }
+  // The differences recorded before the problem, then the problem.
+  void finish() {
+    if (!problem_) return;
+    differences_.resize(kept_);
+    differences_.push_back("malformed case: " + *problem_);
+  }
+
+ private:
+  const Doc& doc_;
+  std::vector<std::string>& differences_;
+  std::optional<std::string> problem_;
+  std::size_t kept_ = 0;
 };
 
-[[noreturn]] void malformed(std::string message) { throw MalformedCase{std::move(message)}; }
+// A value of the case (or none: an absent member). Keys listed in `hidden`
+// read as absent: a command's own expectations are taken out before the
+// common ones are read.
+class CaseValue {
+ public:
+  CaseValue(CaseReader& c, ValueId v, const std::vector<std::string_view>* hidden = nullptr)
+      : c_(&c), v_(v), hidden_(hidden) {}
+
+  explicit operator bool() const { return v_ != kNoValue; }
+  bool IsMap() const { return *this && value().kind == ValueKind::Object; }
+  bool IsSequence() const { return *this && value().kind == ValueKind::Array; }
+  bool IsNull() const { return *this && value().kind == ValueKind::Null; }
+  bool IsScalar() const { return *this && c_->doc().is_scalar(v_) && !IsNull(); }
+  // A quoted scalar: "3" is a string, not a count.
+  bool quoted() const { return IsScalar() && value().kind == ValueKind::String && !value().plain; }
+  std::string Scalar() const { return IsScalar() ? std::string(c_->doc().text(v_)) : ""; }
+
+  std::size_t size() const { return IsMap() || IsSequence() ? c_->doc().size(v_) : 0; }
+  CaseValue operator[](std::size_t i) const {
+    return {*c_, IsSequence() && i < size() ? c_->doc().element(v_, static_cast<std::uint32_t>(i))
+                                            : kNoValue};
+  }
+  // The first member named `key`.
+  CaseValue operator[](std::string_view key) const {
+    for (std::uint32_t i = 0; i < (IsMap() ? size() : 0); ++i)
+      if (c_->doc().text(c_->doc().key(v_, i)) == key && !is_hidden(key))
+        return {*c_, c_->doc().member(v_, i)};
+    return {*c_, kNoValue};
+  }
+  // The members in document order, as (key, value).
+  std::vector<std::pair<CaseValue, CaseValue>> members() const {
+    std::vector<std::pair<CaseValue, CaseValue>> out;
+    for (std::uint32_t i = 0; i < (IsMap() ? size() : 0); ++i) {
+      const ValueId k = c_->doc().key(v_, i);
+      if (!is_hidden(c_->doc().text(k)))
+        out.emplace_back(CaseValue(*c_, k), CaseValue(*c_, c_->doc().member(v_, i)));
+    }
+    return out;
+  }
+  CaseValue without(const std::vector<std::string_view>* hidden) const { return {*c_, v_, hidden}; }
+
+  void fail(std::string message) const { c_->fail(std::move(message)); }
+  CaseReader& reader() const { return *c_; }
+
+ private:
+  const Doc::Value& value() const { return c_->doc()[v_]; }
+  bool is_hidden(std::string_view key) const {
+    return hidden_ && std::find(hidden_->begin(), hidden_->end(), key) != hidden_->end();
+  }
+
+  CaseReader* c_;
+  ValueId v_;
+  const std::vector<std::string_view>* hidden_;
+};
 
 std::string in_quotes(std::string_view s) {
   std::string out = "\"";
@@ -63,75 +140,75 @@ std::string in_quotes(std::string_view s) {
   return out + '"';
 }
 
-// A short rendering of a node for "got ..." messages.
-std::string describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      return in_quotes(node.Scalar());
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a mapping";
-    case YAML::NodeType::Null:
-      return "nothing";
-    default:
-      return "an undefined value";
-  }
+// A short rendering of a value for "got ..." messages.
+std::string describe(const CaseValue& node) {
+  if (node.IsScalar()) return in_quotes(node.Scalar());
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsNull()) return "nothing";
+  return "an undefined value";
 }
 
 // A plain (unquoted) integer scalar; quoted "3" is a string, not a count.
-std::int64_t read_int(const YAML::Node& node, const std::string& path, std::int64_t min) {
-  if (node.IsScalar() && node.Tag() != "!") {
-    const std::string& s = node.Scalar();
+std::int64_t read_int(const CaseValue& node, const std::string& path, std::int64_t min) {
+  if (node.IsScalar() && !node.quoted()) {
+    const std::string s = node.Scalar();
     size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
     bool digits = i < s.size() && s.size() - i <= 18;
     for (size_t k = i; k < s.size(); ++k) digits = digits && s[k] >= '0' && s[k] <= '9';
     if (digits) {
       const std::int64_t v = std::stoll(s);
       if (v >= min) return v;
-      malformed(path + ": expected an integer >= " + std::to_string(min) + ", got " + s);
+      node.fail(path + ": expected an integer >= " + std::to_string(min) + ", got " + s);
+      return min;
     }
   }
-  malformed(path + ": expected an integer, got " + describe(node));
+  node.fail(path + ": expected an integer, got " + describe(node));
+  return std::max<std::int64_t>(min, 0);
 }
 
-std::string read_string(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) malformed(path + ": expected a string, got " + describe(node));
+std::string read_string(const CaseValue& node, const std::string& path) {
+  if (!node.IsScalar()) node.fail(path + ": expected a string, got " + describe(node));
   return node.Scalar();
 }
 
-void require_map(const YAML::Node& node, const std::string& path) {
-  if (!node.IsMap()) malformed(path + ": expected a mapping, got " + describe(node));
+bool require_map(const CaseValue& node, const std::string& path) {
+  if (node.IsMap()) return true;
+  node.fail(path + ": expected a mapping, got " + describe(node));
+  return false;
 }
 
-void check_keys(const YAML::Node& map, const std::string& path,
-                std::initializer_list<std::string_view> known) {
-  for (const auto& kv : map) {
-    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+void check_keys(const CaseValue& map, const std::string& path,
+                const std::vector<std::string_view>& known) {
+  for (const auto& [k, v] : map.members()) {
+    const std::string key = k.IsScalar() ? k.Scalar() : "?";
     bool ok = false;
-    for (std::string_view k : known) ok = ok || key == k;
+    for (std::string_view name : known) ok = ok || key == name;
     if (ok) continue;
     std::string list;
-    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
     // A key may be megabytes long: show its start.
     const std::string shown =
         key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
-    malformed((path.empty() ? "" : path + ": ") + "unknown field \"" + shown +
-              "\" (known: " + list + ")");
+    map.fail((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
+             ")");
+    return;
   }
 }
 
 // An expected count: N, or "unlimited" (and "absent" where allowed).
 constexpr std::int64_t kAbsent = -1;
 
-std::int64_t read_count(const YAML::Node& node, const std::string& path, bool absent_allowed) {
+std::int64_t read_count(const CaseValue& node, const std::string& path, bool absent_allowed) {
   if (node.IsScalar() && node.Scalar() == "unlimited") return kUnlimited;
   if (absent_allowed && node.IsScalar() && node.Scalar() == "absent") return kAbsent;
-  const bool numeric = node.IsScalar() && node.Tag() != "!" && !node.Scalar().empty() &&
-                       node.Scalar().find_first_not_of("+-0123456789") == std::string::npos;
+  const std::string s = node.Scalar();
+  const bool numeric = node.IsScalar() && !node.quoted() && !s.empty() &&
+                       s.find_first_not_of("+-0123456789") == std::string::npos;
   if (numeric) return read_int(node, path, 0);
-  malformed(path + ": expected an integer or \"unlimited\"" +
+  node.fail(path + ": expected an integer or \"unlimited\"" +
             std::string(absent_allowed ? " or \"absent\"" : "") + ", got " + describe(node));
+  return 0;
 }
 
 template <class V>
@@ -157,45 +234,46 @@ struct Expectation {
 };
 
 template <class V, class Read>
-Expected<V> read_node_map(const YAML::Node& node, const std::string& path, Read read) {
-  require_map(node, path);
+Expected<V> read_node_map(const CaseValue& node, const std::string& path, Read read) {
   Expected<V> out;
-  for (const auto& kv : node) {
-    const std::string name = read_string(kv.first, path + " key");
-    out.emplace_back(name, read(kv.second, path + "." + name));
+  if (!require_map(node, path)) return out;
+  for (const auto& [k, v] : node.members()) {
+    const std::string name = read_string(k, path + " key");
+    out.emplace_back(name, read(v, path + "." + name));
+    if (node.reader().failed()) break;
   }
   return out;
 }
 
 // SPEC §13's expectations: a scalar placed/status is the single request's;
 // a mapping names the requests of a requests: list.
-void read_operator_expectation(const YAML::Node& node, Expectation& e) {
-  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+void read_operator_expectation(const CaseValue& node, Expectation& e) {
+  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
   if (node["deploy_subset"])
     e.deploy_subset =
         read_node_map<std::int64_t>(node["deploy_subset"], "expect.deploy_subset", ints);
   if (node["deploy_total"])
     e.deploy_total = read_int(node["deploy_total"], "expect.deploy_total", 0);
-  auto status = [](const YAML::Node& n, const std::string& p) {
+  auto status = [](const CaseValue& n, const std::string& p) {
     std::string v = read_string(n, p);
     if (v != "placed" && v != "partial" && v != "rejected" && v != "satisfied")
-      malformed(p + ": expected placed, partial, rejected or satisfied, got " + in_quotes(v));
+      n.fail(p + ": expected placed, partial, rejected or satisfied, got " + in_quotes(v));
     return v;
   };
-  if (const YAML::Node p = node["placed"]; p && p.IsMap())
+  if (const CaseValue p = node["placed"]; p && p.IsMap())
     e.placed = read_node_map<std::int64_t>(p, "expect.placed", ints);
   else if (p)
     e.placed = Expected<std::int64_t>{{"", read_int(p, "expect.placed", 0)}};
-  if (const YAML::Node st = node["status"]; st && st.IsMap())
+  if (const CaseValue st = node["status"]; st && st.IsMap())
     e.status = read_node_map<std::string>(st, "expect.status", status);
   else if (st)
     e.status = Expected<std::string>{{"", status(st, "expect.status")}};
   if (node["scores"])
     e.scores = read_node_map<Expectation::Scores>(
-        node["scores"], "expect.scores", [](const YAML::Node& n, const std::string& p) {
-          require_map(n, p);
-          check_keys(n, p, {"fit", "balanced", "total"});
+        node["scores"], "expect.scores", [](const CaseValue& n, const std::string& p) {
           Expectation::Scores s;
+          if (!require_map(n, p)) return s;
+          check_keys(n, p, {"fit", "balanced", "total"});
           if (n["fit"]) s.fit = read_int(n["fit"], p + ".fit", INT64_MIN);
           if (n["balanced"]) s.balanced = read_int(n["balanced"], p + ".balanced", INT64_MIN);
           if (n["total"]) s.total = read_int(n["total"], p + ".total", INT64_MIN);
@@ -203,10 +281,10 @@ void read_operator_expectation(const YAML::Node& node, Expectation& e) {
         });
 }
 
-Expectation read_expectation(const YAML::Node& node) {
+Expectation read_expectation(const CaseValue& node) {
   Expectation e;
   if (!node) return e;
-  require_map(node, "expect");
+  if (!require_map(node, "expect")) return e;
   check_keys(node, "expect",
              {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains",
               "deploy_subset", "deploy_total", "placed", "status", "scores"});
@@ -215,14 +293,14 @@ Expectation read_expectation(const YAML::Node& node) {
   if (node["capacity"])
     e.capacity = read_node_map<std::int64_t>(
         node["capacity"], "expect.capacity",
-        [](const YAML::Node& n, const std::string& p) { return read_count(n, p, true); });
+        [](const CaseValue& n, const std::string& p) { return read_count(n, p, true); });
   if (node["total"]) e.total = read_count(node["total"], "expect.total", false);
-  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
   if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
   if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
   if (node["reasons"])
     e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
-  if (const YAML::Node c = node["error_contains"]; c && c.IsSequence()) {
+  if (const CaseValue c = node["error_contains"]; c && c.IsSequence()) {
     for (std::size_t i = 0; i < c.size(); ++i)
       e.error_contains.push_back(
           read_string(c[i], "expect.error_contains[" + std::to_string(i) + "]"));
@@ -230,185 +308,6 @@ Expectation read_expectation(const YAML::Node& node) {
     e.error_contains.push_back(read_string(c, "expect.error_contains"));
   }
   return e;
-}
-
-// --- Turning inline inputs back into text -------------------------------------
-
-// yaml-cpp shares an aliased value in its tree, but emitting it writes a copy
-// at every use: a 456-byte case of nested aliases would emit gigabytes. Each
-// emission may write about 64 times the case file (at least 1 MiB); past
-// that the case is malformed.
-struct EmitBudget {
-  std::string field;  // "nodes" or "request", for the message
-  std::size_t left = 0;
-
-  EmitBudget(std::string f, std::size_t case_bytes)
-      : field(std::move(f)), left(std::max<std::size_t>(std::size_t{1} << 20, 64 * case_bytes)) {}
-
-  void spend(std::size_t bytes) {
-    if (bytes <= left) {
-      left -= bytes;
-      return;
-    }
-    malformed(field +
-              ": the inline input expands to too much text through YAML aliases (each use of an "
-              "alias is a copy); give it as a file instead");
-  }
-};
-
-// Quoted scalars stay strings ("123" must not become the number 123), so the
-// YAML is re-emitted by hand rather than with YAML::Dump.
-void emit_yaml(YAML::Emitter& out, const YAML::Node& node, int depth, EmitBudget& budget) {
-  if (depth > kMaxDepth) malformed("inline input nested too deeply");
-  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      out << YAML::BeginMap;
-      for (const auto& kv : node) {
-        out << YAML::Key;
-        emit_yaml(out, kv.first, depth + 1, budget);
-        out << YAML::Value;
-        emit_yaml(out, kv.second, depth + 1, budget);
-      }
-      out << YAML::EndMap;
-      break;
-    case YAML::NodeType::Sequence:
-      out << YAML::BeginSeq;
-      for (const auto& item : node) emit_yaml(out, item, depth + 1, budget);
-      out << YAML::EndSeq;
-      break;
-    case YAML::NodeType::Scalar:
-      if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str")
-        out << YAML::DoubleQuoted << node.Scalar();
-      else
-        out << node.Scalar();
-      break;
-    default:
-      out << YAML::Null;
-      break;
-  }
-}
-
-bool is_json_number(std::string_view s) {
-  size_t i = 0;
-  auto digits = [&] {
-    const size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    return i > start;
-  };
-  if (i < s.size() && s[i] == '-') ++i;
-  if (i < s.size() && s[i] == '0')
-    ++i;
-  else if (!digits())
-    return false;
-  if (i < s.size() && s[i] == '.' && (++i, !digits())) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
-  return i == s.size();
-}
-
-void emit_json(std::string& out, const YAML::Node& node, int depth, EmitBudget& budget) {
-  if (depth > kMaxDepth) malformed("inline input nested too deeply");
-  budget.spend(4 + (node.IsScalar() ? node.Scalar().size() : 0));
-  auto string = [&](const std::string& s) {
-    out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  };
-  switch (node.Type()) {
-    case YAML::NodeType::Map: {
-      out += '{';
-      bool first = true;
-      for (const auto& kv : node) {
-        if (!first) out += ", ";
-        first = false;
-        string(kv.first.IsScalar() ? kv.first.Scalar() : "");
-        out += ": ";
-        emit_json(out, kv.second, depth + 1, budget);
-      }
-      out += '}';
-      break;
-    }
-    case YAML::NodeType::Sequence: {
-      out += '[';
-      bool first = true;
-      for (const auto& item : node) {
-        if (!first) out += ", ";
-        first = false;
-        emit_json(out, item, depth + 1, budget);
-      }
-      out += ']';
-      break;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      const bool plain = node.Tag() != "!";
-      if (plain && (s == "true" || s == "false" || s == "null" || is_json_number(s)))
-        out += s;
-      else
-        string(s);
-      break;
-    }
-    default:
-      out += "null";
-      break;
-  }
-}
-
-bool is_json_file(const std::string& file, const std::string& text) {
-  const std::string ext = std::filesystem::path(file).extension().string();
-  if (ext == ".json") return true;
-  if (ext == ".yaml" || ext == ".yml") return false;
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '{';
-}
-
-std::string emitted_yaml(const YAML::Node& node, EmitBudget budget) {
-  YAML::Emitter out;
-  emit_yaml(out, node, 0, budget);
-  return std::string(out.c_str()) + "\n";
-}
-
-// An inline input as it stands in the case file: the case text with
-// everything before the value blanked and everything from the next top-level
-// key on dropped, so the loader's line:col are the case file's. Nullopt when
-// that slice would not read back as the same value (a flow-style case,
-// anchors defined elsewhere): then the value is emitted anew.
-std::optional<std::string> inline_in_place(const std::string& text, const YAML::Node& root,
-                                           const YAML::Node& value, const EmitBudget& budget) {
-  if (root.Style() == YAML::EmitterStyle::Flow) return std::nullopt;
-  const YAML::Mark start = value.Mark();
-  if (start.line < 0 || start.column < 0) return std::nullopt;
-  int end_line = std::numeric_limits<int>::max();  // the next top-level key, if any
-  for (const auto& kv : root) {
-    const int line = kv.first.Mark().line;
-    if (line == start.line && kv.second.Mark().pos != start.pos) return std::nullopt;
-    if (line > start.line) end_line = std::min(end_line, line);
-  }
-  std::string slice;
-  int line = 0;
-  std::size_t at = 0;
-  while (at <= text.size() && line < end_line) {
-    const std::size_t eol = std::min(text.find('\n', at), text.size());
-    if (line == start.line) {
-      const std::size_t col =
-          std::min<std::size_t>(static_cast<std::size_t>(start.column), eol - at);
-      slice.append(col, ' ').append(text, at + col, eol - at - col);
-    } else if (line > start.line) {
-      slice.append(text, at, eol - at);
-    }
-    slice += '\n';
-    if (eol == text.size()) break;
-    at = eol + 1;
-    ++line;
-  }
-  try {
-    if (emitted_yaml(YAML::Load(slice), budget) != emitted_yaml(value, budget)) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  return slice;
 }
 
 // A case names its inputs by path, and a failing case shows what the run
@@ -432,12 +331,13 @@ bool inside_case_tree(const std::filesystem::path& dir, const std::string& path)
   return true;
 }
 
-// An input given inline or as a path relative to the case file. Returns
-// nullopt (with a difference recorded) when the path cannot be read.
-std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
-                                 const std::string& field, const std::string& file,
-                                 const std::string& text, bool json_case, const ReadFile& read,
-                                 std::vector<std::string>& differences) {
+// An input given as a path relative to the case file, or inline: then the
+// input is the case's own member `field`, read from the case text by the
+// loader, so its messages point into the case file. Returns nullopt (with a
+// difference recorded) when the path cannot be read.
+std::optional<Source> read_input(const CaseValue& node, const std::string& field,
+                                 const std::string& file, const std::string& text,
+                                 const ReadFile& read, std::vector<std::string>& differences) {
   if (node.IsScalar()) {
     const std::filesystem::path rel(node.Scalar());
     const std::filesystem::path dir = std::filesystem::path(file).parent_path();
@@ -450,92 +350,84 @@ std::optional<Source> read_input(const YAML::Node& root, const YAML::Node& node,
                             "it (symbolic links included)");
       return std::nullopt;
     }
-    std::optional<std::string> text = read ? read(path) : std::nullopt;
-    if (!text) {
+    std::optional<std::string> content = read ? read(path) : std::nullopt;
+    if (!content) {
       differences.push_back(field + ": cannot read " + in_quotes(path));
       return std::nullopt;
     }
-    return Source{path, std::move(*text), InputFormat::Auto};
+    return Source{path, std::move(*content), InputFormat::Auto, {}};
   }
-  if (!node.IsMap() && !node.IsSequence())
-    malformed(field + ": expected an inline " + field + " or a path, got " + describe(node));
-  const EmitBudget budget(field, text.size());
-  if (!json_case) {
-    if (auto in_place = inline_in_place(text, root, node, budget))
-      return Source{file, std::move(*in_place), InputFormat::Yaml};
+  if (!node.IsMap() && !node.IsSequence()) {
+    node.fail(field + ": expected an inline " + field + " or a path, got " + describe(node));
+    return std::nullopt;
   }
-  Source source{file + "#" + field, "", json_case ? InputFormat::Json : InputFormat::Yaml};
-  if (json_case) {
-    EmitBudget left = budget;
-    emit_json(source.text, node, 0, left);
-  } else {
-    source.text = emitted_yaml(node, budget);
-  }
-  return source;
+  return Source{file, text, InputFormat::Yaml, field};
 }
 
-Command read_command(const YAML::Node& node) {
+Command read_command(const CaseValue& node) {
   if (!node) return Command::Plan;
   const std::string c = read_string(node, "command");
   if (c == "plan") return Command::Plan;
   if (c == "capacity") return Command::Capacity;
   if (c == "validate") return Command::Validate;
   if (c == "share") return Command::Share;
-  malformed("command: unknown command " + in_quotes(c) +
+  node.fail("command: unknown command " + in_quotes(c) +
             " (expected plan, capacity, validate, share, realloc, compare, grow or drain)");
+  return Command::Plan;
 }
 
-// options: the request flags (SPEC §13), each a scalar written as the flag's
-// value, or a list for the repeatable ones; labels as a mapping.
-void read_overrides(const YAML::Node& node, RunOptions& options) {
+// options: the request flags (SPEC §13) under their fields' names
+// (request_fields.h), each a scalar written as the flag's value, a list for
+// the repeatable ones, labels as a mapping.
+void read_overrides(const CaseValue& node, RunOptions& options) {
   if (!node || !node.IsMap()) return;
   RequestOverrides& o = options.overrides;
-  const std::pair<const char*, std::optional<std::string>*> scalars[] = {
-      {"app", &o.app},           {"count", &o.count},
-      {"strategy", &o.strategy}, {"nodes_limit", &o.nodes_limit},
-      {"cpu", &o.cpu},           {"cpu_bind", &o.cpu_bind},
-      {"memory", &o.memory},     {"storage", &o.storage}};
-  for (const auto& [key, field] : scalars)
-    if (node[key]) *field = read_string(node[key], std::string("options.") + key);
-  const std::pair<const char*, std::vector<std::string>*> lists[] = {
-      {"volumes", &o.volumes}, {"nodes", &o.nodes}, {"exclude", &o.exclude}};
-  for (const auto& [key, field] : lists) {
-    const YAML::Node list = node[key];
-    if (!list) continue;
-    if (!list.IsSequence()) malformed(std::string("options.") + key + ": expected a list");
-    for (std::size_t i = 0; i < list.size(); ++i)
-      field->push_back(
-          read_string(list[i], std::string("options.") + key + "[" + std::to_string(i) + "]"));
-  }
-  if (const YAML::Node labels = node["labels"]) {
-    require_map(labels, "options.labels");
-    for (const auto& kv : labels)
-      o.labels.push_back(read_string(kv.first, "options.labels key") + "=" +
-                         read_string(kv.second, "options.labels." + kv.first.Scalar()));
-  }
+  for_each_flag_field([&](const FieldSpec& spec) {
+    const CaseValue value = node[spec.name];
+    if (!value) return;
+    const std::string path = "options." + std::string(spec.name);
+    if (spec.kind == FieldKind::List) {
+      if (!value.IsSequence()) return value.fail(path + ": expected a list");
+      for (std::size_t i = 0; i < value.size(); ++i)
+        o.set(spec.flag, read_string(value[i], path + "[" + std::to_string(i) + "]"));
+    } else if (spec.kind == FieldKind::Labels) {
+      if (!require_map(value, path)) return;
+      for (const auto& [k, v] : value.members())
+        o.set(spec.flag,
+              read_string(k, path + " key") + "=" + read_string(v, path + "." + k.Scalar()));
+    } else {
+      o.set(spec.flag, read_string(value, path));
+    }
+  });
   auto flag = [&](const char* key) {
     if (!node[key]) return false;
     const std::string v = read_string(node[key], std::string("options.") + key);
     if (v != "true" && v != "false")
-      malformed(std::string("options.") + key + ": expected true or false, got " + in_quotes(v));
+      node.fail(std::string("options.") + key + ": expected true or false, got " + in_quotes(v));
     return v == "true";
   };
   options.atomic = flag("atomic");
   options.explain = flag("explain");
 }
 
-PlansShown read_options(const YAML::Node& node) {
-  if (!node) return PlansShown::All;
-  require_map(node, "options");
-  check_keys(node, "options",
-             {"plans", "app", "count", "strategy", "nodes_limit", "cpu", "cpu_bind", "memory",
-              "storage", "volumes", "nodes", "exclude", "labels", "atomic", "explain"});
-  if (!node["plans"]) return PlansShown::All;
-  const std::string p = read_string(node["plans"], "options.plans");
+PlansShown read_plans(const CaseValue& plans) {
+  const std::string p = read_string(plans, "options.plans");
   if (p == "all") return PlansShown::All;
   if (p == "assigned") return PlansShown::Assigned;
   if (p == "none") return PlansShown::None;
-  malformed("options.plans: expected all, assigned or none, got " + in_quotes(p));
+  plans.fail("options.plans: expected all, assigned or none, got " + in_quotes(p));
+  return PlansShown::All;
+}
+
+PlansShown read_options(const CaseValue& node) {
+  if (!node) return PlansShown::All;
+  if (!require_map(node, "options")) return PlansShown::All;
+  std::vector<std::string_view> known = {"plans"};
+  for_each_flag_field([&known](const FieldSpec& spec) { known.push_back(spec.name); });
+  known.insert(known.end(), {"atomic", "explain"});
+  check_keys(node, "options", known);
+  if (!node["plans"]) return PlansShown::All;
+  return read_plans(node["plans"]);
 }
 
 // --- Comparing ----------------------------------------------------------------
@@ -770,22 +662,19 @@ std::optional<WhatIfCommand> whatif_command(const std::string& c) {
   return std::nullopt;
 }
 
-bool read_bool(const YAML::Node& node, const std::string& path) {
-  if (node.IsScalar() && node.Tag() != "!" && (node.Scalar() == "true" || node.Scalar() == "false"))
+bool read_bool(const CaseValue& node, const std::string& path) {
+  if (node.IsScalar() && !node.quoted() && (node.Scalar() == "true" || node.Scalar() == "false"))
     return node.Scalar() == "true";
-  malformed(path + ": expected true or false, got " + describe(node));
+  node.fail(path + ": expected true or false, got " + describe(node));
+  return false;
 }
 
-void read_whatif_options(const YAML::Node& node, WhatIfOptions& o) {
+void read_whatif_options(const CaseValue& node, WhatIfOptions& o) {
   if (!node) return;
-  require_map(node, "options");
+  if (!require_map(node, "options")) return;
   check_keys(node, "options", {"plans", "strategies", "max", "node", "each_node"});
-  if (node["plans"]) {
-    YAML::Node plans(YAML::NodeType::Map);
-    plans["plans"] = node["plans"];
-    o.plans = read_options(plans);
-  }
-  if (const YAML::Node s = node["strategies"]; s && s.IsSequence()) {
+  if (node["plans"]) o.plans = read_plans(node["plans"]);
+  if (const CaseValue s = node["strategies"]; s && s.IsSequence()) {
     for (std::size_t i = 0; i < s.size(); ++i)
       o.strategies.push_back(read_string(s[i], "options.strategies[" + std::to_string(i) + "]"));
   } else if (s) {
@@ -797,7 +686,7 @@ void read_whatif_options(const YAML::Node& node, WhatIfOptions& o) {
     }
   }
   for (const std::string& name : o.strategies)
-    if (!parse_strategy(name)) malformed("options.strategies: unknown strategy " + in_quotes(name));
+    if (!parse_strategy(name)) node.fail("options.strategies: unknown strategy " + in_quotes(name));
   if (node["max"])
     o.max = read_int(node["max"], "options.max", std::numeric_limits<std::int64_t>::min());
   if (node["node"]) o.node = read_string(node["node"], "options.node");
@@ -810,12 +699,16 @@ struct WhatIfExpectation {
   std::optional<std::int64_t> added;
 };
 
-// Takes the what-if fields out of `expect`, leaving the rest for read_expectation.
-WhatIfExpectation take_whatif_expectation(YAML::Node expect) {
+// The what-if fields of `expect`; read_expectation reads the rest (the
+// expectation with kWhatIfFields hidden).
+const std::vector<std::string_view> kWhatIfFields = {"feasible", "satisfied", "absorbable",
+                                                     "nodes_used", "added"};
+
+WhatIfExpectation read_whatif_expectation(const CaseValue& expect) {
   WhatIfExpectation e;
   if (!expect || !expect.IsMap()) return e;
-  auto bools = [](const YAML::Node& n, const std::string& p) { return read_bool(n, p); };
-  auto ints = [](const YAML::Node& n, const std::string& p) { return read_int(n, p, 0); };
+  auto bools = [](const CaseValue& n, const std::string& p) { return read_bool(n, p); };
+  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
   if (expect["feasible"])
     e.feasible = read_node_map<bool>(expect["feasible"], "expect.feasible", bools);
   if (expect["satisfied"])
@@ -825,8 +718,6 @@ WhatIfExpectation take_whatif_expectation(YAML::Node expect) {
   if (expect["nodes_used"])
     e.nodes_used = read_node_map<std::int64_t>(expect["nodes_used"], "expect.nodes_used", ints);
   if (expect["added"]) e.added = read_int(expect["added"], "expect.added", 0);
-  for (const char* key : {"feasible", "satisfied", "absorbable", "nodes_used", "added"})
-    expect.remove(key);
   return e;
 }
 
@@ -875,25 +766,23 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
   }
 }
 
-void run_whatif_case(const std::string& file, const std::string& text, const YAML::Node& root,
+void run_whatif_case(const std::string& file, const std::string& text, const CaseValue& root,
                      const ReadFile& read, FixtureResult& r) {
+  CaseReader& c = root.reader();
   WhatIfOptions options;
   options.command = *whatif_command(read_string(root["command"], "command"));
   read_whatif_options(root["options"], options);
-  const WhatIfExpectation whatif_expect = take_whatif_expectation(root["expect"]);
-  const Expectation expect = read_expectation(root["expect"]);
-  if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
-  const bool json_case = is_json_file(file, text);
-  std::optional<Source> nodes =
-      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
+  const WhatIfExpectation whatif_expect = read_whatif_expectation(root["expect"]);
+  const Expectation expect = read_expectation(root["expect"].without(&kWhatIfFields));
+  if (!root["nodes"]) root.fail("nodes: missing (an inline inventory or a path)");
+  if (c.failed()) return;
+  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
   std::optional<Source> request, node_template;
   if (root["request"])
-    request =
-        read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+    request = read_input(root["request"], "request", file, text, read, r.differences);
   if (root["template"])
-    node_template =
-        read_input(root, root["template"], "template", file, text, json_case, read, r.differences);
-  if (!r.differences.empty()) return;
+    node_template = read_input(root["template"], "template", file, text, read, r.differences);
+  if (!r.differences.empty() || c.failed()) return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
   options.template_node = std::move(node_template);
@@ -907,31 +796,29 @@ void run_whatif_case(const std::string& file, const std::string& text, const YAM
 // (optional) kubectl's pods as workloads,
 // `options: {atomic: true}` adds --atomic, and `expect.status: {id: ok|failed|not_applied}`
 // checks the workloads listed (exit and error_contains as for every case).
-void run_realloc_case(const YAML::Node& root, const std::string& file, const std::string& text,
+const std::vector<std::string_view> kReallocFields = {"status"};
+
+void run_realloc_case(const CaseValue& root, const std::string& file, const std::string& text,
                       const ReadFile& read, FixtureResult& r) {
+  CaseReader& c = root.reader();
   ReallocOptions options;
-  if (const YAML::Node o = root["options"]) {
-    require_map(o, "options");
+  if (const CaseValue o = root["options"]; o && require_map(o, "options")) {
     check_keys(o, "options", {"atomic"});
     if (o["atomic"]) options.atomic = read_string(o["atomic"], "options.atomic") == "true";
   }
-  YAML::Node expect_node = root["expect"] ? YAML::Clone(root["expect"]) : YAML::Node();
+  const CaseValue expect_node = root["expect"];
   std::optional<Expected<std::string>> status;
-  if (expect_node && expect_node.IsMap() && expect_node["status"]) {
+  if (expect_node.IsMap() && expect_node["status"])
     status = read_node_map<std::string>(expect_node["status"], "expect.status", read_string);
-    expect_node.remove("status");
-  }
-  const Expectation expect = read_expectation(expect_node);
-  if (!root["nodes"] || !root["request"]) malformed("nodes and request are required for realloc");
-  const bool json_case = is_json_file(file, text);
-  std::optional<Source> nodes =
-      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
+  const Expectation expect = read_expectation(expect_node.without(&kReallocFields));
+  if (!root["nodes"] || !root["request"]) root.fail("nodes and request are required for realloc");
+  if (c.failed()) return;
+  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
   std::optional<Source> request =
-      read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+      read_input(root["request"], "request", file, text, read, r.differences);
   if (root["pods"])  // SPEC §12: each running pod is also a workload
-    options.pods =
-        read_input(root, root["pods"], "pods", file, text, json_case, read, r.differences);
-  if (!r.differences.empty()) return;
+    options.pods = read_input(root["pods"], "pods", file, text, read, r.differences);
+  if (!r.differences.empty() || c.failed()) return;
   options.nodes = std::move(*nodes);
   options.request = std::move(*request);
   const ReallocRun result = run_realloc(options);
@@ -939,36 +826,23 @@ void run_realloc_case(const YAML::Node& root, const std::string& file, const std
   for (const auto& [id, want] : status ? *status : Expected<std::string>{}) {
     std::string got = "absent";
     if (result.realloc)
-      for (const WorkloadChange& c : result.realloc->workloads)
-        if (c.id == id) got = realloc_status_name(c.status);
+      for (const WorkloadChange& change : result.realloc->workloads)
+        if (change.id == id) got = realloc_status_name(change.status);
     if (got != want)
       r.differences.push_back("status." + id + ": expected " + want + ", got " + got);
   }
 }
 
-void run_one(const std::string& file, const std::string& text, const ReadFile& read,
-             const RunFunction& run_case, FixtureResult& r) {
-  // A directory walk also finds links; one to a file elsewhere is not a case
-  // of this tree, and its content must not show up in a failure message.
-  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file))
-    malformed("the case file is a symbolic link to outside its directory; not read");
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    malformed("cannot parse: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ", column " +
-              std::to_string(e.mark.column + 1) + ")");
-  }
-  if (!root.IsMap()) malformed("a case must be a mapping, got " + describe(root));
+void run_case(const CaseValue& root, const std::string& file, const std::string& text,
+              const ReadFile& read, const RunFunction& run_function, FixtureResult& r) {
+  CaseReader& c = root.reader();
+  if (!root.IsMap()) return root.fail("a case must be a mapping, got " + describe(root));
   check_keys(root, "",
              {"name", "description", "command", "nodes", "request", "pods", "template", "options",
               "expect"});
   if (root["name"]) r.name = read_string(root["name"], "name");
-  if (root["command"] && whatif_command(read_string(root["command"], "command"))) {
-    run_whatif_case(file, text, root, read, r);
-    return;
-  }
-
+  if (root["command"] && whatif_command(read_string(root["command"], "command")))
+    return run_whatif_case(file, text, root, read, r);
   if (root["command"] && root["command"].IsScalar() && root["command"].Scalar() == "realloc")
     return run_realloc_case(root, file, text, read, r);
   RunOptions options;
@@ -977,25 +851,56 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   read_overrides(root["options"], options);
   options.strict = true;  // SPEC §13: cases run strictly
   const Expectation expect = read_expectation(root["expect"]);
-  if (!root["nodes"]) malformed("nodes: missing (an inline inventory or a path)");
+  if (!root["nodes"]) root.fail("nodes: missing (an inline inventory or a path)");
+  if (c.failed()) return;
 
-  const bool json_case = is_json_file(file, text);
-  std::optional<Source> nodes =
-      read_input(root, root["nodes"], "nodes", file, text, json_case, read, r.differences);
+  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
   std::optional<Source> request;
   if (root["request"])
-    request =
-        read_input(root, root["request"], "request", file, text, json_case, read, r.differences);
+    request = read_input(root["request"], "request", file, text, read, r.differences);
   std::optional<Source> pods;  // SPEC §12: kubectl get pods, inline or a path
-  if (root["pods"])
-    pods = read_input(root, root["pods"], "pods", file, text, json_case, read, r.differences);
-  if (!r.differences.empty()) return;  // an unreadable input; nothing to run
+  if (root["pods"]) pods = read_input(root["pods"], "pods", file, text, read, r.differences);
+  if (!r.differences.empty() || c.failed()) return;  // an unreadable input; nothing to run
 
   options.pods = std::move(pods);
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
-  const RunResult result = run_case(options);
+  const RunResult result = run_function(options);
   compare(expect, result, r.differences);
+}
+
+// "cannot parse: <why> (line L, column C)" from the parser's diagnostic.
+std::string parse_problem(const Diagnostics& diags) {
+  if (diags.items().empty()) return "cannot parse";
+  const auto& d = diags.items().front();
+  std::string why = d.message;
+  for (std::string_view prefix : {"malformed YAML: ", "malformed JSON: "})
+    if (why.starts_with(prefix)) why.erase(0, prefix.size());
+  return "cannot parse: " + why + " (line " + std::to_string(d.origin.line) + ", column " +
+         std::to_string(d.origin.col) + ")";
+}
+
+void run_one(const std::string& file, const std::string& text, const ReadFile& read,
+             const RunFunction& run_function, FixtureResult& r) {
+  // A directory walk also finds links; one to a file elsewhere is not a case
+  // of this tree, and its content must not show up in a failure message.
+  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file)) {
+    r.differences.push_back(
+        "malformed case: the case file is a symbolic link to outside its directory; not read");
+    return;
+  }
+  // A case is YAML (JSON is read as the YAML it also is), and so are its
+  // inline inputs, which the loaders read from the same text.
+  const Source source{file, text, InputFormat::Yaml, {}};
+  Diagnostics diags;
+  const std::optional<Doc> doc = parse_document(source, diags);
+  if (!doc) {
+    r.differences.push_back("malformed case: " + parse_problem(diags));
+    return;
+  }
+  CaseReader c(*doc, r.differences);
+  run_case(CaseValue(c, doc->root()), file, text, read, run_function, r);
+  c.finish();
 }
 
 }  // namespace
@@ -1011,8 +916,6 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
   r.name = std::filesystem::path(file).filename().string();
   try {
     run_one(file, text, read, run_case, r);
-  } catch (const MalformedCase& e) {
-    r.differences.push_back("malformed case: " + e.message);
   } catch (const std::exception& e) {
     r.differences.push_back(std::string("internal error: ") + e.what());
   } catch (...) {
@@ -1152,18 +1055,22 @@ std::optional<std::string> fixture_expect(const std::string& file, const std::st
 }
 
 bool looks_like_input_file(const std::string& text) {
-  try {
-    const YAML::Node root = YAML::Load(text);
-    if (!root.IsMap() || root["expect"] || root["command"]) return false;
-    if (root["nodes"] && root["nodes"].IsSequence()) return true;
-    if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
-      return true;                                        // one node object: grow's --template
-    if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
-    return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
-           root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)
-  } catch (...) {
-    return false;  // run as a case, where the parse error is reported
-  }
+  // The first document of the file, as the loaders would read it.
+  const Source source{"", text, InputFormat::Yaml, {}};
+  Diagnostics diags;
+  std::vector<ValueId> documents;
+  const std::optional<Doc> doc = parse_document_stream(source, diags, documents);
+  if (!doc || documents.empty()) return false;  // run as a case, where the problem is reported
+  std::vector<std::string> ignored;
+  CaseReader c(*doc, ignored);
+  const CaseValue root(c, documents.front());
+  if (!root.IsMap() || root["expect"] || root["command"]) return false;
+  if (root["nodes"] && root["nodes"].IsSequence()) return true;
+  if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
+    return true;                                        // one node object: grow's --template
+  if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
+  return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
+         root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)
 }
 
 std::string render_fixture_report(const std::vector<FixtureResult>& results,

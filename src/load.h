@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diagnostics.h"
@@ -16,9 +18,17 @@ namespace eruplan {
 enum class InputFormat { Auto, Json, Yaml };
 
 struct Source {
+  Source() = default;
+  Source(std::string n, std::string t, InputFormat f = InputFormat::Auto, std::string m = {})
+      : name(std::move(n)), text(std::move(t)), format(f), member(std::move(m)) {}
+
   std::string name;  // as the user named it: "nodes.yaml", "<stdin>"
   std::string text;
   InputFormat format = InputFormat::Auto;  // Auto: by extension of name, else by content
+  // Set for an input written inline in a fixture case (SPEC §7): `text` is
+  // the whole case file and the input is the value of its top-level member
+  // of this name, so positions in messages are the case file's.
+  std::string member;
 };
 
 // The request-override flags (SPEC §1), as the user typed them; each one
@@ -33,6 +43,11 @@ struct RequestOverrides {
   std::vector<std::string> exclude;    // replaces node_filter.exclude when non-empty
 
   bool empty() const;
+  // By the flag's name ("--count", "--volume"): whether it was given, and
+  // giving it (a repeatable flag gets one more value); set() is false for a
+  // name that is not a request flag.
+  bool given(std::string_view flag) const;
+  bool set(std::string_view flag, std::string value);
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);

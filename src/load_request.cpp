@@ -2,6 +2,7 @@
 // overrides replace the fields they name, then Eru's normalisation. Also the
 // checks that need both inputs.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -116,22 +117,10 @@ class RequestReader {
 
   void read(const FieldPath& root, ValueId top) {
     if (r_.doc()[top].kind == ValueKind::Null) return;  // an empty file: everything defaults
-    ValueId app, count, strategy, nodes_limit, resources, node_filter, tolerations, scoring, name,
-        priority, min_count, group;
-    if (!r_.fields(root, top,
-                   {{"app", &app},
-                    {"count", &count},
-                    {"strategy", &strategy},
-                    {"nodes_limit", &nodes_limit},
-                    {"resources", &resources},
-                    {"node_filter", &node_filter},
-                    {"tolerations", &tolerations},
-                    {"scoring", &scoring},
-                    {"name", &name},
-                    {"priority", &priority},
-                    {"min_count", &min_count},
-                    {"group", &group}}))
-      return;
+    std::array<ValueId, kRequestFields.size()> v;
+    if (!r_.fields(root, top, kRequestFields, v.data())) return;
+    const ValueId name = v[kName], priority = v[kPriority], min_count = v[kMinCount],
+                  group = v[kGroup], tolerations = v[kTolerations], scoring = v[kScoring];
     Request& r = d_.request;
     if (name != kNoValue) {
       if (auto n = r_.string(root.child("name"), name)) r.name = *n;
@@ -149,10 +138,10 @@ class RequestReader {
     }
     if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
     if (scoring != kNoValue) read_scoring(root.child("scoring"), scoring);
-    if (o_.app) app = kNoValue;
-    if (o_.count) count = kNoValue;
-    if (o_.strategy) strategy = kNoValue;
-    if (o_.nodes_limit) nodes_limit = kNoValue;
+    overridden(kRequestFields, v.data());
+    const ValueId app = v[kApp], count = v[kCount], strategy = v[kStrategy],
+                  nodes_limit = v[kNodesLimit], resources = v[kResources],
+                  node_filter = v[kNodeFilter];
     Request& req = d_.request;
     (void)r;
     if (app != kNoValue) {
@@ -190,28 +179,18 @@ class RequestReader {
   }
 
  private:
-  void read_resources(const FieldPath& path, ValueId v) {
-    ValueId cpu, cpu_limit, cpu_bind, memory, memory_limit, storage, volumes, extended, cpu_fit;
-    if (!r_.fields(path, v,
-                   {{"cpu", &cpu},
-                    {"cpu_limit", &cpu_limit},
-                    {"cpu_bind", &cpu_bind},
-                    {"memory", &memory},
-                    {"memory_limit", &memory_limit},
-                    {"storage", &storage},
-                    {"volumes", &volumes},
-                    {"extended", &extended},
-                    {"cpu_fit", &cpu_fit}}))
-      return;
+  void read_resources(const FieldPath& path, ValueId object) {
+    std::array<ValueId, kResourceFields.size()> v;
+    if (!r_.fields(path, object, kResourceFields, v.data())) return;
+    const ValueId cpu_fit = v[kCpuFit], extended = v[kExtended];
     if (cpu_fit != kNoValue) {
       if (auto b = r_.boolean(path.child("cpu_fit"), cpu_fit)) d_.request.cpu_fit = *b;
     }
     if (extended != kNoValue) read_extended(path.child("extended"), extended);
-    if (o_.cpu) cpu = kNoValue;
-    if (o_.cpu_bind) cpu_bind = kNoValue;
-    if (o_.memory) memory = kNoValue;
-    if (o_.storage) storage = kNoValue;
-    if (!o_.volumes.empty()) volumes = kNoValue;
+    overridden(kResourceFields, v.data());
+    const ValueId cpu = v[kCpu], cpu_limit = v[kCpuLimit], cpu_bind = v[kCpuBind],
+                  memory = v[kMemory], memory_limit = v[kMemoryLimit], storage = v[kStorage],
+                  volumes = v[kVolumes];
     Request& req = d_.request;
     if (cpu != kNoValue) {
       const FieldPath here = path.child("cpu");
@@ -412,13 +391,11 @@ class RequestReader {
     }
   }
 
-  void read_filter(const FieldPath& path, ValueId v) {
-    ValueId labels, nodes, exclude;
-    if (!r_.fields(path, v, {{"labels", &labels}, {"nodes", &nodes}, {"exclude", &exclude}}))
-      return;
-    if (!o_.labels.empty()) labels = kNoValue;
-    if (!o_.nodes.empty()) nodes = kNoValue;
-    if (!o_.exclude.empty()) exclude = kNoValue;
+  void read_filter(const FieldPath& path, ValueId object) {
+    std::array<ValueId, kNodeFilterFields.size()> v;
+    if (!r_.fields(path, object, kNodeFilterFields, v.data())) return;
+    overridden(kNodeFilterFields, v.data());
+    const ValueId labels = v[kLabels], nodes = v[kNodes], exclude = v[kExclude];
     NodeFilter& filter = d_.request.filter;
     if (labels != kNoValue) {
       const FieldPath here = path.child("labels");
@@ -435,6 +412,13 @@ class RequestReader {
     }
     if (nodes != kNoValue) names(path.child("nodes"), nodes, filter.nodes);
     if (exclude != kNoValue) names(path.child("exclude"), exclude, filter.exclude);
+  }
+
+  // Fields a given flag replaces read as absent.
+  template <std::size_t N>
+  void overridden(const std::array<FieldSpec, N>& table, ValueId* values) const {
+    for (std::size_t i = 0; i < N; ++i)
+      if (o_.given(table[i].flag)) values[i] = kNoValue;
   }
 
   void names(const FieldPath& path, ValueId v, std::vector<std::string>& out) {
@@ -583,6 +567,53 @@ void normalise(Draft& d, Diagnostics& diags) {
 }
 
 }  // namespace
+
+namespace {
+
+// The override of the flag `name` (a request flag of request_fields.h);
+// `O` is RequestOverrides, const or not.
+template <class O>
+auto* scalar_flag(O& o, std::string_view name) {
+  using Result = decltype(&o.app);
+  if (name == "--app") return &o.app;
+  if (name == "--count") return &o.count;
+  if (name == "--strategy") return &o.strategy;
+  if (name == "--nodes-limit") return &o.nodes_limit;
+  if (name == "--cpu") return &o.cpu;
+  if (name == "--cpu-bind") return &o.cpu_bind;
+  if (name == "--memory") return &o.memory;
+  if (name == "--storage") return &o.storage;
+  return Result{};
+}
+template <class O>
+auto* list_flag(O& o, std::string_view name) {
+  using Result = decltype(&o.volumes);
+  if (name == "--volume") return &o.volumes;
+  if (name == "--label") return &o.labels;
+  if (name == "--node") return &o.nodes;
+  if (name == "--exclude") return &o.exclude;
+  return Result{};
+}
+
+}  // namespace
+
+bool RequestOverrides::given(std::string_view flag) const {
+  if (const auto* s = scalar_flag(*this, flag)) return s->has_value();
+  if (const auto* l = list_flag(*this, flag)) return !l->empty();
+  return false;
+}
+
+bool RequestOverrides::set(std::string_view flag, std::string value) {
+  if (auto* s = scalar_flag(*this, flag)) {
+    *s = std::move(value);
+    return true;
+  }
+  if (auto* l = list_flag(*this, flag)) {
+    l->push_back(std::move(value));
+    return true;
+  }
+  return false;
+}
 
 bool RequestOverrides::empty() const {
   return !app && !count && !strategy && !scoring && !nodes_limit && !cpu && !cpu_bind && !memory &&

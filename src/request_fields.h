@@ -4,11 +4,95 @@
 // (SPEC §10's apps) use it so both read and check them the same way.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "doc.h"
 
 namespace eruplan {
+
+// The request schema, each field described once: the file reader's known
+// fields (unknown-field warnings, "did you mean", --strict) come from these
+// tables, and so do the request flags that replace a field (SPEC §1) and
+// the fixture runner's `options:` keys (SPEC §13), which are the names of
+// the fields that have a flag.
+// The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
+// requests: list.
+inline constexpr std::array kRequestFields{
+    FieldSpec{"app", FieldKind::Text, "--app", "the app whose existing instances count"},
+    FieldSpec{"count", FieldKind::Integer, "--count", "instances to deploy"},
+    FieldSpec{"strategy", FieldKind::Text, "--strategy",
+              "auto, fill, each, global, drained or score"},
+    FieldSpec{"nodes_limit", FieldKind::Integer, "--nodes-limit",
+              "most nodes to use (0: no limit)"},
+    FieldSpec{"resources", FieldKind::Block, "", "what one instance needs"},
+    FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
+    FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
+    FieldSpec{"scoring", FieldKind::Block, "", "how strategy score ranks nodes"},
+    FieldSpec{"name", FieldKind::Text, "", "the request's name in a requests: list"},
+    FieldSpec{"priority", FieldKind::Integer, "", "higher goes first"},
+    FieldSpec{"min_count", FieldKind::Integer, "", "fewest instances worth placing"},
+    FieldSpec{"group", FieldKind::Text, "", "requests placed together or not at all"},
+};
+enum RequestField : std::size_t {
+  kApp,
+  kCount,
+  kStrategy,
+  kNodesLimit,
+  kResources,
+  kNodeFilter,
+  kTolerations,
+  kScoring,
+  kName,
+  kPriority,
+  kMinCount,
+  kGroup,
+};
+
+// resources: of a request.
+inline constexpr std::array kResourceFields{
+    FieldSpec{"cpu", FieldKind::Quantity, "--cpu", "CPU cores per instance (1.5 or 1500m)"},
+    FieldSpec{"cpu_limit", FieldKind::Quantity, "", "CPU limit per instance"},
+    FieldSpec{"cpu_bind", FieldKind::Bool, "--cpu-bind", "bind to concrete cores"},
+    FieldSpec{"memory", FieldKind::Quantity, "--memory", "memory per instance (512Mi)"},
+    FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit per instance"},
+    FieldSpec{"storage", FieldKind::Quantity, "--storage", "storage per instance (10Gi)"},
+    FieldSpec{"volumes", FieldKind::List, "--volume", "volume bindings SRC:DST[:FLAGS[:SIZE]]"},
+    FieldSpec{"extended", FieldKind::Block, "", "extended resources per instance"},
+    FieldSpec{"cpu_fit", FieldKind::Bool, "", "fit CPU by requests only"},
+};
+enum ResourceField : std::size_t {
+  kCpu,
+  kCpuLimit,
+  kCpuBind,
+  kMemory,
+  kMemoryLimit,
+  kStorage,
+  kVolumes,
+  kExtended,
+  kCpuFit,
+};
+
+// node_filter: of a request.
+inline constexpr std::array kNodeFilterFields{
+    FieldSpec{"labels", FieldKind::Labels, "--label", "labels a node must have"},
+    FieldSpec{"nodes", FieldKind::List, "--node", "only these nodes"},
+    FieldSpec{"exclude", FieldKind::List, "--exclude", "never these nodes"},
+};
+enum NodeFilterField : std::size_t { kLabels, kNodes, kExclude };
+
+// Every field a request flag replaces, in table order.
+template <class F>
+void for_each_flag_field(F&& f) {
+  for (const FieldSpec& spec : kRequestFields)
+    if (!spec.flag.empty()) f(spec);
+  for (const FieldSpec& spec : kResourceFields)
+    if (!spec.flag.empty()) f(spec);
+  for (const FieldSpec& spec : kNodeFilterFields)
+    if (!spec.flag.empty()) f(spec);
+}
 
 // `at` is the entry's path (apps[2]); each part is kNoValue when absent.
 // Keeps out.app and out.name; every problem goes to `diags` with its path.

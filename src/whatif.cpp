@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "doc.h"
 #include "explain.h"
 #include "json_writer.h"
 #include "report_html.h"
@@ -142,15 +143,19 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
   auto word = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   };
-  std::size_t at = source.text.find(needle);
+  const std::string_view text = source.text;
+  const std::string_view input = input_text(source);  // an inline input: its part of the case
+  const std::size_t from = static_cast<std::size_t>(input.data() - text.data());
+  std::size_t at = input.find(needle);
   while (at != std::string::npos &&
-         ((at > 0 && word(source.text[at - 1])) ||
-          (at + needle.size() < source.text.size() && word(source.text[at + needle.size()]))))
-    at = source.text.find(needle, at + 1);
+         ((at > 0 && word(input[at - 1])) ||
+          (at + needle.size() < input.size() && word(input[at + needle.size()]))))
+    at = input.find(needle, at + 1);
   if (at == std::string::npos) return o;
-  o.line = 1 + static_cast<std::uint32_t>(std::count(
-                   source.text.begin(), source.text.begin() + static_cast<long>(at), '\n'));
-  const std::size_t bol = source.text.rfind('\n', at);
+  at += from;
+  o.line = 1 + static_cast<std::uint32_t>(
+                   std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  const std::size_t bol = text.rfind('\n', at);
   o.col = static_cast<std::uint32_t>(at - (bol == std::string::npos ? 0 : bol + 1) + 1);
   return o;
 }

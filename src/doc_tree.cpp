@@ -1,0 +1,49 @@
+// The document tree (doc_tree.h): scalar text, aliases, positions.
+#include "doc_tree.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace eruplan {
+
+std::string_view Doc::text(ValueId id) const {
+  const Value& v = values_[id];
+  if (v.kind == ValueKind::Array || v.kind == ValueKind::Object) return {};
+  return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
+}
+
+std::string_view Doc::alias_of(ValueId id) const {
+  for (const auto& [value, name] : aliased_)
+    if (value == id) return name;
+  return {};
+}
+
+bool Doc::is_scalar(ValueId id) const {
+  const ValueKind k = values_[id].kind;
+  return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
+}
+
+bool Doc::focus(std::string_view name) {
+  if (root_ == kNoValue || values_[root_].kind != ValueKind::Object) return false;
+  for (std::uint32_t i = 0; i < size(root_); ++i)
+    if (text(key(root_, i)) == name) {
+      root_ = member(root_, i);
+      return true;
+    }
+  return false;
+}
+
+std::pair<std::uint32_t, std::uint32_t> Doc::line_col(std::uint32_t pos) const {
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    const char* begin = source_.data();
+    const char* end = begin + source_.size();
+    for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', end - p)));)
+      line_starts_.push_back(static_cast<std::uint32_t>(++p - begin));
+  }
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos);
+  const auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
+  return {line, pos - *(it - 1) + 1};
+}
+
+}  // namespace eruplan

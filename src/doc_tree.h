@@ -1,0 +1,72 @@
+// The loader's document tree: JSON or YAML text becomes one flat arena of
+// values with source positions, so any problem can be reported as
+// file:line:col plus a field path. Scalars keep their text as written: the
+// schema decides what a value means (a size, a CPU amount, a count) and
+// checks range, integrality and overflow on the exact literal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace eruplan {
+
+enum class ValueKind : std::uint8_t { Null, Bool, Number, String, Array, Object };
+
+using ValueId = std::uint32_t;
+inline constexpr ValueId kNoValue = UINT32_MAX;
+
+class Doc {
+ public:
+  struct Value {
+    std::uint32_t pos = 0;  // byte offset of the value's first character in the source
+    std::uint32_t a = 0;    // scalar: text offset; container: first slot
+    std::uint32_t b = 0;    // scalar: text length; container: elements, or members of an object
+    ValueKind kind = ValueKind::Null;
+    bool plain = false;  // YAML unquoted scalar (kind String): the schema types it
+    bool owned = false;  // text lives in the doc's arena, not in the source
+    bool flag = false;   // the value of a Bool
+  };
+
+  // `source` must outlive the Doc: scalar text points into it.
+  explicit Doc(std::string_view source) : source_(source) {}
+
+  ValueId root() const { return root_; }
+  const Value& operator[](ValueId id) const { return values_[id]; }
+  std::string_view text(ValueId id) const;
+  std::uint32_t size(ValueId id) const { return values_[id].b; }
+  ValueId element(ValueId array, std::uint32_t i) const { return slots_[values_[array].a + i]; }
+  ValueId key(ValueId object, std::uint32_t i) const { return slots_[values_[object].a + 2 * i]; }
+  ValueId member(ValueId object, std::uint32_t i) const {
+    return slots_[values_[object].a + 2 * i + 1];
+  }
+  bool is_scalar(ValueId id) const;
+  std::string_view source() const { return source_; }
+  // "*name" when `id` is a YAML anchored value that an alias uses again,
+  // else empty: messages about expanded aliases name the alias.
+  std::string_view alias_of(ValueId id) const;
+
+  // Makes the value of the top-level mapping's member `name` the root (an
+  // inline input of a fixture case); false when there is no such member.
+  bool focus(std::string_view name);
+
+  // 1-based line and column (in bytes) of a byte offset; computed on demand.
+  std::pair<std::uint32_t, std::uint32_t> line_col(std::uint32_t pos) const;
+
+ private:
+  friend class JsonBuilder;  // json_reader.cpp
+  friend class YamlBuilder;  // yaml_reader.cpp
+  friend class Reader;
+
+  std::string_view source_;
+  std::vector<Value> values_;
+  std::vector<ValueId> slots_;  // array elements; object members as key, value pairs
+  std::string arena_;           // unescaped strings and YAML scalars
+  std::vector<std::pair<ValueId, std::string>> aliased_;  // (value, "*name"), first use of each
+  ValueId root_ = kNoValue;
+  mutable std::vector<std::uint32_t> line_starts_;
+};
+
+}  // namespace eruplan

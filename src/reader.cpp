@@ -1,0 +1,351 @@
+// Typed reading of the document tree (reader.h).
+#include "reader.h"
+
+#include <algorithm>
+
+#include "doc.h"
+#include "load.h"
+
+namespace eruplan {
+
+// --- Field paths and typed reading ------------------------------------------
+
+namespace {
+constexpr std::size_t kMaxKeyShown = 64;  // bytes of a key a field path shows
+}  // namespace
+
+std::string FieldPath::str() const {
+  std::vector<const FieldPath*> chain;
+  for (const FieldPath* p = this; p; p = p->parent) chain.push_back(p);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const FieldPath& p = **it;
+    if (p.index >= 0) {
+      out += '[' + std::to_string(p.index) + ']';
+    } else if (!p.key.empty()) {
+      if (!out.empty()) out += '.';
+      // A key can be megabytes long; a message shows its start only.
+      if (p.key.size() > kMaxKeyShown)
+        out.append(p.key.substr(0, kMaxKeyShown)) +=
+            "...(" + std::to_string(p.key.size()) + " bytes)";
+      else
+        out += p.key;
+    }
+  }
+  return out;
+}
+
+Origin Reader::origin(const FieldPath& path, ValueId v) const {
+  Origin o{file_, 0, 0, path.str()};
+  if (v != kNoValue) {
+    const auto [line, col] = doc_.line_col(doc_[v].pos);
+    o.line = line;
+    o.col = col;
+  }
+  return o;
+}
+
+void Reader::error(const FieldPath& path, ValueId v, std::string message) {
+  if (exhausted_) return;  // a consequence of the one budget error
+  diags_.error(origin(path, v), std::move(message));
+}
+
+void Reader::warning(const FieldPath& path, ValueId v, std::string message) {
+  if (exhausted_) return;
+  diags_.warning(origin(path, v), std::move(message));
+}
+
+std::uint64_t Reader::read_cost(ValueId container) const {
+  const Doc::Value& c = doc_[container];
+  const std::uint32_t slots = c.kind == ValueKind::Object ? 2 * c.b : c.b;
+  std::uint64_t cost = kEntryCost * c.b;
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    const Doc::Value& v = doc_[doc_.slots_[c.a + i]];
+    if (v.kind != ValueKind::Array && v.kind != ValueKind::Object) cost += v.b;  // text copied
+  }
+  return cost;
+}
+
+bool Reader::spend(const FieldPath& path, ValueId v, std::uint64_t cost) {
+  if (exhausted_) return false;
+  if (cost <= budget_) {
+    budget_ -= cost;
+    return true;
+  }
+  std::string message = "the document expands to too much to read: over " +
+                        std::to_string(budget_for(doc_.source().size()) >> 20) +
+                        " MiB of values from a " + std::to_string(doc_.source().size()) +
+                        "-byte file";
+  const std::string_view alias = doc_.alias_of(v);
+  if (!alias.empty())
+    message += "; alias " + std::string(alias) + " (the value at " + where(v) +
+               ") is read again at every place it is used";
+  else
+    message += " (YAML aliases are read again at every place they are used)";
+  error(path, v, std::move(message));
+  exhausted_ = true;
+  return false;
+}
+
+std::string Reader::describe(ValueId v) const {
+  const Doc::Value& value = doc_[v];
+  switch (value.kind) {
+    case ValueKind::Null:
+      return "null";
+    case ValueKind::Array:
+      return "a list";
+    case ValueKind::Object:
+      return "a mapping";
+    case ValueKind::Bool:
+    case ValueKind::Number:
+      return std::string(doc_.text(v));
+    case ValueKind::String:
+      break;
+  }
+  std::string_view text = doc_.text(v);
+  const bool cut = text.size() > 60;
+  if (cut) text = text.substr(0, 60);
+  std::string out = value.plain ? std::string(text) : '"' + std::string(text) + '"';
+  if (value.plain && out.empty()) out = "\"\"";
+  return cut ? out + "..." : out;
+}
+
+bool Reader::is_object(const FieldPath& path, ValueId v) {
+  if (exhausted_) return false;
+  if (doc_[v].kind == ValueKind::Object) return true;
+  error(path, v, "expected a mapping (key: value pairs), got " + describe(v));
+  return false;
+}
+
+bool Reader::is_array(const FieldPath& path, ValueId v) {
+  if (exhausted_) return false;
+  // Callers go on to read every element: charge for them here.
+  if (doc_[v].kind == ValueKind::Array) return spend(path, v, read_cost(v));
+  error(path, v, "expected a list, got " + describe(v));
+  return false;
+}
+
+std::string Reader::where(ValueId v) const {
+  const auto [line, col] = doc_.line_col(doc_[v].pos);
+  return "line " + std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::vector<Reader::Entry> Reader::members(const FieldPath& path, ValueId object) {
+  std::vector<Entry> out;
+  if (!is_object(path, object)) return out;
+  const std::uint32_t n = doc_.size(object);
+  if (!spend(path, object, read_cost(object))) return out;
+  out.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const ValueId k = doc_.key(object, i);
+    out.push_back({doc_.text(k), k, doc_.member(object, i)});
+  }
+  return out;
+}
+
+void Reader::sort_unique(const FieldPath& path, std::vector<Entry>& list,
+                         bool (*less)(std::string_view, std::string_view)) {
+  auto by_key = [&](const Entry& a, const Entry& b) { return less(a.key, b.key); };
+  if (!std::is_sorted(list.begin(), list.end(), by_key))
+    std::stable_sort(list.begin(), list.end(), by_key);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (kept > 0 && list[kept - 1].key == list[i].key) {
+      error(path.child(list[i].key), list[i].key_id,
+            "given twice (first at " + where(list[kept - 1].key_id) + ")");
+      continue;
+    }
+    list[kept++] = list[i];
+  }
+  list.resize(kept);
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+template <class Known>
+bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
+  for (std::size_t i = 0; i < known.size(); ++i) *known.slot(i) = kNoValue;
+  if (!is_object(path, object)) return false;
+  const std::uint32_t n = doc_.size(object);
+  if (!spend(path, object, read_cost(object))) return false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const ValueId k = doc_.key(object, i);
+    const std::string_view name = doc_.text(k);
+    ValueId* match = nullptr;
+    for (std::size_t f = 0; f < known.size(); ++f)
+      if (known.name(f) == name) match = known.slot(f);
+    if (match && *match == kNoValue) {
+      *match = doc_.member(object, i);
+      continue;
+    }
+    const FieldPath here = path.child(name);
+    if (match) {
+      error(here, k, "given twice (first at " + where(*match) + ")");
+      continue;
+    }
+    std::string message = "unknown field, ignored";
+    std::string_view best;
+    std::size_t best_distance = 3;
+    for (std::size_t f = 0; f < known.size(); ++f) {
+      const std::string_view known_name = known.name(f);
+      // The distance is at least the difference in length: a long key is
+      // never compared (nor costs time in proportion to its square).
+      const std::size_t gap = name.size() > known_name.size() ? name.size() - known_name.size()
+                                                              : known_name.size() - name.size();
+      if (gap >= best_distance) continue;
+      const std::size_t d = edit_distance(name, known_name);
+      if (d < best_distance) best_distance = d, best = known_name;
+    }
+    if (!best.empty()) {
+      message += "; did you mean " + std::string(best) + "?";
+    } else {
+      message += " (known fields:";
+      for (std::size_t f = 0; f < known.size(); ++f) message += ' ' + std::string(known.name(f));
+      message += ')';
+    }
+    diags_.unknown_field(origin(here, k), std::move(message));
+  }
+  return true;
+}
+
+bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
+  struct Known {
+    std::initializer_list<Field> list;
+    std::size_t size() const { return list.size(); }
+    std::string_view name(std::size_t i) const { return list.begin()[i].name; }
+    ValueId* slot(std::size_t i) const { return list.begin()[i].value; }
+  };
+  return pick(path, object, Known{known});
+}
+
+bool Reader::fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+                    ValueId* values) {
+  struct Known {
+    std::span<const FieldSpec> table;
+    ValueId* values;
+    std::size_t size() const { return table.size(); }
+    std::string_view name(std::size_t i) const { return table[i].name; }
+    ValueId* slot(std::size_t i) const { return values + i; }
+  };
+  return pick(path, object, Known{table, values});
+}
+
+namespace {
+
+// Numbers (and YAML's unquoted scalars) are read as numbers; quoted strings
+// are not, so "3" in quotes is a string where a count is expected.
+bool numeric_kind(const Doc::Value& v) {
+  return v.kind == ValueKind::Number || (v.kind == ValueKind::String && v.plain);
+}
+
+// A YAML unquoted scalar that cannot start a number (true, null, abc) is
+// reported as the value it is, not as a quoted string.
+bool plain_word(const Doc& doc, ValueId v) {
+  if (!doc[v].plain) return false;
+  std::string_view t = doc.text(v);
+  if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+  if (!t.empty() && t[0] == '.') t.remove_prefix(1);
+  return t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]));
+}
+
+}  // namespace
+
+std::optional<std::int64_t> Reader::integer(const FieldPath& path, ValueId v, std::int64_t min,
+                                            std::int64_t max) {
+  auto out_of_range = [&] {
+    std::string range;
+    if (max == INT64_MAX)
+      range = min == 1 ? " > 0" : " >= " + std::to_string(min);
+    else
+      range = " from " + std::to_string(min) + " to " + std::to_string(max);
+    error(path, v, "expected a whole number" + range + ", got " + describe(v));
+    return std::nullopt;
+  };
+  if (!numeric_kind(doc_[v]) || plain_word(doc_, v)) return out_of_range();
+  std::string problem;
+  const auto n = parse_integer(doc_.text(v), problem);
+  if (!n) {
+    error(path, v, problem);
+    return std::nullopt;
+  }
+  if (*n < min || *n > max) return out_of_range();
+  return n;
+}
+
+std::optional<Bytes> Reader::size(const FieldPath& path, ValueId v) {
+  const ValueKind k = doc_[v].kind;
+  if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
+    error(path, v, "expected a size (bytes, or a string like \"8Gi\"), got " + describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  const auto b = parse_size(doc_.text(v), problem);
+  if (!b) error(path, v, problem);
+  return b;
+}
+
+std::optional<NanoCores> Reader::cpu(const FieldPath& path, ValueId v) {
+  const ValueKind k = doc_[v].kind;
+  if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
+    error(
+        path, v,
+        "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  const auto c = parse_cpu(doc_.text(v), problem);
+  if (!c) error(path, v, problem);
+  return c;
+}
+
+std::optional<bool> Reader::boolean(const FieldPath& path, ValueId v) {
+  const Doc::Value& value = doc_[v];
+  if (value.kind == ValueKind::Bool) return value.flag;
+  if (value.kind == ValueKind::String && value.plain) {
+    const std::string_view t = doc_.text(v);
+    if (t == "true" || t == "True" || t == "TRUE") return true;
+    if (t == "false" || t == "False" || t == "FALSE") return false;
+  }
+  error(path, v, "expected true or false, got " + describe(v));
+  return std::nullopt;
+}
+
+std::optional<std::string_view> Reader::string(const FieldPath& path, ValueId v) {
+  if (exhausted_) return std::nullopt;
+  if (doc_[v].kind != ValueKind::String) {
+    error(path, v, "expected a non-empty string, got " + describe(v));
+    return std::nullopt;
+  }
+  const std::string_view t = doc_.text(v);
+  if (t.empty()) {
+    error(path, v, "expected a non-empty string, got \"\"");
+    return std::nullopt;
+  }
+  return t;
+}
+
+std::optional<std::string_view> Reader::scalar(const FieldPath& path, ValueId v) {
+  if (exhausted_) return std::nullopt;
+  if (doc_.is_scalar(v)) return doc_.text(v);
+  error(path, v, "expected a string or number, got " + describe(v));
+  return std::nullopt;
+}
+
+}  // namespace eruplan

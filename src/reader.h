@@ -1,0 +1,147 @@
+// Typed reading of a document tree (doc_tree.h): every value read with its
+// field path and position, every problem reported to Diagnostics.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diagnostics.h"
+#include "doc_tree.h"
+#include "model.h"
+
+namespace eruplan {
+
+// One field of a schema table (request_fields.h): a field is described
+// once, and its name serves the file reader's known fields, the flag that
+// replaces it and the fixture runner's options.
+enum class FieldKind : std::uint8_t {
+  Text,      // a string
+  Integer,   // a whole number
+  Quantity,  // a size or CPU amount, as written
+  Bool,
+  List,    // a list of strings (the flag is repeated)
+  Labels,  // a mapping of strings (the flag takes k=v, repeated)
+  Block,   // a mapping read by its own table or code
+};
+
+struct FieldSpec {
+  std::string_view name;  // as written in the file
+  FieldKind kind;
+  std::string_view flag;  // the request flag that replaces it; empty when none
+  std::string_view help;  // one line: what it holds
+};
+
+// A field path as a chain of stack frames; rendered only when a diagnostic
+// needs it, so the fast path builds no strings.
+struct FieldPath {
+  const FieldPath* parent = nullptr;
+  std::string_view key;     // ".key"
+  std::int64_t index = -1;  // "[index]" when >= 0
+
+  FieldPath child(std::string_view k) const { return {this, k, -1}; }
+  FieldPath at(std::int64_t i) const { return {this, {}, i}; }
+  std::string str() const;  // "nodes[3].usage.memory"
+};
+
+// Reads typed values out of a Doc, reporting each problem with its origin.
+// Every read returns nullopt (or false) after reporting, so callers go on and
+// collect every problem.
+//
+// Reading is bounded: a YAML alias is one value in the tree but is read (and
+// copied into the model) at every place it is used, so a small file could
+// expand without limit. Every list or mapping read is charged for its entries,
+// roughly in bytes of model it makes, against a budget proportional to the
+// source (kReadBudgetPerByte per byte, at least kMinReadBudget). The read
+// that crosses it reports one error naming the field (and the alias); from
+// then on every read fails quietly and no further problem is reported.
+class Reader {
+ public:
+  static constexpr std::uint64_t kEntryCost = 64;  // a member or element read
+  static constexpr std::uint64_t kReadBudgetPerByte = 100;
+  static constexpr std::uint64_t kMinReadBudget = 1ull << 20;  // a 1 KB file: 1 MiB
+
+  Reader(const Doc& doc, std::string file, Diagnostics& diags)
+      : doc_(doc),
+        file_(std::move(file)),
+        diags_(diags),
+        budget_(budget_for(doc.source().size())) {}
+
+  // What reading a document of `bytes` source bytes may cost in all.
+  static std::uint64_t budget_for(std::size_t bytes) {
+    return std::max<std::uint64_t>(kMinReadBudget, kReadBudgetPerByte * bytes);
+  }
+
+  const Doc& doc() const { return doc_; }
+  Origin origin(const FieldPath& path, ValueId v) const;
+  void error(const FieldPath& path, ValueId v, std::string message);
+  void warning(const FieldPath& path, ValueId v, std::string message);
+  // How a value looks in a message: true, 12, "abc", a list, a mapping.
+  std::string describe(ValueId v) const;
+
+  bool is_object(const FieldPath& path, ValueId v);  // else reports "expected a mapping"
+  bool is_array(const FieldPath& path, ValueId v);
+  std::string where(ValueId v) const;  // "line 3:5", for naming a second place in a message
+
+  struct Entry {
+    std::string_view key;
+    ValueId key_id;
+    ValueId value;
+  };
+  // The members of a mapping in document order; none (after an error) when
+  // `object` is not a mapping.
+  std::vector<Entry> members(const FieldPath& path, ValueId object);
+  // Sorts by key and reports keys given twice (adjacent once sorted); the
+  // later ones are dropped.
+  void sort_unique(const FieldPath& path, std::vector<Entry>& list,
+                   bool (*less)(std::string_view, std::string_view));
+
+  struct Field {
+    std::string_view name;
+    ValueId* value;  // set to the member's value; stays kNoValue when absent
+  };
+  // Picks the known fields out of an object; unknown ones get a warning and a
+  // known one given twice an error.
+  bool fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known);
+  // The same with the known fields of a schema table: values[i] is the
+  // member named table[i].name, or kNoValue.
+  bool fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+              ValueId* values);
+
+  std::optional<std::int64_t> integer(const FieldPath& path, ValueId v, std::int64_t min,
+                                      std::int64_t max = INT64_MAX);
+  std::optional<Bytes> size(const FieldPath& path, ValueId v);
+  std::optional<NanoCores> cpu(const FieldPath& path, ValueId v);
+  std::optional<bool> boolean(const FieldPath& path, ValueId v);
+  std::optional<std::string_view> string(const FieldPath& path, ValueId v);  // non-empty
+  // Any scalar as text: label values, ids written as numbers.
+  std::optional<std::string_view> scalar(const FieldPath& path, ValueId v);
+
+  // True once the read budget is spent (an error has been reported).
+  bool exhausted() const { return exhausted_; }
+
+ private:
+  // fields() for any list of known names; `known` has size(), name(i), slot(i).
+  template <class Known>
+  bool pick(const FieldPath& path, ValueId object, const Known& known);
+
+  // Charges `cost` for reading (part of) `v`; false, after reporting once,
+  // when the budget is spent.
+  bool spend(const FieldPath& path, ValueId v, std::uint64_t cost);
+  // What reading a list's elements or a mapping's members costs: kEntryCost
+  // each, plus the text of every key and scalar, which the model copies.
+  std::uint64_t read_cost(ValueId container) const;
+
+  const Doc& doc_;
+  std::string file_;
+  Diagnostics& diags_;
+  std::uint64_t budget_;
+  bool exhausted_ = false;
+};
+
+}  // namespace eruplan

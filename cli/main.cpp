@@ -440,7 +440,7 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.stream_out = [](std::string_view piece) {
     std::fwrite(piece.data(), 1, piece.size(), stdout);
   };
-  static const RunResult* result = new RunResult(run(options));
+  static const RunResult* result = new RunResult(run(std::move(options)));
   if (result->saved_inventory && !write_file(a.save_inventory, *result->saved_inventory))
     return static_cast<int>(ExitCode::Internal);
   if (result->report && !write_file(a.report, *result->report))

@@ -199,8 +199,9 @@ void add_capacity(std::int64_t& total, std::int64_t capacity) {
 std::vector<std::uint32_t> filtered_nodes(const Inventory& inventory, const NodeFilter& filter) {
   std::vector<std::uint32_t> order;
   order.reserve(inventory.nodes.size());
+  const NodeFilterIndex index(filter);
   for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
-    if (filter.accepts(inventory.nodes[i])) order.push_back(i);
+    if (index.accepts(inventory.nodes[i])) order.push_back(i);
   auto by_name = [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   };

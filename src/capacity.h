@@ -86,12 +86,12 @@ struct DimensionResult {
 };
 
 struct NodeCapacity {
-  std::uint32_t node = 0;       // index into Inventory::nodes
-  std::int64_t capacity = 0;    // kUnlimited when nothing limits
-  std::vector<Reason> reasons;  // why capacity is 0; empty otherwise
-  std::vector<Plan> plans;      // PlanMap entry; empty when nothing binds
-  std::int64_t existing = 0;    // running instances of the request's app
-  double usage = 0;             // SPEC §4 "Usage and rate"
+  std::uint32_t node = 0;      // index into Inventory::nodes
+  std::int64_t capacity = 0;   // kUnlimited when nothing limits
+  SparseList<Reason> reasons;  // why capacity is 0; empty otherwise
+  SparseList<Plan> plans;      // PlanMap entry; empty when nothing binds
+  std::int64_t existing = 0;   // running instances of the request's app
+  double usage = 0;            // SPEC §4 "Usage and rate"
   double rate = 0;
   std::uint64_t revision = 0;  // the node's revision this entry was computed at
 

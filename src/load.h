@@ -3,6 +3,7 @@
 // here reads files: callers pass the text in a Source.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,13 @@ struct RequestOverrides {
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);
+// The same for a clean JSON inventory, read a few nodes at a time so that the
+// document tree never holds the whole file (load_inventory tries it first).
+// nullopt when the input is not such a file or has anything to report, even
+// a warning: load_inventory then reads the whole document and reports.
+inline constexpr std::size_t kStreamChunkBytes = 1 << 20;
+std::optional<Inventory> load_inventory_streamed(const Source& source,
+                                                 std::size_t chunk_bytes = kStreamChunkBytes);
 // One node object of SPEC §2 alone (grow's --template), read as the
 // inventory's nodes are, with the given share_base.
 std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags);

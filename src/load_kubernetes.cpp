@@ -451,6 +451,8 @@ std::string pod_name(const Doc& doc, ValueId ns, ValueId name) {
 
 std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags) {
   if (format == NodesFormat::Eruplan) return load_inventory(source, diags);
+  if (format == NodesFormat::Auto)  // a JSON inventory holds no "kind": it is not a NodeList
+    if (auto inventory = load_inventory_streamed(source)) return inventory;
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
   if (format == NodesFormat::Kubernetes || is_kubernetes_nodes(*doc))

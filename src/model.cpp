@@ -52,66 +52,46 @@ Pieces Node::cpu_pieces() const {
 
 namespace {
 
-// A name list of a NodeFilter, sorted for binary search. accepts() is
-// called once per node and NodeFilter keeps plain vectors, so a linear search
-// cost names x nodes (100K x 100K: 11 s). The sorted copy is kept per thread
-// and prepared once per pass over an inventory.
-struct SortedNames {
-  static constexpr std::size_t kLinear = 16;  // shorter lists are searched in place
-
-  const std::vector<std::string>* list = nullptr;  // compared, never followed
-  std::vector<std::string> copy;                   // the list as sorted, to tell if it changed
-  std::vector<std::string_view> sorted;            // views into `copy`
-
-  // `trusted`: this call continues the same pass with the same list, which
-  // cannot have changed; otherwise the list is compared with the copy.
-  void prepare(const std::vector<std::string>& names, bool trusted) {
-    if (list == &names && (trusted || copy == names)) return;
-    list = &names;
-    copy = names;
-    sorted.assign(copy.begin(), copy.end());
-    std::sort(sorted.begin(), sorted.end());
-  }
-
-  bool contains(std::string_view name) const {
-    return std::binary_search(sorted.begin(), sorted.end(), name);
-  }
-};
-
-struct FilterIndex {
-  const Node* last = nullptr;  // the node of the previous call
-  SortedNames nodes, exclude;
-};
-
-thread_local FilterIndex filter_index;
-
-bool listed(const std::vector<std::string>& names, SortedNames& index, bool trusted,
-            std::string_view name) {
-  if (names.size() <= SortedNames::kLinear)
-    return std::find(names.begin(), names.end(), name) != names.end();
-  index.prepare(names, trusted);
-  return index.contains(name);
-}
-
-}  // namespace
-
-bool NodeFilter::accepts(const Node& node) const {
-  // A pass visits the nodes of one inventory in array order: a call for the
-  // element right after the previous call's node is the same pass, whose
-  // filter is fixed. Any other call (a new pass, another filter) re-checks.
-  FilterIndex& index = filter_index;
-  const bool same_pass = index.last != nullptr && &node == index.last + 1;
-  index.last = &node;
-  if (!nodes.empty() && !listed(nodes, index.nodes, same_pass, node.name)) return false;
-  if (!exclude.empty() && listed(exclude, index.exclude, same_pass, node.name)) return false;
+bool labels_match(const NamedList<std::string>& wanted_labels, const Node& node) {
   // Both label lists are sorted by key: look each wanted one up.
-  for (const auto& wanted : labels) {
+  for (const auto& wanted : wanted_labels) {
     auto it = std::lower_bound(node.labels.begin(), node.labels.end(), wanted.first,
                                [](const auto& l, const std::string& key) { return l.first < key; });
     if (it == node.labels.end() || it->first != wanted.first || it->second != wanted.second)
       return false;
   }
   return true;
+}
+
+bool listed(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::vector<std::string_view> sorted_views(const std::vector<std::string>& names) {
+  std::vector<std::string_view> views(names.begin(), names.end());
+  std::sort(views.begin(), views.end());
+  return views;
+}
+
+bool listed(const std::vector<std::string_view>& sorted, std::string_view name) {
+  return std::binary_search(sorted.begin(), sorted.end(), name);
+}
+
+}  // namespace
+
+bool NodeFilter::accepts(const Node& node) const {
+  if (!nodes.empty() && !listed(nodes, node.name)) return false;
+  if (listed(exclude, node.name)) return false;
+  return labels_match(labels, node);
+}
+
+NodeFilterIndex::NodeFilterIndex(const NodeFilter& filter)
+    : filter_(filter), nodes_(sorted_views(filter.nodes)), exclude_(sorted_views(filter.exclude)) {}
+
+bool NodeFilterIndex::accepts(const Node& node) const {
+  if (!nodes_.empty() && !listed(nodes_, node.name)) return false;
+  if (!exclude_.empty() && listed(exclude_, node.name)) return false;
+  return labels_match(filter_.labels, node);
 }
 
 bool Request::binds_volumes() const {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +25,208 @@ inline constexpr NanoCores kNanoPerCore = 1'000'000'000;
 // Key/value list kept sorted by key (byte order unless noted).
 template <class V>
 using NamedList = std::vector<std::pair<std::string, V>>;
+
+// A list that is empty on most nodes (per-core records, NUMA nodes, devices,
+// taints, ...): one pointer, the vector allocated when the list first holds
+// something, so a 1,000,000-node inventory pays 8 bytes per empty list
+// instead of 24. Reads and changes like the std::vector it holds; get()
+// gives that vector where a function wants one.
+template <class T>
+class SparseList {
+ public:
+  using Vector = std::vector<T>;
+  using value_type = T;
+  using size_type = typename Vector::size_type;
+  using iterator = typename Vector::iterator;
+  using const_iterator = typename Vector::const_iterator;
+
+  SparseList() = default;
+  SparseList(Vector v) { *this = std::move(v); }  // NOLINT: converts, as a vector would
+  SparseList(std::initializer_list<T> init) { *this = Vector(init); }
+  SparseList(const SparseList& o) { *this = o.get(); }
+  SparseList(SparseList&&) noexcept = default;
+  SparseList& operator=(const SparseList& o) {
+    if (this != &o) *this = o.get();
+    return *this;
+  }
+  SparseList& operator=(SparseList&&) noexcept = default;
+  SparseList& operator=(const Vector& v) {
+    v_ = v.empty() ? nullptr : std::make_unique<Vector>(v);
+    return *this;
+  }
+  SparseList& operator=(Vector&& v) {
+    v_ = v.empty() ? nullptr : std::make_unique<Vector>(std::move(v));
+    return *this;
+  }
+  SparseList& operator=(std::initializer_list<T> init) { return *this = Vector(init); }
+
+  const Vector& get() const { return v_ ? *v_ : empty_list(); }
+  Vector& get() {
+    if (!v_) v_ = std::make_unique<Vector>();
+    return *v_;
+  }
+  operator const Vector&() const { return get(); }  // NOLINT: reads as a vector
+  operator Vector&() { return get(); }              // NOLINT
+
+  bool empty() const { return !v_ || v_->empty(); }
+  size_type size() const { return v_ ? v_->size() : 0; }
+  const_iterator begin() const { return get().begin(); }
+  const_iterator end() const { return get().end(); }
+  const_iterator cbegin() const { return get().begin(); }
+  const_iterator cend() const { return get().end(); }
+  // An empty list stays unallocated: begin() == end(), both value-initialised.
+  iterator begin() { return v_ ? v_->begin() : iterator(); }
+  iterator end() { return v_ ? v_->end() : iterator(); }
+  const T& operator[](size_type i) const { return (*v_)[i]; }
+  T& operator[](size_type i) { return (*v_)[i]; }
+  const T* data() const { return v_ ? v_->data() : nullptr; }
+  T* data() { return v_ ? v_->data() : nullptr; }
+  const T& front() const { return v_->front(); }
+  T& front() { return v_->front(); }
+  const T& back() const { return v_->back(); }
+  T& back() { return v_->back(); }
+
+  void push_back(const T& x) { get().push_back(x); }
+  void push_back(T&& x) { get().push_back(std::move(x)); }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    return get().emplace_back(std::forward<A>(a)...);
+  }
+  // On an empty list `pos` can only be begin() == end().
+  iterator insert(const_iterator pos, const T& x) { return insert_at(pos, x); }
+  iterator insert(const_iterator pos, T&& x) { return insert_at(pos, std::move(x)); }
+  template <class It>
+  iterator insert(const_iterator pos, It first, It last) {
+    return insert_at(pos, first, last);
+  }
+  template <class... A>
+  iterator erase(A&&... a) {
+    return get().erase(std::forward<A>(a)...);
+  }
+  void reserve(size_type n) {
+    if (n > 0) get().reserve(n);
+  }
+  void resize(size_type n) {
+    if (n > 0 || v_) get().resize(n);
+  }
+  void clear() { v_.reset(); }
+
+  friend bool operator==(const SparseList& a, const SparseList& b) { return a.get() == b.get(); }
+
+ private:
+  template <class... A>
+  iterator insert_at(const_iterator pos, A&&... a) {
+    if (!v_) return get().insert(v_->end(), std::forward<A>(a)...);
+    return v_->insert(pos, std::forward<A>(a)...);
+  }
+  static const Vector& empty_list() {
+    static const Vector empty;
+    return empty;
+  }
+  std::unique_ptr<Vector> v_;
+};
+
+// A list many nodes hold alike (labels, running instances): the loader
+// gives equal lists one shared copy (intern), so 1,000,000 nodes in four
+// zones hold four label lists, 16 bytes each per node. Changing a node's
+// list copies it first (copy on write); an empty list allocates nothing.
+// Reads and changes like the std::vector it holds; get() gives that vector
+// where a function wants one.
+template <class T>
+class SharedList {
+ public:
+  using Vector = std::vector<T>;
+  using value_type = T;
+  using size_type = typename Vector::size_type;
+  using iterator = typename Vector::iterator;
+  using const_iterator = typename Vector::const_iterator;
+
+  SharedList() = default;
+  SharedList(Vector v) { *this = std::move(v); }  // NOLINT: converts, as a vector would
+  SharedList(std::initializer_list<T> init) { *this = Vector(init); }
+  SharedList& operator=(const Vector& v) {
+    v_ = v.empty() ? nullptr : std::make_shared<Vector>(v);
+    return *this;
+  }
+  SharedList& operator=(Vector&& v) {
+    v_ = v.empty() ? nullptr : std::make_shared<Vector>(std::move(v));
+    return *this;
+  }
+  SharedList& operator=(std::initializer_list<T> init) { return *this = Vector(init); }
+
+  const Vector& get() const { return v_ ? *v_ : empty_list(); }
+  Vector& get() {
+    if (!v_)
+      v_ = std::make_shared<Vector>();
+    else if (v_.use_count() > 1)
+      v_ = std::make_shared<Vector>(*v_);
+    return *v_;
+  }
+  operator const Vector&() const { return get(); }  // NOLINT: reads as a vector
+  operator Vector&() { return get(); }              // NOLINT
+
+  bool empty() const { return !v_ || v_->empty(); }
+  size_type size() const { return v_ ? v_->size() : 0; }
+  const_iterator begin() const { return get().begin(); }
+  const_iterator end() const { return get().end(); }
+  const_iterator cbegin() const { return get().begin(); }
+  const_iterator cend() const { return get().end(); }
+  iterator begin() { return v_ ? get().begin() : iterator(); }
+  iterator end() { return v_ ? get().end() : iterator(); }
+  const T& operator[](size_type i) const { return (*v_)[i]; }
+  T& operator[](size_type i) { return get()[i]; }
+  const T& front() const { return v_->front(); }
+  T& front() { return get().front(); }
+  const T& back() const { return v_->back(); }
+  T& back() { return get().back(); }
+
+  void push_back(const T& x) { get().push_back(x); }
+  void push_back(T&& x) { get().push_back(std::move(x)); }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    return get().emplace_back(std::forward<A>(a)...);
+  }
+  // `pos` comes from this list: a copy on write moves it to the copy. On an
+  // empty list it can only be begin() == end().
+  iterator insert(const_iterator pos, const T& x) { return insert_at(pos, x); }
+  iterator insert(const_iterator pos, T&& x) { return insert_at(pos, std::move(x)); }
+  template <class It>
+  iterator insert(const_iterator pos, It first, It last) {
+    return insert_at(pos, first, last);
+  }
+  iterator erase(const_iterator pos) {
+    const auto at = pos - get_const().begin();
+    Vector& v = get();
+    return v.erase(v.begin() + at);
+  }
+  void reserve(size_type n) {
+    if (n > 0) get().reserve(n);
+  }
+  void clear() { v_.reset(); }
+
+  // Shares one copy between this list and `other` when they are equal.
+  bool share_with(const SharedList& other) {
+    if (v_ == other.v_ || get() != other.get()) return false;
+    v_ = other.v_;
+    return true;
+  }
+
+  friend bool operator==(const SharedList& a, const SharedList& b) { return a.get() == b.get(); }
+
+ private:
+  const Vector& get_const() const { return get(); }
+  template <class... A>
+  iterator insert_at(const_iterator pos, A&&... a) {
+    const auto at = v_ ? pos - v_->cbegin() : 0;
+    Vector& v = get();
+    return v.insert(v.begin() + at, std::forward<A>(a)...);
+  }
+  static const Vector& empty_list() {
+    static const Vector empty;
+    return empty;
+  }
+  std::shared_ptr<Vector> v_;
+};
 
 // Core ids and NUMA ids order naturally: "2" before "10"; all-digit ids
 // compare as numbers, and come before other ids, which compare by bytes.
@@ -88,32 +292,32 @@ struct Workload {
 };
 
 struct Node {
-  std::string name;               // unique, non-empty
-  NamedList<std::string> labels;  // sorted by key
-  bool available = true;          // false = cordoned
+  std::string name;                                        // unique, non-empty
+  SharedList<std::pair<std::string, std::string>> labels;  // sorted by key; shared (intern)
+  bool available = true;                                   // false = cordoned
   // The cores. A node given as `cpu: N` with nothing per core (no numa, no
   // usage.cpu_map) keeps them as a count: N cores "0".."N-1" of share_base
   // pieces, none used, so a large memory-mode inventory costs no per-core
   // memory. Otherwise `cores` lists them, in natural id order. Read them
   // through core_count() and the core_* accessors.
-  std::vector<Core> cores;
-  std::int64_t plain_cores = 0;      // N while `cores` is empty
-  Pieces plain_core_pieces = 0;      // share_base
-  std::vector<NumaNode> numa_nodes;  // natural id order; empty without `numa`
+  SparseList<Core> cores;
+  std::int64_t plain_cores = 0;     // N while `cores` is empty
+  Pieces plain_core_pieces = 0;     // share_base
+  SparseList<NumaNode> numa_nodes;  // natural id order; empty without `numa`
   Bytes memory = 0;
   Bytes memory_used = 0;
   Bytes storage = 0;
   Bytes storage_used = 0;
-  NanoCores cpu_used = 0;             // usage.cpu; default sum(usage.cpu_map) / share_base
-  std::vector<Device> devices;        // `volumes`, sorted by name
-  NamedList<std::int64_t> instances;  // app -> running instances, sorted by app
+  NanoCores cpu_used = 0;      // usage.cpu; default sum(usage.cpu_map) / share_base
+  SparseList<Device> devices;  // `volumes`, sorted by name
+  SharedList<std::pair<std::string, std::int64_t>> instances;  // app -> running, by app; shared
   // The node's `cpu` as written, fractional allowed (15890m); -1 when the
   // node gives cpu_map (or nothing) instead. Binding uses floor(cpu) cores.
   NanoCores cpu_given = -1;
-  std::vector<ExtendedResource> extended;  // sorted by name
-  std::int64_t max_instances = -1;         // -1 = no limit (Kubernetes' pods)
-  std::vector<Taint> taints;               // in input order
-  std::vector<Workload> workloads;         // in input order (SPEC §11)
+  SparseList<ExtendedResource> extended;  // sorted by name
+  std::int64_t max_instances = -1;        // -1 = no limit (Kubernetes' pods)
+  SparseList<Taint> taints;               // in input order
+  SparseList<Workload> workloads;         // in input order (SPEC §11)
   // Bumped by every reservation, so a cached capacity pass knows which nodes
   // to redo (SPEC §8.3); not part of the inventory as written.
   std::uint64_t revision = 0;
@@ -167,7 +371,22 @@ struct NodeFilter {
   std::vector<std::string> nodes;  // if non-empty: only these
   std::vector<std::string> exclude;
 
+  // One node: the name lists are searched in place. A pass over many nodes
+  // uses a NodeFilterIndex instead.
   bool accepts(const Node& node) const;
+};
+
+// A NodeFilter with its name lists sorted once, for a pass over every node
+// of an inventory: names x nodes by linear search is 100K x 100K (11 s).
+// Holds views into `filter`, which must outlive it and not change.
+class NodeFilterIndex {
+ public:
+  explicit NodeFilterIndex(const NodeFilter& filter);
+  bool accepts(const Node& node) const;
+
+ private:
+  const NodeFilter& filter_;
+  std::vector<std::string_view> nodes_, exclude_;  // sorted
 };
 
 // `strategy: score` settings (SPEC §9).

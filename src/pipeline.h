@@ -126,5 +126,7 @@ std::string invalid_message(const std::vector<Diagnostic>& problems);
 std::string render_inventory(const Inventory& inventory, OutputFormat format);
 
 RunResult run(const RunOptions& options);
+// The same, freeing options.nodes.text once the inventory is loaded.
+RunResult run(RunOptions&& options);
 
 }  // namespace eruplan

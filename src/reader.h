@@ -63,8 +63,8 @@ struct FieldPath {
 class Reader {
  public:
   static constexpr std::uint64_t kEntryCost = 64;  // a member or element read
-  static constexpr std::uint64_t kReadBudgetPerByte = 64;
-  static constexpr std::uint64_t kMinReadBudget = 64ull << 20;
+  static constexpr std::uint64_t kReadBudgetPerByte = 100;
+  static constexpr std::uint64_t kMinReadBudget = 1ull << 20;  // a 1 KB file: 1 MiB
 
   Reader(const Doc& doc, std::string file, Diagnostics& diags)
       : doc_(doc),

@@ -323,26 +323,29 @@ TEST_CASE("field paths show at most 64 bytes of a key") {
 }
 
 TEST_CASE("Reader: an unknown key far longer than any field gets no suggestion") {
-  auto p = parse("a.json", "{\"nam\": \"x\",\n\"" + std::string(5000, 'q') + "\": 1, \"nodes\": []}");
+  auto p =
+      parse("a.json", "{\"nam\": \"x\",\n\"" + std::string(5000, 'q') + "\": 1, \"nodes\": []}");
   REQUIRE(p->doc);
   Reader r(*p->doc, "a.json", p->diags);
   ValueId name = kNoValue, nodes = kNoValue;
   CHECK(r.fields(FieldPath{}, p->doc->root(), {{"name", &name}, {"nodes", &nodes}}));
   CHECK(p->diags.to_string() ==
         "a.json:1:2: warning: nam: unknown field, ignored; did you mean name?\n"
-        "a.json:2:1: warning: " + std::string(64, 'q') +
+        "a.json:2:1: warning: " +
+            std::string(64, 'q') +
             "...(5000 bytes): unknown field, ignored (known fields: name nodes)\n");
 }
 
 TEST_CASE("Reader: an alias read at every use stops at the budget, once, naming the alias") {
-  // 200 members, used 6,000 times: 1.2 million entries, over the 64 MiB floor.
+  // 200 members, used 6,000 times: 1.2 million entries, far over 100 bytes per byte of file.
   std::string text = "x: &big {";
   for (int i = 0; i < 200; ++i) text += (i ? ", k" : "k") + std::to_string(i) + ": v";
   text += "}\nlist:\n";
   for (int i = 0; i < 6000; ++i) text += "  - *big\n";
   auto p = parse("a.yaml", text);
   REQUIRE(p->doc);
-  CHECK(Reader::budget_for(text.size()) == std::uint64_t{64} << 20);
+  CHECK(Reader::budget_for(text.size()) == 100 * text.size());
+  CHECK(text.size() == 55'705);
   Reader r(*p->doc, "a.yaml", p->diags);
   const ValueId list = get(*p->doc, p->doc->root(), "list");
   const FieldPath root;
@@ -360,8 +363,41 @@ TEST_CASE("Reader: an alias read at every use stops at the budget, once, naming 
   CHECK(entries == read * 200);
   CHECK(p->diags.to_string() ==
         "a.yaml:1:4: error: list[" + std::to_string(read) +
-            "]: the document expands to too much to read: over 64 MiB of values from a " +
+            "]: the document expands to too much to read: over 5 MiB of values from a " +
             std::to_string(text.size()) +
             "-byte file; alias *big (the value at line 1:4) is read again at every place it is "
             "used\n");
+}
+
+TEST_CASE("Reader: a 1 KB file with aliases reads at most 1 MiB of values") {
+  CHECK(Reader::budget_for(1000) == std::uint64_t{1} << 20);
+  CHECK(Reader::budget_for(100'000) == 10'000'000);
+  // 20 members used 40 times: 800 entries of 64 bytes each is 51,200 bytes,
+  // under the floor; 40 x 40 uses of a 20-member list is 32,000 entries, over it.
+  std::string text = "x: &m {";
+  for (int i = 0; i < 20; ++i) text += (i ? ", k" : "k") + std::to_string(i) + ": v";
+  text += "}\nl: &l [";
+  for (int i = 0; i < 40; ++i) text += (i ? ", *m" : "*m");
+  text += "]\nlist: [";
+  for (int i = 0; i < 40; ++i) text += (i ? ", *l" : "*l");
+  text += "]\n";
+  REQUIRE(text.size() < 1024);
+  auto p = parse("a.yaml", text);
+  REQUIRE(p->doc);
+  Reader r(*p->doc, "a.yaml", p->diags);
+  const ValueId list = get(*p->doc, p->doc->root(), "list");
+  const FieldPath root;
+  const FieldPath path = root.child("list");
+  std::size_t entries = 0;
+  for (std::uint32_t i = 0; i < 40 && !r.exhausted(); ++i) {
+    const ValueId inner = p->doc->element(list, i);
+    if (!r.is_array(path.at(i), inner)) break;
+    for (std::uint32_t k = 0; k < p->doc->size(inner); ++k)
+      entries += r.members(path.at(i).at(k), p->doc->element(inner, k)).size();
+  }
+  CHECK(r.exhausted());
+  CHECK(entries > 800);
+  CHECK(entries < 16'000);  // about 1 MiB / 70 bytes a member
+  CHECK(p->diags.to_string().find("over 1 MiB of values from a " + std::to_string(text.size()) +
+                                  "-byte file") != std::string::npos);
 }

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "pipeline.h"
+
 using namespace eruplan;
 
 namespace {
@@ -254,7 +256,8 @@ TEST_CASE("inventory: numa and numa_memory") {
             .says("nodes[0].numa.7: core \"7\" is not one of the node's cores (the node's cores "
                   "are 0 to 3)"));
   // A partial map: cores 2 and 3 belong to no NUMA node.
-  auto partial = inventory(base + "    numa: {\"0\": 0, \"1\": 0}\n    numa_memory: {\"0\": 1Gi}\n");
+  auto partial =
+      inventory(base + "    numa: {\"0\": 0, \"1\": 0}\n    numa_memory: {\"0\": 1Gi}\n");
   REQUIRE(partial.inventory);
   const Node& p = partial.inventory->nodes[0];
   REQUIRE(p.numa_nodes.size() == 1);
@@ -307,7 +310,8 @@ TEST_CASE("inventory: usage above capacity is an error naming the field, for eve
   CHECK(inventory(node_with("    usage: {cpu_map: {\"9\": 1}}\n"))
             .says("nodes[0].usage.cpu_map.9: core \"9\" is not one of the node's cores"));
   // SPEC §8.1: usage.cpu may exceed the node's CPU (memory mode oversells it).
-  CHECK(inventory(node_with("    usage: {cpu: 4.5}\n")).inventory->nodes[0].cpu_used == 4'500'000'000);
+  CHECK(inventory(node_with("    usage: {cpu: 4.5}\n")).inventory->nodes[0].cpu_used ==
+        4'500'000'000);
   CHECK(
       inventory(node_with("    usage: {volumes: {/data1: 201}}\n"))
           .says("nodes[0].usage.volumes./data1: 201 used, more than device \"/data1\"'s size 200"));
@@ -712,7 +716,8 @@ TEST_CASE("request: a field a flag overrides is not read from the file") {
   o.count = "2";
   o.memory = "1Gi";
   o.strategy = "fill";
-  const Source source{"r.yaml", "app: web\ncount: 0\nstrategy: bogus\nresources: {memory: -1, cpu: 1}\n",
+  const Source source{"r.yaml",
+                      "app: web\ncount: 0\nstrategy: bogus\nresources: {memory: -1, cpu: 1}\n",
                       InputFormat::Auto};
   Diagnostics diags;
   auto req = load_request(&source, o, true, diags);
@@ -722,4 +727,110 @@ TEST_CASE("request: a field a flag overrides is not read from the file") {
   CHECK(req->strategy == Strategy::Fill);
   CHECK(req->memory == 1024LL * 1024 * 1024);
   CHECK(req->cpu == kNanoPerCore);  // not overridden: read from the file
+}
+
+// --- A JSON inventory read a few nodes at a time (load_inventory_streamed) ---
+
+namespace {
+
+// Six nodes of every kind the schema has, as JSON; `extra` goes into the
+// root object first, `node_extra` into the fourth node.
+std::string streamed_inventory(const std::string& extra = "", const std::string& node_extra = "") {
+  return "{" + extra +
+         R"("share_base": 10, "max_fragment_cores": 2, "nodes": [
+  {"name": "a", "cpu": 4, "memory": "8Gi", "labels": {"zone": "z1", "disk": "ssd"},
+   "usage": {"cpu": "1500m", "memory": "1Gi"}, "instances": {"web": 2}},
+  {"name": "c", "cpu_map": {"0": 10, "1": 10, "2": 20}, "memory": 1024, "numa": {"0": "n0", "1": "n0", "2": "n1"},
+   "numa_memory": {"n0": 512, "n1": 512}, "usage": {"cpu_map": {"2": 5}, "numa_memory": {"n1": 100}}},
+  {"name": "b", "cpu": "2.5", "memory": "1Gi", "storage": "10Gi", "volumes": {"/d0": "5Gi", "/d1": "1Gi"},
+   "usage": {"volumes": {"/d0": "1Gi"}, "storage": "2Gi"}, "available": false},
+  {"name": "d\u00e9", "cpu": 1, "memory": "1Gi", "extended": {"nvidia.com/gpu": 4},
+   "usage": {"extended": {"nvidia.com/gpu": 1}}, "max_instances": 7,
+   "taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}])" +
+         node_extra + R"(},
+  {"name": "e", "cpu": 8, "memory": "16Gi",
+   "workloads": [{"id": "w1", "app": "web", "cpu": 1, "memory": "1Gi"}, {"id": "w2", "app": "db", "memory": "2Gi"}]},
+  {"name": "f", "cpu": 8, "memory": "16Gi", "workloads": [{"id": "w3", "app": "web", "memory": "1Gi"}]}
+]}
+)";
+}
+
+std::string as_json(const Inventory& inventory) {
+  return render_inventory(inventory, OutputFormat::Json);
+}
+
+}  // namespace
+
+TEST_CASE("streamed loading: the same Inventory as the whole document, at any slice size") {
+  const std::string text = streamed_inventory();
+  Diagnostics diags;
+  const auto whole = load_inventory(Source{"nodes.json", text}, diags);
+  REQUIRE(whole);
+  CHECK(diags.to_string().empty());
+  CHECK(whole->nodes.size() == 6);
+  CHECK(whole->share_base == 10);
+  for (std::size_t chunk :
+       {std::size_t{1}, std::size_t{200}, std::size_t{600}, kStreamChunkBytes}) {
+    CAPTURE(chunk);
+    const auto streamed = load_inventory_streamed(Source{"nodes.json", text}, chunk);
+    REQUIRE(streamed);
+    CHECK(streamed->share_base == 10);
+    CHECK(streamed->max_fragment_cores == 2);
+    REQUIRE(streamed->nodes.size() == 6);
+    CHECK(streamed->nodes[3].name == "d\xC3\xA9");
+    CHECK(streamed->nodes[1].cores.size() == 3);
+    CHECK(streamed->nodes[4].workloads.size() == 2);
+    CHECK(as_json(*streamed) == as_json(*whole));
+  }
+  // The root's members in another order, and the format given, read the same.
+  const std::string reordered =
+      R"({"nodes": [{"name": "x", "cpu": 2, "memory": "1Gi"}], "share_base": 1000})";
+  const auto r = load_inventory_streamed(Source{"n", reordered, InputFormat::Json}, 1);
+  REQUIRE(r);
+  CHECK(r->share_base == 1000);
+  REQUIRE(r->nodes.size() == 1);
+  CHECK(r->nodes[0].cpu_pieces() == 2000);
+  const auto empty = load_inventory_streamed(Source{"n.json", R"({"nodes": []})"});
+  REQUIRE(empty);
+  CHECK(empty->nodes.empty());
+}
+
+TEST_CASE("streamed loading gives up on anything to report, and the whole document reports it") {
+  const auto gives_up = [](const std::string& text, const std::string& name = "nodes.json") {
+    CAPTURE(text);
+    return !load_inventory_streamed(Source{name, text}, 1).has_value();
+  };
+  CHECK(gives_up(streamed_inventory("", R"(, "colour": "red")")));       // a warning
+  CHECK(gives_up(streamed_inventory("", R"(, "memory": "1Gi")")));       // given twice
+  CHECK(gives_up(streamed_inventory("", R"(, "cpu_map": {"0": 10})")));  // cpu and cpu_map
+  CHECK(gives_up(streamed_inventory(R"("kind": "List", )")));            // another root field
+  CHECK(gives_up(streamed_inventory(R"("share_base": 5, )")));           // share_base twice
+  CHECK(gives_up(R"({"share_base": 0, "nodes": []})"));                  // out of range
+  CHECK(gives_up(R"({"nodes": [{"name": "a", "cpu": 1}, {"name": "a", "cpu": 1}]})"));
+  CHECK(gives_up(R"({"nodes": [{"name": "b", "cpu": 1}, {"name": "a"}, {"name": "b"}]})"));
+  CHECK(gives_up(R"({"nodes": [{"name": "a", "workloads": [{"id": "w", "app": "x"}]},
+                   {"name": "b", "workloads": [{"id": "w", "app": "x"}]}]})"));
+  CHECK(gives_up(R"({"nodes": [{"name": "a"} {"name": "b"}]})"));  // a missing comma
+  CHECK(gives_up(R"({"nodes": [{"name": "a"}, 7]})"));
+  CHECK(gives_up(R"({"nodes": [{"name": "a", "cpu": 1,}]})"));  // malformed inside a slice
+  CHECK(gives_up(R"({"nodes": [{"name": "a"}]} x)"));
+  CHECK(gives_up(R"({"nodes": [{"name": "a"}]})", "nodes.yaml"));
+  CHECK(gives_up(R"({nodes: [{name: a}]})"));  // YAML flow style
+  CHECK(gives_up(R"({"nod\u0065s": []})"));
+  CHECK(gives_up(R"({"share_base": 10})"));
+  CHECK(gives_up(std::string("{\"nodes\": [{\"name\": \"a\0\"}]}", 25)));
+
+  // What it gave up on, load_inventory reports as before.
+  const InventoryResult dup = inventory(
+      R"({"nodes": [{"name": "a", "cpu": 1, "memory": 1}, {"name": "a", "cpu": 1, "memory": 1}]})",
+      "nodes.json");
+  CHECK_FALSE(dup.inventory);
+  CHECK(dup.messages() ==
+        "nodes.json:1:59: error: nodes[1].name: duplicate node name \"a\": nodes[0] (line 1:21) "
+        "and nodes[1] (line 1:59) are both named so\n");
+  const InventoryResult warned =
+      inventory(streamed_inventory("", R"(, "colour": "red")"), "nodes.json");
+  REQUIRE(warned.inventory);
+  CHECK(warned.inventory->nodes.size() == 6);
+  CHECK(warned.says("nodes[3].colour: unknown field, ignored"));
 }

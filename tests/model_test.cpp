@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,13 @@ std::vector<Node> nodes_named(int n) {
   return nodes;
 }
 
-// The names a filter accepts, walking the nodes in order as a pass does.
+// The names a filter accepts, walking the nodes in order as a pass does,
+// through the sorted index.
 std::vector<std::string> accepted(const NodeFilter& f, const std::vector<Node>& nodes) {
+  const NodeFilterIndex index(f);
   std::vector<std::string> out;
   for (const Node& n : nodes)
-    if (f.accepts(n)) out.push_back(n.name);
+    if (index.accepts(n)) out.push_back(n.name);
   return out;
 }
 
@@ -38,26 +41,36 @@ TEST_CASE("NodeFilter: long node and exclude lists are looked up, in any order")
   CHECK(got[1] == "n6");
   CHECK(got.back() == "n96");
   CHECK_FALSE(f.accepts(nodes[1]));
+  CHECK(f.accepts(nodes[3]));
+  CHECK_FALSE(f.accepts(nodes[99]));
 }
 
-TEST_CASE("NodeFilter: a list changed in place between passes is read afresh") {
-  const std::vector<Node> nodes = nodes_named(40);
-  NodeFilter f;
-  for (int i = 0; i < 20; ++i) f.nodes.push_back("n" + std::to_string(i));
-  CHECK(accepted(f, nodes).size() == 20);
-  // Same vector, same size, other names: the next pass must see them.
-  for (int i = 0; i < 20; ++i) f.nodes[static_cast<std::size_t>(i)] = "n" + std::to_string(20 + i);
-  const std::vector<std::string> got = accepted(f, nodes);
-  REQUIRE(got.size() == 20);
-  CHECK(got.front() == "n20");
-  CHECK(got.back() == "n39");
-  // A second filter, one call each, alternating.
-  NodeFilter g;
-  for (int i = 0; i < 20; ++i) g.nodes.push_back("n" + std::to_string(2 * i));
-  CHECK(g.accepts(nodes[2]));
-  CHECK_FALSE(f.accepts(nodes[2]));
-  CHECK_FALSE(g.accepts(nodes[3]));
-  CHECK(f.accepts(nodes[21]));
+TEST_CASE("NodeFilterIndex agrees with NodeFilter::accepts on random filters") {
+  std::vector<Node> nodes = nodes_named(60);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    nodes[i].labels = {{"zone", i % 3 == 0 ? "a" : "b"}};
+  std::uint64_t state = 7;
+  auto next = [&state](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  std::size_t accepted_total = 0;
+  for (int round = 0; round < 300; ++round) {
+    NodeFilter f;
+    const std::uint64_t names = next(40), excluded = next(25);
+    for (std::uint64_t k = 0; k < names; ++k) f.nodes.push_back("n" + std::to_string(next(80)));
+    for (std::uint64_t k = 0; k < excluded; ++k)
+      f.exclude.push_back("n" + std::to_string(next(80)));
+    if (next(4) == 0) f.labels = {{"zone", "a"}};
+    const NodeFilterIndex index(f);
+    for (const Node& n : nodes) {
+      CAPTURE(round);
+      CAPTURE(n.name);
+      CHECK(index.accepts(n) == f.accepts(n));
+      accepted_total += f.accepts(n) ? 1 : 0;
+    }
+  }
+  CHECK(accepted_total > 1000);  // the rounds are not all empty
 }
 
 TEST_CASE("NodeFilter: labels must all match, by key and value") {

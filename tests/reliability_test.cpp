@@ -96,7 +96,7 @@ TEST_CASE("reliability: a YAML alias used at every node stops at the read budget
   const Ran r = eruplan("validate -n " + file);
   CHECK(r.exit == 3);
   CHECK(contains(r.err,
-                 "error: nodes[191].labels: the document expands to too much to read: over 64 "
+                 "error: nodes[42].labels: the document expands to too much to read: over 14 "
                  "MiB of values from a " +
                      std::to_string(text.size()) +
                      "-byte file; alias *L (the value at line 1:4) is read again at every "

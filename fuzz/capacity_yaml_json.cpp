@@ -108,7 +108,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!fuzz::expected_exit(from_json.exit)) std::abort();
   // The plans must agree; a failure document names its file and positions,
   // which differ between the two spellings.
-  if (from_yaml.exit == ExitCode::Ok && from_json.exit == ExitCode::Ok && from_yaml.out != from_json.out)
+  if (from_yaml.exit == ExitCode::Ok && from_json.exit == ExitCode::Ok &&
+      from_yaml.out != from_json.out)
     std::abort();
   return 0;
 }

@@ -12,7 +12,8 @@
 namespace eruplan::fuzz {
 
 // Splits a fuzz input into a selector byte and the document text.
-inline std::pair<std::uint8_t, std::string> split_input(const std::uint8_t* data, std::size_t size) {
+inline std::pair<std::uint8_t, std::string> split_input(const std::uint8_t* data,
+                                                        std::size_t size) {
   if (size == 0) return {0, {}};
   return {data[0], std::string(reinterpret_cast<const char*>(data + 1), size - 1)};
 }

@@ -1,8 +1,8 @@
 // Fuzz target: the fixture runner on one case file. It reads no file (every
 // path input is unreadable here) and must never crash, hang or throw.
-#include <string>
-
 #include "fixture.h"
+
+#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace eruplan;

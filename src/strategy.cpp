@@ -1,10 +1,10 @@
 // The strategy table (SPEC §5, §9) and what the strategy files share.
 #include "strategy.h"
 
-#include "strategy_score.h"
-
 #include <algorithm>
 #include <cctype>
+
+#include "strategy_score.h"
 
 namespace eruplan {
 

@@ -1,8 +1,8 @@
 // The capacity pass in memory mode and storage, usage/rate, the filter, and
 // the units used in reasons.
-#include <doctest/doctest.h>
-
 #include "capacity.h"
+
+#include <doctest/doctest.h>
 
 using namespace eruplan;
 

@@ -587,7 +587,8 @@ TEST_CASE("cpu: property, plans are well formed and fit the node") {
   }
 }
 
-TEST_CASE("cpu plans: a NUMA node whose cores fit but whose memory does not is named in the reason") {
+TEST_CASE(
+    "cpu plans: a NUMA node whose cores fit but whose memory does not is named in the reason") {
   // NUMA node 1 (core 1) could hold a 0.82-core plan, but has 616 bytes for
   // 2342 per instance; the pass across NUMA nodes finds no fragment core
   // (max_fragment_cores 1 is used up by core 2).
@@ -604,5 +605,6 @@ TEST_CASE("cpu plans: a NUMA node whose cores fit but whose memory does not is n
   req.memory = 2342;
   const DimensionResult r = cpu_plans_dimension(node, inv, req, kUnlimited);
   CHECK(r.capacity == 0);
-  CHECK(r.reason().find("memory: NUMA node 1 has 616 available, 2342 per instance") != std::string::npos);
+  CHECK(r.reason().find("memory: NUMA node 1 has 616 available, 2342 per instance") !=
+        std::string::npos);
 }

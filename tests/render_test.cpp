@@ -334,7 +334,8 @@ TEST_CASE("plan in memory mode: NEW column, deploy, no plans") {
         "node3         0         1    0  memory: 300Mi available, 512Mi per instance\n"
         "total        12         3    3\n");
   const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "deploy"});
+  CHECK(keys(doc) ==
+        std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "deploy"});
   CHECK(doc["request"]["count"] == 3);
   CHECK(doc["request"]["strategy"] == "fill");
   CHECK(doc["request"]["nodes_limit"] == 2);
@@ -360,7 +361,8 @@ TEST_CASE("CPU plans with NUMA: table summary and the document") {
         "    cpu 3:30 10:100\n");
 
   const ojson doc = check_same_document(c.inv, c.req, c.map, nullptr);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "plans"});
+  CHECK(keys(doc) ==
+        std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "plans"});
   CHECK(doc["request"]["resources"]["cpu"] == 1.3);
   CHECK(doc["request"]["resources"]["cpu_bind"] == true);
   CHECK(doc["reasons"] == ojson::object());
@@ -388,8 +390,8 @@ TEST_CASE("CPU plans: plan lists each new instance; assignments take the first k
         "  node1 #2  cpu 0:30 1:100  numa 0\n"
         "  node2 #1  cpu 3:30 10:100\n");
   const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy);
-  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "plans", "deploy",
-                                              "assignments"});
+  CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds",
+                                              "plans", "deploy", "assignments"});
   CHECK(doc["plans"]["node1"].size() == 5);
   CHECK(doc["assignments"] == ojson::parse(R"({
     "node1": [{"cpu_map": {"0": 100, "1": 30}, "numa_node": "0"},
@@ -541,8 +543,8 @@ TEST_CASE("--plans assigned and none") {
   }
   SUBCASE("plan, none: no plans key, assignments stay") {
     const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy, PlansShown::None);
-    CHECK(keys(doc) ==
-          std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds", "deploy", "assignments"});
+    CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds",
+                                                "deploy", "assignments"});
     CHECK(doc["assignments"]["node1"].size() == 2);
     // The table's instance list is the result of `plan`, kept too.
     CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table, PlansShown::None) ==
@@ -551,7 +553,8 @@ TEST_CASE("--plans assigned and none") {
   SUBCASE("capacity, assigned or none: nothing is assigned, no plans") {
     for (const PlansShown shown : {PlansShown::Assigned, PlansShown::None}) {
       const ojson doc = check_same_document(c.inv, c.req, c.map, nullptr, shown);
-      CHECK(keys(doc) == std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds"});
+      CHECK(keys(doc) ==
+            std::vector<std::string>{"request", "capacity", "reasons", "reason_kinds"});
       CHECK(render_with(c.inv, c.req, c.map, nullptr, OutputFormat::Table, shown) ==
             "app db; per instance: cpu 1.3 bound, memory 1Gi\n"
             "NODE   CAPACITY  EXISTING\n"

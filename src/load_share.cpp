@@ -3,6 +3,7 @@
 // read with the request reader's own code (request_fields.h). Every problem
 // is collected with file:line:col and its field path.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <numeric>
 #include <string>
@@ -11,6 +12,7 @@
 #include "load.h"
 #include "request_fields.h"
 #include "share.h"
+#include "share_fields.h"
 
 namespace eruplan {
 
@@ -122,16 +124,13 @@ ValueId given(const Doc& doc, ValueId v) {
 void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
               ShareSpec& spec, std::vector<std::pair<std::string, ValueId>>& names,
               Diagnostics& diags) {
-  ValueId app, weight, quota, max_count, resources, node_filter, tolerations;
-  if (!r.fields(at, item,
-                {{"app", &app},
-                 {"weight", &weight},
-                 {"quota", &quota},
-                 {"max_count", &max_count},
-                 {"resources", &resources},
-                 {"node_filter", &node_filter},
-                 {"tolerations", &tolerations}}))
-    return;
+  std::array<ValueId, kShareAppFields.size()> f;
+  if (!r.fields(at, item, kShareAppFields, f.data())) return;
+  ValueId app = f[share_app_field::kApp], weight = f[share_app_field::kWeight],
+          quota = f[share_app_field::kQuota], max_count = f[share_app_field::kMaxCount];
+  const ValueId resources = f[share_app_field::kResources],
+                node_filter = f[share_app_field::kNodeFilter],
+                tolerations = f[share_app_field::kTolerations];
   const Doc& doc = r.doc();
   ShareApp a;
   bool ok = true;
@@ -212,9 +211,9 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
   const FieldPath root;
-  ValueId placement, apps;
-  if (!r.fields(root, doc->root(), {{"placement", &placement}, {"apps", &apps}}))
-    return std::nullopt;
+  std::array<ValueId, kShareFields.size()> f;
+  if (!r.fields(root, doc->root(), kShareFields, f.data())) return std::nullopt;
+  ValueId placement = f[share_field::kPlacement], apps = f[share_field::kApps];
   ShareSpec spec;
   if ((placement = given(*doc, placement)) != kNoValue) {
     if (auto p = r.string(root.child("placement"), placement)) {

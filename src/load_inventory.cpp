@@ -1000,7 +1000,8 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
     const auto key = k.plain_string();
     if (!key || !k.eat(':')) return std::nullopt;
     std::size_t begin = 0;
-    if (*key == "nodes") {
+    auto is = [&key](std::size_t field) { return *key == kInventoryFields[field].name; };
+    if (is(inventory_field::kNodes)) {
       if (have_nodes || !k.eat('[')) return std::nullopt;
       have_nodes = true;
       for (bool first_node = true; !k.peek(']'); first_node = false) {
@@ -1012,9 +1013,10 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
       k.eat(']');
       continue;
     }
-    std::optional<Span>* field = *key == "share_base"           ? &layout.share_base
-                                 : *key == "max_fragment_cores" ? &layout.max_fragment_cores
-                                                                : nullptr;
+    std::optional<Span>* field = is(inventory_field::kShareBase) ? &layout.share_base
+                                 : is(inventory_field::kMaxFragmentCores)
+                                     ? &layout.max_fragment_cores
+                                     : nullptr;
     if (field == nullptr || field->has_value() || !k.skip_value(begin)) return std::nullopt;
     *field = Span{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(k.pos())};
   }
@@ -1063,20 +1065,21 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
   const FieldPath root;
   Inventory inventory;
   Slice slice;
-  auto scalar = [&](const std::optional<Span>& span, const char* key, std::int64_t min,
+  auto scalar = [&](const std::optional<Span>& span, std::size_t field, std::int64_t min,
                     std::int64_t max, auto& out) {
     if (!span) return true;
     if (!parse_slice(source.name, std::string(text.substr(span->begin, span->end - span->begin)),
                      slice, quiet))
       return false;
     Reader r(*slice.doc, source.name, quiet);
-    const auto v = r.integer(root.child(key), slice.doc->root(), min, max);
+    const auto v = r.integer(root.child(kInventoryFields[field].name), slice.doc->root(), min, max);
     if (!v || !quiet.items().empty()) return false;
     out = *v;
     return true;
   };
-  if (!scalar(layout->share_base, "share_base", 1, kMaxShareBase, inventory.share_base) ||
-      !scalar(layout->max_fragment_cores, "max_fragment_cores", -1, INT64_MAX,
+  if (!scalar(layout->share_base, inventory_field::kShareBase, 1, kMaxShareBase,
+              inventory.share_base) ||
+      !scalar(layout->max_fragment_cores, inventory_field::kMaxFragmentCores, -1, INT64_MAX,
               inventory.max_fragment_cores))
     return std::nullopt;
 

@@ -83,6 +83,60 @@ inline constexpr std::array kNodeFilterFields{
 };
 enum NodeFilterField : std::size_t { kLabels, kNodes, kExclude };
 
+// One entry of tolerations: of a request (Kubernetes' toleration).
+inline constexpr std::array kTolerationFields{
+    FieldSpec{"key", FieldKind::Text, "", "the taint key it matches (empty: every key)"},
+    FieldSpec{"operator", FieldKind::Text, "", "Equal (default) or Exists"},
+    FieldSpec{"value", FieldKind::Text, "", "the taint value Equal matches"},
+    FieldSpec{"effect", FieldKind::Text, "", "the effect it matches (empty: every effect)"},
+    FieldSpec{"tolerationSeconds", FieldKind::Integer, "", "as Kubernetes writes it; not used"},
+};
+namespace toleration_field {
+enum : std::size_t { kKey, kOperator, kValue, kEffect, kTolerationSeconds, kCount };
+}
+
+// scoring: of a request (strategy score, SPEC §9).
+inline constexpr std::array kScoringFields{
+    FieldSpec{"type", FieldKind::Text, "",
+              "least_allocated, most_allocated or requested_to_capacity_ratio (--scoring)"},
+    FieldSpec{"resources", FieldKind::Block, "", "the resources scored, {name, weight} each"},
+    FieldSpec{"shape", FieldKind::Block, "", "requested_to_capacity_ratio's points"},
+    FieldSpec{"fit_weight", FieldKind::Integer, "", "weight of the fit score (0 to 100)"},
+    FieldSpec{"balanced_weight", FieldKind::Integer, "", "weight of the balanced score (0 to 100)"},
+};
+namespace scoring_field {
+enum : std::size_t { kType, kResources, kShape, kFitWeight, kBalancedWeight, kCount };
+}
+
+// One entry of scoring.resources.
+inline constexpr std::array kScoringResourceFields{
+    FieldSpec{"name", FieldKind::Text, "", "cpu, memory, storage or an extended resource"},
+    FieldSpec{"weight", FieldKind::Integer, "", "1 to 100 (default 1)"},
+};
+namespace scoring_resource_field {
+enum : std::size_t { kName, kWeight, kCount };
+}
+
+// One point of scoring.shape.
+inline constexpr std::array kShapePointFields{
+    FieldSpec{"utilization", FieldKind::Integer, "", "0 to 100, increasing along the shape"},
+    FieldSpec{"score", FieldKind::Integer, "", "0 to 10"},
+};
+namespace shape_point_field {
+enum : std::size_t { kUtilization, kScore, kCount };
+}
+
+// The top level of a request file holding several requests (SPEC §8.4);
+// each entry is read as kRequestFields.
+inline constexpr std::array kRequestListFields{
+    FieldSpec{"requests", FieldKind::Block, "", "the requests, placed by priority"},
+};
+
+static_assert(kTolerationFields.size() == toleration_field::kCount);
+static_assert(kScoringFields.size() == scoring_field::kCount);
+static_assert(kScoringResourceFields.size() == scoring_resource_field::kCount);
+static_assert(kShapePointFields.size() == shape_point_field::kCount);
+
 // Every field a request flag replaces, in table order.
 template <class F>
 void for_each_flag_field(F&& f) {

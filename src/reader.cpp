@@ -222,6 +222,11 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
     }
     diags_.unknown_field(origin(here, k), std::move(message));
   }
+  // SPEC §12: null is "not given". Only now, so that a field given twice is
+  // reported even when one of the two is null.
+  for (std::size_t i = 0; i < known.size(); ++i)
+    if (*known.slot(i) != kNoValue && doc_[*known.slot(i)].kind == ValueKind::Null)
+      *known.slot(i) = kNoValue;
   return true;
 }
 

@@ -106,7 +106,8 @@ class Reader {
     ValueId* value;  // set to the member's value; stays kNoValue when absent
   };
   // Picks the known fields out of an object; unknown ones get a warning and a
-  // known one given twice an error.
+  // known one given twice an error. A field whose value is null is absent
+  // (SPEC §12), so a reader sees kNoValue for it.
   bool fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known);
   // The same with the known fields of a schema table: values[i] is the
   // member named table[i].name, or kNoValue.

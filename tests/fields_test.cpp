@@ -218,3 +218,38 @@ TEST_CASE("fields: the inventory, share and realloc readers know exactly their t
   CHECK(realloc_diags.to_string() == "r.yaml:2:21: warning: resources.zzz: unknown field, ignored" +
                                          known_list(kReallocResourceFields) + "\n");
 }
+
+TEST_CASE("fields: null is not given (SPEC §12), in every reader, yet a field given twice is") {
+  Diagnostics diags;
+  const Source inventory{"n.yaml",
+                         "share_base: null\nnodes:\n- name: a\n  memory: 4Gi\n  storage: null\n"
+                         "  labels:\n  usage: {memory: ~}\n"};
+  const auto inv = load_inventory(inventory, diags);
+  CHECK(diags.to_string() == "");
+  REQUIRE(inv.has_value());
+  CHECK(inv->share_base == 100);
+  REQUIRE(inv->nodes.size() == 1);
+  CHECK(inv->nodes[0].memory == 4ll << 30);
+  CHECK(inv->nodes[0].storage == 0);
+  CHECK(inv->nodes[0].memory_used == 0);
+
+  Diagnostics request_diags;
+  const Source request{"r.yaml", "app: web\ncount: 2\nstrategy: null\nresources: {cpu: null}\n"};
+  const auto req = load_request(&request, {}, true, request_diags);
+  CHECK(request_diags.to_string() == "");
+  REQUIRE(req.has_value());
+  CHECK(req->count == 2);
+  CHECK(req->cpu == 0);
+
+  Diagnostics required;
+  const Source nameless{"n.yaml", "nodes:\n- {name: null, cpu: 1}\n"};
+  CHECK_FALSE(load_inventory(nameless, required).has_value());
+  CHECK(required.to_string() ==
+        "n.yaml:2:3: error: nodes[0]: name is required (a unique, non-empty string)\n");
+
+  Diagnostics twice;
+  const Source dup{"n.yaml", "nodes:\n- {name: a, cpu: null, cpu: 2}\n"};
+  CHECK_FALSE(load_inventory(dup, twice).has_value());
+  CHECK(twice.to_string() ==
+        "n.yaml:2:24: error: nodes[0].cpu: given twice (first at line 2:18)\n");
+}

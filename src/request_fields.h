@@ -17,7 +17,7 @@ namespace eruplan {
 // fields (unknown-field warnings, "did you mean", --strict) come from these
 // tables, and so do the request flags that replace a field (SPEC §1) and
 // the fixture runner's `options:` keys (SPEC §13), which are the names of
-// the fields that have a flag.
+// the fields that have a flag, and those flags' --help text.
 // The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
 // requests: list.
 inline constexpr std::array kRequestFields{
@@ -26,7 +26,7 @@ inline constexpr std::array kRequestFields{
     FieldSpec{"strategy", FieldKind::Text, "--strategy",
               "auto, fill, each, global, drained or score"},
     FieldSpec{"nodes_limit", FieldKind::Integer, "--nodes-limit",
-              "most nodes to use (0: no limit)"},
+              "nodes_limit (>= 0; its meaning depends on the strategy)"},
     FieldSpec{"resources", FieldKind::Block, "", "what one instance needs"},
     FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
     FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
@@ -59,7 +59,7 @@ inline constexpr std::array kResourceFields{
     FieldSpec{"memory", FieldKind::Quantity, "--memory", "memory per instance (512Mi)"},
     FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit per instance"},
     FieldSpec{"storage", FieldKind::Quantity, "--storage", "storage per instance (10Gi)"},
-    FieldSpec{"volumes", FieldKind::List, "--volume", "volume bindings SRC:DST[:FLAGS[:SIZE]]"},
+    FieldSpec{"volumes", FieldKind::List, "--volume", "a volume binding SRC:DST[:FLAGS[:SIZE]]"},
     FieldSpec{"extended", FieldKind::Block, "", "extended resources per instance"},
     FieldSpec{"cpu_fit", FieldKind::Bool, "", "fit CPU by requests only"},
 };
@@ -77,9 +77,9 @@ enum ResourceField : std::size_t {
 
 // node_filter: of a request.
 inline constexpr std::array kNodeFilterFields{
-    FieldSpec{"labels", FieldKind::Labels, "--label", "labels a node must have"},
-    FieldSpec{"nodes", FieldKind::List, "--node", "only these nodes"},
-    FieldSpec{"exclude", FieldKind::List, "--exclude", "never these nodes"},
+    FieldSpec{"labels", FieldKind::Labels, "--label", "a label k=v the node must have"},
+    FieldSpec{"nodes", FieldKind::List, "--node", "only this node"},
+    FieldSpec{"exclude", FieldKind::List, "--exclude", "never this node"},
 };
 enum NodeFilterField : std::size_t { kLabels, kNodes, kExclude };
 
@@ -146,6 +146,19 @@ void for_each_flag_field(F&& f) {
     if (!spec.flag.empty()) f(spec);
   for (const FieldSpec& spec : kNodeFilterFields)
     if (!spec.flag.empty()) f(spec);
+}
+
+// The --help text of a request flag, from its field: "Override: " and the
+// help, "(repeatable)" after a list's (whose help describes one entry).
+// Empty for a flag no field has.
+inline std::string flag_help(std::string_view flag) {
+  std::string out;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    if (spec.flag != flag) return;
+    out = "Override: " + std::string(spec.help);
+    if (spec.kind == FieldKind::List || spec.kind == FieldKind::Labels) out += " (repeatable)";
+  });
+  return out;
 }
 
 // `at` is the entry's path (apps[2]); each part is kNoValue when absent.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "binary.h"
 #include "fixture_fields.h"
 #include "inventory_fields.h"
 #include "load.h"
@@ -252,4 +253,28 @@ TEST_CASE("fields: null is not given (SPEC §12), in every reader, yet a field g
   CHECK_FALSE(load_inventory(dup, twice).has_value());
   CHECK(twice.to_string() ==
         "n.yaml:2:24: error: nodes[0].cpu: given twice (first at line 2:18)\n");
+}
+
+TEST_CASE("fields: each request flag's --help line is its field's help") {
+  const eruplan_test::Ran r =
+      eruplan_test::run_eruplan(eruplan_test::scratch_dir("fields"), "plan --help");
+  REQUIRE(r.exit == 0);
+  std::size_t flags = 0;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    CAPTURE(spec.flag);
+    const std::string help = flag_help(spec.flag);
+    CHECK(help.starts_with("Override: " + std::string(spec.help)));
+    // The flag, then (after its value type) the help, on one line.
+    const std::size_t at = r.out.find("  " + std::string(spec.flag) + ' ');
+    const std::size_t brace = r.out.find("  " + std::string(spec.flag) + '{');
+    const std::size_t line = at != std::string::npos ? at : brace;
+    REQUIRE(line != std::string::npos);
+    const std::size_t end = r.out.find('\n', line);
+    CHECK(r.out.substr(line, end - line).find(help) != std::string::npos);
+    ++flags;
+  });
+  CHECK(flags == 12);
+  CHECK(flag_help("--volume") == "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
+  CHECK(flag_help("--count") == "Override: instances to deploy");
+  CHECK(flag_help("--jobs").empty());
 }

@@ -230,16 +230,6 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
   return true;
 }
 
-bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
-  struct Known {
-    std::initializer_list<Field> list;
-    std::size_t size() const { return list.size(); }
-    std::string_view name(std::size_t i) const { return list.begin()[i].name; }
-    ValueId* slot(std::size_t i) const { return list.begin()[i].value; }
-  };
-  return pick(path, object, Known{known});
-}
-
 bool Reader::fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
                     ValueId* values) {
   struct Known {

@@ -278,3 +278,42 @@ TEST_CASE("fields: each request flag's --help line is its field's help") {
   CHECK(flag_help("--count") == "Override: instances to deploy");
   CHECK(flag_help("--jobs").empty());
 }
+
+namespace {
+
+// `prefix` + `flag`, not followed by more of a flag's name (--node is not --nodes-limit).
+bool has_flag(const std::string& text, const std::string& prefix, std::string_view flag) {
+  const std::string what = prefix + std::string(flag);
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    const std::size_t end = at + what.size();
+    if (end == text.size() || !(word_char(text[end]) || text[end] == '-')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("fields: the man page and the completions know every request flag and case option") {
+  const std::string man = man_page();
+  const std::string options = section(man, "OPTIONS");
+  const std::string cases = section(man, "FIXTURE CASES");
+  const std::string bash =
+      eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/cli/eruplan.bash");
+  const std::string zsh = eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/cli/_eruplan");
+  REQUIRE(!bash.empty());
+  REQUIRE(!zsh.empty());
+  std::size_t n = 0;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    CAPTURE(spec.flag);
+    CHECK((has_flag(options, "\n.B ", spec.flag) || has_flag(options, "\n.BI ", spec.flag) ||
+           has_flag(options, "\n.BR ", spec.flag)));
+    CHECK(has_flag(bash, " ", spec.flag));
+    CHECK((has_flag(zsh, "'", spec.flag) || has_flag(zsh, "'*", spec.flag)));  // * repeatable
+    CHECK(has_word(cases, spec.name));  // a case's options: take it by name
+    ++n;
+  });
+  CHECK(n == 12);
+  CHECK_FALSE(has_flag("--nodes-limit --cpu-bind", " ", "--node"));
+  CHECK_FALSE(has_flag("--nodes-limit --cpu-bind", " ", "--cpu"));
+  CHECK(has_flag("--nodes-limit --cpu-bind", " ", "--cpu-bind"));
+}

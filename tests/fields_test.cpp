@@ -317,3 +317,16 @@ TEST_CASE("fields: the man page and the completions know every request flag and 
   CHECK_FALSE(has_flag("--nodes-limit --cpu-bind", " ", "--cpu"));
   CHECK(has_flag("--nodes-limit --cpu-bind", " ", "--cpu-bind"));
 }
+
+TEST_CASE("fields: the fuzz dictionary holds every field name of every table") {
+  const std::string dict =
+      eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/fuzz/eruplan.dict");
+  REQUIRE(!dict.empty());
+  std::vector<Table> tables;
+  for (const Schema& schema : schemas()) tables.push_back(schema.table);
+  for (Table table : tables)
+    for (const FieldSpec& spec : table) {
+      CAPTURE(spec.name);
+      CHECK(dict.find("\n\"" + std::string(spec.name) + "\"\n") != std::string::npos);
+    }
+}

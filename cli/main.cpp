@@ -21,6 +21,7 @@
 #include "fixture.h"
 #include "pipeline.h"
 #include "realloc.h"
+#include "request_fields.h"
 #include "whatif.h"
 
 namespace fs = std::filesystem;
@@ -288,8 +289,8 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
   cmd->add_option("--plans", a.plans, "Which plans to print: all, assigned or none")
       ->check(CLI::IsMember({"all", "assigned", "none"}))
       ->capture_default_str();
-  cmd->add_option("--app", o.app, "Override: the app whose existing instances count");
-  cmd->add_option("--count", o.count, "Override: instances to deploy")->check(whole_number());
+  cmd->add_option("--app", o.app, flag_help("--app"));
+  cmd->add_option("--count", o.count, flag_help("--count"))->check(whole_number());
   cmd->add_option("--strategy", o.strategy, "Override: " + strategy_choices())
       ->check([](const std::string& s) {
         return parse_strategy(s) ? std::string()
@@ -301,18 +302,15 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
       ->check([](const std::string& s) {
         return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
       });
-  cmd->add_option("--nodes-limit", o.nodes_limit, "Override: nodes_limit")->check(whole_number());
-  cmd->add_option("--cpu", o.cpu, "Override: CPU cores per instance (1.5 or 1500m)")
-      ->check(quantity(parse_cpu));
+  cmd->add_option("--nodes-limit", o.nodes_limit, flag_help("--nodes-limit"))
+      ->check(whole_number());
+  cmd->add_option("--cpu", o.cpu, flag_help("--cpu"))->check(quantity(parse_cpu));
   cmd->add_flag("--cpu-bind{true}", o.cpu_bind,
-                "Override: bind to concrete cores (--cpu-bind=false to unset)");
-  cmd->add_option("--memory", o.memory, "Override: memory per instance (512Mi)")
-      ->check(quantity(parse_size));
-  cmd->add_option("--storage", o.storage, "Override: storage per instance (10Gi)")
-      ->check(quantity(parse_size));
-  cmd->add_option("--volume", o.volumes,
-                  "Override: a volume binding SRC:DST[:FLAGS[:SIZE]] (repeatable)");
-  cmd->add_option("--label", o.labels, "Override: node_filter label k=v (repeatable)")
+                flag_help("--cpu-bind") + " (--cpu-bind=false to unset)");
+  cmd->add_option("--memory", o.memory, flag_help("--memory"))->check(quantity(parse_size));
+  cmd->add_option("--storage", o.storage, flag_help("--storage"))->check(quantity(parse_size));
+  cmd->add_option("--volume", o.volumes, flag_help("--volume"));
+  cmd->add_option("--label", o.labels, flag_help("--label"))
       ->check(CLI::Validator(
           [](const std::string& s) {
             return s.find('=') == std::string::npos || s.front() == '='
@@ -320,8 +318,8 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
                        : std::string();
           },
           "K=V"));
-  cmd->add_option("--node", o.nodes, "Override: only this node (repeatable)");
-  cmd->add_option("--exclude", o.exclude, "Override: never this node (repeatable)");
+  cmd->add_option("--node", o.nodes, flag_help("--node"));
+  cmd->add_option("--exclude", o.exclude, flag_help("--exclude"));
   add_jobs_option(cmd, a.jobs);
   cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
   cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");

@@ -27,9 +27,11 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string_view>
 
 #include "doc.h"
+#include "fixture_fields.h"
 #include "json_writer.h"
 #include "realloc.h"
 #include "request_fields.h"
@@ -77,7 +79,7 @@ class CaseReader {
 // common ones are read.
 class CaseValue {
  public:
-  CaseValue(CaseReader& c, ValueId v, const std::vector<std::string_view>* hidden = nullptr)
+  CaseValue(CaseReader& c, ValueId v, std::span<const FieldSpec> hidden = {})
       : c_(&c), v_(v), hidden_(hidden) {}
 
   explicit operator bool() const { return v_ != kNoValue; }
@@ -111,7 +113,7 @@ class CaseValue {
     }
     return out;
   }
-  CaseValue without(const std::vector<std::string_view>* hidden) const { return {*c_, v_, hidden}; }
+  CaseValue without(std::span<const FieldSpec> hidden) const { return {*c_, v_, hidden}; }
 
   void fail(std::string message) const { c_->fail(std::move(message)); }
   CaseReader& reader() const { return *c_; }
@@ -119,12 +121,13 @@ class CaseValue {
  private:
   const Doc::Value& value() const { return c_->doc()[v_]; }
   bool is_hidden(std::string_view key) const {
-    return hidden_ && std::find(hidden_->begin(), hidden_->end(), key) != hidden_->end();
+    return std::any_of(hidden_.begin(), hidden_.end(),
+                       [key](const FieldSpec& spec) { return spec.name == key; });
   }
 
   CaseReader* c_;
   ValueId v_;
-  const std::vector<std::string_view>* hidden_;
+  std::span<const FieldSpec> hidden_;
 };
 
 std::string in_quotes(std::string_view s) {
@@ -194,6 +197,13 @@ void check_keys(const CaseValue& map, const std::string& path,
              ")");
     return;
   }
+}
+
+// The same with the known keys of a schema table.
+void check_keys(const CaseValue& map, const std::string& path, std::span<const FieldSpec> table) {
+  std::vector<std::string_view> known;
+  for (const FieldSpec& spec : table) known.push_back(spec.name);
+  check_keys(map, path, known);
 }
 
 // An expected count: N, or "unlimited" (and "absent" where allowed).
@@ -273,7 +283,7 @@ void read_operator_expectation(const CaseValue& node, Expectation& e) {
         node["scores"], "expect.scores", [](const CaseValue& n, const std::string& p) {
           Expectation::Scores s;
           if (!require_map(n, p)) return s;
-          check_keys(n, p, {"fit", "balanced", "total"});
+          check_keys(n, p, kExpectScoreFields);
           if (n["fit"]) s.fit = read_int(n["fit"], p + ".fit", INT64_MIN);
           if (n["balanced"]) s.balanced = read_int(n["balanced"], p + ".balanced", INT64_MIN);
           if (n["total"]) s.total = read_int(n["total"], p + ".total", INT64_MIN);
@@ -285,9 +295,7 @@ Expectation read_expectation(const CaseValue& node) {
   Expectation e;
   if (!node) return e;
   if (!require_map(node, "expect")) return e;
-  check_keys(node, "expect",
-             {"exit", "capacity", "total", "deploy", "plans", "reasons", "error_contains",
-              "deploy_subset", "deploy_total", "placed", "status", "scores"});
+  check_keys(node, "expect", kExpectFields);
   read_operator_expectation(node, e);
   if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
   if (node["capacity"])
@@ -422,9 +430,11 @@ PlansShown read_plans(const CaseValue& plans) {
 PlansShown read_options(const CaseValue& node) {
   if (!node) return PlansShown::All;
   if (!require_map(node, "options")) return PlansShown::All;
-  std::vector<std::string_view> known = {"plans"};
+  // plans, then the request fields that have a flag, then the rest.
+  std::vector<std::string_view> known = {kCaseOptionFields[0].name};
   for_each_flag_field([&known](const FieldSpec& spec) { known.push_back(spec.name); });
-  known.insert(known.end(), {"atomic", "explain"});
+  for (std::size_t i = 1; i < kCaseOptionFields.size(); ++i)
+    known.push_back(kCaseOptionFields[i].name);
   check_keys(node, "options", known);
   if (!node["plans"]) return PlansShown::All;
   return read_plans(node["plans"]);
@@ -672,7 +682,7 @@ bool read_bool(const CaseValue& node, const std::string& path) {
 void read_whatif_options(const CaseValue& node, WhatIfOptions& o) {
   if (!node) return;
   if (!require_map(node, "options")) return;
-  check_keys(node, "options", {"plans", "strategies", "max", "node", "each_node"});
+  check_keys(node, "options", kWhatIfOptionFields);
   if (node["plans"]) o.plans = read_plans(node["plans"]);
   if (const CaseValue s = node["strategies"]; s && s.IsSequence()) {
     for (std::size_t i = 0; i < s.size(); ++i)
@@ -699,10 +709,8 @@ struct WhatIfExpectation {
   std::optional<std::int64_t> added;
 };
 
-// The what-if fields of `expect`; read_expectation reads the rest (the
-// expectation with kWhatIfFields hidden).
-const std::vector<std::string_view> kWhatIfFields = {"feasible", "satisfied", "absorbable",
-                                                     "nodes_used", "added"};
+// The what-if fields of `expect` (kWhatIfExpectFields); read_expectation
+// reads the rest (the expectation with them hidden).
 
 WhatIfExpectation read_whatif_expectation(const CaseValue& expect) {
   WhatIfExpectation e;
@@ -773,7 +781,7 @@ void run_whatif_case(const std::string& file, const std::string& text, const Cas
   options.command = *whatif_command(read_string(root["command"], "command"));
   read_whatif_options(root["options"], options);
   const WhatIfExpectation whatif_expect = read_whatif_expectation(root["expect"]);
-  const Expectation expect = read_expectation(root["expect"].without(&kWhatIfFields));
+  const Expectation expect = read_expectation(root["expect"].without(kWhatIfExpectFields));
   if (!root["nodes"]) root.fail("nodes: missing (an inline inventory or a path)");
   if (c.failed()) return;
   std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
@@ -796,21 +804,20 @@ void run_whatif_case(const std::string& file, const std::string& text, const Cas
 // (optional) kubectl's pods as workloads,
 // `options: {atomic: true}` adds --atomic, and `expect.status: {id: ok|failed|not_applied}`
 // checks the workloads listed (exit and error_contains as for every case).
-const std::vector<std::string_view> kReallocFields = {"status"};
 
 void run_realloc_case(const CaseValue& root, const std::string& file, const std::string& text,
                       const ReadFile& read, FixtureResult& r) {
   CaseReader& c = root.reader();
   ReallocOptions options;
   if (const CaseValue o = root["options"]; o && require_map(o, "options")) {
-    check_keys(o, "options", {"atomic"});
+    check_keys(o, "options", kReallocOptionFields);
     if (o["atomic"]) options.atomic = read_string(o["atomic"], "options.atomic") == "true";
   }
   const CaseValue expect_node = root["expect"];
   std::optional<Expected<std::string>> status;
   if (expect_node.IsMap() && expect_node["status"])
     status = read_node_map<std::string>(expect_node["status"], "expect.status", read_string);
-  const Expectation expect = read_expectation(expect_node.without(&kReallocFields));
+  const Expectation expect = read_expectation(expect_node.without(kReallocExpectFields));
   if (!root["nodes"] || !root["request"]) root.fail("nodes and request are required for realloc");
   if (c.failed()) return;
   std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
@@ -837,9 +844,7 @@ void run_case(const CaseValue& root, const std::string& file, const std::string&
               const ReadFile& read, const RunFunction& run_function, FixtureResult& r) {
   CaseReader& c = root.reader();
   if (!root.IsMap()) return root.fail("a case must be a mapping, got " + describe(root));
-  check_keys(root, "",
-             {"name", "description", "command", "nodes", "request", "pods", "template", "options",
-              "expect"});
+  check_keys(root, "", kCaseFields);
   if (root["name"]) r.name = read_string(root["name"], "name");
   if (root["command"] && whatif_command(read_string(root["command"], "command")))
     return run_whatif_case(file, text, root, read, r);

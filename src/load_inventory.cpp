@@ -2,6 +2,7 @@
 // builds an Inventory holding every invariant model.h promises, and reports
 // every problem it meets rather than stopping at the first.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "doc.h"
+#include "inventory_fields.h"
 #include "load.h"
 #include "units.h"
 
@@ -113,10 +115,8 @@ class NodeLoader {
   Node load(const FieldPath& path, ValueId v, ValueId& name_id);
 
  private:
-  struct Fields {
-    ValueId name, labels, available, cpu, cpu_map, memory, numa, numa_memory, storage, volumes,
-        usage, instances, extended, max_instances, taints, workloads;
-  };
+  // A node's fields, indexed by node_field.
+  using Fields = std::array<ValueId, kNodeFields.size()>;
 
   void cores_from_cpu(const FieldPath& path, ValueId v);
   void cores_from_map(const FieldPath& path, ValueId v);
@@ -157,72 +157,59 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   name_id = kNoValue;
   cores_ok_ = numa_ok_ = memory_ok_ = storage_ok_ = devices_ok_ = true;
   Fields f{};
-  if (!r_.fields(path, v,
-                 {{"name", &f.name},
-                  {"labels", &f.labels},
-                  {"available", &f.available},
-                  {"cpu", &f.cpu},
-                  {"cpu_map", &f.cpu_map},
-                  {"memory", &f.memory},
-                  {"numa", &f.numa},
-                  {"numa_memory", &f.numa_memory},
-                  {"storage", &f.storage},
-                  {"volumes", &f.volumes},
-                  {"usage", &f.usage},
-                  {"instances", &f.instances},
-                  {"extended", &f.extended},
-                  {"max_instances", &f.max_instances},
-                  {"taints", &f.taints},
-                  {"workloads", &f.workloads}}))
-    return std::move(node_);
+  if (!r_.fields(path, v, kNodeFields, f.data())) return std::move(node_);
 
-  if (f.name == kNoValue) {
+  if (f[node_field::kName] == kNoValue) {
     r_.error(path, v, "name is required (a unique, non-empty string)");
-  } else if (auto name = r_.string(path.child("name"), f.name)) {
+  } else if (auto name = r_.string(path.child("name"), f[node_field::kName])) {
     node_.name = *name;
-    name_id = f.name;
+    name_id = f[node_field::kName];
   }
-  if (f.labels != kNoValue) labels(path.child("labels"), f.labels);
-  if (f.available != kNoValue) {
-    if (auto a = r_.boolean(path.child("available"), f.available)) node_.available = *a;
+  if (f[node_field::kLabels] != kNoValue) labels(path.child("labels"), f[node_field::kLabels]);
+  if (f[node_field::kAvailable] != kNoValue) {
+    if (auto a = r_.boolean(path.child("available"), f[node_field::kAvailable]))
+      node_.available = *a;
   }
 
-  if (f.cpu != kNoValue && f.cpu_map != kNoValue) {
-    r_.error(path.child("cpu_map"), f.cpu_map,
+  if (f[node_field::kCpu] != kNoValue && f[node_field::kCpuMap] != kNoValue) {
+    r_.error(path.child("cpu_map"), f[node_field::kCpuMap],
              "give cpu or cpu_map, not both (cpu: 4 is short for cpu_map: {\"0\": " +
                  std::to_string(share_base_) + ", ..., \"3\": " + std::to_string(share_base_) +
                  "})");
     cores_ok_ = false;
-  } else if (f.cpu != kNoValue) {
-    cores_from_cpu(path.child("cpu"), f.cpu);
-  } else if (f.cpu_map != kNoValue) {
-    cores_from_map(path.child("cpu_map"), f.cpu_map);
+  } else if (f[node_field::kCpu] != kNoValue) {
+    cores_from_cpu(path.child("cpu"), f[node_field::kCpu]);
+  } else if (f[node_field::kCpuMap] != kNoValue) {
+    cores_from_map(path.child("cpu_map"), f[node_field::kCpuMap]);
   }
 
-  if (f.memory != kNoValue) {
-    auto m = r_.size(path.child("memory"), f.memory);
+  if (f[node_field::kMemory] != kNoValue) {
+    auto m = r_.size(path.child("memory"), f[node_field::kMemory]);
     memory_ok_ = m.has_value();
     node_.memory = m.value_or(0);
   }
-  if (f.storage != kNoValue) {
-    auto s = r_.size(path.child("storage"), f.storage);
+  if (f[node_field::kStorage] != kNoValue) {
+    auto s = r_.size(path.child("storage"), f[node_field::kStorage]);
     storage_ok_ = s.has_value();
     node_.storage = s.value_or(0);
   }
-  if (f.numa != kNoValue) numa(path.child("numa"), f.numa);
-  if (f.numa_memory != kNoValue || (f.numa != kNoValue && numa_ok_)) numa_memory(path, f);
-  if (f.volumes != kNoValue) volumes(path.child("volumes"), f.volumes);
-  if (f.extended != kNoValue) extended(path.child("extended"), f.extended);
-  if (f.max_instances != kNoValue) {
-    if (auto m = r_.integer(path.child("max_instances"), f.max_instances, 0))
+  if (f[node_field::kNuma] != kNoValue) numa(path.child("numa"), f[node_field::kNuma]);
+  if (f[node_field::kNumaMemory] != kNoValue || (f[node_field::kNuma] != kNoValue && numa_ok_))
+    numa_memory(path, f);
+  if (f[node_field::kVolumes] != kNoValue) volumes(path.child("volumes"), f[node_field::kVolumes]);
+  if (f[node_field::kExtended] != kNoValue)
+    extended(path.child("extended"), f[node_field::kExtended]);
+  if (f[node_field::kMaxInstances] != kNoValue) {
+    if (auto m = r_.integer(path.child("max_instances"), f[node_field::kMaxInstances], 0))
       node_.max_instances = *m;
   }
-  if (f.taints != kNoValue) taints(path.child("taints"), f.taints);
-  if (f.usage != kNoValue) {
-    usage(path.child("usage"), f.usage);
+  if (f[node_field::kTaints] != kNoValue) taints(path.child("taints"), f[node_field::kTaints]);
+  if (f[node_field::kUsage] != kNoValue) {
+    usage(path.child("usage"), f[node_field::kUsage]);
   }
-  if (f.instances != kNoValue) instances(path.child("instances"), f.instances);
-  if (f.workloads != kNoValue) workloads(path, f);
+  if (f[node_field::kInstances] != kNoValue)
+    instances(path.child("instances"), f[node_field::kInstances]);
+  if (f[node_field::kWorkloads] != kNoValue) workloads(path, f);
   labels_seen_.intern(node_.labels);
   instances_seen_.intern(node_.instances);
   return std::move(node_);
@@ -364,17 +351,18 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
 
 void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   const FieldPath path = node_path.child("numa_memory");
-  if (f.numa == kNoValue) {
-    r_.error(path, f.numa_memory, "numa_memory needs numa (which NUMA node each core is on)");
+  if (f[node_field::kNuma] == kNoValue) {
+    r_.error(path, f[node_field::kNumaMemory],
+             "numa_memory needs numa (which NUMA node each core is on)");
     return;
   }
   if (!numa_ok_) return;
   auto& numa_nodes = node_.numa_nodes;
   std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
   bool ok = true;
-  if (f.numa_memory != kNoValue) {
-    ok = r_.doc()[f.numa_memory].kind == ValueKind::Object;
-    for (const Entry& e : r_.members(path, f.numa_memory)) {
+  if (f[node_field::kNumaMemory] != kNoValue) {
+    ok = r_.doc()[f[node_field::kNumaMemory]].kind == ValueKind::Object;
+    for (const Entry& e : r_.members(path, f[node_field::kNumaMemory])) {
       const FieldPath here = path.child(e.key);
       const std::size_t i = find_numa(e.key);
       if (i == numa_nodes.size()) {
@@ -397,8 +385,9 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   for (std::size_t i = 0; i < numa_nodes.size(); ++i)
     if (seen[i] == kNoValue) missing.push_back(numa_nodes[i].id);
   if (!missing.empty() && ok) {
-    const bool given = f.numa_memory != kNoValue;
-    r_.error(given ? path : node_path.child("numa"), given ? f.numa_memory : f.numa,
+    const bool given = f[node_field::kNumaMemory] != kNoValue;
+    r_.error(given ? path : node_path.child("numa"),
+             given ? f[node_field::kNumaMemory] : f[node_field::kNuma],
              std::string("numa names NUMA node") + (missing.size() == 1 ? " " : "s ") +
                  list_ids(missing) + " but numa_memory gives no memory for " +
                  (missing.size() == 1 ? "it" : "them") + "; every NUMA node needs its memory");
@@ -408,7 +397,7 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   i128 sum = 0;
   for (const auto& n : numa_nodes) sum += n.memory;
   if (sum > node_.memory) {
-    r_.error(path, f.numa_memory,
+    r_.error(path, f[node_field::kNumaMemory],
              "NUMA memories add up to " +
                  format_bytes(static_cast<Bytes>(std::min<i128>(sum, INT64_MAX))) +
                  ", more than the node's memory " + format_bytes(node_.memory));
@@ -435,16 +424,12 @@ void NodeLoader::volumes(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::usage(const FieldPath& path, ValueId v) {
-  ValueId cpu, cpu_map, memory, numa_memory, storage, volumes, extended;
-  if (!r_.fields(path, v,
-                 {{"cpu", &cpu},
-                  {"cpu_map", &cpu_map},
-                  {"memory", &memory},
-                  {"numa_memory", &numa_memory},
-                  {"storage", &storage},
-                  {"volumes", &volumes},
-                  {"extended", &extended}}))
-    return;
+  std::array<ValueId, kUsageFields.size()> f;
+  if (!r_.fields(path, v, kUsageFields, f.data())) return;
+  const ValueId cpu = f[usage_field::kCpu], cpu_map = f[usage_field::kCpuMap],
+                memory = f[usage_field::kMemory], numa_memory = f[usage_field::kNumaMemory],
+                storage = f[usage_field::kStorage], volumes = f[usage_field::kVolumes],
+                extended = f[usage_field::kExtended];
   if (extended != kNoValue) usage_extended(path.child("extended"), extended);
   if (memory != kNoValue) {
     const FieldPath here = path.child("memory");
@@ -614,11 +599,10 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
   const std::uint32_t n = r_.doc().size(v);
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = path.at(i);
-    ValueId key, value, effect, time_added;
-    if (!r_.fields(
-            at, r_.doc().element(v, i),
-            {{"key", &key}, {"value", &value}, {"effect", &effect}, {"timeAdded", &time_added}}))
-      continue;
+    std::array<ValueId, kTaintFields.size()> f;
+    if (!r_.fields(at, r_.doc().element(v, i), kTaintFields, f.data())) continue;
+    const ValueId key = f[taint_field::kKey], value = f[taint_field::kValue],
+                  effect = f[taint_field::kEffect];
     Taint taint;
     if (key == kNoValue)
       r_.error(at, r_.doc().element(v, i), "key is required");
@@ -660,17 +644,12 @@ void NodeLoader::instances(const FieldPath& path, ValueId v) {
 // when its cpu_map has pieces, and then cpu x share_base must be exactly
 // those pieces.
 bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
-  ValueId id, app, cpu, cpu_limit, memory, memory_limit, cpu_map, numa_node;
-  if (!r_.fields(path, v,
-                 {{"id", &id},
-                  {"app", &app},
-                  {"cpu", &cpu},
-                  {"cpu_limit", &cpu_limit},
-                  {"memory", &memory},
-                  {"memory_limit", &memory_limit},
-                  {"cpu_map", &cpu_map},
-                  {"numa_node", &numa_node}}))
-    return false;
+  std::array<ValueId, kWorkloadFields.size()> f;
+  if (!r_.fields(path, v, kWorkloadFields, f.data())) return false;
+  const ValueId id = f[workload_field::kId], app = f[workload_field::kApp],
+                cpu = f[workload_field::kCpu], cpu_limit = f[workload_field::kCpuLimit],
+                memory = f[workload_field::kMemory], memory_limit = f[workload_field::kMemoryLimit],
+                cpu_map = f[workload_field::kCpuMap], numa_node = f[workload_field::kNumaNode];
   bool ok = true;
   auto need = [&](ValueId field, const char* name) {
     if (field != kNoValue) return true;
@@ -758,7 +737,7 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
 // given must be at least their sum.
 void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   const FieldPath path = node_path.child("workloads");
-  if (!r_.is_array(path, f.workloads)) return;
+  if (!r_.is_array(path, f[node_field::kWorkloads])) return;
   const Doc& doc = r_.doc();
   auto member = [&](ValueId object, std::string_view key) {
     if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
@@ -770,9 +749,9 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   std::vector<i128> core_pieces, numa_memory(node_.numa_nodes.size());
   NamedList<std::int64_t> per_app;
   bool ok = true;
-  for (std::uint32_t i = 0; i < doc.size(f.workloads); ++i) {
+  for (std::uint32_t i = 0; i < doc.size(f[node_field::kWorkloads]); ++i) {
     const FieldPath at = path.at(i);
-    const ValueId v = doc.element(f.workloads, i);
+    const ValueId v = doc.element(f[node_field::kWorkloads], i);
     Workload w;
     if (!workload(at, v, w)) {
       ok = false;
@@ -802,7 +781,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
     node_.workloads.push_back(std::move(w));
   }
   if (!ok) return;
-  const ValueId usage = f.usage;
+  const ValueId usage = f[node_field::kUsage];
   const FieldPath usage_path = node_path.child("usage");
   auto below = [&](const FieldPath& here, ValueId given, const std::string& what) {
     r_.error(here, given, what + ", less than the node's workloads add up to");
@@ -821,7 +800,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
             "usage.memory " + format_bytes(node_.memory_used) + " < " +
                 format_bytes(static_cast<Bytes>(std::min<i128>(memory, INT64_MAX))));
   } else if (memory_ok_ && memory > node_.memory) {
-    r_.error(path, f.workloads,
+    r_.error(path, f[node_field::kWorkloads],
              "the workloads use " +
                  format_bytes(static_cast<Bytes>(std::min<i128>(memory, INT64_MAX))) +
                  " memory, more than the node's memory " + format_bytes(node_.memory));
@@ -839,7 +818,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
         below(usage_path.child("cpu_map").child(core.id), given,
               std::to_string(core.used) + " pieces < " + sum);
     } else if (core_pieces[i] > core.capacity) {
-      r_.error(path, f.workloads,
+      r_.error(path, f[node_field::kWorkloads],
                "the workloads bind " + sum + " pieces of core " + quoted(core.id) +
                    ", more than it has (" + std::to_string(core.capacity) + ")");
     } else {
@@ -856,7 +835,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
         below(usage_path.child("numa_memory").child(numa.id), given,
               format_bytes(numa.used) + " < " + format_bytes(sum));
     } else if (sum > numa.memory) {
-      r_.error(path, f.workloads,
+      r_.error(path, f[node_field::kWorkloads],
                "the workloads use " + format_bytes(sum) + " of NUMA node " + quoted(numa.id) +
                    ", more than its memory " + format_bytes(numa.memory));
     } else {
@@ -869,7 +848,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
     if (it == node_.instances.end() || it->first != app) {
       node_.instances.insert(it, {app, n});
     } else if (it->second < n) {
-      const ValueId instances = f.instances;
+      const ValueId instances = f[node_field::kInstances];
       r_.error(node_path.child("instances").child(app), member(instances, app),
                std::to_string(it->second) + " instances of " + quoted(app) + ", fewer than its " +
                    std::to_string(n) + " workloads on the node");
@@ -1021,7 +1000,8 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
     const auto key = k.plain_string();
     if (!key || !k.eat(':')) return std::nullopt;
     std::size_t begin = 0;
-    if (*key == "nodes") {
+    auto is = [&key](std::size_t field) { return *key == kInventoryFields[field].name; };
+    if (is(inventory_field::kNodes)) {
       if (have_nodes || !k.eat('[')) return std::nullopt;
       have_nodes = true;
       for (bool first_node = true; !k.peek(']'); first_node = false) {
@@ -1033,9 +1013,10 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
       k.eat(']');
       continue;
     }
-    std::optional<Span>* field = *key == "share_base"           ? &layout.share_base
-                                 : *key == "max_fragment_cores" ? &layout.max_fragment_cores
-                                                                : nullptr;
+    std::optional<Span>* field = is(inventory_field::kShareBase) ? &layout.share_base
+                                 : is(inventory_field::kMaxFragmentCores)
+                                     ? &layout.max_fragment_cores
+                                     : nullptr;
     if (field == nullptr || field->has_value() || !k.skip_value(begin)) return std::nullopt;
     *field = Span{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(k.pos())};
   }
@@ -1084,20 +1065,21 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
   const FieldPath root;
   Inventory inventory;
   Slice slice;
-  auto scalar = [&](const std::optional<Span>& span, const char* key, std::int64_t min,
+  auto scalar = [&](const std::optional<Span>& span, std::size_t field, std::int64_t min,
                     std::int64_t max, auto& out) {
     if (!span) return true;
     if (!parse_slice(source.name, std::string(text.substr(span->begin, span->end - span->begin)),
                      slice, quiet))
       return false;
     Reader r(*slice.doc, source.name, quiet);
-    const auto v = r.integer(root.child(key), slice.doc->root(), min, max);
+    const auto v = r.integer(root.child(kInventoryFields[field].name), slice.doc->root(), min, max);
     if (!v || !quiet.items().empty()) return false;
     out = *v;
     return true;
   };
-  if (!scalar(layout->share_base, "share_base", 1, kMaxShareBase, inventory.share_base) ||
-      !scalar(layout->max_fragment_cores, "max_fragment_cores", -1, INT64_MAX,
+  if (!scalar(layout->share_base, inventory_field::kShareBase, 1, kMaxShareBase,
+              inventory.share_base) ||
+      !scalar(layout->max_fragment_cores, inventory_field::kMaxFragmentCores, -1, INT64_MAX,
               inventory.max_fragment_cores))
     return std::nullopt;
 
@@ -1159,12 +1141,11 @@ std::optional<Inventory> load_inventory(const Doc& parsed, const std::string& fi
     r.error(root, kNoValue, "the inventory is empty; expected a mapping with a list of nodes");
     return std::nullopt;
   }
-  ValueId share_base, max_fragment_cores, nodes;
-  if (!r.fields(root, top,
-                {{"share_base", &share_base},
-                 {"max_fragment_cores", &max_fragment_cores},
-                 {"nodes", &nodes}}))
-    return std::nullopt;
+  std::array<ValueId, kInventoryFields.size()> f;
+  if (!r.fields(root, top, kInventoryFields, f.data())) return std::nullopt;
+  const ValueId share_base = f[inventory_field::kShareBase],
+                max_fragment_cores = f[inventory_field::kMaxFragmentCores],
+                nodes = f[inventory_field::kNodes];
 
   Inventory inventory;
   if (share_base != kNoValue) {

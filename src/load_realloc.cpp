@@ -2,12 +2,14 @@
 // `app:`), signed deltas for cpu, cpu_limit, memory and memory_limit, and
 // cpu_bind: keep | true | false. Checks that need the inventory (unknown
 // ids, negative results) are select_workloads' (realloc.cpp).
+#include <array>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "doc.h"
 #include "realloc.h"
+#include "realloc_fields.h"
 
 namespace eruplan {
 
@@ -48,13 +50,10 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
     r.error(root, kNoValue, "the realloc request is empty; expected workloads: [ids] or app:");
     return std::nullopt;
   }
-  ValueId workloads, app, resources, cpu_bind;
-  if (!r.fields(root, top,
-                {{"workloads", &workloads},
-                 {"app", &app},
-                 {"resources", &resources},
-                 {"cpu_bind", &cpu_bind}}))
-    return std::nullopt;
+  std::array<ValueId, kReallocFields.size()> f;
+  if (!r.fields(root, top, kReallocFields, f.data())) return std::nullopt;
+  const ValueId workloads = f[realloc_field::kWorkloads], app = f[realloc_field::kApp],
+                resources = f[realloc_field::kResources], cpu_bind = f[realloc_field::kCpuBind];
 
   if ((workloads == kNoValue) == (app == kNoValue))
     r.error(root, top,
@@ -90,12 +89,12 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
   }
   if (resources != kNoValue) {
     const FieldPath path = root.child("resources");
-    ValueId cpu, cpu_limit, memory, memory_limit;
-    if (r.fields(path, resources,
-                 {{"cpu", &cpu},
-                  {"cpu_limit", &cpu_limit},
-                  {"memory", &memory},
-                  {"memory_limit", &memory_limit}})) {
+    std::array<ValueId, kReallocResourceFields.size()> d;
+    if (r.fields(path, resources, kReallocResourceFields, d.data())) {
+      const ValueId cpu = d[realloc_resource_field::kCpu],
+                    cpu_limit = d[realloc_resource_field::kCpuLimit],
+                    memory = d[realloc_resource_field::kMemory],
+                    memory_limit = d[realloc_resource_field::kMemoryLimit];
       auto read = [&](ValueId v, const char* name, auto parse, std::int64_t& out) {
         if (v == kNoValue) return;
         if (auto d = signed_delta(r, path.child(name), v, parse)) out = *d;

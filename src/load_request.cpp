@@ -258,14 +258,10 @@ class RequestReader {
     for (std::uint32_t i = 0; i < n; ++i) {
       const FieldPath at = path.at(i);
       const ValueId item = r_.doc().element(v, i);
-      ValueId key, op, value, effect, seconds;
-      if (!r_.fields(at, item,
-                     {{"key", &key},
-                      {"operator", &op},
-                      {"value", &value},
-                      {"effect", &effect},
-                      {"tolerationSeconds", &seconds}}))
-        continue;
+      std::array<ValueId, kTolerationFields.size()> f;
+      if (!r_.fields(at, item, kTolerationFields, f.data())) continue;
+      const ValueId key = f[toleration_field::kKey], op = f[toleration_field::kOperator],
+                    value = f[toleration_field::kValue], effect = f[toleration_field::kEffect];
       Toleration t;
       if (key != kNoValue) {
         if (auto k = r_.scalar(at.child("key"), key)) t.key = *k;
@@ -302,14 +298,12 @@ class RequestReader {
   }
 
   void read_scoring(const FieldPath& path, ValueId v) {
-    ValueId type, resources, shape, fit_weight, balanced_weight;
-    if (!r_.fields(path, v,
-                   {{"type", &type},
-                    {"resources", &resources},
-                    {"shape", &shape},
-                    {"fit_weight", &fit_weight},
-                    {"balanced_weight", &balanced_weight}}))
-      return;
+    std::array<ValueId, kScoringFields.size()> f;
+    if (!r_.fields(path, v, kScoringFields, f.data())) return;
+    ValueId type = f[scoring_field::kType];
+    const ValueId resources = f[scoring_field::kResources], shape = f[scoring_field::kShape],
+                  fit_weight = f[scoring_field::kFitWeight],
+                  balanced_weight = f[scoring_field::kBalancedWeight];
     Scoring& sc = d_.request.scoring;
     d_.scoring_origin = r_.origin(path, v);
     d_.shape_given = shape != kNoValue;
@@ -342,8 +336,10 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(resources, i);
-          ValueId name, weight;
-          if (!r_.fields(at, item, {{"name", &name}, {"weight", &weight}})) continue;
+          std::array<ValueId, kScoringResourceFields.size()> rf;
+          if (!r_.fields(at, item, kScoringResourceFields, rf.data())) continue;
+          const ValueId name = rf[scoring_resource_field::kName],
+                        weight = rf[scoring_resource_field::kWeight];
           ScoringResource res;
           if (name == kNoValue)
             r_.error(at, item, "name is required (cpu, memory, storage or an extended resource)");
@@ -368,8 +364,10 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(shape, i);
-          ValueId utilization, score;
-          if (!r_.fields(at, item, {{"utilization", &utilization}, {"score", &score}})) continue;
+          std::array<ValueId, kShapePointFields.size()> pf;
+          if (!r_.fields(at, item, kShapePointFields, pf.data())) continue;
+          const ValueId utilization = pf[shape_point_field::kUtilization],
+                        score = pf[shape_point_field::kScore];
           ShapePoint p;
           if (utilization == kNoValue || score == kNoValue) {
             r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
@@ -722,8 +720,8 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   set.overridden = !overrides.empty();
   Reader r(*doc, source->name, diags);
   const FieldPath root;
-  ValueId ignored = kNoValue;
-  r.fields(root, doc->root(), {{"requests", &ignored}});
+  std::array<ValueId, kRequestListFields.size()> ignored;
+  r.fields(root, doc->root(), kRequestListFields, ignored.data());
   const FieldPath path = root.child("requests");
   if (!r.is_array(path, list)) return std::nullopt;
   const std::uint32_t n = doc->size(list);

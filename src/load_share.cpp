@@ -3,6 +3,7 @@
 // read with the request reader's own code (request_fields.h). Every problem
 // is collected with file:line:col and its field path.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <numeric>
 #include <string>
@@ -11,6 +12,7 @@
 #include "load.h"
 #include "request_fields.h"
 #include "share.h"
+#include "share_fields.h"
 
 namespace eruplan {
 
@@ -115,27 +117,20 @@ bool limits_capacity(const Request& r) {
   return false;
 }
 
-ValueId given(const Doc& doc, ValueId v) {
-  return v != kNoValue && doc[v].kind == ValueKind::Null ? kNoValue : v;
-}
-
 void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
               ShareSpec& spec, std::vector<std::pair<std::string, ValueId>>& names,
               Diagnostics& diags) {
-  ValueId app, weight, quota, max_count, resources, node_filter, tolerations;
-  if (!r.fields(at, item,
-                {{"app", &app},
-                 {"weight", &weight},
-                 {"quota", &quota},
-                 {"max_count", &max_count},
-                 {"resources", &resources},
-                 {"node_filter", &node_filter},
-                 {"tolerations", &tolerations}}))
-    return;
+  std::array<ValueId, kShareAppFields.size()> f;
+  if (!r.fields(at, item, kShareAppFields, f.data())) return;
+  const ValueId app = f[share_app_field::kApp], weight = f[share_app_field::kWeight],
+                quota = f[share_app_field::kQuota], max_count = f[share_app_field::kMaxCount],
+                resources = f[share_app_field::kResources],
+                node_filter = f[share_app_field::kNodeFilter],
+                tolerations = f[share_app_field::kTolerations];
   const Doc& doc = r.doc();
   ShareApp a;
   bool ok = true;
-  if (given(doc, app) == kNoValue) {
+  if (app == kNoValue) {
     r.error(at, item, "app is required (the name its instances are counted by)");
     ok = false;
   } else if (auto name = r.string(at.child("app"), app)) {
@@ -154,7 +149,7 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
   } else {
     ok = false;
   }
-  if ((weight = given(doc, weight)) != kNoValue) {
+  if (weight != kNoValue) {
     if (auto text = r.scalar(at.child("weight"), weight)) {
       std::string problem;
       if (doc[weight].kind == ValueKind::Bool)
@@ -168,13 +163,13 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
       ok = false;
     }
   }
-  if ((quota = given(doc, quota)) != kNoValue) {
+  if (quota != kNoValue) {
     if (auto q = r.integer(at.child("quota"), quota, 0))
       a.quota = *q;
     else
       ok = false;
   }
-  if ((max_count = given(doc, max_count)) != kNoValue) {
+  if (max_count != kNoValue) {
     if (auto m = r.integer(at.child("max_count"), max_count, 0))
       a.max_count = *m;
     else
@@ -183,8 +178,7 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
   a.request.app = a.name;
   a.request.name = a.name;
   const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, given(doc, resources), given(doc, node_filter),
-                     given(doc, tolerations), a.request, diags);
+  read_request_parts(r, file, at, resources, node_filter, tolerations, a.request, diags);
   for (std::size_t i = before; i < diags.items().size(); ++i)
     if (diags.items()[i].severity == Severity::Error) ok = false;
   a.request.cpu_fit = true;  // SPEC §8.2: share fits CPU as Kubernetes does
@@ -212,11 +206,11 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
   const FieldPath root;
-  ValueId placement, apps;
-  if (!r.fields(root, doc->root(), {{"placement", &placement}, {"apps", &apps}}))
-    return std::nullopt;
+  std::array<ValueId, kShareFields.size()> f;
+  if (!r.fields(root, doc->root(), kShareFields, f.data())) return std::nullopt;
+  const ValueId placement = f[share_field::kPlacement], apps = f[share_field::kApps];
   ShareSpec spec;
-  if ((placement = given(*doc, placement)) != kNoValue) {
+  if (placement != kNoValue) {
     if (auto p = r.string(root.child("placement"), placement)) {
       if (auto parsed = parse_placement(*p))
         spec.placement = *parsed;
@@ -226,7 +220,7 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
                     "; expected first_fit, least_allocated or most_allocated");
     }
   }
-  if ((apps = given(*doc, apps)) == kNoValue) {
+  if (apps == kNoValue) {
     r.error(root, doc->root(), "apps is required (a list of {app, resources, ...})");
     return std::nullopt;
   }

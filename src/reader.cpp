@@ -222,17 +222,12 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
     }
     diags_.unknown_field(origin(here, k), std::move(message));
   }
+  // SPEC §12: null is "not given". Only now, so that a field given twice is
+  // reported even when one of the two is null.
+  for (std::size_t i = 0; i < known.size(); ++i)
+    if (*known.slot(i) != kNoValue && doc_[*known.slot(i)].kind == ValueKind::Null)
+      *known.slot(i) = kNoValue;
   return true;
-}
-
-bool Reader::fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known) {
-  struct Known {
-    std::initializer_list<Field> list;
-    std::size_t size() const { return list.size(); }
-    std::string_view name(std::size_t i) const { return list.begin()[i].name; }
-    ValueId* slot(std::size_t i) const { return list.begin()[i].value; }
-  };
-  return pick(path, object, Known{known});
 }
 
 bool Reader::fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,

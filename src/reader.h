@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,9 +16,10 @@
 
 namespace eruplan {
 
-// One field of a schema table (request_fields.h): a field is described
-// once, and its name serves the file reader's known fields, the flag that
-// replaces it and the fixture runner's options.
+// One field of a schema table (*_fields.h: request, inventory, share,
+// realloc, fixture case): a field is described once, and its name serves the
+// file reader's known fields and the man page's check (tests/fields_test);
+// a request field's flag, the flag's --help and the fixture runner's options.
 enum class FieldKind : std::uint8_t {
   Text,      // a string
   Integer,   // a whole number
@@ -27,13 +27,13 @@ enum class FieldKind : std::uint8_t {
   Bool,
   List,    // a list of strings (the flag is repeated)
   Labels,  // a mapping of strings (the flag takes k=v, repeated)
-  Block,   // a mapping read by its own table or code
+  Block,   // a mapping (or a list of them) read by its own table or code
 };
 
 struct FieldSpec {
   std::string_view name;  // as written in the file
   FieldKind kind;
-  std::string_view flag;  // the request flag that replaces it; empty when none
+  std::string_view flag;  // the option it stands for (a request flag replaces it); or empty
   std::string_view help;  // one line: what it holds
 };
 
@@ -101,15 +101,10 @@ class Reader {
   void sort_unique(const FieldPath& path, std::vector<Entry>& list,
                    bool (*less)(std::string_view, std::string_view));
 
-  struct Field {
-    std::string_view name;
-    ValueId* value;  // set to the member's value; stays kNoValue when absent
-  };
-  // Picks the known fields out of an object; unknown ones get a warning and a
-  // known one given twice an error.
-  bool fields(const FieldPath& path, ValueId object, std::initializer_list<Field> known);
-  // The same with the known fields of a schema table: values[i] is the
-  // member named table[i].name, or kNoValue.
+  // Picks the known fields of a schema table (*_fields.h) out of an object:
+  // values[i] is the member named table[i].name, or kNoValue. Unknown ones
+  // get a warning (with a "did you mean" or the known fields) and a known one
+  // given twice an error. A field whose value is null is absent (SPEC §12).
   bool fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
               ValueId* values);
 
@@ -126,7 +121,7 @@ class Reader {
   bool exhausted() const { return exhausted_; }
 
  private:
-  // fields() for any list of known names; `known` has size(), name(i), slot(i).
+  // fields() over `known`, which has size(), name(i) and slot(i).
   template <class Known>
   bool pick(const FieldPath& path, ValueId object, const Known& known);
 

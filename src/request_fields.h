@@ -17,7 +17,7 @@ namespace eruplan {
 // fields (unknown-field warnings, "did you mean", --strict) come from these
 // tables, and so do the request flags that replace a field (SPEC §1) and
 // the fixture runner's `options:` keys (SPEC §13), which are the names of
-// the fields that have a flag.
+// the fields that have a flag, and those flags' --help text.
 // The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
 // requests: list.
 inline constexpr std::array kRequestFields{
@@ -26,7 +26,7 @@ inline constexpr std::array kRequestFields{
     FieldSpec{"strategy", FieldKind::Text, "--strategy",
               "auto, fill, each, global, drained or score"},
     FieldSpec{"nodes_limit", FieldKind::Integer, "--nodes-limit",
-              "most nodes to use (0: no limit)"},
+              "nodes_limit (>= 0; its meaning depends on the strategy)"},
     FieldSpec{"resources", FieldKind::Block, "", "what one instance needs"},
     FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
     FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
@@ -59,7 +59,7 @@ inline constexpr std::array kResourceFields{
     FieldSpec{"memory", FieldKind::Quantity, "--memory", "memory per instance (512Mi)"},
     FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit per instance"},
     FieldSpec{"storage", FieldKind::Quantity, "--storage", "storage per instance (10Gi)"},
-    FieldSpec{"volumes", FieldKind::List, "--volume", "volume bindings SRC:DST[:FLAGS[:SIZE]]"},
+    FieldSpec{"volumes", FieldKind::List, "--volume", "a volume binding SRC:DST[:FLAGS[:SIZE]]"},
     FieldSpec{"extended", FieldKind::Block, "", "extended resources per instance"},
     FieldSpec{"cpu_fit", FieldKind::Bool, "", "fit CPU by requests only"},
 };
@@ -77,11 +77,65 @@ enum ResourceField : std::size_t {
 
 // node_filter: of a request.
 inline constexpr std::array kNodeFilterFields{
-    FieldSpec{"labels", FieldKind::Labels, "--label", "labels a node must have"},
-    FieldSpec{"nodes", FieldKind::List, "--node", "only these nodes"},
-    FieldSpec{"exclude", FieldKind::List, "--exclude", "never these nodes"},
+    FieldSpec{"labels", FieldKind::Labels, "--label", "a label k=v the node must have"},
+    FieldSpec{"nodes", FieldKind::List, "--node", "only this node"},
+    FieldSpec{"exclude", FieldKind::List, "--exclude", "never this node"},
 };
 enum NodeFilterField : std::size_t { kLabels, kNodes, kExclude };
+
+// One entry of tolerations: of a request (Kubernetes' toleration).
+inline constexpr std::array kTolerationFields{
+    FieldSpec{"key", FieldKind::Text, "", "the taint key it matches (empty: every key)"},
+    FieldSpec{"operator", FieldKind::Text, "", "Equal (default) or Exists"},
+    FieldSpec{"value", FieldKind::Text, "", "the taint value Equal matches"},
+    FieldSpec{"effect", FieldKind::Text, "", "the effect it matches (empty: every effect)"},
+    FieldSpec{"tolerationSeconds", FieldKind::Integer, "", "as Kubernetes writes it; not used"},
+};
+namespace toleration_field {
+enum : std::size_t { kKey, kOperator, kValue, kEffect, kTolerationSeconds, kCount };
+}
+
+// scoring: of a request (strategy score, SPEC §9).
+inline constexpr std::array kScoringFields{
+    FieldSpec{"type", FieldKind::Text, "",
+              "least_allocated, most_allocated or requested_to_capacity_ratio (--scoring)"},
+    FieldSpec{"resources", FieldKind::Block, "", "the resources scored, {name, weight} each"},
+    FieldSpec{"shape", FieldKind::Block, "", "requested_to_capacity_ratio's points"},
+    FieldSpec{"fit_weight", FieldKind::Integer, "", "weight of the fit score (0 to 100)"},
+    FieldSpec{"balanced_weight", FieldKind::Integer, "", "weight of the balanced score (0 to 100)"},
+};
+namespace scoring_field {
+enum : std::size_t { kType, kResources, kShape, kFitWeight, kBalancedWeight, kCount };
+}
+
+// One entry of scoring.resources.
+inline constexpr std::array kScoringResourceFields{
+    FieldSpec{"name", FieldKind::Text, "", "cpu, memory, storage or an extended resource"},
+    FieldSpec{"weight", FieldKind::Integer, "", "1 to 100 (default 1)"},
+};
+namespace scoring_resource_field {
+enum : std::size_t { kName, kWeight, kCount };
+}
+
+// One point of scoring.shape.
+inline constexpr std::array kShapePointFields{
+    FieldSpec{"utilization", FieldKind::Integer, "", "0 to 100, increasing along the shape"},
+    FieldSpec{"score", FieldKind::Integer, "", "0 to 10"},
+};
+namespace shape_point_field {
+enum : std::size_t { kUtilization, kScore, kCount };
+}
+
+// The top level of a request file holding several requests (SPEC §8.4);
+// each entry is read as kRequestFields.
+inline constexpr std::array kRequestListFields{
+    FieldSpec{"requests", FieldKind::Block, "", "the requests, placed by priority"},
+};
+
+static_assert(kTolerationFields.size() == toleration_field::kCount);
+static_assert(kScoringFields.size() == scoring_field::kCount);
+static_assert(kScoringResourceFields.size() == scoring_resource_field::kCount);
+static_assert(kShapePointFields.size() == shape_point_field::kCount);
 
 // Every field a request flag replaces, in table order.
 template <class F>
@@ -92,6 +146,19 @@ void for_each_flag_field(F&& f) {
     if (!spec.flag.empty()) f(spec);
   for (const FieldSpec& spec : kNodeFilterFields)
     if (!spec.flag.empty()) f(spec);
+}
+
+// The --help text of a request flag, from its field: "Override: " and the
+// help, "(repeatable)" after a list's (whose help describes one entry).
+// Empty for a flag no field has.
+inline std::string flag_help(std::string_view flag) {
+  std::string out;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    if (spec.flag != flag) return;
+    out = "Override: " + std::string(spec.help);
+    if (spec.kind == FieldKind::List || spec.kind == FieldKind::Labels) out += " (repeatable)";
+  });
+  return out;
 }
 
 // `at` is the entry's path (apps[2]); each part is kNoValue when absent.

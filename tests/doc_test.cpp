@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -327,8 +328,10 @@ TEST_CASE("Reader: an unknown key far longer than any field gets no suggestion")
       parse("a.json", "{\"nam\": \"x\",\n\"" + std::string(5000, 'q') + "\": 1, \"nodes\": []}");
   REQUIRE(p->doc);
   Reader r(*p->doc, "a.json", p->diags);
-  ValueId name = kNoValue, nodes = kNoValue;
-  CHECK(r.fields(FieldPath{}, p->doc->root(), {{"name", &name}, {"nodes", &nodes}}));
+  constexpr std::array table{FieldSpec{"name", FieldKind::Text, "", "a name"},
+                             FieldSpec{"nodes", FieldKind::Block, "", "the nodes"}};
+  std::array<ValueId, 2> values;
+  CHECK(r.fields(FieldPath{}, p->doc->root(), table, values.data()));
   CHECK(p->diags.to_string() ==
         "a.json:1:2: warning: nam: unknown field, ignored; did you mean name?\n"
         "a.json:2:1: warning: " +

@@ -1,0 +1,39 @@
+// The realloc request schema (SPEC §11), each field described once: the
+// realloc reader's known fields (unknown-field warnings, "did you mean",
+// --strict) come from these tables, and the man page is checked against
+// them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "reader.h"
+
+namespace eruplan {
+
+// The top level of a realloc request.
+inline constexpr std::array kReallocFields{
+    FieldSpec{"workloads", FieldKind::List, "", "the ids of the workloads to change"},
+    FieldSpec{"app", FieldKind::Text, "", "or every workload of this app"},
+    FieldSpec{"resources", FieldKind::Block, "", "the deltas"},
+    FieldSpec{"cpu_bind", FieldKind::Text, "", "keep, true or false"},
+};
+namespace realloc_field {
+enum : std::size_t { kWorkloads, kApp, kResources, kCpuBind, kCount };
+}
+
+// resources: of a realloc request: signed deltas.
+inline constexpr std::array kReallocResourceFields{
+    FieldSpec{"cpu", FieldKind::Quantity, "", "CPU request delta"},
+    FieldSpec{"cpu_limit", FieldKind::Quantity, "", "CPU limit delta"},
+    FieldSpec{"memory", FieldKind::Quantity, "", "memory request delta"},
+    FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit delta"},
+};
+namespace realloc_resource_field {
+enum : std::size_t { kCpu, kCpuLimit, kMemory, kMemoryLimit, kCount };
+}
+
+static_assert(kReallocFields.size() == realloc_field::kCount);
+static_assert(kReallocResourceFields.size() == realloc_resource_field::kCount);
+
+}  // namespace eruplan

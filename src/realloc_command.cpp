@@ -4,6 +4,7 @@
 
 #include "json_writer.h"
 #include "realloc.h"
+#include "render.h"
 #include "units.h"
 
 namespace eruplan {
@@ -101,12 +102,6 @@ std::string change(const T& before, const T& after, F text) {
   return before == after ? text(before) : text(before) + " -> " + text(after);
 }
 
-// Code points, so UTF-8 ids line up.
-std::size_t width(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 // One section per node: its usage before -> after, then a row per workload.
 std::string render_table(const Inventory& inventory, const ReallocResult& result) {
   std::string out;
@@ -131,17 +126,7 @@ std::string render_table(const Inventory& inventory, const ReallocResult& result
                       change(b.cpu_map, a.cpu_map, cpu_map_text)});
       if (c.status == ReallocStatus::Failed) failed.push_back(&c);
     }
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows)
-      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
-    for (const auto& row : rows) {
-      std::string line = " ";
-      for (std::size_t i = 0; i < row.size(); ++i) {
-        line += ' ' + row[i];
-        if (i + 1 < row.size()) line.append(widths[i] - width(row[i]) + 1, ' ');
-      }
-      out += line + '\n';
-    }
+    out += align_columns(rows, "  ", 2);
     for (const WorkloadChange* c : failed) out += "  " + c->id + " failed: " + c->reason + '\n';
     out += '\n';
   }

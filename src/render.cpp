@@ -894,6 +894,32 @@ std::size_t display_cells(std::string_view text) {
   return cells;
 }
 
+std::string align_columns(const std::vector<std::vector<std::string>>& rows,
+                          std::string_view indent, std::size_t gap) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], display_cells(row[c]));
+    }
+  std::string out;
+  for (const auto& row : rows) {
+    out += indent;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      out += row[c];
+      if (c + 1 < row.size()) out.append(width[c] - display_cells(row[c]) + gap, ' ');
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string pad_cells(std::string text, std::size_t cells) {
+  const std::size_t has = display_cells(text);
+  if (has < cells) text.append(cells - has, ' ');
+  return text;
+}
+
 namespace {
 
 // Indents every line of a standalone document for its place in the list.

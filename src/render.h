@@ -61,6 +61,13 @@ void write_failure_members(YamlWriter& w, const Report& report);
 // Display cells of a UTF-8 string in a terminal (utf8proc): CJK characters
 // two wide, combining marks none; an invalid byte counts one.
 std::size_t display_cells(std::string_view text);
+// Rows laid out as columns: each line is `indent`, then every cell but the
+// last padded to its column's widest cell (display cells) plus `gap`
+// spaces, then the last cell. Rows may have fewer cells than others.
+std::string align_columns(const std::vector<std::vector<std::string>>& rows,
+                          std::string_view indent, std::size_t gap);
+// `text` padded with spaces to `cells` display cells (unchanged if wider).
+std::string pad_cells(std::string text, std::size_t cells);
 // Per inventory node, the display cells of its name as a table shows it
 // (JSON-quoted when it has invisible characters).
 std::vector<std::size_t> table_name_cells(const Inventory& inventory);

@@ -8,6 +8,7 @@
 #include "capacity.h"
 #include "json_writer.h"
 #include "kubernetes.h"
+#include "render.h"
 #include "report_html.h"
 #include "share.h"
 
@@ -130,26 +131,6 @@ void write_document(W& w, const Inventory& state, const ShareSpec& spec,
   w.finish();
 }
 
-// Columns padded to the widest cell (bytes; names are usually ASCII).
-std::string table(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (width.size() <= c) width.push_back(0);
-      width[c] = std::max(width[c], row[c].size());
-    }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 2, ' ');
-    }
-    out += line + '\n';
-  }
-  return out;
-}
-
 std::string render_table(const Inventory& state, const ShareSpec& spec, const ShareResult& result) {
   const std::vector<std::size_t> order = app_order(spec);
   std::vector<std::vector<std::string>> apps{
@@ -190,7 +171,8 @@ std::string render_table(const Inventory& state, const ShareSpec& spec, const Sh
   for (const std::int64_t t : totals) total.push_back(std::to_string(t));
   nodes.push_back(std::move(total));
   return "placement: " + std::string(placement_name(spec.placement)) + ", " +
-         std::to_string(result.steps) + " new instances\n\n" + table(apps) + '\n' + table(nodes);
+         std::to_string(result.steps) + " new instances\n\n" + align_columns(apps, "", 2) + '\n' +
+         align_columns(nodes, "", 2);
 }
 
 }  // namespace

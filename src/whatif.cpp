@@ -29,6 +29,7 @@
 #include "doc.h"
 #include "explain.h"
 #include "json_writer.h"
+#include "render.h"
 #include "report_html.h"
 #include "requests.h"
 
@@ -245,11 +246,6 @@ void write_comparison(W& w, const StrategyComparison& c) {
   w.end_object();
 }
 
-std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
 std::string compare_table(const std::vector<StrategyComparison>& rows) {
   const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",      "NODES USED",
                                          "MAX NEW",  "USAGE MAX-MIN", "STDDEV"};
@@ -263,12 +259,12 @@ std::string compare_table(const std::vector<StrategyComparison>& rows) {
                      ratio_text(c.spread.max_minus_min), ratio_text(c.spread.stddev)});
   std::vector<std::size_t> width(head.size());
   for (std::size_t k = 0; k < head.size(); ++k) {
-    width[k] = head[k].size();
-    for (const auto& row : cells) width[k] = std::max(width[k], row[k].size());
+    width[k] = display_cells(head[k]);
+    for (const auto& row : cells) width[k] = std::max(width[k], display_cells(row[k]));
   }
   auto line = [&](const std::vector<std::string>& row, const std::string& tail) {
     std::string out;
-    for (std::size_t k = 0; k < row.size(); ++k) out += pad(row[k], width[k] + 2);
+    for (std::size_t k = 0; k < row.size(); ++k) out += pad_cells(row[k], width[k] + 2);
     out += tail;
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + '\n';
@@ -496,10 +492,11 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
     }
     if (o.output == OutputFormat::Table) {
       std::size_t width = 4;
-      for (const Absorption& a : w.absorption) width = std::max(width, a.node.size());
-      r.out = pad("NODE", width + 2) + "ABSORBABLE  WHY NOT\n";
+      for (const Absorption& a : w.absorption) width = std::max(width, display_cells(a.node));
+      r.out = pad_cells("NODE", width + 2) + "ABSORBABLE  WHY NOT\n";
       for (const Absorption& a : w.absorption) {
-        std::string line = pad(a.node, width + 2) + pad(a.absorbable ? "yes" : "no", 12) + a.reason;
+        std::string line =
+            pad_cells(a.node, width + 2) + pad_cells(a.absorbable ? "yes" : "no", 12) + a.reason;
         while (!line.empty() && line.back() == ' ') line.pop_back();
         r.out += line + '\n';
       }

@@ -315,3 +315,33 @@ TEST_CASE("cli: an unknown flag is named even when --nodes is missing too") {
   CHECK(r.exit == 2);
   CHECK(r.err.find("--nodes is required") != std::string::npos);
 }
+
+TEST_CASE("cli: share and drain tables line CJK names up by display cells") {
+  write("cjk_nodes.yaml",
+        "nodes:\n"
+        "  - {name: 节点一号, cpu: 4, memory: 8Gi}\n"
+        "  - {name: n2, cpu: 4, memory: 8Gi}\n");
+  write("cjk_apps.yaml",
+        "apps:\n"
+        "  - {app: 应用甲, max_count: 2, resources: {cpu: 1, memory: 1Gi}}\n"
+        "  - {app: b, max_count: 1, resources: {cpu: 1, memory: 1Gi}}\n");
+  Ran s = eruplan("share -n cjk_nodes.yaml -r cjk_apps.yaml");
+  REQUIRE(s.exit == 0);
+  // Display cells, not bytes: the CJK name is 6 (app) and 8 (node) cells wide.
+  CHECK(s.out.find("APP     WEIGHT  EXISTING  PLACED  DOMINANT  SHARE           FROZEN BY\n"
+                   "b       1       0         1       cpu       0.125000 (1/8)  max_count\n"
+                   "应用甲  1       0         2       cpu       0.250000 (1/4)  max_count\n") !=
+        std::string::npos);
+  CHECK(s.out.find("NODE      b  应用甲\n"
+                   "n2        1  1\n"
+                   "节点一号  0  1\n") != std::string::npos);
+
+  write("cjk_run.yaml",
+        "nodes:\n"
+        "  - {name: 节点一号, cpu: 4, memory: 8Gi, instances: {w: 1}, usage: {memory: 1Gi}}\n"
+        "  - {name: n2, cpu: 4, memory: 8Gi}\n");
+  Ran d = eruplan("drain -n cjk_run.yaml --app w --memory 1Gi --each-node");
+  REQUIRE(d.exit == 0);
+  CHECK(d.out.find("NODE      ABSORBABLE  WHY NOT\n"
+                   "节点一号  yes\n") != std::string::npos);
+}

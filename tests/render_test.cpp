@@ -714,3 +714,14 @@ TEST_CASE("render_request_json: the normalised request alone") {
       "node_filter": {"labels": {}, "nodes": ["n1", "n2"], "exclude": ["n3"]}})"));
   CHECK(ojson::parse(json).dump(2) + "\n" == json);
 }
+
+TEST_CASE("align_columns pads by display cells: CJK two wide, ragged rows, indent and gap") {
+  const std::vector<std::vector<std::string>> rows = {
+      {"APP", "WEIGHT", "NOTE"}, {"应用甲", "1", "x"}, {"b", "10"}};
+  CHECK(eruplan::align_columns(rows, "  ", 2) ==
+        "  APP     WEIGHT  NOTE\n"
+        "  应用甲  1       x\n"
+        "  b       10\n");
+  CHECK(eruplan::pad_cells("节点", 6) == "节点  ");
+  CHECK(eruplan::pad_cells("abcdef", 3) == "abcdef");
+}

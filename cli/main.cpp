@@ -393,6 +393,37 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
   add_kubernetes_options(cmd, a);
 }
 
+// Read by every command the same way: --nodes-format and --app-label (SPEC
+// §12), --plans, --jobs.
+KubernetesOptions kubernetes_options(const PlanArgs& a) {
+  KubernetesOptions k;
+  k.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
+                   : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
+                                                  : NodesFormat::Auto;
+  k.app_label = a.app_label;
+  return k;
+}
+
+PlansShown plans_shown(const std::string& name) {
+  return name == "assigned" ? PlansShown::Assigned
+         : name == "none"   ? PlansShown::None
+                            : PlansShown::All;
+}
+
+unsigned jobs_of(const PlanArgs& a) {
+  return a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// An input given by an optional flag (--request, --pods, --template): read
+// when the flag was given; false (the failure already printed) when it
+// cannot be read.
+bool load_given(const std::string& path, InputFormat format, std::optional<Source>& out,
+                OutputFormat output) {
+  if (path.empty()) return true;
+  out.emplace();
+  return load_source(path, format, *out, output);
+}
+
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   const OutputFormat output = output_format(a.output);
   if (a.nodes.empty()) return usage_error("--nodes is required", output);
@@ -404,32 +435,19 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.command = command;
   options.overrides = a.overrides;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes, output))
+  if (!load_source(a.nodes, format, options.nodes, output) ||
+      !load_given(a.request, format, options.request, output) ||
+      !load_given(a.pods, format, options.pods, output))
     return static_cast<int>(ExitCode::Invalid);
-  if (!a.request.empty()) {
-    options.request.emplace();
-    if (!load_source(a.request, format, *options.request, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
   options.output = output;
   options.strict = a.strict;
   options.explain = a.explain;
   options.all_nodes = a.all_nodes;
-  options.plans = a.plans == "assigned" ? PlansShown::Assigned
-                  : a.plans == "none"   ? PlansShown::None
-                                        : PlansShown::All;
+  options.plans = plans_shown(a.plans);
   if (command == Command::Apply && !output_given) options.output = input_format_of(options.nodes);
-  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
-                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
-                                                                   : NodesFormat::Auto;
-  options.kubernetes.app_label = a.app_label;
-  if (!a.pods.empty()) {
-    options.pods.emplace();
-    if (!load_source(a.pods, format, *options.pods, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
+  options.kubernetes = kubernetes_options(a);
   options.atomic = a.atomic;
-  options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  options.jobs = jobs_of(a);
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   options.report = !a.report.empty();
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
@@ -468,34 +486,16 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   options.command = command;
   options.overrides = a.overrides;
   const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes, output))
+  if (!load_source(a.nodes, format, options.nodes, output) ||
+      !load_given(a.request, format, options.request, output) ||
+      !load_given(a.pods, format, options.pods, output))
     return static_cast<int>(ExitCode::Invalid);
-  if (!a.request.empty()) {
-    options.request.emplace();
-    if (!load_source(a.request, format, *options.request, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
-  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
-                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
-                                                                   : NodesFormat::Auto;
-  options.kubernetes.app_label = a.app_label;
-  if (!a.pods.empty()) {
-    options.pods.emplace();
-    if (!load_source(a.pods, format, *options.pods, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
-  if (!w.node_template.empty()) {
-    options.template_node.emplace();
-    if (!load_source(w.node_template, format, *options.template_node, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
-  options.output = a.output == "json"   ? OutputFormat::Json
-                   : a.output == "yaml" ? OutputFormat::Yaml
-                                        : OutputFormat::Table;
-  options.plans = a.plans == "assigned" ? PlansShown::Assigned
-                  : a.plans == "none"   ? PlansShown::None
-                                        : PlansShown::All;
-  options.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  options.kubernetes = kubernetes_options(a);
+  if (!load_given(w.node_template, format, options.template_node, output))
+    return static_cast<int>(ExitCode::Invalid);
+  options.output = output;
+  options.plans = plans_shown(a.plans);
+  options.jobs = jobs_of(a);
   std::stringstream names(w.strategies);
   for (std::string name; std::getline(names, name, ',');)
     if (!name.empty()) options.strategies.push_back(name);
@@ -561,20 +561,11 @@ int run_realloc_command(const PlanArgs& a) {
   ReallocOptions options;
   const InputFormat format = parse_input_format(a.input_format);
   if (!load_source(a.nodes, format, options.nodes, output) ||
-      !load_source(a.request, format, options.request, output))
+      !load_source(a.request, format, options.request, output) ||
+      !load_given(a.pods, format, options.pods, output))
     return static_cast<int>(ExitCode::Invalid);
-  if (!a.pods.empty()) {
-    options.pods.emplace();
-    if (!load_source(a.pods, format, *options.pods, output))
-      return static_cast<int>(ExitCode::Invalid);
-  }
-  options.kubernetes.nodes_format = a.nodes_format == "kubernetes" ? NodesFormat::Kubernetes
-                                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
-                                                                   : NodesFormat::Auto;
-  options.kubernetes.app_label = a.app_label;
-  options.output = a.output == "json"   ? OutputFormat::Json
-                   : a.output == "yaml" ? OutputFormat::Yaml
-                                        : OutputFormat::Table;
+  options.kubernetes = kubernetes_options(a);
+  options.output = output;
   options.atomic = a.atomic;
   options.strict = a.strict;
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);

@@ -1,16 +1,19 @@
-// Kubernetes objects as eruplan inputs (SPEC §12). Each object is read by an
-// allow-list of the fields eruplan models; everything else kubectl writes
-// (managedFields, status.conditions, images, ...) is skipped without a word,
-// also under --strict. JSON null is "not given" everywhere. Positions and
-// field paths (items[3].status.allocatable.memory) refer to the file as
-// written, through the same Doc/Reader as every other input.
+// Kubernetes objects as eruplan inputs (SPEC §12). Each object is read by
+// an allow-list of the fields eruplan models, its table in
+// kubernetes_fields.h; everything else kubectl writes (managedFields,
+// status.conditions, images, ...) is skipped without a word, also under
+// --strict. JSON null is "not given" everywhere. Positions and field paths
+// (items[3].status.allocatable.memory) refer to the file as written, through
+// the same Doc/Reader as every other input.
 #include <algorithm>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "doc.h"
 #include "kubernetes.h"
+#include "kubernetes_fields.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -27,36 +30,57 @@ std::size_t count_errors(const Diagnostics& diags) {
 
 constexpr std::int64_t kMaxCoresPerNode = 4096;  // as for an eruplan inventory
 
-// An allow-listed field of an object.
-struct Pick {
-  std::string_view name;
-  ValueId* value;
-};
+// The rows of a table (kubernetes_fields.h) a reader takes, by index; empty:
+// all of them.
+using Rows = std::initializer_list<std::size_t>;
 
-// Picks the listed members out of `object`, without a word about the others.
-// A null member, or a null object, counts as absent. False (after an error)
-// when `object` is neither a mapping nor null.
-bool pick(Reader& r, const FieldPath& path, ValueId object, std::initializer_list<Pick> fields) {
-  for (const Pick& p : fields) *p.value = kNoValue;
+// Picks the members that `rows` of `table` name out of `object` into
+// values[row] (every other value kNoValue), without a word about the other
+// members (the Kubernetes API's, not typos; see kubernetes_fields.h). A null member, or
+// a null object, counts as absent. False (after an error) when `object` is
+// neither a mapping nor null.
+bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+          ValueId* values, Rows rows = {}) {
+  std::fill(values, values + table.size(), kNoValue);
   if (object == kNoValue) return true;
   const Doc& doc = r.doc();
   if (doc[object].kind == ValueKind::Null) return true;
   if (!r.is_object(path, object)) return false;
+  auto slot = [&](std::string_view key) -> ValueId* {
+    if (rows.size() == 0) {
+      for (std::size_t f = 0; f < table.size(); ++f)
+        if (table[f].name == key) return values + f;
+      return nullptr;
+    }
+    for (const std::size_t f : rows)
+      if (table[f].name == key) return values + f;
+    return nullptr;
+  };
   const std::uint32_t n = doc.size(object);
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::string_view key = doc.text(doc.key(object, i));
-    for (const Pick& p : fields) {
-      if (p.name != key) continue;
-      const ValueId v = doc.member(object, i);
-      if (*p.value != kNoValue)
-        r.error(path.child(key), doc.key(object, i),
-                "given twice (first at " + r.where(*p.value) + ")");
-      else if (doc[v].kind != ValueKind::Null)
-        *p.value = v;
-      break;
-    }
+    ValueId* value = slot(key);
+    if (!value) continue;
+    const ValueId v = doc.member(object, i);
+    if (*value != kNoValue)
+      r.error(path.child(key), doc.key(object, i),
+              "given twice (first at " + r.where(*value) + ")");
+    else if (doc[v].kind != ValueKind::Null)
+      *value = v;
   }
   return true;
+}
+
+// The name of every object's kind field (checked to be one in
+// kubernetes_fields.h), looked up before the object's type is known.
+constexpr std::string_view kKindField = kKubeListFields[kube_list_field::kKind].name;
+
+// The row of kKubeResourceFields named `name`, or kube_resource_field::kCount
+// (an extended resource, or one eruplan leaves out).
+std::size_t resource_row(std::string_view name) {
+  for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
+    if (kKubeResourceFields[f].name == name) return f;
+  return kube_resource_field::kCount;
 }
 
 // A quantity in Kubernetes' grammar, times 10^scale, rounded up.
@@ -118,8 +142,9 @@ std::string app_of(const KubernetesOptions& options, const NamedList<std::string
 
 // The `items` of a List, checking the top-level kind when asked.
 ValueId list_items(Reader& r, ValueId root, std::string_view what) {
-  ValueId items, kind;
-  if (!pick(r, FieldPath{}, root, {{"items", &items}, {"kind", &kind}})) return kNoValue;
+  std::array<ValueId, kKubeListFields.size()> f;
+  if (!pick(r, FieldPath{}, root, kKubeListFields, f.data())) return kNoValue;
+  const ValueId items = f[kube_list_field::kItems];
   if (items == kNoValue) {
     r.error(FieldPath{}.child("items"), root,
             "items is required (the " + std::string(what) + " of a Kubernetes List)");
@@ -135,7 +160,8 @@ std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want
     const ValueId item = doc.element(items, i);
     if (doc[item].kind != ValueKind::Object) continue;
     for (std::uint32_t j = 0; j < doc.size(item); ++j)
-      if (doc.text(doc.key(item, j)) == "kind" && text_of(doc, doc.member(item, j)) != want) ++n;
+      if (doc.text(doc.key(item, j)) == kKindField && text_of(doc, doc.member(item, j)) != want)
+        ++n;
   }
   if (n <= 1) return {};
   return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) + "s)";
@@ -148,7 +174,7 @@ std::string_view root_kind(const Doc& doc) {
   const ValueId root = doc.root();
   if (doc[root].kind != ValueKind::Object) return {};
   for (std::uint32_t i = 0; i < doc.size(root); ++i)
-    if (doc.text(doc.key(root, i)) == "kind") return text_of(doc, doc.member(root, i));
+    if (doc.text(doc.key(root, i)) == kKindField) return text_of(doc, doc.member(root, i));
   return {};
 }
 
@@ -164,8 +190,10 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
   for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
-    ValueId key, value, effect;
-    if (!pick(r, at, item, {{"key", &key}, {"value", &value}, {"effect", &effect}})) continue;
+    std::array<ValueId, kKubeTaintFields.size()> f;
+    if (!pick(r, at, item, kKubeTaintFields, f.data())) continue;
+    const ValueId key = f[kube_taint_field::kKey], value = f[kube_taint_field::kValue],
+                  effect = f[kube_taint_field::kEffect];
     Taint t;
     if (key == kNoValue)
       r.error(at, item, "key is required");
@@ -197,30 +225,35 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
   for (const Reader::Entry& e : r.members(path, v)) {
     const FieldPath here = path.child(e.key);
     if (r.doc()[e.value].kind == ValueKind::Null || e.key.starts_with("hugepages-")) continue;
-    if (e.key == "cpu") {
-      if (auto c = quantity(r, here, e.value, 9)) {
-        if (*c / kNanoPerCore > kMaxCoresPerNode) {
-          r.error(here, e.value,
-                  "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
-                      std::to_string(*c / kNanoPerCore));
-          continue;
+    switch (resource_row(e.key)) {
+      case kube_resource_field::kCpu:
+        if (auto c = quantity(r, here, e.value, 9)) {
+          if (*c / kNanoPerCore > kMaxCoresPerNode) {
+            r.error(here, e.value,
+                    "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
+                        std::to_string(*c / kNanoPerCore));
+            continue;
+          }
+          node.cpu_given = *c;
+          node.plain_cores = *c / kNanoPerCore;
+          node.plain_core_pieces = share_base;
         }
-        node.cpu_given = *c;
-        node.plain_cores = *c / kNanoPerCore;
-        node.plain_core_pieces = share_base;
-      }
-    } else if (e.key == "memory") {
-      if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
-    } else if (e.key == "ephemeral-storage") {
-      if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
-    } else if (e.key == "pods") {
-      if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
-    } else if (e.key == "storage" || e.key.empty()) {
-      // Not a Kubernetes allocatable name; eruplan's storage is
-      // ephemeral-storage, and §8.1 keeps "storage" from being extended.
-      continue;
-    } else if (auto n = quantity(r, here, e.value, 0)) {
-      node.extended.push_back({std::string(e.key), *n, 0});
+        break;
+      case kube_resource_field::kMemory:
+        if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
+        break;
+      case kube_resource_field::kEphemeralStorage:
+        if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
+        break;
+      case kube_resource_field::kPods:
+        if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
+        break;
+      default:
+        // "storage" is not a Kubernetes allocatable name; eruplan's storage
+        // is ephemeral-storage, and §8.1 keeps "storage" from being extended.
+        if (e.key == "storage" || e.key.empty()) continue;
+        if (auto n = quantity(r, here, e.value, 0))
+          node.extended.push_back({std::string(e.key), *n, 0});
     }
   }
   std::sort(node.extended.begin(), node.extended.end(),
@@ -233,14 +266,24 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
                std::unordered_map<std::string_view, std::int64_t>& seen, Inventory& inventory) {
   const Doc& doc = r.doc();
   Node node;
-  ValueId metadata, spec, status;
-  pick(r, at, item, {{"metadata", &metadata}, {"spec", &spec}, {"status", &status}});
-  ValueId name, labels, unschedulable, taints, allocatable;
+  std::array<ValueId, kKubeNodeFields.size()> object;  // its kind is the list's to check
+  pick(r, at, item, kKubeNodeFields, object.data(),
+       {kube_node_field::kMetadata, kube_node_field::kSpec, kube_node_field::kStatus});
+  const ValueId metadata = object[kube_node_field::kMetadata];
   const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
                   status_path = at.child("status");
-  pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
-  pick(r, spec_path, spec, {{"unschedulable", &unschedulable}, {"taints", &taints}});
-  pick(r, status_path, status, {{"allocatable", &allocatable}});
+  std::array<ValueId, kKubeMetadataFields.size()> meta;
+  std::array<ValueId, kKubeNodeSpecFields.size()> spec;
+  std::array<ValueId, kKubeNodeStatusFields.size()> status;
+  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
+       {kube_metadata_field::kName, kube_metadata_field::kLabels});
+  pick(r, spec_path, object[kube_node_field::kSpec], kKubeNodeSpecFields, spec.data());
+  pick(r, status_path, object[kube_node_field::kStatus], kKubeNodeStatusFields, status.data());
+  const ValueId name = meta[kube_metadata_field::kName],
+                labels = meta[kube_metadata_field::kLabels],
+                unschedulable = spec[kube_node_spec_field::kUnschedulable],
+                taints = spec[kube_node_spec_field::kTaints],
+                allocatable = status[kube_node_status_field::kAllocatable];
   if (name == kNoValue) {
     r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
             "metadata.name is required");
@@ -287,8 +330,9 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);
-    ValueId kind;
-    if (!pick(r, at, item, {{"kind", &kind}})) continue;
+    std::array<ValueId, kKubeNodeFields.size()> f;
+    if (!pick(r, at, item, kKubeNodeFields, f.data(), {kube_node_field::kKind})) continue;
+    const ValueId kind = f[kube_node_field::kKind];
     if (kind != kNoValue && text_of(doc, kind) != "Node") {
       // The first one says it; a whole list of something else is one mistake.
       if (wrong_kind++ == 0)
@@ -314,9 +358,16 @@ struct PodRequest {
   std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
 
   std::int64_t& slot(std::string_view name) {
-    if (name == "cpu") return cpu;
-    if (name == "memory") return memory;
-    if (name == "ephemeral-storage") return storage;
+    switch (resource_row(name)) {
+      case kube_resource_field::kCpu:
+        return cpu;
+      case kube_resource_field::kMemory:
+        return memory;
+      case kube_resource_field::kEphemeralStorage:
+        return storage;
+      default:  // pods, in a request, is an extended resource
+        break;
+    }
     auto it = std::lower_bound(extended.begin(), extended.end(), name,
                                [](const auto& e, std::string_view k) { return e.first < k; });
     if (it == extended.end() || it->first != name) it = extended.insert(it, {std::string(name), 0});
@@ -360,7 +411,8 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
       if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
       names->push_back(e.key);
     }
-    if (auto q = quantity(r, path.child(e.key), e.value, e.key == "cpu" ? 9 : 0)) {
+    const bool cpu = resource_row(e.key) == kube_resource_field::kCpu;
+    if (auto q = quantity(r, path.child(e.key), e.value, cpu ? 9 : 0)) {
       std::int64_t& slot = out.slot(e.key);
       slot = saturating_add(slot, *q);
     }
@@ -371,13 +423,15 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
 // request.
 PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
   PodRequest out;
-  ValueId resources, restart;
-  if (!pick(r, path, container, {{"resources", &resources}, {"restartPolicy", &restart}}))
-    return out;
-  if (sidecar) *sidecar = text_of(r.doc(), restart) == "Always";
-  ValueId requests, limits;
+  std::array<ValueId, kKubeContainerFields.size()> f;
+  if (!pick(r, path, container, kKubeContainerFields, f.data())) return out;
+  if (sidecar) *sidecar = text_of(r.doc(), f[kube_container_field::kRestartPolicy]) == "Always";
+  std::array<ValueId, kKubeResourcesFields.size()> res;
   const FieldPath res_path = path.child("resources");
-  if (!pick(r, res_path, resources, {{"requests", &requests}, {"limits", &limits}})) return out;
+  if (!pick(r, res_path, f[kube_container_field::kResources], kKubeResourcesFields, res.data()))
+    return out;
+  const ValueId requests = res[kube_resources_field::kRequests],
+                limits = res[kube_resources_field::kLimits];
   std::vector<std::string_view> named;
   read_resource_list(r, res_path.child("requests"), requests, out, &named);
   read_resource_list(r, res_path.child("limits"), limits, out, &named);
@@ -388,11 +442,15 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // containers with restartPolicy Always) and (the largest other init
 // container), plus spec.overhead.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
-  ValueId containers, init, overhead;
   PodRequest sum, init_max, extra;
-  if (!pick(r, path, spec,
-            {{"containers", &containers}, {"initContainers", &init}, {"overhead", &overhead}}))
+  std::array<ValueId, kKubePodSpecFields.size()> f;
+  if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
+            {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
+             kube_pod_spec_field::kOverhead}))
     return sum;
+  const ValueId containers = f[kube_pod_spec_field::kContainers],
+                init = f[kube_pod_spec_field::kInitContainers],
+                overhead = f[kube_pod_spec_field::kOverhead];
   auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
   auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
   if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {
@@ -489,10 +547,9 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
   for (std::uint32_t i = 0; i < doc->size(items); ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc->element(items, i);
-    ValueId kind, metadata, spec, status;
-    if (!pick(r, at, item,
-              {{"kind", &kind}, {"metadata", &metadata}, {"spec", &spec}, {"status", &status}}))
-      continue;
+    std::array<ValueId, kKubePodFields.size()> object;
+    if (!pick(r, at, item, kKubePodFields, object.data())) continue;
+    const ValueId kind = object[kube_pod_field::kKind], spec = object[kube_pod_field::kSpec];
     if (kind != kNoValue && text_of(*doc, kind) != "Pod") {
       if (wrong_kind++ == 0)
         r.error(at.child("kind"), kind,
@@ -500,13 +557,22 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
                     r.describe(kind) + wrong_kind_note(*doc, items, "Pod"));
       continue;
     }
-    ValueId name, ns, labels, node_name, phase;
     const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec");
-    pick(r, meta_path, metadata, {{"name", &name}, {"namespace", &ns}, {"labels", &labels}});
-    pick(r, at.child("status"), status, {{"phase", &phase}});
+    std::array<ValueId, kKubeMetadataFields.size()> meta;
+    std::array<ValueId, kKubePodStatusFields.size()> status;
+    pick(r, meta_path, object[kube_pod_field::kMetadata], kKubeMetadataFields, meta.data());
+    pick(r, at.child("status"), object[kube_pod_field::kStatus], kKubePodStatusFields,
+         status.data());
+    const ValueId name = meta[kube_metadata_field::kName],
+                  ns = meta[kube_metadata_field::kNamespace],
+                  labels = meta[kube_metadata_field::kLabels],
+                  phase = status[kube_pod_status_field::kPhase];
     if (text_of(*doc, phase) == "Succeeded" || text_of(*doc, phase) == "Failed")
       continue;  // finished pods hold no resources
-    pick(r, spec_path, spec, {{"nodeName", &node_name}});
+    // Where it runs; what it requests is pod_request's to pick.
+    std::array<ValueId, kKubePodSpecFields.size()> placed;
+    pick(r, spec_path, spec, kKubePodSpecFields, placed.data(), {kube_pod_spec_field::kNodeName});
+    const ValueId node_name = placed[kube_pod_spec_field::kNodeName];
     if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
     const PodRequest req = pod_request(r, spec_path, spec);
     const auto found = node_index.find(doc->text(node_name));
@@ -593,8 +659,9 @@ bool is_manifest(const Doc& doc, ValueId v, std::string_view* kind) {
     const std::string_view key = doc.text(doc.key(v, i));
     const ValueId m = doc.member(v, i);
     if (doc[m].kind != ValueKind::String) continue;
-    if (key == "apiVersion") api = true;
-    if (key == "kind") has_kind = true, *kind = doc.text(m);
+    if (key == kKubeManifestFields[kube_manifest_field::kApiVersion].name) api = true;
+    if (key == kKubeManifestFields[kube_manifest_field::kKind].name)
+      has_kind = true, *kind = doc.text(m);
   }
   return api && has_kind;
 }
@@ -604,10 +671,11 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
-    ValueId key, op, value, effect;
-    if (!pick(r, at, item,
-              {{"key", &key}, {"operator", &op}, {"value", &value}, {"effect", &effect}}))
-      continue;
+    std::array<ValueId, kKubeTolerationFields.size()> f;
+    if (!pick(r, at, item, kKubeTolerationFields, f.data())) continue;
+    const ValueId key = f[kube_toleration_field::kKey], op = f[kube_toleration_field::kOperator],
+                  value = f[kube_toleration_field::kValue],
+                  effect = f[kube_toleration_field::kEffect];
     Toleration t;
     if (key != kNoValue) {
       if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
@@ -637,11 +705,17 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
 // later manifest of the same name is still reported.
 Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_view kind,
                       const KubernetesOptions& options) {
-  ValueId metadata, spec;
-  pick(r, path, v, {{"metadata", &metadata}, {"spec", &spec}});
+  std::array<ValueId, kKubeManifestFields.size()> object;  // its kind is the caller's
+  pick(r, path, v, kKubeManifestFields, object.data(),
+       {kube_manifest_field::kMetadata, kube_manifest_field::kSpec});
+  const ValueId metadata = object[kube_manifest_field::kMetadata],
+                spec = object[kube_manifest_field::kSpec];
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
-  ValueId name, labels;
-  pick(r, meta_path, metadata, {{"name", &name}, {"labels", &labels}});
+  std::array<ValueId, kKubeMetadataFields.size()> meta;
+  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
+       {kube_metadata_field::kName, kube_metadata_field::kLabels});
+  const ValueId name = meta[kube_metadata_field::kName],
+                labels = meta[kube_metadata_field::kLabels];
   Request req;
   if (name == kNoValue)
     r.error(meta_path.child("name"), metadata != kNoValue ? metadata : v,
@@ -653,15 +727,23 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
   NamedList<std::string> template_labels;
   ValueId pod_spec = spec;
   FieldPath pod_path = spec_path;
-  ValueId template_, replicas;
+  ValueId template_ = kNoValue, replicas = kNoValue;
   FieldPath template_path = spec_path.child("template");
   FieldPath template_spec_path = template_path.child("spec");
   req.count = 1;
   if (kind != "Pod") {
-    pick(r, spec_path, spec, {{"template", &template_}, {"replicas", &replicas}});
-    ValueId t_meta, t_spec, t_labels;
-    pick(r, template_path, template_, {{"metadata", &t_meta}, {"spec", &t_spec}});
-    pick(r, template_path.child("metadata"), t_meta, {{"labels", &t_labels}});
+    std::array<ValueId, kKubeWorkloadSpecFields.size()> workload;
+    pick(r, spec_path, spec, kKubeWorkloadSpecFields, workload.data());
+    template_ = workload[kube_workload_spec_field::kTemplate];
+    replicas = workload[kube_workload_spec_field::kReplicas];
+    std::array<ValueId, kKubeTemplateFields.size()> pod_template;
+    pick(r, template_path, template_, kKubeTemplateFields, pod_template.data());
+    const ValueId t_meta = pod_template[kube_template_field::kMetadata],
+                  t_spec = pod_template[kube_template_field::kSpec];
+    std::array<ValueId, kKubeMetadataFields.size()> t_fields;
+    pick(r, template_path.child("metadata"), t_meta, kKubeMetadataFields, t_fields.data(),
+         {kube_metadata_field::kLabels});
+    const ValueId t_labels = t_fields[kube_metadata_field::kLabels];
     template_labels = string_map(r, template_path.child("metadata").child("labels"), t_labels);
     pod_spec = t_spec;
     pod_path = template_spec_path;
@@ -691,12 +773,14 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
   for (const std::string& h : pod.hugepages)
     r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
 
-  ValueId selector, tolerations, affinity, node_name;
-  pick(r, pod_path, pod_spec,
-       {{"nodeSelector", &selector},
-        {"tolerations", &tolerations},
-        {"affinity", &affinity},
-        {"nodeName", &node_name}});
+  std::array<ValueId, kKubePodSpecFields.size()> f;  // the request is pod_request's
+  pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
+       {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
+        kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName});
+  const ValueId selector = f[kube_pod_spec_field::kNodeSelector],
+                tolerations = f[kube_pod_spec_field::kTolerations],
+                affinity = f[kube_pod_spec_field::kAffinity],
+                node_name = f[kube_pod_spec_field::kNodeName];
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), selector);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
   if (affinity != kNoValue)
@@ -748,8 +832,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     }
     if (k.ends_with("List")) {
       is_list = true;
-      ValueId items;
-      pick(r, root, d, {{"items", &items}});
+      std::array<ValueId, kKubeListFields.size()> f;  // its kind is is_manifest's
+      pick(r, root, d, kKubeListFields, f.data(), {kube_list_field::kItems});
+      const ValueId items = f[kube_list_field::kItems];
       if (items == kNoValue || !r.is_array(items_path, items)) continue;
       for (std::uint32_t i = 0; i < doc->size(items); ++i)
         manifests.push_back({i, doc->element(items, i)});
@@ -778,8 +863,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const ValueId value = manifests[i].value;
     const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
     std::string_view k;
-    ValueId kind_id;
-    pick(r, path, value, {{"kind", &kind_id}});
+    std::array<ValueId, kKubeManifestFields.size()> f;
+    pick(r, path, value, kKubeManifestFields, f.data(), {kube_manifest_field::kKind});
+    const ValueId kind_id = f[kube_manifest_field::kKind];
     if (kind_id == kNoValue || !is_workload_kind(k = text_of(*doc, kind_id))) {
       r.error(kind_id == kNoValue ? path : path.child("kind"),
               kind_id == kNoValue ? value : kind_id,

@@ -1,0 +1,228 @@
+// The Kubernetes objects eruplan reads (SPEC §12), each field described once:
+// the node list (-n), the pod list (--pods) and the workload manifests (-r)
+// pick their fields out of these tables, and the man page's KUBERNETES
+// INPUTS section is checked against them (tests/fields_test). The enums
+// index a table's values as the Kubernetes reader's pick() fills them, so
+// each list follows its table's order.
+//
+// Unlike eruplan's own schemas, these tables are allow-lists, not the whole
+// schema: every field a table lacks is the Kubernetes API's (managedFields,
+// status.conditions, images, ...), not a typo, and is skipped without a
+// word, also under --strict. Only a field a table has, given twice, is an
+// error. A reader may take just some rows of a table (a running pod's spec
+// is read for nodeName and the request, not for nodeSelector); the rows it
+// does not take are then ignored as silently.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "reader.h"
+
+namespace eruplan {
+
+// The root of a List (kubectl get nodes/pods -o json, or a List of
+// manifests).
+inline constexpr std::array kKubeListFields{
+    FieldSpec{"kind", FieldKind::Text, "",
+              "-n's: List or NodeList (Node: one node); a manifest List's ends in List"},
+    FieldSpec{"items", FieldKind::Block, "", "the Nodes, Pods or manifests"},
+};
+namespace kube_list_field {
+enum : std::size_t { kKind, kItems, kCount };
+}
+
+// A Node: an item of a node list, or the file's root.
+inline constexpr std::array kKubeNodeFields{
+    FieldSpec{"kind", FieldKind::Text, "", "Node; an item of another kind is an error"},
+    FieldSpec{"metadata", FieldKind::Block, "", "the node's name and labels"},
+    FieldSpec{"spec", FieldKind::Block, "", "unschedulable and taints"},
+    FieldSpec{"status", FieldKind::Block, "", "allocatable"},
+};
+namespace kube_node_field {
+enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
+}
+
+// metadata: of a Node, a Pod, a manifest or a pod template.
+inline constexpr std::array kKubeMetadataFields{
+    FieldSpec{"name", FieldKind::Text, "",
+              "the node's name, a pod's (after its namespace) or a manifest's request name"},
+    FieldSpec{"namespace", FieldKind::Text, "", "a pod's: its id is namespace/name"},
+    FieldSpec{"labels", FieldKind::Labels, "",
+              "a node's labels; a pod's or manifest's app (app.kubernetes.io/name, app)"},
+};
+namespace kube_metadata_field {
+enum : std::size_t { kName, kNamespace, kLabels, kCount };
+}
+
+// spec: of a Node.
+inline constexpr std::array kKubeNodeSpecFields{
+    FieldSpec{"unschedulable", FieldKind::Bool, "", "true: the node is not available"},
+    FieldSpec{"taints", FieldKind::Block, "", "the node's taints"},
+};
+namespace kube_node_spec_field {
+enum : std::size_t { kUnschedulable, kTaints, kCount };
+}
+
+// One of a Node's spec.taints.
+inline constexpr std::array kKubeTaintFields{
+    FieldSpec{"key", FieldKind::Text, "", "required"},
+    FieldSpec{"value", FieldKind::Text, "", "the taint's value"},
+    FieldSpec{"effect", FieldKind::Text, "", "NoSchedule, PreferNoSchedule or NoExecute"},
+};
+namespace kube_taint_field {
+enum : std::size_t { kKey, kValue, kEffect, kCount };
+}
+
+// status: of a Node.
+inline constexpr std::array kKubeNodeStatusFields{
+    FieldSpec{"allocatable", FieldKind::Block, "", "what the node offers, by resource name"},
+};
+namespace kube_node_status_field {
+enum : std::size_t { kAllocatable, kCount };
+}
+
+// The resource names of a Node's status.allocatable and of a container's
+// requests and limits or a pod's overhead. Every other name is an extended
+// resource, except hugepages-* (not modelled) and storage (eruplan's
+// storage is ephemeral-storage).
+inline constexpr std::array kKubeResourceFields{
+    FieldSpec{"cpu", FieldKind::Quantity, "", "cores, exact (15890m binds 15 whole cores)"},
+    FieldSpec{"memory", FieldKind::Quantity, "", "bytes of memory"},
+    FieldSpec{"ephemeral-storage", FieldKind::Quantity, "", "bytes of eruplan's storage"},
+    FieldSpec{"pods", FieldKind::Quantity, "", "in allocatable, the node's max_instances"},
+};
+namespace kube_resource_field {
+enum : std::size_t { kCpu, kMemory, kEphemeralStorage, kPods, kCount };
+}
+
+// A Pod: an item of a pod list.
+inline constexpr std::array kKubePodFields{
+    FieldSpec{"kind", FieldKind::Text, "", "Pod; an item of another kind is an error"},
+    FieldSpec{"metadata", FieldKind::Block, "", "the pod's name, namespace and labels"},
+    FieldSpec{"spec", FieldKind::Block, "", "its node and its containers"},
+    FieldSpec{"status", FieldKind::Block, "", "its phase"},
+};
+namespace kube_pod_field {
+enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
+}
+
+// status: of a Pod.
+inline constexpr std::array kKubePodStatusFields{
+    FieldSpec{"phase", FieldKind::Text, "", "Succeeded or Failed: the pod holds nothing"},
+};
+namespace kube_pod_status_field {
+enum : std::size_t { kPhase, kCount };
+}
+
+// A pod's spec: a running Pod's, a Pod manifest's or a pod template's.
+inline constexpr std::array kKubePodSpecFields{
+    FieldSpec{"nodeName", FieldKind::Text, "",
+              "the node a running pod is bound to; a Pod manifest's node_filter.nodes"},
+    FieldSpec{"containers", FieldKind::Block, "", "their requests add up"},
+    FieldSpec{"initContainers", FieldKind::Block, "",
+              "sidecars add up with the containers; the largest other counts alone"},
+    FieldSpec{"overhead", FieldKind::Block, "", "added to the pod's request"},
+    FieldSpec{"nodeSelector", FieldKind::Labels, "", "a manifest's node_filter.labels"},
+    FieldSpec{"tolerations", FieldKind::Block, "", "a manifest's tolerations"},
+    FieldSpec{"affinity", FieldKind::Block, "", "not modelled: a manifest gets a warning"},
+};
+namespace kube_pod_spec_field {
+enum : std::size_t {
+  kNodeName,
+  kContainers,
+  kInitContainers,
+  kOverhead,
+  kNodeSelector,
+  kTolerations,
+  kAffinity,
+  kCount
+};
+}
+
+// One of a pod's containers or initContainers.
+inline constexpr std::array kKubeContainerFields{
+    FieldSpec{"resources", FieldKind::Block, "", "its requests and limits"},
+    FieldSpec{"restartPolicy", FieldKind::Text, "", "Always: an init container is a sidecar"},
+};
+namespace kube_container_field {
+enum : std::size_t { kResources, kRestartPolicy, kCount };
+}
+
+// A container's resources.
+inline constexpr std::array kKubeResourcesFields{
+    FieldSpec{"requests", FieldKind::Block, "", "what the container requests, by resource"},
+    FieldSpec{"limits", FieldKind::Block, "", "the request of a resource it has no request for"},
+};
+namespace kube_resources_field {
+enum : std::size_t { kRequests, kLimits, kCount };
+}
+
+// A manifest: a Deployment, StatefulSet, ReplicaSet or Pod, a document of
+// its own or an item of a List.
+inline constexpr std::array kKubeManifestFields{
+    FieldSpec{"kind", FieldKind::Text, "", "Deployment, StatefulSet, ReplicaSet, Pod or a List"},
+    FieldSpec{"apiVersion", FieldKind::Text, "", "with kind, makes a document a manifest"},
+    FieldSpec{"metadata", FieldKind::Block, "", "the request's name and the app's labels"},
+    FieldSpec{"spec", FieldKind::Block, "", "a workload's spec, or a Pod's pod spec"},
+};
+namespace kube_manifest_field {
+enum : std::size_t { kKind, kApiVersion, kMetadata, kSpec, kCount };
+}
+
+// spec: of a Deployment, StatefulSet or ReplicaSet.
+inline constexpr std::array kKubeWorkloadSpecFields{
+    FieldSpec{"replicas", FieldKind::Integer, "", "the request's count (default 1)"},
+    FieldSpec{"template", FieldKind::Block, "", "the pod to place"},
+};
+namespace kube_workload_spec_field {
+enum : std::size_t { kReplicas, kTemplate, kCount };
+}
+
+// spec.template: of a Deployment, StatefulSet or ReplicaSet.
+inline constexpr std::array kKubeTemplateFields{
+    FieldSpec{"metadata", FieldKind::Block, "", "labels: the app, before the manifest's own"},
+    FieldSpec{"spec", FieldKind::Block, "", "the pod spec (required)"},
+};
+namespace kube_template_field {
+enum : std::size_t { kMetadata, kSpec, kCount };
+}
+
+// One of a manifest's pod spec tolerations.
+inline constexpr std::array kKubeTolerationFields{
+    FieldSpec{"key", FieldKind::Text, "", "the taint key (empty: operator Exists)"},
+    FieldSpec{"operator", FieldKind::Text, "", "Equal (the default) or Exists"},
+    FieldSpec{"value", FieldKind::Text, "", "the taint value, for Equal"},
+    FieldSpec{"effect", FieldKind::Text, "", "the effect tolerated (empty: every one)"},
+};
+namespace kube_toleration_field {
+enum : std::size_t { kKey, kOperator, kValue, kEffect, kCount };
+}
+
+static_assert(kKubeListFields.size() == kube_list_field::kCount);
+static_assert(kKubeNodeFields.size() == kube_node_field::kCount);
+static_assert(kKubeMetadataFields.size() == kube_metadata_field::kCount);
+static_assert(kKubeNodeSpecFields.size() == kube_node_spec_field::kCount);
+static_assert(kKubeTaintFields.size() == kube_taint_field::kCount);
+static_assert(kKubeNodeStatusFields.size() == kube_node_status_field::kCount);
+static_assert(kKubeResourceFields.size() == kube_resource_field::kCount);
+static_assert(kKubePodFields.size() == kube_pod_field::kCount);
+static_assert(kKubePodStatusFields.size() == kube_pod_status_field::kCount);
+static_assert(kKubePodSpecFields.size() == kube_pod_spec_field::kCount);
+static_assert(kKubeContainerFields.size() == kube_container_field::kCount);
+static_assert(kKubeResourcesFields.size() == kube_resources_field::kCount);
+static_assert(kKubeManifestFields.size() == kube_manifest_field::kCount);
+static_assert(kKubeWorkloadSpecFields.size() == kube_workload_spec_field::kCount);
+static_assert(kKubeTemplateFields.size() == kube_template_field::kCount);
+static_assert(kKubeTolerationFields.size() == kube_toleration_field::kCount);
+
+// An object's kind is looked up before its type is known (which list, a
+// single Node, a manifest or not): one name for every table's kind row.
+static_assert(kKubeListFields[kube_list_field::kKind].name ==
+              kKubeNodeFields[kube_node_field::kKind].name);
+static_assert(kKubeListFields[kube_list_field::kKind].name ==
+              kKubePodFields[kube_pod_field::kKind].name);
+static_assert(kKubeListFields[kube_list_field::kKind].name ==
+              kKubeManifestFields[kube_manifest_field::kKind].name);
+
+}  // namespace eruplan

@@ -1,7 +1,8 @@
 // The schema tables (request_fields.h, inventory_fields.h, share_fields.h,
-// realloc_fields.h, fixture_fields.h) against the man page: the section that
-// describes a schema names each of its fields, and the examples of the
-// sections that show a schema as a file use no key the tables lack.
+// realloc_fields.h, fixture_fields.h, kubernetes_fields.h) against the man
+// page: the section that describes a schema names each of its fields, the
+// examples of the sections that show a schema as a file use no key the
+// tables lack, and the Kubernetes field list is the Kubernetes tables.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -14,6 +15,8 @@
 #include "binary.h"
 #include "fixture_fields.h"
 #include "inventory_fields.h"
+#include "kubernetes.h"
+#include "kubernetes_fields.h"
 #include "load.h"
 #include "realloc.h"
 #include "realloc_fields.h"
@@ -113,7 +116,73 @@ std::vector<Schema> schemas() {
       {"what-if expect", kWhatIfExpectFields, {"WHAT-IF COMMANDS"}},
       {"realloc options", kReallocOptionFields, {"REALLOC"}},
       {"realloc expect", kReallocExpectFields, {"REALLOC"}},
+      {"kubernetes list", kKubeListFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node", kKubeNodeFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes metadata", kKubeMetadataFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node spec", kKubeNodeSpecFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes taint", kKubeTaintFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node status", kKubeNodeStatusFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes resource names", kKubeResourceFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod", kKubePodFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod status", kKubePodStatusFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod spec", kKubePodSpecFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes container", kKubeContainerFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes resources", kKubeResourcesFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes manifest", kKubeManifestFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes workload spec", kKubeWorkloadSpecFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes template", kKubeTemplateFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes toleration", kKubeTolerationFields, {"KUBERNETES INPUTS"}},
   };
+}
+
+// The man page's KUBERNETES INPUTS list of the fields read: in its examples
+// (.nf ... .fi), "object: a, b, c" lines, a line of names alone continuing
+// the one before; in order.
+using FieldList = std::vector<std::pair<std::string, std::vector<std::string>>>;
+FieldList field_lists(const std::string& text) {
+  FieldList out;
+  std::istringstream lines(text);
+  bool in_example = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line == ".nf") in_example = true;
+    if (line == ".fi") in_example = false;
+    if (!in_example || line == ".nf") continue;
+    std::size_t start = 0;
+    if (const std::size_t colon = line.find(':'); colon != std::string::npos) {
+      out.emplace_back(line.substr(0, colon), std::vector<std::string>{});
+      start = colon + 1;
+    }
+    if (out.empty()) continue;
+    std::istringstream names(line.substr(start));
+    for (std::string name; names >> name;) {
+      if (name.ends_with(',')) name.pop_back();
+      out.back().second.push_back(name);
+    }
+  }
+  return out;
+}
+
+// Each Kubernetes table under its label in that list, in the list's order.
+const std::vector<std::pair<std::string, Table>>& kube_tables() {
+  static const std::vector<std::pair<std::string, Table>> tables = {
+      {"List", kKubeListFields},
+      {"Node", kKubeNodeFields},
+      {"metadata", kKubeMetadataFields},
+      {"Node spec", kKubeNodeSpecFields},
+      {"taint", kKubeTaintFields},
+      {"Node status", kKubeNodeStatusFields},
+      {"resource names", kKubeResourceFields},
+      {"Pod", kKubePodFields},
+      {"Pod status", kKubePodStatusFields},
+      {"pod spec", kKubePodSpecFields},
+      {"container", kKubeContainerFields},
+      {"resources", kKubeResourcesFields},
+      {"manifest", kKubeManifestFields},
+      {"workload spec", kKubeWorkloadSpecFields},
+      {"template", kKubeTemplateFields},
+      {"toleration", kKubeTolerationFields},
+  };
+  return tables;
 }
 
 }  // namespace
@@ -135,6 +204,23 @@ TEST_CASE("fields: the man page's section for each schema names every field of i
       CHECK(has_word(text, spec.name));
       CHECK_FALSE(spec.help.empty());
     }
+  }
+}
+
+TEST_CASE("fields: the man page lists exactly the fields the Kubernetes readers pick") {
+  const FieldList listed = field_lists(section(man_page(), "KUBERNETES INPUTS"));
+  REQUIRE(listed.size() == kube_tables().size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    const std::string& label = kube_tables()[i].first;
+    CAPTURE(label);
+    CHECK(listed[i].first == label);
+    std::string names, man;  // "a, b, c": a difference shows in the message
+    for (const FieldSpec& spec : kube_tables()[i].second) {
+      names += (names.empty() ? "" : ", ") + std::string(spec.name);
+      CHECK_FALSE(spec.help.empty());
+    }
+    for (const std::string& name : listed[i].second) man += (man.empty() ? "" : ", ") + name;
+    CHECK(man == names);
   }
 }
 
@@ -177,6 +263,14 @@ TEST_CASE("fields: the man page checks see a missing field and an unknown key") 
   CHECK_FALSE(has_word(text, "cpu"));
   CHECK_FALSE(has_word(text, "map"));
   CHECK(section("\n.SH A\nx\n.SH B\ny\n", "A") == "\n.SH A\nx");
+
+  const FieldList lists =
+      field_lists("Pod: outside\n.nf\nPod:   kind, spec,\n       status\nNode spec: taints\n.fi\n");
+  REQUIRE(lists.size() == 2);
+  CHECK(lists[0].first == "Pod");
+  CHECK(lists[0].second == std::vector<std::string>{"kind", "spec", "status"});
+  CHECK(lists[1].first == "Node spec");
+  CHECK(lists[1].second == std::vector<std::string>{"taints"});
 }
 
 namespace {
@@ -218,6 +312,81 @@ TEST_CASE("fields: the inventory, share and realloc readers know exactly their t
   CHECK(load_realloc(realloc, realloc_diags).has_value());
   CHECK(realloc_diags.to_string() == "r.yaml:2:21: warning: resources.zzz: unknown field, ignored" +
                                          known_list(kReallocResourceFields) + "\n");
+}
+
+TEST_CASE(
+    "fields: the Kubernetes readers pick their tables' rows and pass over every other field") {
+  // uid, podCIDR, conditions, hugepages-* and strategy are the API's: no word, as under --strict.
+  Diagnostics diags;
+  const Source nodes{"nodes.json",
+                     R"({"kind": "NodeList", "apiVersion": "v1", "items": [{"kind": "Node",
+ "metadata": {"name": "n1", "uid": "u", "labels": {"zone": "a"}}, "spec": {"podCIDR": "x"},
+ "status": {"conditions": [], "allocatable": {"cpu": "4", "memory": "8Gi", "ephemeral-storage":
+ "1Gi", "pods": "110", "hugepages-2Mi": "0", "example.com/fpga": "2"}}}]})"};
+  auto inv = load_nodes(nodes, NodesFormat::Auto, diags);
+  CHECK(diags.to_string() == "");
+  REQUIRE(inv.has_value());
+  REQUIRE(inv->nodes.size() == 1);
+  const Node& n = inv->nodes[0];
+  CHECK(n.name == "n1");
+  CHECK(n.labels == NamedList<std::string>{{"zone", "a"}});
+  CHECK(n.cpu_given == 4'000'000'000);
+  CHECK(n.memory == 8ll << 30);
+  CHECK(n.storage == 1ll << 30);
+  CHECK(n.max_instances == 110);
+  REQUIRE(n.extended.size() == 1);
+  CHECK(n.extended[0].name == "example.com/fpga");
+
+  // A running pod is read for nodeName and its request; nodeSelector is a
+  // manifest's row of the pod spec table, so even given twice it is passed over.
+  const std::string pod_head =
+      R"({"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
+ "status": {"phase": "Running"}, "spec": {)";
+  const std::string pod_tail =
+      R"("containers": [{"image": "i", "resources": {"requests": {"cpu": "1", "pods": "1"}}}]}}]})";
+  Diagnostics pod_diags;
+  REQUIRE(apply_pods(
+      *inv,
+      Source{"pods.json",
+             pod_head + R"("nodeName": "n1", "nodeSelector": {}, "nodeSelector": {}, )" + pod_tail},
+      {}, pod_diags));
+  CHECK(pod_diags.to_string() == "");
+  CHECK(inv->nodes[0].cpu_used == 1'000'000'000);
+  CHECK(inv->nodes[0].instances_of("p") == 1);
+
+  // A row the reader takes, given twice, is an error at the second key.
+  Diagnostics twice;
+  CHECK_FALSE(apply_pods(
+      *inv, Source{"pods.json", pod_head + R"("nodeName": "n1", "nodeName": "n1", )" + pod_tail},
+      {}, twice));
+  CHECK(twice.to_string() ==
+        "pods.json:2:61: error: items[0].spec.nodeName: given twice (first at line 2:55)\n");
+
+  // A manifest reads the placement rows; a Deployment's spec.strategy and a
+  // container's image are the API's.
+  Diagnostics manifest_diags;
+  bool matched = false;
+  const Source deployment{"d.yaml",
+                          "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+                          "spec:\n  replicas: 3\n  strategy: {type: RollingUpdate}\n  template:\n"
+                          "    metadata: {labels: {app: shop}}\n    spec:\n"
+                          "      nodeSelector: {zone: a}\n"
+                          "      tolerations: [{key: k, operator: Exists, effect: NoSchedule}]\n"
+                          "      containers: [{image: i, resources: {limits: {memory: 1Gi}}}]\n"};
+  const auto set = load_kubernetes_requests(deployment, {}, {}, true, manifest_diags, matched);
+  CHECK(matched);
+  CHECK(manifest_diags.to_string() == "");
+  REQUIRE(set.has_value());
+  REQUIRE(set->requests.size() == 1);
+  const Request& req = set->requests[0];
+  CHECK(req.name == "web");
+  CHECK(req.app == "shop");
+  CHECK(req.count == 3);
+  CHECK(req.memory == 1ll << 30);
+  CHECK(req.filter.labels == NamedList<std::string>{{"zone", "a"}});
+  REQUIRE(req.tolerations.size() == 1);
+  CHECK(req.tolerations[0].exists);
+  CHECK(req.tolerations[0].effect == "NoSchedule");
 }
 
 TEST_CASE("fields: null is not given (SPEC §12), in every reader, yet a field given twice is") {

@@ -20,8 +20,6 @@
 // Cases run with --strict: an unknown field in an input is an error.
 #include "fixture.h"
 
-#include <utf8proc.h>
-
 #include <algorithm>
 #include <cctype>
 #include <exception>
@@ -35,6 +33,7 @@
 #include "doc.h"
 #include "fixture_fields.h"
 #include "json_writer.h"
+#include "markup.h"
 #include "realloc.h"
 #include "request_fields.h"
 #include "whatif.h"
@@ -880,53 +879,6 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
 
 namespace {
 
-// Text as XML 1.0 character data or attribute value: the five special
-// characters escaped, characters XML cannot hold (controls, invalid UTF-8)
-// written as \xNN so the document always parses.
-std::string xml_text(std::string_view text) {
-  std::string out;
-  auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  auto left = static_cast<utf8proc_ssize_t>(text.size());
-  while (left > 0) {
-    utf8proc_int32_t c = 0;
-    const utf8proc_ssize_t n = utf8proc_iterate(at, left, &c);
-    const bool allowed =
-        n > 0 && (c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0xD800) ||
-                  (c >= 0xE000 && c < 0xFFFE) || c >= 0x10000);
-    if (!allowed) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[*at >> 4];
-      out += kHex[*at & 15];
-      ++at;
-      --left;
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(n));
-    }
-    at += n;
-    left -= n;
-  }
-  return out;
-}
-
 // One <testsuite> of every case; classname is the case file, name the case's
 // name; a failing case carries its differences, the first as the message.
 std::string render_junit(const std::vector<FixtureResult>& results, std::size_t failed) {
@@ -936,7 +888,8 @@ std::string render_junit(const std::vector<FixtureResult>& results, std::size_t 
                     counts + ">\n  <testsuite name=\"eruplan fixtures\"" + counts +
                     " skipped=\"0\">\n";
   for (const FixtureResult& r : results) {
-    out += "    <testcase classname=\"" + xml_text(r.file) + "\" name=\"" + xml_text(r.name) + '"';
+    out += "    <testcase classname=\"" + markup_text(r.file) + "\" name=\"" + markup_text(r.name) +
+           '"';
     if (r.passed) {
       out += "/>\n";
       continue;
@@ -944,7 +897,7 @@ std::string render_junit(const std::vector<FixtureResult>& results, std::size_t 
     const std::string first = r.differences.empty() ? "failed" : r.differences.front();
     std::string all;
     for (const std::string& d : r.differences) all += d + '\n';
-    out += ">\n      <failure message=\"" + xml_text(first) + "\">" + xml_text(all) +
+    out += ">\n      <failure message=\"" + markup_text(first) + "\">" + markup_text(all) +
            "</failure>\n    </testcase>\n";
   }
   return out + "  </testsuite>\n</testsuites>\n";

@@ -12,12 +12,14 @@
 // and (SPEC §13):
 //   options: {count, strategy, nodes_limit, app, cpu, cpu_bind, memory,
 //             storage, volumes: [..], nodes: [..], exclude: [..],
-//             labels: {k: v}, atomic, explain}  the request flags, as strings
+//             labels: {k: v}, atomic, explain}  the request flags' values;
+//                                             atomic and explain true or false
 //   expect.deploy_subset: {node: N}           only the listed nodes
 //   expect.deploy_total: N                    new instances in all
 //   expect.placed: N | {request: N}          placed (single request, or per name)
 //   expect.status: S | {request: S}          placed|partial|rejected|satisfied
-// Cases run with --strict: an unknown field in an input is an error.
+// Cases run with --strict: an unknown field in an input is an error, and a
+// case itself is read strictly too (see "Reading the case").
 #include "fixture.h"
 
 #include <algorithm>

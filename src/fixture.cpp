@@ -754,9 +754,10 @@ void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
     options.atomic = r.boolean(options_path.child("atomic"), a).value_or(false);
   const FieldPath path = FieldPath{}.child("expect");
   const Fields expect_fields(r, path, top["expect"], {kReallocExpectFields, kExpectFields});
-  const std::optional<Expected<std::string>> status =
-      read_named<std::string>(r, path.child("status"), expect_fields["status"],
-                              [&r](const FieldPath& p, ValueId v) { return read_text(r, p, v); });
+  const std::optional<Expected<std::string>> status = read_named<std::string>(
+      r, path.child("status"), expect_fields["status"], [&r](const FieldPath& p, ValueId v) {
+        return read_choice(r, p, v, {"ok", "failed", "not_applied"}, "ok, failed or not_applied");
+      });
   const Expectation expect = read_expectation(r, path, expect_fields.hiding(kReallocExpectFields));
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
   require(r, root, top["request"], "request", "an inline realloc request or a path");

@@ -432,6 +432,12 @@ TEST_CASE("a malformed case reports every problem, in the order of the file") {
   CHECK(realloc.differences ==
         std::vector<std::string>{"malformed case: bad.yaml:4:10: error: expect.stats: unknown "
                                  "field; did you mean status? (--strict)"});
+  CHECK(run_fixture("bad.yaml",
+                    "command: realloc\nnodes: {}\nrequest: {}\nexpect: {status: {w: placed}}\n",
+                    kNoFiles, fake.fn())
+            .differences ==
+        std::vector<std::string>{"malformed case: bad.yaml:4:22: error: expect.status.w: expected "
+                                 "ok, failed or not_applied, got placed"});
   // Null is not given (SPEC §12): an empty expect: expects nothing but exit 0.
   CHECK(run_fixture("c.yaml", "nodes: {nodes: []}\nexpect:\noptions: ~\n", kNoFiles, fake.fn())
             .passed);

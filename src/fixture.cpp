@@ -63,6 +63,11 @@ struct CaseContext {
   FixtureResult& result;
 };
 
+// The path of a top-level field of the case ("expect"). It has no parent
+// frame, so it may be kept in a variable (FieldPath{}.child() would point at
+// a temporary).
+FieldPath case_field(std::string_view key) { return {nullptr, key, -1}; }
+
 // The members of a mapping picked by one or more field tables in one
 // Reader::fields call, so unknown keys are checked against them all; a field
 // of an earlier table hides one of the same name in a later one (a command's
@@ -290,7 +295,7 @@ void check_input(Reader& r, const FieldPath& path, ValueId v, std::string_view w
 
 // A field that must be given: reported at the case's mapping when absent.
 void require(Reader& r, ValueId root, ValueId v, std::string_view field, std::string_view what) {
-  if (v == kNoValue) r.error(FieldPath{}.child(field), root, "missing (" + std::string(what) + ")");
+  if (v == kNoValue) r.error(case_field(field), root, "missing (" + std::string(what) + ")");
 }
 
 // An input given as a path relative to the case file, or inline: then the
@@ -339,7 +344,7 @@ std::optional<PlansShown> read_plans(Reader& r, const FieldPath& path, ValueId v
 // scalar written as the flag's value, a list for the repeatable ones, labels
 // as a mapping; then atomic and explain.
 void read_options(Reader& r, ValueId v, RunOptions& options) {
-  const FieldPath path = FieldPath{}.child("options");
+  const FieldPath path = case_field("options");
   const std::vector<FieldSpec> flags = flag_fields();
   const std::span<const FieldSpec> own(kCaseOptionFields);
   const Fields f(r, path, v, {own.first(1), flags, own.subspan(1)});
@@ -602,7 +607,7 @@ std::optional<WhatIfCommand> whatif_command(const std::string& c) {
 }
 
 void read_whatif_options(Reader& r, ValueId v, WhatIfOptions& o) {
-  const FieldPath path = FieldPath{}.child("options");
+  const FieldPath path = case_field("options");
   const Fields f(r, path, v, {kWhatIfOptionFields});
   if (const ValueId p = f["plans"]; p != kNoValue)
     o.plans = read_plans(r, path.child("plans"), p).value_or(PlansShown::All);
@@ -719,14 +724,14 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
   WhatIfOptions options;
   options.command = command;
   read_whatif_options(r, top["options"], options);
-  const FieldPath path = FieldPath{}.child("expect");
+  const FieldPath path = case_field("expect");
   const Fields expect_fields(r, path, top["expect"], {kWhatIfExpectFields, kExpectFields});
   const WhatIfExpectation whatif_expect = read_whatif_expectation(r, path, expect_fields);
   const Expectation expect = read_expectation(r, path, expect_fields.hiding(kWhatIfExpectFields));
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
-  check_input(r, FieldPath{}.child("nodes"), top["nodes"], "inventory");
-  check_input(r, FieldPath{}.child("request"), top["request"], "request");
-  check_input(r, FieldPath{}.child("template"), top["template"], "template");
+  check_input(r, case_field("nodes"), top["nodes"], "inventory");
+  check_input(r, case_field("request"), top["request"], "request");
+  check_input(r, case_field("template"), top["template"], "template");
   std::optional<Source> nodes, request, node_template;
   if (!read_inputs(c, top,
                    {{"nodes", &nodes}, {"request", &request}, {"template", &node_template}}))
@@ -748,11 +753,11 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
 void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
   Reader& r = c.r;
   ReallocOptions options;
-  const FieldPath options_path = FieldPath{}.child("options");
+  const FieldPath options_path = case_field("options");
   const Fields option_fields(r, options_path, top["options"], {kReallocOptionFields});
   if (const ValueId a = option_fields["atomic"]; a != kNoValue)
     options.atomic = r.boolean(options_path.child("atomic"), a).value_or(false);
-  const FieldPath path = FieldPath{}.child("expect");
+  const FieldPath path = case_field("expect");
   const Fields expect_fields(r, path, top["expect"], {kReallocExpectFields, kExpectFields});
   const std::optional<Expected<std::string>> status = read_named<std::string>(
       r, path.child("status"), expect_fields["status"], [&r](const FieldPath& p, ValueId v) {
@@ -761,9 +766,9 @@ void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
   const Expectation expect = read_expectation(r, path, expect_fields.hiding(kReallocExpectFields));
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
   require(r, root, top["request"], "request", "an inline realloc request or a path");
-  check_input(r, FieldPath{}.child("nodes"), top["nodes"], "inventory");
-  check_input(r, FieldPath{}.child("request"), top["request"], "request");
-  check_input(r, FieldPath{}.child("pods"), top["pods"], "pods");
+  check_input(r, case_field("nodes"), top["nodes"], "inventory");
+  check_input(r, case_field("request"), top["request"], "request");
+  check_input(r, case_field("pods"), top["pods"], "pods");
   std::optional<Source> nodes, request;
   // SPEC §12: each running pod is also a workload
   if (!read_inputs(c, top, {{"nodes", &nodes}, {"request", &request}, {"pods", &options.pods}}))
@@ -794,11 +799,11 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
   }
   const Fields top(r, FieldPath{}, root, {kCaseFields});
   if (const ValueId n = top["name"]; n != kNoValue)
-    if (auto name = read_text(r, FieldPath{}.child("name"), n)) c.result.name = std::move(*name);
+    if (auto name = read_text(r, case_field("name"), n)) c.result.name = std::move(*name);
   RunOptions options;  // command: plan unless given
   if (const ValueId v = top["command"]; v != kNoValue) {
     const auto command = read_choice(
-        r, FieldPath{}.child("command"), v,
+        r, case_field("command"), v,
         {"plan", "capacity", "validate", "share", "realloc", "compare", "grow", "drain"},
         "plan, capacity, validate, share, realloc, compare, grow or drain");
     if (command && whatif_command(*command))
@@ -810,13 +815,13 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
   }
   read_options(r, top["options"], options);
   options.strict = true;  // SPEC §13: cases run strictly
-  const FieldPath path = FieldPath{}.child("expect");
+  const FieldPath path = case_field("expect");
   const Expectation expect =
       read_expectation(r, path, Fields(r, path, top["expect"], {kExpectFields}));
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
-  check_input(r, FieldPath{}.child("nodes"), top["nodes"], "inventory");
-  check_input(r, FieldPath{}.child("request"), top["request"], "request");
-  check_input(r, FieldPath{}.child("pods"), top["pods"], "pods");
+  check_input(r, case_field("nodes"), top["nodes"], "inventory");
+  check_input(r, case_field("request"), top["request"], "request");
+  check_input(r, case_field("pods"), top["pods"], "pods");
   std::optional<Source> nodes;
   // SPEC §12: pods are kubectl get pods, inline or a path
   if (!read_inputs(c, top,

@@ -9,9 +9,28 @@
 // both refuse at the same token.
 #include "json_reader.h"
 
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <cstring>
 
 namespace eruplan {
+
+namespace {
+
+// A large tree is written once, front to back, and first touching a page
+// is costly on virtual machines: in 2 MiB pages the 100,000-node text parses
+// in a fraction of the time (bench/ BM_ParseJson). Only the 2 MiB-aligned
+// part of the range is advised; the kernel may decline.
+void advise_huge_pages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (start + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t end = (start + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace
 
 // Builds the flat tree from JSON events with explicit source positions.
 // Children of an open container collect in `scratch_` and move into the
@@ -22,6 +41,8 @@ class JsonBuilder {
     // Virtual reservations: only the pages written are ever touched.
     doc.values_.reserve(doc.source_.size() / 4 + 16);
     doc.slots_.reserve(doc.source_.size() / 4 + 16);
+    advise_huge_pages(doc.values_.data(), doc.values_.capacity() * sizeof(Doc::Value));
+    advise_huge_pages(doc.slots_.data(), doc.slots_.capacity() * sizeof(ValueId));
     scratch_.reserve(1024);
   }
 

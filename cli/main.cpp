@@ -19,6 +19,7 @@
 
 #include "completions.h"
 #include "fixture.h"
+#include "huge_pages.h"
 #include "pipeline.h"
 #include "realloc.h"
 #include "request_fields.h"
@@ -151,6 +152,8 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   if (size > static_cast<std::streamoff>(kMaxInputBytes)) {
     within = false;
   } else if (size > 0) {
+    text.reserve(static_cast<size_t>(size));
+    advise_huge_pages(text.data(), text.capacity());
     text.resize(static_cast<size_t>(size));
     in.seekg(0);
     in.read(text.data(), size);

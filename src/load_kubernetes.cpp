@@ -733,28 +733,36 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   Reader r(*doc, source.name, diags);
   // The manifests in file order: a document, or an item of a List.
   struct Item {
-    std::int64_t index;  // in its List's items, -1 for a document
+    std::size_t document;  // in the stream
+    std::int64_t index;    // in its List's items, -1 for a document
     ValueId value;
   };
   std::vector<Item> manifests;
   bool is_list = false;
-  const FieldPath root, items_path = root.child("items");
-  for (const ValueId d : documents) {
+  // In a stream of several documents, paths begin with the document's
+  // place in it, counting every document from 0: documents[1].spec.replicas.
+  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
+                         return (*doc)[d].kind != ValueKind::Null;
+                       }) > 1;
+  const FieldPath root, stream = root.child("documents");
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const ValueId d = documents[di];
     if ((*doc)[d].kind == ValueKind::Null) continue;  // an empty document
+    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
     std::string_view k;
     if (!is_manifest(*doc, d, &k)) {
-      r.error(FieldPath{}, d, "expected a Kubernetes manifest (with kind and apiVersion)");
+      r.error(at, d, "expected a Kubernetes manifest (with kind and apiVersion)");
       continue;
     }
     if (k.ends_with("List")) {
       is_list = true;
       ValueId items;
-      pick(r, root, d, {{"items", &items}});
-      if (items == kNoValue || !r.is_array(items_path, items)) continue;
+      pick(r, at, d, {{"items", &items}});
+      if (items == kNoValue || !r.is_array(at.child("items"), items)) continue;
       for (std::uint32_t i = 0; i < doc->size(items); ++i)
-        manifests.push_back({i, doc->element(items, i)});
+        manifests.push_back({di, i, doc->element(items, i)});
     } else {
-      manifests.push_back({-1, d});
+      manifests.push_back({di, -1, d});
     }
   }
   RequestSet set;
@@ -776,7 +784,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   std::vector<std::string> names;  // every manifest's name so far
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
-    const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
+    const FieldPath in_stream =
+        several ? stream.at(static_cast<std::int64_t>(manifests[i].document)) : root;
+    const FieldPath items_path = in_stream.child("items"), item = items_path.at(manifests[i].index);
+    const FieldPath& path = manifests[i].index >= 0 ? item : in_stream;
     std::string_view k;
     ValueId kind_id;
     pick(r, path, value, {{"kind", &kind_id}});

@@ -704,8 +704,10 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
               "affinity is not modelled by eruplan; planned without it");
   if (node_name != kNoValue) {
     if (kind == "Pod") {
-      if (auto n = r.string(pod_path.child("nodeName"), node_name))
+      if (auto n = r.string(pod_path.child("nodeName"), node_name)) {
         req.filter.nodes.emplace_back(*n);
+        req.nodes_origins.push_back(r.origin(pod_path.child("nodeName"), node_name));
+      }
     }
   }
   return req;

@@ -408,8 +408,10 @@ class RequestReader {
           filter.labels.emplace_back(std::string(e.key), std::string(*value));
       }
     }
-    if (nodes != kNoValue) names(path.child("nodes"), nodes, filter.nodes);
-    if (exclude != kNoValue) names(path.child("exclude"), exclude, filter.exclude);
+    if (nodes != kNoValue)
+      names(path.child("nodes"), nodes, filter.nodes, d_.request.nodes_origins);
+    if (exclude != kNoValue)
+      names(path.child("exclude"), exclude, filter.exclude, d_.request.exclude_origins);
   }
 
   // Fields a given flag replaces read as absent.
@@ -419,11 +421,17 @@ class RequestReader {
       if (o_.given(table[i].flag)) values[i] = kNoValue;
   }
 
-  void names(const FieldPath& path, ValueId v, std::vector<std::string>& out) {
+  void names(const FieldPath& path, ValueId v, std::vector<std::string>& out,
+             std::vector<Origin>& origins) {
     if (!r_.is_array(path, v)) return;
     const std::uint32_t n = r_.doc().size(v);
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (auto name = r_.string(path.at(i), r_.doc().element(v, i))) out.emplace_back(*name);
+      const FieldPath at = path.at(i);
+      const ValueId e = r_.doc().element(v, i);
+      if (auto name = r_.string(at, e)) {
+        out.emplace_back(*name);
+        origins.push_back(r_.origin(at, e));
+      }
     }
   }
 
@@ -526,18 +534,21 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
     }
   }
   auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out,
-                   const char* name) {
+                   std::vector<Origin>& origins, const char* name) {
     if (given.empty()) return;
     out.clear();
+    origins.clear();
     for (const auto& n : given) {
-      if (n.empty())
+      if (n.empty()) {
         diags.error(flag(name), "expected a node name, got \"\"");
-      else
+      } else {
         out.push_back(n);
+        origins.push_back(flag(name));
+      }
     }
   };
-  names(o.nodes, req.filter.nodes, "--node");
-  names(o.exclude, req.filter.exclude, "--exclude");
+  names(o.nodes, req.filter.nodes, req.nodes_origins, "--node");
+  names(o.exclude, req.filter.exclude, req.exclude_origins, "--exclude");
 }
 
 // SPEC §3, as Eru: a missing request takes its limit, a limit below the
@@ -812,13 +823,17 @@ void check_inputs(const Inventory& inventory, const Request& request, Diagnostic
   names.reserve(inventory.nodes.size());
   for (const auto& n : inventory.nodes) names.push_back(n.name);
   std::sort(names.begin(), names.end());
-  auto check = [&](const std::vector<std::string>& listed, const char* path) {
-    for (const auto& name : listed)
-      if (!std::binary_search(names.begin(), names.end(), std::string_view(name)))
-        diags.warning(Origin{{}, 0, 0, path}, "node " + quoted(name) + " is not in the inventory");
+  // Each name at the place it was given (file:line:col and path, or the
+  // flag), when the loader kept it.
+  auto check = [&](const std::vector<std::string>& listed, const std::vector<Origin>& origins,
+                   const char* path) {
+    for (std::size_t i = 0; i < listed.size(); ++i)
+      if (!std::binary_search(names.begin(), names.end(), std::string_view(listed[i])))
+        diags.warning(origins.size() == listed.size() ? origins[i] : Origin{{}, 0, 0, path},
+                      "node " + quoted(listed[i]) + " is not in the inventory");
   };
-  check(request.filter.nodes, "node_filter.nodes");
-  check(request.filter.exclude, "node_filter.exclude");
+  check(request.filter.nodes, request.nodes_origins, "node_filter.nodes");
+  check(request.filter.exclude, request.exclude_origins, "node_filter.exclude");
 }
 
 }  // namespace eruplan

@@ -720,7 +720,8 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     }
     apply_overrides(overrides, d, diags);
     finish_draft(d, count_required, Origin{file, 0, 0, source ? "count" : "--count"}, diags);
-    if (count_errors(diags) > errors_before) return std::nullopt;
+    // Even with errors (an unknown strategy), the request as read comes
+    // back, so the checks against the inventory report theirs too.
     set.requests.push_back(std::move(d.request));
     return set;
   }
@@ -784,8 +785,9 @@ bool finish_request(Request& request, const RequestOverrides& overrides, bool co
 
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
   auto set = load_requests(source, overrides, count_required, diags);
-  if (!set) return std::nullopt;
+  if (!set || count_errors(diags) > errors_before) return std::nullopt;
   if (set->list) {
     diags.error(Origin{source ? source->name : kCommandLine, 0, 0, "requests"},
                 "expected one request here, not a requests: list");

@@ -460,8 +460,15 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
   return load_inventory(*doc, source.name, diags);
 }
 
-bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
-                Diagnostics& diags) {
+namespace {
+
+// apply_pods, or with no inventory (-n had errors) the pods file read for
+// its own problems alone: no node list to match the pods against, so
+// nothing about nodes is said.
+bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
+               Diagnostics& diags) {
+  Inventory none;
+  Inventory& inventory = nodes ? *nodes : none;
   const std::size_t errors_before = count_errors(diags);
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
@@ -509,6 +516,7 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     pick(r, spec_path, spec, {{"nodeName", &node_name}});
     if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
     const PodRequest req = pod_request(r, spec_path, spec);
+    if (!nodes) continue;
     const auto found = node_index.find(doc->text(node_name));
     if (found == node_index.end()) {
       const std::string_view key = doc->text(node_name);
@@ -575,6 +583,19 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     for (ExtendedResource& e : node.extended) clamp(e.used, e.total, e.name);
   }
   return count_errors(diags) == errors_before;
+}
+
+}  // namespace
+
+bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
+                Diagnostics& diags) {
+  return read_pods(&inventory, pods, options, diags);
+}
+
+void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
+               const KubernetesOptions& options, Diagnostics& diags) {
+  if (!pods) return;
+  if (!read_pods(inventory ? &*inventory : nullptr, *pods, options, diags)) inventory.reset();
 }
 
 // --- Manifests ----------------------------------------------------------

@@ -821,22 +821,19 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                   (kind_id == kNoValue ? std::string("no kind") : r.describe(kind_id)));
       continue;
     }
-    const std::size_t errors_in = count_errors(diags);
     Request req = read_manifest(r, path, value, k, options);
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
     // The flags apply and §3's checks run even after errors: every problem at once.
-    const bool ok = finish_request(req, per_request, count_required, source.name, prefix, diags) &&
-                    count_errors(diags) == errors_in;
+    finish_request(req, per_request, count_required, source.name, prefix, diags);
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.
     if (!req.name.empty() && std::find(names.begin(), names.end(), req.name) != names.end())
       r.error(path.child("metadata").child("name"), value,
               "two manifests are named " + quoted(req.name) + "; give each a unique name");
     if (!req.name.empty()) names.push_back(req.name);
-    // One manifest comes back as read even with errors, and of several the
-    // clean ones, as for a requests: list: the checks against the
-    // inventory then report theirs too. The caller sees the errors in diags.
-    if (!ok && set.list) continue;
+    // Every manifest comes back as read even with errors, as for a
+    // requests: list: the checks against the inventory then report its
+    // other problems too. The caller sees the errors in diags.
     set.requests.push_back(std::move(req));
     set.indexes.push_back(static_cast<std::uint32_t>(i));
   }

@@ -721,7 +721,7 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     apply_overrides(overrides, d, diags);
     finish_draft(d, count_required, Origin{file, 0, 0, source ? "count" : "--count"}, diags);
     // Even with errors (an unknown strategy), the request as read comes
-    // back, so the checks against the inventory report theirs too.
+    // back, so the checks against the inventory report its other problems.
     set.requests.push_back(std::move(d.request));
     return set;
   }
@@ -749,7 +749,7 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     const ValueId item = doc->element(list, i);
     if (!r.is_object(at, item)) continue;
     RequestReader(r, d, none).read(at, item);
-    const bool ok = finish_draft(d, count_required, r.origin(at, item), diags);
+    finish_draft(d, count_required, r.origin(at, item), diags);
     // A later request with an earlier one's name (an unnamed one goes by its app).
     for (const auto& [name, j] : names) {
       if (d.request.name.empty() || name != d.request.name) continue;
@@ -760,13 +760,11 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
       break;
     }
     if (!d.request.name.empty()) names.emplace_back(d.request.name, i);
-    if (!ok) continue;
+    // With errors too, so that the checks against the inventory report
+    // this request's problems in the same run; the caller sees the errors.
     set.requests.push_back(std::move(d.request));
     set.indexes.push_back(i);
   }
-  // With errors, the requests that read cleanly still come back, so the
-  // checks against the inventory report theirs too (every problem at once);
-  // the caller sees the errors in diags.
   if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }

@@ -532,6 +532,18 @@ TEST_CASE("operator: every input's problems in one run, each at its place") {
   for (const json& p : failure["error"]["problems"]) paths.push_back(p["path"].get<std::string>());
   CHECK(paths == std::vector<std::string>{"strategy", "resources.cpu"});
 
+  // The same for a request of a requests: list, with its index in the path.
+  write("pl_list.yaml",
+        "requests:\n  - {app: a, count: 1, strategy: fil, node_filter: {nodes: [n9]}}\n"
+        "  - {app: b, count: 1}\n");
+  Ran list = eruplan("plan -n pl_nodes.yaml -r pl_list.yaml");
+  CHECK(list.exit == 3);
+  CHECK(list.err ==
+        "pl_list.yaml:2:34: error: requests[0].strategy: unknown strategy \"fil\"; expected auto, "
+        "fill, each, global, drained or score (communism = auto, average = each)\n"
+        "pl_list.yaml:2:61: warning: requests[0].node_filter.nodes[0]: node \"n9\" is not in the "
+        "inventory\n");
+
   // The same for one Kubernetes manifest: its error, and its nodeName's place.
   write("pl_pod.yaml",
         "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  nodeName: n9\n  containers:\n"

@@ -665,8 +665,7 @@ void check_min_count(const Draft& d, Diagnostics& diags) {
                                         " is more than count " + std::to_string(r.count));
 }
 
-bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+void finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
   if (count_required && !d.count_written)
     diags.error(
         count_origin,
@@ -679,7 +678,6 @@ bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
                 "requested_to_capacity_ratio needs scoring.shape (a list of {utilization, score} "
                 "points)");
   if (d.request.name.empty()) d.request.name = d.request.app;
-  return count_errors(diags) == errors_before;
 }
 
 }  // namespace

@@ -603,26 +603,7 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
     if (!r_.fields(at, r_.doc().element(v, i), kTaintFields, f.data())) continue;
     const ValueId key = f[taint_field::kKey], value = f[taint_field::kValue],
                   effect = f[taint_field::kEffect];
-    Taint taint;
-    if (key == kNoValue)
-      r_.error(at, r_.doc().element(v, i), "key is required");
-    else if (auto k = r_.string(at.child("key"), key))
-      taint.key = *k;
-    if (value != kNoValue) {
-      if (auto s = r_.scalar(at.child("value"), value)) taint.value = *s;
-    }
-    if (effect == kNoValue) {
-      r_.error(at, r_.doc().element(v, i),
-               "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
-    } else if (auto e = r_.string(at.child("effect"), effect)) {
-      if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
-        r_.error(at.child("effect"), effect,
-                 "unknown effect " + quoted(*e) +
-                     "; expected NoSchedule, PreferNoSchedule or NoExecute");
-      else
-        taint.effect = *e;
-    }
-    node_.taints.push_back(std::move(taint));
+    node_.taints.push_back(read_taint(r_, at, r_.doc().element(v, i), key, value, effect));
   }
 }
 
@@ -1195,6 +1176,29 @@ std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnosti
   Node node = loader.load(root, top, name_id);
   if (count_errors(diags) > errors_before) return std::nullopt;
   return node;
+}
+
+Taint read_taint(Reader& r, const FieldPath& at, ValueId item, ValueId key, ValueId value,
+                 ValueId effect) {
+  Taint taint;
+  if (key == kNoValue)
+    r.error(at, item, "key is required");
+  else if (auto k = r.string(at.child("key"), key))
+    taint.key = *k;
+  if (value != kNoValue) {
+    if (auto s = r.scalar(at.child("value"), value)) taint.value = *s;
+  }
+  if (effect == kNoValue) {
+    r.error(at, item, "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
+  } else if (auto e = r.string(at.child("effect"), effect)) {
+    if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
+      r.error(
+          at.child("effect"), effect,
+          "unknown effect " + quoted(*e) + "; expected NoSchedule, PreferNoSchedule or NoExecute");
+    else
+      taint.effect = *e;
+  }
+  return taint;
 }
 
 }  // namespace eruplan

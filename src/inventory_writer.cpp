@@ -4,6 +4,7 @@
 // nothing is used), nodes in input order.
 #include "json_writer.h"
 #include "pipeline.h"
+#include "render.h"
 
 namespace eruplan {
 
@@ -31,12 +32,7 @@ void write_workloads(W& w, const Node& n) {
     w.integer(wl.memory_limit);
     if (!wl.cpu_map.empty()) {
       w.key("cpu_map");
-      w.begin_object();
-      for (const auto& [core, pieces] : wl.cpu_map) {
-        w.key(core);
-        w.integer(pieces);
-      }
-      w.end_object();
+      write_mapping(w, wl.cpu_map);
     }
     if (wl.numa >= 0) {
       w.key("numa_node");
@@ -53,12 +49,7 @@ void write_node(W& w, const Node& n) {
   w.key("name");
   w.string(n.name);
   w.key("labels");
-  w.begin_object();
-  for (const auto& [k, v] : n.labels) {
-    w.key(k);
-    w.string(v);
-  }
-  w.end_object();
+  write_mapping(w, n.labels);
   w.key("available");
   w.boolean(n.available);
   if (n.cpu_given >= 0) {
@@ -173,12 +164,7 @@ void write_node(W& w, const Node& n) {
   w.end_object();
 
   w.key("instances");
-  w.begin_object();
-  for (const auto& [app, count] : n.instances) {
-    w.key(app);
-    w.integer(count);
-  }
-  w.end_object();
+  write_mapping(w, n.instances);
   write_workloads(w, n);
   w.end_object();
 }
@@ -203,13 +189,7 @@ void write_inventory(W& w, const Inventory& inventory) {
 std::string render_inventory(const Inventory& inventory, OutputFormat format) {
   std::string out;
   out.reserve(256 + inventory.nodes.size() * 400);
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write_inventory(w, inventory);
-  } else {
-    YamlWriter w(out);
-    write_inventory(w, inventory);
-  }
+  append_document(out, format, [&](auto& w) { write_inventory(w, inventory); });
   return out;
 }
 

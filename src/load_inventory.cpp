@@ -127,6 +127,15 @@ class NodeLoader {
   void usage_cpu_map(const FieldPath& path, ValueId v);
   void usage_numa_memory(const FieldPath& path, ValueId v);
   void usage_volumes(const FieldPath& path, ValueId v);
+  // usage.numa_memory and usage.volumes: bytes used per NUMA node or device
+  // (`what`), each named once (find gives its index, parts.size() when the
+  // node has none: the error says `unknown`) and at most its `size` (called
+  // `size_word` in the error).
+  using Find = std::size_t (NodeLoader::*)(std::string_view) const;
+  template <class Part>
+  void usage_bytes(const FieldPath& path, const std::vector<Entry>& list, SparseList<Part>& parts,
+                   Find find, Bytes Part::*size, std::string_view what, std::string_view unknown,
+                   std::string_view size_word);
   void labels(const FieldPath& path, ValueId v);
   void instances(const FieldPath& path, ValueId v);
   void extended(const FieldPath& path, ValueId v);
@@ -497,51 +506,43 @@ void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::usage_numa_memory(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
+  const std::vector<Entry> list = r_.members(path, v);
   if (!numa_ok_) return;
-  auto& numa_nodes = node_.numa_nodes;
-  std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    const std::size_t i = find_numa(e.key);
-    if (i == numa_nodes.size()) {
-      r_.error(
-          here, e.key_id,
-          "NUMA node " + quoted(e.key) +
-              (numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa"));
-      continue;
-    }
-    if (!first_time(r_, path, e, seen, i)) continue;
-    const auto used = r_.size(here, e.value);
-    if (!used) continue;
-    numa_nodes[i].used = *used;
-    if (*used > numa_nodes[i].memory)
-      r_.error(here, e.value,
-               format_bytes(*used) + " used, more than NUMA node " + quoted(e.key) + "'s memory " +
-                   format_bytes(numa_nodes[i].memory));
-  }
+  usage_bytes(
+      path, list, node_.numa_nodes, &NodeLoader::find_numa, &NumaNode::memory, "NUMA node",
+      node_.numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa",
+      "memory");
 }
 
 void NodeLoader::usage_volumes(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
+  const std::vector<Entry> list = r_.members(path, v);
   if (!devices_ok_) return;
-  auto& devices = node_.devices;
-  std::vector<ValueId> seen(devices.size(), kNoValue);
+  usage_bytes(path, list, node_.devices, &NodeLoader::find_device, &Device::size, "device",
+              " is not one of the node's volumes", "size");
+}
+
+template <class Part>
+void NodeLoader::usage_bytes(const FieldPath& path, const std::vector<Entry>& list,
+                             SparseList<Part>& parts, Find find, Bytes Part::*size,
+                             std::string_view what, std::string_view unknown,
+                             std::string_view size_word) {
+  const std::string part = std::string(what) + " ";
+  std::vector<ValueId> seen(parts.size(), kNoValue);
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t i = find_device(e.key);
-    if (i == devices.size()) {
-      r_.error(here, e.key_id, "device " + quoted(e.key) + " is not one of the node's volumes");
+    const std::size_t i = (this->*find)(e.key);
+    if (i == parts.size()) {
+      r_.error(here, e.key_id, part + quoted(e.key) + std::string(unknown));
       continue;
     }
     if (!first_time(r_, path, e, seen, i)) continue;
     const auto used = r_.size(here, e.value);
     if (!used) continue;
-    devices[i].used = *used;
-    if (*used > devices[i].size)
+    parts[i].used = *used;
+    if (*used > parts[i].*size)
       r_.error(here, e.value,
-               format_bytes(*used) + " used, more than device " + quoted(e.key) + "'s size " +
-                   format_bytes(devices[i].size));
+               format_bytes(*used) + " used, more than " + part + quoted(e.key) + "'s " +
+                   std::string(size_word) + " " + format_bytes(parts[i].*size));
   }
 }
 

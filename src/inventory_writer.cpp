@@ -10,6 +10,24 @@ namespace eruplan {
 
 namespace {
 
+// Whether write_parts writes the parts whose value is 0: the usage maps
+// leave them out.
+enum class Zeros { Write, Leave };
+
+// A node's parts (cores, NUMA nodes, devices, extended resources) as one
+// mapping, name -> an integer member, in the node's order.
+template <class W, class Part>
+void write_parts(W& w, const SparseList<Part>& parts, const std::string Part::*name,
+                 const std::int64_t Part::*value, Zeros zeros) {
+  w.begin_object();
+  for (const Part& part : parts) {
+    if (zeros == Zeros::Leave && part.*value == 0) continue;
+    w.key(part.*name);
+    w.integer(part.*value);
+  }
+  w.end_object();
+}
+
 // SPEC §11's running workloads, normalised; cpu_map only when bound.
 template <class W>
 void write_workloads(W& w, const Node& n) {
@@ -57,12 +75,7 @@ void write_node(W& w, const Node& n) {
     w.number(format_cores(n.cpu_given));
   } else if (!n.cores.empty()) {
     w.key("cpu_map");
-    w.begin_object();
-    for (const Core& c : n.cores) {
-      w.key(c.id);
-      w.integer(c.capacity);
-    }
-    w.end_object();
+    write_parts(w, n.cores, &Core::id, &Core::capacity, Zeros::Write);
   }
   w.key("memory");
   w.integer(n.memory);
@@ -76,29 +89,14 @@ void write_node(W& w, const Node& n) {
     }
     w.end_object();
     w.key("numa_memory");
-    w.begin_object();
-    for (const NumaNode& m : n.numa_nodes) {
-      w.key(m.id);
-      w.integer(m.memory);
-    }
-    w.end_object();
+    write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::memory, Zeros::Write);
   }
   w.key("storage");
   w.integer(n.storage);
   w.key("volumes");
-  w.begin_object();
-  for (const Device& d : n.devices) {
-    w.key(d.name);
-    w.integer(d.size);
-  }
-  w.end_object();
+  write_parts(w, n.devices, &Device::name, &Device::size, Zeros::Write);
   w.key("extended");
-  w.begin_object();
-  for (const ExtendedResource& e : n.extended) {
-    w.key(e.name);
-    w.integer(e.total);
-  }
-  w.end_object();
+  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::total, Zeros::Write);
   if (n.max_instances >= 0) {
     w.key("max_instances");
     w.integer(n.max_instances);
@@ -126,41 +124,17 @@ void write_node(W& w, const Node& n) {
   w.key("cpu");
   w.number(format_cores(n.cpu_used));
   w.key("cpu_map");
-  w.begin_object();
-  for (const Core& c : n.cores) {
-    if (c.used == 0) continue;
-    w.key(c.id);
-    w.integer(c.used);
-  }
-  w.end_object();
+  write_parts(w, n.cores, &Core::id, &Core::used, Zeros::Leave);
   w.key("memory");
   w.integer(n.memory_used);
   w.key("numa_memory");
-  w.begin_object();
-  for (const NumaNode& m : n.numa_nodes) {
-    if (m.used == 0) continue;
-    w.key(m.id);
-    w.integer(m.used);
-  }
-  w.end_object();
+  write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::used, Zeros::Leave);
   w.key("storage");
   w.integer(n.storage_used);
   w.key("volumes");
-  w.begin_object();
-  for (const Device& d : n.devices) {
-    if (d.used == 0) continue;
-    w.key(d.name);
-    w.integer(d.used);
-  }
-  w.end_object();
+  write_parts(w, n.devices, &Device::name, &Device::used, Zeros::Leave);
   w.key("extended");
-  w.begin_object();
-  for (const ExtendedResource& e : n.extended) {
-    if (e.used == 0) continue;
-    w.key(e.name);
-    w.integer(e.used);
-  }
-  w.end_object();
+  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::used, Zeros::Leave);
   w.end_object();
 
   w.key("instances");

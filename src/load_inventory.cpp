@@ -278,30 +278,28 @@ void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
   }
 }
 
+// The index of the part named `name` in `parts`, sorted by `less` on
+// their names; parts.size() when there is none.
+template <class Part>
+std::size_t find_named(const SparseList<Part>& parts, const std::string Part::*name_of,
+                       std::string_view name, bool (*less)(std::string_view, std::string_view)) {
+  const auto it = std::lower_bound(
+      parts.begin(), parts.end(), name,
+      [&](const Part& part, std::string_view k) { return less(part.*name_of, k); });
+  return it != parts.end() && (*it).*name_of == name ? static_cast<std::size_t>(it - parts.begin())
+                                                     : parts.size();
+}
+
 std::size_t NodeLoader::find_core(std::string_view id) const {
-  auto it =
-      std::lower_bound(node_.cores.begin(), node_.cores.end(), id,
-                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
-  return it != node_.cores.end() && it->id == id
-             ? static_cast<std::size_t>(it - node_.cores.begin())
-             : node_.cores.size();
+  return find_named(node_.cores, &Core::id, id, natural_less);
 }
 
 std::size_t NodeLoader::find_numa(std::string_view id) const {
-  auto it =
-      std::lower_bound(node_.numa_nodes.begin(), node_.numa_nodes.end(), id,
-                       [](const NumaNode& n, std::string_view k) { return natural_less(n.id, k); });
-  return it != node_.numa_nodes.end() && it->id == id
-             ? static_cast<std::size_t>(it - node_.numa_nodes.begin())
-             : node_.numa_nodes.size();
+  return find_named(node_.numa_nodes, &NumaNode::id, id, natural_less);
 }
 
 std::size_t NodeLoader::find_device(std::string_view name) const {
-  auto it = std::lower_bound(node_.devices.begin(), node_.devices.end(), name,
-                             [](const Device& d, std::string_view k) { return d.name < k; });
-  return it != node_.devices.end() && it->name == name
-             ? static_cast<std::size_t>(it - node_.devices.begin())
-             : node_.devices.size();
+  return find_named(node_.devices, &Device::name, name, byte_less);
 }
 
 std::string NodeLoader::cores_summary() const {

@@ -12,27 +12,30 @@
 // and (SPEC §13):
 //   options: {count, strategy, nodes_limit, app, cpu, cpu_bind, memory,
 //             storage, volumes: [..], nodes: [..], exclude: [..],
-//             labels: {k: v}, atomic, explain}  the request flags, as strings
+//             labels: {k: v}, atomic, explain}  the request flags' values;
+//                                             atomic and explain true or false
 //   expect.deploy_subset: {node: N}           only the listed nodes
 //   expect.deploy_total: N                    new instances in all
 //   expect.placed: N | {request: N}          placed (single request, or per name)
 //   expect.status: S | {request: S}          placed|partial|rejected|satisfied
-// Cases run with --strict: an unknown field in an input is an error.
+// Cases run with --strict: an unknown field in an input is an error, and a
+// case itself is read strictly too (see "Reading the case").
 #include "fixture.h"
 
-#include <utf8proc.h>
-
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <filesystem>
-#include <limits>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "doc.h"
 #include "fixture_fields.h"
 #include "json_writer.h"
+#include "markup.h"
 #include "realloc.h"
 #include "request_fields.h"
 #include "whatif.h"
@@ -43,91 +46,67 @@ namespace {
 
 // --- Reading the case -------------------------------------------------------
 
-// A case is read from the document tree every input is read from (doc.h);
-// an inline input goes to the pipeline as a member of the same text, so its
-// positions are the case file's. The first problem found makes the case
-// malformed: it is kept, later problems are ignored, and the case never
-// reaches the pipeline.
-class CaseReader {
- public:
-  CaseReader(const Doc& doc, std::vector<std::string>& differences)
-      : doc_(doc), differences_(differences) {}
-
-  const Doc& doc() const { return doc_; }
-  void fail(std::string message) {
-    if (problem_) return;
-    problem_ = std::move(message);
-    kept_ = differences_.size();
-  }
-  bool failed() const { return problem_.has_value(); }
-  // The differences recorded before the problem, then the problem.
-  void finish() {
-    if (!problem_) return;
-    differences_.resize(kept_);
-    differences_.push_back("malformed case: " + *problem_);
-  }
-
- private:
-  const Doc& doc_;
-  std::vector<std::string>& differences_;
-  std::optional<std::string> problem_;
-  std::size_t kept_ = 0;
+// A case is read from the document tree every input is read from (doc.h),
+// through the typed Reader: each problem goes to the case's Diagnostics with
+// the case file's line:col and its field path. Cases are read strictly, so
+// an unknown key is an error (with Reader's "did you mean"); a null field is
+// absent (SPEC §12). Every problem is collected; any one makes the case
+// malformed and it never reaches the pipeline. An inline input goes to the
+// pipeline as a member of the same text, so its positions are the case
+// file's too.
+struct CaseContext {
+  Reader& r;
+  const Diagnostics& diags;
+  const std::string& file;
+  const std::string& text;
+  const ReadFile& read;
+  FixtureResult& result;
 };
 
-// A value of the case (or none: an absent member). Keys listed in `hidden`
-// read as absent: a command's own expectations are taken out before the
-// common ones are read.
-class CaseValue {
+// The path of a top-level field of the case ("expect"). It has no parent
+// frame, so it may be kept in a variable (FieldPath{}.child() would point at
+// a temporary).
+FieldPath case_field(std::string_view key) { return {nullptr, key, -1}; }
+
+// The members of a mapping picked by one or more field tables in one
+// Reader::fields call, so unknown keys are checked against them all; a field
+// of an earlier table hides one of the same name in a later one (a command's
+// own expect.status replaces the common one). kNoValue: every field absent.
+class Fields {
  public:
-  CaseValue(CaseReader& c, ValueId v, std::span<const FieldSpec> hidden = {})
-      : c_(&c), v_(v), hidden_(hidden) {}
-
-  explicit operator bool() const { return v_ != kNoValue; }
-  bool IsMap() const { return *this && value().kind == ValueKind::Object; }
-  bool IsSequence() const { return *this && value().kind == ValueKind::Array; }
-  bool IsNull() const { return *this && value().kind == ValueKind::Null; }
-  bool IsScalar() const { return *this && c_->doc().is_scalar(v_) && !IsNull(); }
-  // A quoted scalar: "3" is a string, not a count.
-  bool quoted() const { return IsScalar() && value().kind == ValueKind::String && !value().plain; }
-  std::string Scalar() const { return IsScalar() ? std::string(c_->doc().text(v_)) : ""; }
-
-  std::size_t size() const { return IsMap() || IsSequence() ? c_->doc().size(v_) : 0; }
-  CaseValue operator[](std::size_t i) const {
-    return {*c_, IsSequence() && i < size() ? c_->doc().element(v_, static_cast<std::uint32_t>(i))
-                                            : kNoValue};
+  Fields(Reader& r, const FieldPath& path, ValueId object,
+         std::initializer_list<std::span<const FieldSpec>> tables) {
+    for (std::span<const FieldSpec> table : tables)
+      for (const FieldSpec& spec : table)
+        if (!known(spec.name)) table_.push_back(spec);
+    values_.assign(table_.size(), kNoValue);
+    if (object != kNoValue) r.fields(path, object, table_, values_.data());
   }
-  // The first member named `key`.
-  CaseValue operator[](std::string_view key) const {
-    for (std::uint32_t i = 0; i < (IsMap() ? size() : 0); ++i)
-      if (c_->doc().text(c_->doc().key(v_, i)) == key && !is_hidden(key))
-        return {*c_, c_->doc().member(v_, i)};
-    return {*c_, kNoValue};
-  }
-  // The members in document order, as (key, value).
-  std::vector<std::pair<CaseValue, CaseValue>> members() const {
-    std::vector<std::pair<CaseValue, CaseValue>> out;
-    for (std::uint32_t i = 0; i < (IsMap() ? size() : 0); ++i) {
-      const ValueId k = c_->doc().key(v_, i);
-      if (!is_hidden(c_->doc().text(k)))
-        out.emplace_back(CaseValue(*c_, k), CaseValue(*c_, c_->doc().member(v_, i)));
-    }
+
+  // The same with the fields of `table` absent: a command reads its own.
+  Fields hiding(std::span<const FieldSpec> table) const {
+    Fields out = *this;
+    for (const FieldSpec& spec : table)
+      for (std::size_t i = 0; i < out.table_.size(); ++i)
+        if (out.table_[i].name == spec.name) out.values_[i] = kNoValue;
     return out;
   }
-  CaseValue without(std::span<const FieldSpec> hidden) const { return {*c_, v_, hidden}; }
 
-  void fail(std::string message) const { c_->fail(std::move(message)); }
-  CaseReader& reader() const { return *c_; }
-
- private:
-  const Doc::Value& value() const { return c_->doc()[v_]; }
-  bool is_hidden(std::string_view key) const {
-    return std::any_of(hidden_.begin(), hidden_.end(),
-                       [key](const FieldSpec& spec) { return spec.name == key; });
+  // The value of field `name`, or kNoValue when absent (or null).
+  ValueId operator[](std::string_view name) const {
+    for (std::size_t i = 0; i < table_.size(); ++i)
+      if (table_[i].name == name) return values_[i];
+    throw std::logic_error("fixture case: no field " + std::string(name) + " in the table");
   }
 
-  CaseReader* c_;
-  ValueId v_;
-  std::span<const FieldSpec> hidden_;
+ private:
+  bool known(std::string_view name) const {
+    return std::any_of(table_.begin(), table_.end(),
+                       [name](const FieldSpec& spec) { return spec.name == name; });
+  }
+
+  std::vector<FieldSpec> table_;
+  std::vector<ValueId> values_;
 };
 
 std::string in_quotes(std::string_view s) {
@@ -143,82 +122,42 @@ std::string in_quotes(std::string_view s) {
   return out + '"';
 }
 
-// A short rendering of a value for "got ..." messages.
-std::string describe(const CaseValue& node) {
-  if (node.IsScalar()) return in_quotes(node.Scalar());
-  if (node.IsSequence()) return "a list";
-  if (node.IsMap()) return "a mapping";
-  if (node.IsNull()) return "nothing";
-  return "an undefined value";
+std::optional<std::string> read_text(Reader& r, const FieldPath& path, ValueId v) {
+  if (const auto t = r.scalar(path, v)) return std::string(*t);
+  return std::nullopt;
 }
 
-// A plain (unquoted) integer scalar; quoted "3" is a string, not a count.
-std::int64_t read_int(const CaseValue& node, const std::string& path, std::int64_t min) {
-  if (node.IsScalar() && !node.quoted()) {
-    const std::string s = node.Scalar();
-    size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
-    bool digits = i < s.size() && s.size() - i <= 18;
-    for (size_t k = i; k < s.size(); ++k) digits = digits && s[k] >= '0' && s[k] <= '9';
-    if (digits) {
-      const std::int64_t v = std::stoll(s);
-      if (v >= min) return v;
-      node.fail(path + ": expected an integer >= " + std::to_string(min) + ", got " + s);
-      return min;
-    }
-  }
-  node.fail(path + ": expected an integer, got " + describe(node));
-  return std::max<std::int64_t>(min, 0);
+// One of `choices` ("a, b or c" in the message).
+std::optional<std::string> read_choice(Reader& r, const FieldPath& path, ValueId v,
+                                       std::initializer_list<std::string_view> choices,
+                                       std::string_view expected) {
+  const auto t = r.scalar(path, v);
+  if (!t) return std::nullopt;
+  if (std::find(choices.begin(), choices.end(), *t) != choices.end()) return std::string(*t);
+  r.error(path, v, "expected " + std::string(expected) + ", got " + r.describe(v));
+  return std::nullopt;
 }
 
-std::string read_string(const CaseValue& node, const std::string& path) {
-  if (!node.IsScalar()) node.fail(path + ": expected a string, got " + describe(node));
-  return node.Scalar();
-}
-
-bool require_map(const CaseValue& node, const std::string& path) {
-  if (node.IsMap()) return true;
-  node.fail(path + ": expected a mapping, got " + describe(node));
-  return false;
-}
-
-void check_keys(const CaseValue& map, const std::string& path,
-                const std::vector<std::string_view>& known) {
-  for (const auto& [k, v] : map.members()) {
-    const std::string key = k.IsScalar() ? k.Scalar() : "?";
-    bool ok = false;
-    for (std::string_view name : known) ok = ok || key == name;
-    if (ok) continue;
-    std::string list;
-    for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
-    // A key may be megabytes long: show its start.
-    const std::string shown =
-        key.size() > 64 ? key.substr(0, 64) + "...(" + std::to_string(key.size()) + " bytes)" : key;
-    map.fail((path.empty() ? "" : path + ": ") + "unknown field \"" + shown + "\" (known: " + list +
-             ")");
-    return;
-  }
-}
-
-// The same with the known keys of a schema table.
-void check_keys(const CaseValue& map, const std::string& path, std::span<const FieldSpec> table) {
-  std::vector<std::string_view> known;
-  for (const FieldSpec& spec : table) known.push_back(spec.name);
-  check_keys(map, path, known);
-}
-
-// An expected count: N, or "unlimited" (and "absent" where allowed).
+// An expected count: a whole number (unquoted: "3" in quotes is a string,
+// not a count), "unlimited", or "absent" where allowed.
 constexpr std::int64_t kAbsent = -1;
 
-std::int64_t read_count(const CaseValue& node, const std::string& path, bool absent_allowed) {
-  if (node.IsScalar() && node.Scalar() == "unlimited") return kUnlimited;
-  if (absent_allowed && node.IsScalar() && node.Scalar() == "absent") return kAbsent;
-  const std::string s = node.Scalar();
-  const bool numeric = node.IsScalar() && !node.quoted() && !s.empty() &&
-                       s.find_first_not_of("+-0123456789") == std::string::npos;
-  if (numeric) return read_int(node, path, 0);
-  node.fail(path + ": expected an integer or \"unlimited\"" +
-            std::string(absent_allowed ? " or \"absent\"" : "") + ", got " + describe(node));
-  return 0;
+std::optional<std::int64_t> read_count(Reader& r, const FieldPath& path, ValueId v,
+                                       bool absent_allowed) {
+  const Doc& doc = r.doc();
+  const std::string_view t = doc[v].kind == ValueKind::String ? doc.text(v) : "";
+  if (t == "unlimited") return kUnlimited;
+  if (absent_allowed && t == "absent") return kAbsent;
+  const bool numeric =
+      doc[v].kind == ValueKind::Number ||
+      (doc[v].kind == ValueKind::String && doc[v].plain && !t.empty() &&
+       (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-' || t[0] == '+'));
+  if (numeric) return r.integer(path, v, 0);
+  r.error(path, v,
+          std::string("expected a whole number >= 0") +
+              (absent_allowed ? ", \"unlimited\" or \"absent\"" : " or \"unlimited\"") + ", got " +
+              r.describe(v));
+  return std::nullopt;
 }
 
 template <class V>
@@ -243,77 +182,83 @@ struct Expectation {
   std::optional<Expected<Scores>> scores;
 };
 
+bool byte_less(std::string_view a, std::string_view b) { return a < b; }
+
+// A mapping of names (nodes, requests, strategies, workloads) to values
+// read by `read` (which returns nullopt after reporting), in document order;
+// a name given twice is an error. Nullopt when `v` is absent.
 template <class V, class Read>
-Expected<V> read_node_map(const CaseValue& node, const std::string& path, Read read) {
+std::optional<Expected<V>> read_named(Reader& r, const FieldPath& path, ValueId v, Read read) {
+  if (v == kNoValue) return std::nullopt;
+  const std::vector<Reader::Entry> entries = r.members(path, v);
+  std::vector<Reader::Entry> sorted = entries;
+  r.sort_unique(path, sorted, byte_less);
   Expected<V> out;
-  if (!require_map(node, path)) return out;
-  for (const auto& [k, v] : node.members()) {
-    const std::string name = read_string(k, path + " key");
-    out.emplace_back(name, read(v, path + "." + name));
-    if (node.reader().failed()) break;
-  }
+  for (const Reader::Entry& e : entries)
+    if (std::optional<V> value = read(path.child(e.key), e.value))
+      out.emplace_back(std::string(e.key), std::move(*value));
   return out;
 }
 
 // SPEC §13's expectations: a scalar placed/status is the single request's;
 // a mapping names the requests of a requests: list.
-void read_operator_expectation(const CaseValue& node, Expectation& e) {
-  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
-  if (node["deploy_subset"])
-    e.deploy_subset =
-        read_node_map<std::int64_t>(node["deploy_subset"], "expect.deploy_subset", ints);
-  if (node["deploy_total"])
-    e.deploy_total = read_int(node["deploy_total"], "expect.deploy_total", 0);
-  auto status = [](const CaseValue& n, const std::string& p) {
-    std::string v = read_string(n, p);
-    if (v != "placed" && v != "partial" && v != "rejected" && v != "satisfied")
-      n.fail(p + ": expected placed, partial, rejected or satisfied, got " + in_quotes(v));
-    return v;
+void read_operator_expectation(Reader& r, const FieldPath& path, const Fields& f, Expectation& e) {
+  auto count = [&r](const FieldPath& p, ValueId v) { return r.integer(p, v, 0); };
+  auto status = [&r](const FieldPath& p, ValueId v) {
+    return read_choice(r, p, v, {"placed", "partial", "rejected", "satisfied"},
+                       "placed, partial, rejected or satisfied");
   };
-  if (const CaseValue p = node["placed"]; p && p.IsMap())
-    e.placed = read_node_map<std::int64_t>(p, "expect.placed", ints);
-  else if (p)
-    e.placed = Expected<std::int64_t>{{"", read_int(p, "expect.placed", 0)}};
-  if (const CaseValue st = node["status"]; st && st.IsMap())
-    e.status = read_node_map<std::string>(st, "expect.status", status);
-  else if (st)
-    e.status = Expected<std::string>{{"", status(st, "expect.status")}};
-  if (node["scores"])
-    e.scores = read_node_map<Expectation::Scores>(
-        node["scores"], "expect.scores", [](const CaseValue& n, const std::string& p) {
-          Expectation::Scores s;
-          if (!require_map(n, p)) return s;
-          check_keys(n, p, kExpectScoreFields);
-          if (n["fit"]) s.fit = read_int(n["fit"], p + ".fit", INT64_MIN);
-          if (n["balanced"]) s.balanced = read_int(n["balanced"], p + ".balanced", INT64_MIN);
-          if (n["total"]) s.total = read_int(n["total"], p + ".total", INT64_MIN);
-          return s;
-        });
+  e.deploy_subset =
+      read_named<std::int64_t>(r, path.child("deploy_subset"), f["deploy_subset"], count);
+  if (const ValueId v = f["deploy_total"]; v != kNoValue)
+    e.deploy_total = r.integer(path.child("deploy_total"), v, 0);
+  if (const ValueId v = f["placed"]; v != kNoValue && r.doc()[v].kind == ValueKind::Object)
+    e.placed = read_named<std::int64_t>(r, path.child("placed"), v, count);
+  else if (v != kNoValue)
+    if (const auto n = count(path.child("placed"), v)) e.placed = Expected<std::int64_t>{{"", *n}};
+  if (const ValueId v = f["status"]; v != kNoValue && r.doc()[v].kind == ValueKind::Object)
+    e.status = read_named<std::string>(r, path.child("status"), v, status);
+  else if (v != kNoValue)
+    if (auto s = status(path.child("status"), v)) e.status = Expected<std::string>{{"", *s}};
+  e.scores = read_named<Expectation::Scores>(
+      r, path.child("scores"), f["scores"], [&r](const FieldPath& p, ValueId v) {
+        const Fields parts(r, p, v, {kExpectScoreFields});
+        Expectation::Scores s;
+        auto part = [&](std::string_view name, std::optional<std::int64_t>& out) {
+          if (const ValueId n = parts[name]; n != kNoValue)
+            out = r.integer(p.child(name), n, INT64_MIN);
+        };
+        part("fit", s.fit);
+        part("balanced", s.balanced);
+        part("total", s.total);
+        return std::optional(s);
+      });
 }
 
-Expectation read_expectation(const CaseValue& node) {
+// expect: (`path`) picked as `f`, a command's own fields hidden.
+Expectation read_expectation(Reader& r, const FieldPath& path, const Fields& f) {
   Expectation e;
-  if (!node) return e;
-  if (!require_map(node, "expect")) return e;
-  check_keys(node, "expect", kExpectFields);
-  read_operator_expectation(node, e);
-  if (node["exit"]) e.exit = read_int(node["exit"], "expect.exit", 0);
-  if (node["capacity"])
-    e.capacity = read_node_map<std::int64_t>(
-        node["capacity"], "expect.capacity",
-        [](const CaseValue& n, const std::string& p) { return read_count(n, p, true); });
-  if (node["total"]) e.total = read_count(node["total"], "expect.total", false);
-  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
-  if (node["deploy"]) e.deploy = read_node_map<std::int64_t>(node["deploy"], "expect.deploy", ints);
-  if (node["plans"]) e.plans = read_node_map<std::int64_t>(node["plans"], "expect.plans", ints);
-  if (node["reasons"])
-    e.reasons = read_node_map<std::string>(node["reasons"], "expect.reasons", read_string);
-  if (const CaseValue c = node["error_contains"]; c && c.IsSequence()) {
-    for (std::size_t i = 0; i < c.size(); ++i)
-      e.error_contains.push_back(
-          read_string(c[i], "expect.error_contains[" + std::to_string(i) + "]"));
-  } else if (c) {
-    e.error_contains.push_back(read_string(c, "expect.error_contains"));
+  read_operator_expectation(r, path, f, e);
+  auto count = [&r](const FieldPath& p, ValueId v) { return r.integer(p, v, 0); };
+  auto text = [&r](const FieldPath& p, ValueId v) { return read_text(r, p, v); };
+  if (const ValueId v = f["exit"]; v != kNoValue)
+    e.exit = r.integer(path.child("exit"), v, 0).value_or(0);
+  e.capacity = read_named<std::int64_t>(
+      r, path.child("capacity"), f["capacity"],
+      [&r](const FieldPath& p, ValueId v) { return read_count(r, p, v, true); });
+  if (const ValueId v = f["total"]; v != kNoValue)
+    e.total = read_count(r, path.child("total"), v, false);
+  e.deploy = read_named<std::int64_t>(r, path.child("deploy"), f["deploy"], count);
+  e.plans = read_named<std::int64_t>(r, path.child("plans"), f["plans"], count);
+  e.reasons = read_named<std::string>(r, path.child("reasons"), f["reasons"], text);
+  const FieldPath contains = path.child("error_contains");
+  if (const ValueId v = f["error_contains"]; v != kNoValue && r.doc()[v].kind == ValueKind::Array) {
+    if (r.is_array(contains, v))
+      for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+        if (auto t = text(contains.at(i), r.doc().element(v, i)))
+          e.error_contains.push_back(std::move(*t));
+  } else if (v != kNoValue) {
+    if (auto t = text(contains, v)) e.error_contains.push_back(std::move(*t));
   }
   return e;
 }
@@ -339,105 +284,86 @@ bool inside_case_tree(const std::filesystem::path& dir, const std::string& path)
   return true;
 }
 
-// An input given as a path relative to the case file, or inline: then the
-// input is the case's own member `field`, read from the case text by the
-// loader, so its messages point into the case file. Returns nullopt (with a
-// difference recorded) when the path cannot be read.
-std::optional<Source> read_input(const CaseValue& node, const std::string& field,
-                                 const std::string& file, const std::string& text,
-                                 const ReadFile& read, std::vector<std::string>& differences) {
-  if (node.IsScalar()) {
-    const std::filesystem::path rel(node.Scalar());
-    const std::filesystem::path dir = std::filesystem::path(file).parent_path();
-    const std::string path = rel.is_absolute() || dir.empty()
-                                 ? rel.generic_string()
-                                 : (dir / rel).lexically_normal().generic_string();
-    if (!inside_case_tree(dir, path)) {
-      differences.push_back(field + ": " + in_quotes(node.Scalar()) +
-                            " is outside the case file's directory; inputs must be in it or below "
-                            "it (symbolic links included)");
-      return std::nullopt;
-    }
-    std::optional<std::string> content = read ? read(path) : std::nullopt;
-    if (!content) {
-      differences.push_back(field + ": cannot read " + in_quotes(path));
-      return std::nullopt;
-    }
-    return Source{path, std::move(*content), InputFormat::Auto, {}};
-  }
-  if (!node.IsMap() && !node.IsSequence()) {
-    node.fail(field + ": expected an inline " + field + " or a path, got " + describe(node));
+// A field that must be given: reported at the case's mapping when absent.
+void require(Reader& r, ValueId root, ValueId v, std::string_view field, std::string_view what) {
+  if (v == kNoValue) r.error(case_field(field), root, "missing (" + std::string(what) + ")");
+}
+
+// An input given as a path relative to the case file (any scalar), or
+// inline (a mapping or a list; null is absent, SPEC §12): then the input is
+// the case's own member `field`, read from the case text by the loader, so
+// its messages point into the case file. Returns nullopt (with a difference
+// recorded) when the path cannot be read.
+std::optional<Source> read_input(CaseContext& c, ValueId v, const std::string& field) {
+  const Doc& doc = c.r.doc();
+  if (!doc.is_scalar(v)) return Source{c.file, c.text, InputFormat::Yaml, field};
+  const std::string name(doc.text(v));
+  const std::filesystem::path rel(name);
+  const std::filesystem::path dir = std::filesystem::path(c.file).parent_path();
+  const std::string path = rel.is_absolute() || dir.empty()
+                               ? rel.generic_string()
+                               : (dir / rel).lexically_normal().generic_string();
+  if (!inside_case_tree(dir, path)) {
+    c.result.differences.push_back(
+        field + ": " + in_quotes(name) +
+        " is outside the case file's directory; inputs must be in it or below it (symbolic "
+        "links included)");
     return std::nullopt;
   }
-  return Source{file, text, InputFormat::Yaml, field};
+  std::optional<std::string> content = c.read ? c.read(path) : std::nullopt;
+  if (!content) {
+    c.result.differences.push_back(field + ": cannot read " + in_quotes(path));
+    return std::nullopt;
+  }
+  return Source{path, std::move(*content), InputFormat::Auto, {}};
 }
 
-Command read_command(const CaseValue& node) {
-  if (!node) return Command::Plan;
-  const std::string c = read_string(node, "command");
-  if (c == "plan") return Command::Plan;
-  if (c == "capacity") return Command::Capacity;
-  if (c == "validate") return Command::Validate;
-  if (c == "share") return Command::Share;
-  node.fail("command: unknown command " + in_quotes(c) +
-            " (expected plan, capacity, validate, share, realloc, compare, grow or drain)");
-  return Command::Plan;
+// The request fields that have a flag (request_fields.h), in table order.
+std::vector<FieldSpec> flag_fields() {
+  std::vector<FieldSpec> out;
+  for_each_flag_field([&out](const FieldSpec& spec) { out.push_back(spec); });
+  return out;
 }
 
-// options: the request flags (SPEC §13) under their fields' names
-// (request_fields.h), each a scalar written as the flag's value, a list for
-// the repeatable ones, labels as a mapping.
-void read_overrides(const CaseValue& node, RunOptions& options) {
-  if (!node || !node.IsMap()) return;
+std::optional<PlansShown> read_plans(Reader& r, const FieldPath& path, ValueId v) {
+  const auto p = read_choice(r, path, v, {"all", "assigned", "none"}, "all, assigned or none");
+  if (!p) return std::nullopt;
+  return *p == "all" ? PlansShown::All : *p == "assigned" ? PlansShown::Assigned : PlansShown::None;
+}
+
+// options: of a plan, capacity, validate or share case: plans, the request
+// flags (SPEC §13) under their fields' names (request_fields.h), each a
+// scalar written as the flag's value, a list for the repeatable ones, labels
+// as a mapping; then atomic and explain.
+void read_options(Reader& r, ValueId v, RunOptions& options) {
+  const FieldPath path = case_field("options");
+  const std::vector<FieldSpec> flags = flag_fields();
+  const std::span<const FieldSpec> own(kCaseOptionFields);
+  const Fields f(r, path, v, {own.first(1), flags, own.subspan(1)});
+  if (const ValueId p = f["plans"]; p != kNoValue)
+    options.plans = read_plans(r, path.child("plans"), p).value_or(PlansShown::All);
   RequestOverrides& o = options.overrides;
-  for_each_flag_field([&](const FieldSpec& spec) {
-    const CaseValue value = node[spec.name];
-    if (!value) return;
-    const std::string path = "options." + std::string(spec.name);
+  for (const FieldSpec& spec : flags) {
+    const ValueId value = f[spec.name];
+    if (value == kNoValue) continue;
+    const FieldPath here = path.child(spec.name);
     if (spec.kind == FieldKind::List) {
-      if (!value.IsSequence()) return value.fail(path + ": expected a list");
-      for (std::size_t i = 0; i < value.size(); ++i)
-        o.set(spec.flag, read_string(value[i], path + "[" + std::to_string(i) + "]"));
+      if (!r.is_array(here, value)) continue;
+      for (std::uint32_t i = 0; i < r.doc().size(value); ++i)
+        if (auto t = read_text(r, here.at(i), r.doc().element(value, i)))
+          o.set(spec.flag, std::move(*t));
     } else if (spec.kind == FieldKind::Labels) {
-      if (!require_map(value, path)) return;
-      for (const auto& [k, v] : value.members())
-        o.set(spec.flag,
-              read_string(k, path + " key") + "=" + read_string(v, path + "." + k.Scalar()));
-    } else {
-      o.set(spec.flag, read_string(value, path));
+      for (const Reader::Entry& e : r.members(here, value))
+        if (auto t = read_text(r, here.child(e.key), e.value))
+          o.set(spec.flag, std::string(e.key) + "=" + *t);
+    } else if (auto t = read_text(r, here, value)) {
+      o.set(spec.flag, std::move(*t));
     }
-  });
-  auto flag = [&](const char* key) {
-    if (!node[key]) return false;
-    const std::string v = read_string(node[key], std::string("options.") + key);
-    if (v != "true" && v != "false")
-      node.fail(std::string("options.") + key + ": expected true or false, got " + in_quotes(v));
-    return v == "true";
-  };
-  options.atomic = flag("atomic");
-  options.explain = flag("explain");
-}
-
-PlansShown read_plans(const CaseValue& plans) {
-  const std::string p = read_string(plans, "options.plans");
-  if (p == "all") return PlansShown::All;
-  if (p == "assigned") return PlansShown::Assigned;
-  if (p == "none") return PlansShown::None;
-  plans.fail("options.plans: expected all, assigned or none, got " + in_quotes(p));
-  return PlansShown::All;
-}
-
-PlansShown read_options(const CaseValue& node) {
-  if (!node) return PlansShown::All;
-  if (!require_map(node, "options")) return PlansShown::All;
-  // plans, then the request fields that have a flag, then the rest.
-  std::vector<std::string_view> known = {kCaseOptionFields[0].name};
-  for_each_flag_field([&known](const FieldSpec& spec) { known.push_back(spec.name); });
-  for (std::size_t i = 1; i < kCaseOptionFields.size(); ++i)
-    known.push_back(kCaseOptionFields[i].name);
-  check_keys(node, "options", known);
-  if (!node["plans"]) return PlansShown::All;
-  return read_plans(node["plans"]);
+  }
+  if (const ValueId a = f["atomic"]; a != kNoValue)
+    options.atomic = r.boolean(path.child("atomic"), a).value_or(false);
+  if (const ValueId e = f["explain"]; e != kNoValue)
+    options.explain = r.boolean(path.child("explain"), e).value_or(false);
 }
 
 // --- Comparing ----------------------------------------------------------------
@@ -672,35 +598,39 @@ std::optional<WhatIfCommand> whatif_command(const std::string& c) {
   return std::nullopt;
 }
 
-bool read_bool(const CaseValue& node, const std::string& path) {
-  if (node.IsScalar() && !node.quoted() && (node.Scalar() == "true" || node.Scalar() == "false"))
-    return node.Scalar() == "true";
-  node.fail(path + ": expected true or false, got " + describe(node));
-  return false;
-}
-
-void read_whatif_options(const CaseValue& node, WhatIfOptions& o) {
-  if (!node) return;
-  if (!require_map(node, "options")) return;
-  check_keys(node, "options", kWhatIfOptionFields);
-  if (node["plans"]) o.plans = read_plans(node["plans"]);
-  if (const CaseValue s = node["strategies"]; s && s.IsSequence()) {
-    for (std::size_t i = 0; i < s.size(); ++i)
-      o.strategies.push_back(read_string(s[i], "options.strategies[" + std::to_string(i) + "]"));
-  } else if (s) {
-    const std::string list = read_string(s, "options.strategies");
-    for (std::size_t at = 0; at <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', at), list.size());
-      if (comma > at) o.strategies.push_back(list.substr(at, comma - at));
-      at = comma + 1;
-    }
+void read_whatif_options(Reader& r, ValueId v, WhatIfOptions& o) {
+  const FieldPath path = case_field("options");
+  const Fields f(r, path, v, {kWhatIfOptionFields});
+  if (const ValueId p = f["plans"]; p != kNoValue)
+    o.plans = read_plans(r, path.child("plans"), p).value_or(PlansShown::All);
+  // A list, or one string of names separated by commas (as --strategies).
+  auto strategy = [&](const FieldPath& at, ValueId s, std::string_view name) {
+    if (parse_strategy(name))
+      o.strategies.emplace_back(name);
+    else
+      r.error(at, s, "unknown strategy " + in_quotes(name) + "; expected " + strategy_choices());
+  };
+  const FieldPath strategies = path.child("strategies");
+  if (const ValueId s = f["strategies"]; s != kNoValue && r.doc()[s].kind == ValueKind::Array) {
+    if (r.is_array(strategies, s))
+      for (std::uint32_t i = 0; i < r.doc().size(s); ++i) {
+        const ValueId e = r.doc().element(s, i);
+        if (const auto name = r.scalar(strategies.at(i), e)) strategy(strategies.at(i), e, *name);
+      }
+  } else if (s != kNoValue) {
+    if (const auto list = r.scalar(strategies, s))
+      for (std::size_t at = 0; at <= list->size();) {
+        const std::size_t comma = std::min(list->find(',', at), list->size());
+        if (comma > at) strategy(strategies, s, list->substr(at, comma - at));
+        at = comma + 1;
+      }
   }
-  for (const std::string& name : o.strategies)
-    if (!parse_strategy(name)) node.fail("options.strategies: unknown strategy " + in_quotes(name));
-  if (node["max"])
-    o.max = read_int(node["max"], "options.max", std::numeric_limits<std::int64_t>::min());
-  if (node["node"]) o.node = read_string(node["node"], "options.node");
-  if (node["each_node"]) o.each_node = read_bool(node["each_node"], "options.each_node");
+  if (const ValueId m = f["max"]; m != kNoValue)
+    o.max = r.integer(path.child("max"), m, INT64_MIN).value_or(o.max);
+  if (const ValueId n = f["node"]; n != kNoValue)
+    o.node = read_text(r, path.child("node"), n).value_or("");
+  if (const ValueId e = f["each_node"]; e != kNoValue)
+    o.each_node = r.boolean(path.child("each_node"), e).value_or(false);
 }
 
 struct WhatIfExpectation {
@@ -710,22 +640,16 @@ struct WhatIfExpectation {
 };
 
 // The what-if fields of `expect` (kWhatIfExpectFields); read_expectation
-// reads the rest (the expectation with them hidden).
-
-WhatIfExpectation read_whatif_expectation(const CaseValue& expect) {
+// reads the rest.
+WhatIfExpectation read_whatif_expectation(Reader& r, const FieldPath& path, const Fields& f) {
   WhatIfExpectation e;
-  if (!expect || !expect.IsMap()) return e;
-  auto bools = [](const CaseValue& n, const std::string& p) { return read_bool(n, p); };
-  auto ints = [](const CaseValue& n, const std::string& p) { return read_int(n, p, 0); };
-  if (expect["feasible"])
-    e.feasible = read_node_map<bool>(expect["feasible"], "expect.feasible", bools);
-  if (expect["satisfied"])
-    e.satisfied = read_node_map<bool>(expect["satisfied"], "expect.satisfied", bools);
-  if (expect["absorbable"])
-    e.absorbable = read_node_map<bool>(expect["absorbable"], "expect.absorbable", bools);
-  if (expect["nodes_used"])
-    e.nodes_used = read_node_map<std::int64_t>(expect["nodes_used"], "expect.nodes_used", ints);
-  if (expect["added"]) e.added = read_int(expect["added"], "expect.added", 0);
+  auto flag = [&r](const FieldPath& p, ValueId v) { return r.boolean(p, v); };
+  auto count = [&r](const FieldPath& p, ValueId v) { return r.integer(p, v, 0); };
+  e.feasible = read_named<bool>(r, path.child("feasible"), f["feasible"], flag);
+  e.satisfied = read_named<bool>(r, path.child("satisfied"), f["satisfied"], flag);
+  e.absorbable = read_named<bool>(r, path.child("absorbable"), f["absorbable"], flag);
+  e.nodes_used = read_named<std::int64_t>(r, path.child("nodes_used"), f["nodes_used"], count);
+  if (const ValueId v = f["added"]; v != kNoValue) e.added = r.integer(path.child("added"), v, 0);
   return e;
 }
 
@@ -774,30 +698,40 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
   }
 }
 
-void run_whatif_case(const std::string& file, const std::string& text, const CaseValue& root,
-                     const ReadFile& read, FixtureResult& r) {
-  CaseReader& c = root.reader();
+// The case's inputs `fields` (all given when the case is not malformed),
+// each by path or inline; false when one cannot be read (a difference
+// recorded for each) or the case is malformed: then there is nothing to run.
+bool read_inputs(CaseContext& c, const Fields& top,
+                 std::initializer_list<std::pair<const char*, std::optional<Source>*>> fields) {
+  if (c.diags.has_errors()) return false;
+  for (const auto& [field, out] : fields)
+    if (const ValueId v = top[field]; v != kNoValue) *out = read_input(c, v, field);
+  for (const auto& [field, out] : fields)
+    if (top[field] != kNoValue && !*out) return false;
+  return true;
+}
+
+void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfCommand command) {
+  Reader& r = c.r;
   WhatIfOptions options;
-  options.command = *whatif_command(read_string(root["command"], "command"));
-  read_whatif_options(root["options"], options);
-  const WhatIfExpectation whatif_expect = read_whatif_expectation(root["expect"]);
-  const Expectation expect = read_expectation(root["expect"].without(kWhatIfExpectFields));
-  if (!root["nodes"]) root.fail("nodes: missing (an inline inventory or a path)");
-  if (c.failed()) return;
-  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
-  std::optional<Source> request, node_template;
-  if (root["request"])
-    request = read_input(root["request"], "request", file, text, read, r.differences);
-  if (root["template"])
-    node_template = read_input(root["template"], "template", file, text, read, r.differences);
-  if (!r.differences.empty() || c.failed()) return;
+  options.command = command;
+  read_whatif_options(r, top["options"], options);
+  const FieldPath path = case_field("expect");
+  const Fields expect_fields(r, path, top["expect"], {kWhatIfExpectFields, kExpectFields});
+  const WhatIfExpectation whatif_expect = read_whatif_expectation(r, path, expect_fields);
+  const Expectation expect = read_expectation(r, path, expect_fields.hiding(kWhatIfExpectFields));
+  require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
+  std::optional<Source> nodes, request, node_template;
+  if (!read_inputs(c, top,
+                   {{"nodes", &nodes}, {"request", &request}, {"template", &node_template}}))
+    return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
   options.template_node = std::move(node_template);
   options.strict = true;  // SPEC §13: cases run strictly, what-if ones too
   const WhatIfResult result = run_whatif(options);
-  compare(expect, result.run, r.differences);
-  compare_whatif(whatif_expect, result, r.differences);
+  compare(expect, result.run, c.result.differences);
+  compare_whatif(whatif_expect, result, c.result.differences);
 }
 
 // `command: realloc` (SPEC §11): `request` is the realloc request, `pods`
@@ -805,84 +739,80 @@ void run_whatif_case(const std::string& file, const std::string& text, const Cas
 // `options: {atomic: true}` adds --atomic, and `expect.status: {id: ok|failed|not_applied}`
 // checks the workloads listed (exit and error_contains as for every case).
 
-void run_realloc_case(const CaseValue& root, const std::string& file, const std::string& text,
-                      const ReadFile& read, FixtureResult& r) {
-  CaseReader& c = root.reader();
+void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
+  Reader& r = c.r;
   ReallocOptions options;
-  if (const CaseValue o = root["options"]; o && require_map(o, "options")) {
-    check_keys(o, "options", kReallocOptionFields);
-    if (o["atomic"]) options.atomic = read_string(o["atomic"], "options.atomic") == "true";
-  }
-  const CaseValue expect_node = root["expect"];
-  std::optional<Expected<std::string>> status;
-  if (expect_node.IsMap() && expect_node["status"])
-    status = read_node_map<std::string>(expect_node["status"], "expect.status", read_string);
-  const Expectation expect = read_expectation(expect_node.without(kReallocExpectFields));
-  if (!root["nodes"] || !root["request"]) root.fail("nodes and request are required for realloc");
-  if (c.failed()) return;
-  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
-  std::optional<Source> request =
-      read_input(root["request"], "request", file, text, read, r.differences);
-  if (root["pods"])  // SPEC §12: each running pod is also a workload
-    options.pods = read_input(root["pods"], "pods", file, text, read, r.differences);
-  if (!r.differences.empty() || c.failed()) return;
+  const FieldPath options_path = case_field("options");
+  const Fields option_fields(r, options_path, top["options"], {kReallocOptionFields});
+  if (const ValueId a = option_fields["atomic"]; a != kNoValue)
+    options.atomic = r.boolean(options_path.child("atomic"), a).value_or(false);
+  const FieldPath path = case_field("expect");
+  const Fields expect_fields(r, path, top["expect"], {kReallocExpectFields, kExpectFields});
+  const std::optional<Expected<std::string>> status = read_named<std::string>(
+      r, path.child("status"), expect_fields["status"], [&r](const FieldPath& p, ValueId v) {
+        return read_choice(r, p, v, {"ok", "failed", "not_applied"}, "ok, failed or not_applied");
+      });
+  const Expectation expect = read_expectation(r, path, expect_fields.hiding(kReallocExpectFields));
+  require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
+  require(r, root, top["request"], "request", "an inline realloc request or a path");
+  std::optional<Source> nodes, request;
+  // SPEC §12: each running pod is also a workload
+  if (!read_inputs(c, top, {{"nodes", &nodes}, {"request", &request}, {"pods", &options.pods}}))
+    return;
   options.nodes = std::move(*nodes);
   options.request = std::move(*request);
   const ReallocRun result = run_realloc(options);
-  compare(expect, result, r.differences);
+  compare(expect, result, c.result.differences);
   for (const auto& [id, want] : status ? *status : Expected<std::string>{}) {
     std::string got = "absent";
     if (result.realloc)
       for (const WorkloadChange& change : result.realloc->workloads)
         if (change.id == id) got = realloc_status_name(change.status);
     if (got != want)
-      r.differences.push_back("status." + id + ": expected " + want + ", got " + got);
+      c.result.differences.push_back("status." + id + ": expected " + want + ", got " + got);
   }
 }
 
-void run_case(const CaseValue& root, const std::string& file, const std::string& text,
-              const ReadFile& read, const RunFunction& run_function, FixtureResult& r) {
-  CaseReader& c = root.reader();
-  if (!root.IsMap()) return root.fail("a case must be a mapping, got " + describe(root));
-  check_keys(root, "", kCaseFields);
-  if (root["name"]) r.name = read_string(root["name"], "name");
-  if (root["command"] && whatif_command(read_string(root["command"], "command")))
-    return run_whatif_case(file, text, root, read, r);
-  if (root["command"] && root["command"].IsScalar() && root["command"].Scalar() == "realloc")
-    return run_realloc_case(root, file, text, read, r);
-  RunOptions options;
-  options.command = read_command(root["command"]);
-  options.plans = read_options(root["options"]);
-  read_overrides(root["options"], options);
+void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
+  Reader& r = c.r;
+  if (root == kNoValue || r.doc()[root].kind != ValueKind::Object) {
+    r.error(FieldPath{}, root,
+            "a case must be a mapping, got " +
+                (root == kNoValue || r.doc()[root].kind == ValueKind::Null
+                     ? std::string("an empty document")
+                     : r.describe(root)));
+    return;
+  }
+  const Fields top(r, FieldPath{}, root, {kCaseFields});
+  if (const ValueId n = top["name"]; n != kNoValue)
+    if (auto name = read_text(r, case_field("name"), n)) c.result.name = std::move(*name);
+  RunOptions options;  // command: plan unless given
+  if (const ValueId v = top["command"]; v != kNoValue) {
+    const auto command = read_choice(
+        r, case_field("command"), v,
+        {"plan", "capacity", "validate", "share", "realloc", "compare", "grow", "drain"},
+        "plan, capacity, validate, share, realloc, compare, grow or drain");
+    if (command && whatif_command(*command))
+      return run_whatif_case(c, root, top, *whatif_command(*command));
+    if (command == "realloc") return run_realloc_case(c, root, top);
+    if (command == "capacity") options.command = Command::Capacity;
+    if (command == "validate") options.command = Command::Validate;
+    if (command == "share") options.command = Command::Share;
+  }
+  read_options(r, top["options"], options);
   options.strict = true;  // SPEC §13: cases run strictly
-  const Expectation expect = read_expectation(root["expect"]);
-  if (!root["nodes"]) root.fail("nodes: missing (an inline inventory or a path)");
-  if (c.failed()) return;
-
-  std::optional<Source> nodes = read_input(root["nodes"], "nodes", file, text, read, r.differences);
-  std::optional<Source> request;
-  if (root["request"])
-    request = read_input(root["request"], "request", file, text, read, r.differences);
-  std::optional<Source> pods;  // SPEC §12: kubectl get pods, inline or a path
-  if (root["pods"]) pods = read_input(root["pods"], "pods", file, text, read, r.differences);
-  if (!r.differences.empty() || c.failed()) return;  // an unreadable input; nothing to run
-
-  options.pods = std::move(pods);
+  const FieldPath path = case_field("expect");
+  const Expectation expect =
+      read_expectation(r, path, Fields(r, path, top["expect"], {kExpectFields}));
+  require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
+  std::optional<Source> nodes;
+  // SPEC §12: pods are kubectl get pods, inline or a path
+  if (!read_inputs(c, top,
+                   {{"nodes", &nodes}, {"request", &options.request}, {"pods", &options.pods}}))
+    return;  // malformed, or an unreadable input: nothing to run
   options.nodes = std::move(*nodes);
-  options.request = std::move(request);
   const RunResult result = run_function(options);
-  compare(expect, result, r.differences);
-}
-
-// "cannot parse: <why> (line L, column C)" from the parser's diagnostic.
-std::string parse_problem(const Diagnostics& diags) {
-  if (diags.items().empty()) return "cannot parse";
-  const auto& d = diags.items().front();
-  std::string why = d.message;
-  for (std::string_view prefix : {"malformed YAML: ", "malformed JSON: "})
-    if (why.starts_with(prefix)) why.erase(0, prefix.size());
-  return "cannot parse: " + why + " (line " + std::to_string(d.origin.line) + ", column " +
-         std::to_string(d.origin.col) + ")";
+  compare(expect, result, c.result.differences);
 }
 
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
@@ -898,14 +828,22 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   // inline inputs, which the loaders read from the same text.
   const Source source{file, text, InputFormat::Yaml, {}};
   Diagnostics diags;
-  const std::optional<Doc> doc = parse_document(source, diags);
-  if (!doc) {
-    r.differences.push_back("malformed case: " + parse_problem(diags));
-    return;
+  diags.set_strict(true);  // an unknown key in a case is an error
+  if (const std::optional<Doc> doc = parse_document(source, diags)) {
+    Reader reader(*doc, file, diags);
+    CaseContext c{reader, diags, file, text, read, r};
+    run_case(c, doc->root(), run_function);
   }
-  CaseReader c(*doc, r.differences);
-  run_case(CaseValue(c, doc->root()), file, text, read, run_function, r);
-  c.finish();
+  if (!diags.has_errors()) return;
+  // Every problem, in the order of the case file.
+  std::vector<Diagnostic> errors;
+  for (const Diagnostic& d : diags.items())
+    if (d.severity == Severity::Error) errors.push_back(d);
+  std::stable_sort(errors.begin(), errors.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::pair(a.origin.line, a.origin.col) < std::pair(b.origin.line, b.origin.col);
+  });
+  for (const Diagnostic& d : errors)
+    r.differences.push_back("malformed case: " + format_diagnostic(d));
 }
 
 }  // namespace
@@ -932,53 +870,6 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
 
 namespace {
 
-// Text as XML 1.0 character data or attribute value: the five special
-// characters escaped, characters XML cannot hold (controls, invalid UTF-8)
-// written as \xNN so the document always parses.
-std::string xml_text(std::string_view text) {
-  std::string out;
-  auto at = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  auto left = static_cast<utf8proc_ssize_t>(text.size());
-  while (left > 0) {
-    utf8proc_int32_t c = 0;
-    const utf8proc_ssize_t n = utf8proc_iterate(at, left, &c);
-    const bool allowed =
-        n > 0 && (c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0xD800) ||
-                  (c >= 0xE000 && c < 0xFFFE) || c >= 0x10000);
-    if (!allowed) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[*at >> 4];
-      out += kHex[*at & 15];
-      ++at;
-      --left;
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(n));
-    }
-    at += n;
-    left -= n;
-  }
-  return out;
-}
-
 // One <testsuite> of every case; classname is the case file, name the case's
 // name; a failing case carries its differences, the first as the message.
 std::string render_junit(const std::vector<FixtureResult>& results, std::size_t failed) {
@@ -988,7 +879,8 @@ std::string render_junit(const std::vector<FixtureResult>& results, std::size_t 
                     counts + ">\n  <testsuite name=\"eruplan fixtures\"" + counts +
                     " skipped=\"0\">\n";
   for (const FixtureResult& r : results) {
-    out += "    <testcase classname=\"" + xml_text(r.file) + "\" name=\"" + xml_text(r.name) + '"';
+    out += "    <testcase classname=\"" + markup_text(r.file) + "\" name=\"" + markup_text(r.name) +
+           '"';
     if (r.passed) {
       out += "/>\n";
       continue;
@@ -996,7 +888,7 @@ std::string render_junit(const std::vector<FixtureResult>& results, std::size_t 
     const std::string first = r.differences.empty() ? "failed" : r.differences.front();
     std::string all;
     for (const std::string& d : r.differences) all += d + '\n';
-    out += ">\n      <failure message=\"" + xml_text(first) + "\">" + xml_text(all) +
+    out += ">\n      <failure message=\"" + markup_text(first) + "\">" + markup_text(all) +
            "</failure>\n    </testcase>\n";
   }
   return out + "  </testsuite>\n</testsuites>\n";
@@ -1066,16 +958,24 @@ bool looks_like_input_file(const std::string& text) {
   std::vector<ValueId> documents;
   const std::optional<Doc> doc = parse_document_stream(source, diags, documents);
   if (!doc || documents.empty()) return false;  // run as a case, where the problem is reported
-  std::vector<std::string> ignored;
-  CaseReader c(*doc, ignored);
-  const CaseValue root(c, documents.front());
-  if (!root.IsMap() || root["expect"] || root["command"]) return false;
-  if (root["nodes"] && root["nodes"].IsSequence()) return true;
-  if (root["name"] && (root["cpu"] || root["memory"] || root["cpu_map"]))
-    return true;                                        // one node object: grow's --template
-  if (root["kind"] && root["apiVersion"]) return true;  // a Kubernetes object (SPEC §12)
-  return root["app"] || root["resources"] || root["count"] || root["strategy"] ||
-         root["requests"] || root["apps"];  // apps: a share apps file (SPEC §10)
+  const ValueId root = documents.front();
+  if ((*doc)[root].kind != ValueKind::Object) return false;
+  // The value of the top-level member `key`, or kNoValue.
+  auto member = [&](std::string_view key) {
+    for (std::uint32_t i = 0; i < doc->size(root); ++i)
+      if (doc->text(doc->key(root, i)) == key) return doc->member(root, i);
+    return kNoValue;
+  };
+  auto has = [&](std::string_view key) { return member(key) != kNoValue; };
+  if (has("expect") || has("command")) return false;
+  if (const ValueId nodes = member("nodes");
+      nodes != kNoValue && (*doc)[nodes].kind == ValueKind::Array)
+    return true;
+  if (has("name") && (has("cpu") || has("memory") || has("cpu_map")))
+    return true;                                      // one node object: grow's --template
+  if (has("kind") && has("apiVersion")) return true;  // a Kubernetes object (SPEC §12)
+  return has("app") || has("resources") || has("count") || has("strategy") || has("requests") ||
+         has("apps");  // apps: a share apps file (SPEC §10)
 }
 
 std::string render_fixture_report(const std::vector<FixtureResult>& results,

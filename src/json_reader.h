@@ -10,11 +10,8 @@
 
 namespace eruplan {
 
-// The one-pass reader for plain documents first, else nlohmann's parser.
+// The whole text as one JSON value; nullopt (and one error, at the first
+// byte that does not fit) when it is not one.
 std::optional<Doc> parse_json(const Source& source, Diagnostics* diags);
-
-// nlohmann's SAX parser alone: what parse_json falls back to, and the
-// reference the one-pass reader is compared with (tests, bench).
-std::optional<Doc> parse_json_sax(const Source& source, Diagnostics* diags);
 
 }  // namespace eruplan

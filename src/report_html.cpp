@@ -11,36 +11,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "markup.h"
+
 namespace eruplan {
 
 namespace {
-
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string percent(double v) {
   char buf[32];
@@ -94,8 +69,8 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
   out += "<div class=\"node";
   if (added > 0) out += " used";
   if (!reason.empty()) out += " zero";
-  out += "\" data-node=\"" + escape(after.name) + "\"><div class=\"name\" title=\"" +
-         escape(after.name) + "\">" + escape(after.name) + "</div>";
+  out += "\" data-node=\"" + markup_text(after.name) + "\"><div class=\"name\" title=\"" +
+         markup_text(after.name) + "\">" + markup_text(after.name) + "</div>";
   for (const Resource* r : shown) {
     const double total = r->total(after);
     out += "<div class=\"res\" data-resource=\"";
@@ -118,8 +93,9 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
   }
   out += "<div class=\"new\">" + (added > 0 ? "+" + std::to_string(added) : std::string()) +
          "</div><div class=\"reason\">" +
-         (by_app.empty() ? std::string() : "<span class=\"apps\">" + escape(by_app) + "</span> ") +
-         escape(reason) + "</div></div>\n";
+         (by_app.empty() ? std::string()
+                         : "<span class=\"apps\">" + markup_text(by_app) + "</span> ") +
+         markup_text(reason) + "</div></div>\n";
 }
 
 }  // namespace
@@ -145,8 +121,8 @@ std::string render_html_report(const std::string& title, const Inventory& before
 
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-      escape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
-      escape(title) +
+      markup_text(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
+      markup_text(title) +
       "</h1>\n<div class=\"legend\">usage of each node<i class=\"before\"></i>"
       "before<i class=\"added\"></i>added by the plan</div>\n";
   for (const ReportSection& s : sections) {
@@ -158,16 +134,16 @@ std::string render_html_report(const std::string& title, const Inventory& before
       used += s.new_instances[i] > 0 ? 1 : 0;
     }
     out += "<section style=\"--res:" + std::to_string(shown.size()) + "\">\n<h2>" +
-           escape(s.title) + "</h2>\n<div class=\"summary\">" + std::to_string(n) + " nodes, " +
-           std::to_string(added) + " new instance" + (added == 1 ? "" : "s") + " on " +
+           markup_text(s.title) + "</h2>\n<div class=\"summary\">" + std::to_string(n) +
+           " nodes, " + std::to_string(added) + " new instance" + (added == 1 ? "" : "s") + " on " +
            std::to_string(used) + " node" + (used == 1 ? "" : "s") + "</div>\n";
     if (!s.table_head.empty()) {
       out += "<table class=\"apps\">\n<tr>";
-      for (const std::string& h : s.table_head) out += "<th>" + escape(h) + "</th>";
+      for (const std::string& h : s.table_head) out += "<th>" + markup_text(h) + "</th>";
       out += "</tr>\n";
       for (const std::vector<std::string>& row : s.table_rows) {
         out += "<tr>";
-        for (const std::string& cell : row) out += "<td>" + escape(cell) + "</td>";
+        for (const std::string& cell : row) out += "<td>" + markup_text(cell) + "</td>";
         out += "</tr>\n";
       }
       out += "</table>\n";

@@ -100,7 +100,7 @@ TEST_CASE("JSON: malformed input is reported with line and column") {
   REQUIRE(p->diags.items().size() == 1);
   const std::string line = p->diags.to_string();
   CHECK(line.find("bad.json:3:8: error: malformed JSON: ") == 0);
-  CHECK(line.find("unexpected '}'") != std::string::npos);
+  CHECK(line == "bad.json:3:8: error: malformed JSON: expected a value, found '}'\n");
 
   auto trailing = parse("t.json", "{\"a\": 1} x");
   CHECK_FALSE(trailing->doc);

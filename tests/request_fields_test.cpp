@@ -85,8 +85,16 @@ TEST_CASE("request fields: a fixture case's options are the fields that have a f
   const FixtureResult bad = run_fixture(
       "c.yaml", "nodes: {nodes: []}\noptions: {cnt: 2}\n",
       [](const std::string&) { return std::nullopt; }, run);
-  CHECK(
-      bad.differences ==
-      std::vector<std::string>{
-          R"(malformed case: options: unknown field "cnt" (known: plans, app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage, volumes, labels, nodes, exclude, atomic, explain))"});
+  CHECK(bad.differences ==
+        std::vector<std::string>{
+            "malformed case: c.yaml:2:11: error: options.cnt: unknown field; did you mean count? "
+            "(--strict)"});
+  const FixtureResult far = run_fixture(
+      "c.yaml", "nodes: {nodes: []}\noptions: {replicas: 2}\n",
+      [](const std::string&) { return std::nullopt; }, run);
+  CHECK(far.differences ==
+        std::vector<std::string>{
+            "malformed case: c.yaml:2:11: error: options.replicas: unknown field (known fields: "
+            "plans app count strategy nodes_limit cpu cpu_bind memory storage volumes labels "
+            "nodes exclude atomic explain) (--strict)"});
 }

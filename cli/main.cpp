@@ -19,6 +19,7 @@
 
 #include "completions.h"
 #include "fixture.h"
+#include "huge_pages.h"
 #include "pipeline.h"
 #include "realloc.h"
 #include "request_fields.h"
@@ -151,6 +152,8 @@ std::optional<std::string> read_file(const std::string& path, std::string* why =
   if (size > static_cast<std::streamoff>(kMaxInputBytes)) {
     within = false;
   } else if (size > 0) {
+    text.reserve(static_cast<size_t>(size));
+    advise_huge_pages(text.data(), text.capacity());
     text.resize(static_cast<size_t>(size));
     in.seekg(0);
     in.read(text.data(), size);
@@ -190,28 +193,49 @@ InputFormat parse_input_format(const std::string& s) {
 
 // Fills a Source from a path or "-"; on failure prints why (and with -o
 // json|yaml the failure document, exit 3) and returns false.
-bool load_source(const std::string& path, InputFormat format, Source& out,
-                 OutputFormat output = OutputFormat::Table) {
-  out.format = format;
-  if (path == kStdin) {
-    out.name = "<stdin>";
-    out.text = read_stdin();
-    return true;
+// Reads the input files a command names (-n, -r, --pods, --template), each
+// one even after another cannot be read, so that one run names every
+// unreadable file (SPEC §6); ok() then prints them all at once.
+class InputFiles {
+ public:
+  explicit InputFiles(InputFormat format) : format_(format) {}
+
+  void read(const std::string& path, Source& out) {
+    out.format = format_;
+    if (path == kStdin) {
+      out.name = "<stdin>";
+      out.text = read_stdin();
+      return;
+    }
+    out.name = path;
+    std::string why;
+    if (auto text = read_file(path, &why))
+      out.text = std::move(*text);
+    else
+      problems_.push_back({Severity::Error, Origin{path, 0, 0, ""}, "cannot read: " + why});
   }
-  out.name = path;
-  std::string why;
-  auto text = read_file(path, &why);
-  if (!text) {
-    const Diagnostic problem{Severity::Error, Origin{path, 0, 0, ""}, "cannot read: " + why};
-    std::cerr << format_diagnostic(problem) << '\n';
+
+  // An input given by an optional flag: read when the flag was given.
+  void read_given(const std::string& path, std::optional<Source>& out) {
+    if (path.empty()) return;
+    read(path, out.emplace());
+  }
+
+  // True when every file could be read; otherwise false after printing each
+  // failure (stderr, and one failure document with -o json|yaml).
+  bool ok(OutputFormat output) const {
+    if (problems_.empty()) return true;
+    for (const Diagnostic& problem : problems_) std::cerr << format_diagnostic(problem) << '\n';
     if (output != OutputFormat::Table)
-      std::cout << failure_document(output, ExitCode::Invalid, invalid_message({problem}),
-                                    {problem});
+      std::cout << failure_document(output, ExitCode::Invalid, invalid_message(problems_),
+                                    problems_);
     return false;
   }
-  out.text = std::move(*text);
-  return true;
-}
+
+ private:
+  InputFormat format_;
+  std::vector<Diagnostic> problems_;
+};
 
 // SPEC §13: a flag value that does not parse as its type is a usage error
 // (exit 2, here); one that parses but is out of range (--count 0, --memory
@@ -414,16 +438,6 @@ unsigned jobs_of(const PlanArgs& a) {
   return a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// An input given by an optional flag (--request, --pods, --template): read
-// when the flag was given; false (the failure already printed) when it
-// cannot be read.
-bool load_given(const std::string& path, InputFormat format, std::optional<Source>& out,
-                OutputFormat output) {
-  if (path.empty()) return true;
-  out.emplace();
-  return load_source(path, format, *out, output);
-}
-
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   const OutputFormat output = output_format(a.output);
   if (a.nodes.empty()) return usage_error("--nodes is required", output);
@@ -434,11 +448,11 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   RunOptions options;
   options.command = command;
   options.overrides = a.overrides;
-  const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes, output) ||
-      !load_given(a.request, format, options.request, output) ||
-      !load_given(a.pods, format, options.pods, output))
-    return static_cast<int>(ExitCode::Invalid);
+  InputFiles inputs(parse_input_format(a.input_format));
+  inputs.read(a.nodes, options.nodes);
+  inputs.read_given(a.request, options.request);
+  inputs.read_given(a.pods, options.pods);
+  if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.output = output;
   options.strict = a.strict;
   options.explain = a.explain;
@@ -485,14 +499,13 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   WhatIfOptions options;
   options.command = command;
   options.overrides = a.overrides;
-  const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes, output) ||
-      !load_given(a.request, format, options.request, output) ||
-      !load_given(a.pods, format, options.pods, output))
-    return static_cast<int>(ExitCode::Invalid);
+  InputFiles inputs(parse_input_format(a.input_format));
+  inputs.read(a.nodes, options.nodes);
+  inputs.read_given(a.request, options.request);
+  inputs.read_given(a.pods, options.pods);
+  inputs.read_given(w.node_template, options.template_node);
+  if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.kubernetes = kubernetes_options(a);
-  if (!load_given(w.node_template, format, options.template_node, output))
-    return static_cast<int>(ExitCode::Invalid);
   options.output = output;
   options.plans = plans_shown(a.plans);
   options.jobs = jobs_of(a);
@@ -559,11 +572,11 @@ int run_realloc_command(const PlanArgs& a) {
   if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
     return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   ReallocOptions options;
-  const InputFormat format = parse_input_format(a.input_format);
-  if (!load_source(a.nodes, format, options.nodes, output) ||
-      !load_source(a.request, format, options.request, output) ||
-      !load_given(a.pods, format, options.pods, output))
-    return static_cast<int>(ExitCode::Invalid);
+  InputFiles inputs(parse_input_format(a.input_format));
+  inputs.read(a.nodes, options.nodes);
+  inputs.read(a.request, options.request);
+  inputs.read_given(a.pods, options.pods);
+  if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.kubernetes = kubernetes_options(a);
   options.output = output;
   options.atomic = a.atomic;

@@ -9,28 +9,11 @@
 // both refuse at the same token.
 #include "json_reader.h"
 
-#include <sys/mman.h>
-
-#include <cstdint>
 #include <cstring>
 
+#include "huge_pages.h"
+
 namespace eruplan {
-
-namespace {
-
-// A large tree is written once, front to back, and first touching a page
-// is costly on virtual machines: in 2 MiB pages the 100,000-node text parses
-// in a fraction of the time (bench/ BM_ParseJson). Only the 2 MiB-aligned
-// part of the range is advised; the kernel may decline.
-void advise_huge_pages(void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t begin = (start + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t end = (start + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-}  // namespace
 
 // Builds the flat tree from JSON events with explicit source positions.
 // Children of an open container collect in `scratch_` and move into the
@@ -38,7 +21,8 @@ void advise_huge_pages(void* data, std::size_t bytes) {
 class JsonBuilder {
  public:
   explicit JsonBuilder(Doc& doc) : doc_(doc) {
-    // Virtual reservations: only the pages written are ever touched.
+    // Virtual reservations: only the pages written are ever touched, in
+    // 2 MiB pages where they can be (huge_pages.h).
     doc.values_.reserve(doc.source_.size() / 4 + 16);
     doc.slots_.reserve(doc.source_.size() / 4 + 16);
     advise_huge_pages(doc.values_.data(), doc.values_.capacity() * sizeof(Doc::Value));

@@ -53,6 +53,11 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
 // usage and one instance of its app. False after reporting errors.
 bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
                 Diagnostics& diags);
+// --pods when given, as the commands read it: applied to the inventory (reset
+// after errors), or with no inventory (-n had errors) still read, so that
+// its problems are reported in the same run.
+void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
+               const KubernetesOptions& options, Diagnostics& diags);
 
 // -r: when the file holds Kubernetes manifests (kind and apiVersion at the
 // top), sets `matched` and reads them as requests; otherwise leaves `matched`

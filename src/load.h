@@ -72,13 +72,16 @@ struct RequestSet {
 
 // `source` may be null: the request then comes from the overrides alone.
 // `count_required`: `plan` needs count > 0; `capacity` ignores it.
-// A requests: list with errors still returns the requests that read cleanly
-// (nullopt when none did); look at diags for the errors.
+// With errors, every request still comes back as far as it was read
+// (nullopt when the file holds none), so that check_inputs reports their
+// other problems in the same run; look at diags for the errors, and plan
+// nothing when there are any.
 std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
                                         bool count_required, Diagnostics& diags);
 
 // `source` may be null: the request then comes from the overrides alone.
 // `count_required`: `plan` needs count > 0; `capacity` ignores it.
+// nullopt after any error.
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags);
 

@@ -442,8 +442,15 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
   return load_inventory(*doc, source.name, diags);
 }
 
-bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
-                Diagnostics& diags) {
+namespace {
+
+// apply_pods, or with no inventory (-n had errors) the pods file read for
+// its own problems alone: no node list to match the pods against, so
+// nothing about nodes is said.
+bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
+               Diagnostics& diags) {
+  Inventory none;
+  Inventory& inventory = nodes ? *nodes : none;
   const std::size_t errors_before = count_errors(diags);
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
@@ -491,6 +498,7 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     pick(r, spec_path, spec, {{"nodeName", &node_name}});
     if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
     const PodRequest req = pod_request(r, spec_path, spec);
+    if (!nodes) continue;
     const auto found = node_index.find(doc->text(node_name));
     if (found == node_index.end()) {
       const std::string_view key = doc->text(node_name);
@@ -557,6 +565,19 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
     for (ExtendedResource& e : node.extended) clamp(e.used, e.total, e.name);
   }
   return count_errors(diags) == errors_before;
+}
+
+}  // namespace
+
+bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
+                Diagnostics& diags) {
+  return read_pods(&inventory, pods, options, diags);
+}
+
+void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
+               const KubernetesOptions& options, Diagnostics& diags) {
+  if (!pods) return;
+  if (!read_pods(inventory ? &*inventory : nullptr, *pods, options, diags)) inventory.reset();
 }
 
 // --- Manifests ----------------------------------------------------------
@@ -686,8 +707,10 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
               "affinity is not modelled by eruplan; planned without it");
   if (node_name != kNoValue) {
     if (kind == "Pod") {
-      if (auto n = r.string(pod_path.child("nodeName"), node_name))
+      if (auto n = r.string(pod_path.child("nodeName"), node_name)) {
         req.filter.nodes.emplace_back(*n);
+        req.nodes_origins.push_back(r.origin(pod_path.child("nodeName"), node_name));
+      }
     }
   }
   return req;
@@ -715,28 +738,36 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   Reader r(*doc, source.name, diags);
   // The manifests in file order: a document, or an item of a List.
   struct Item {
-    std::int64_t index;  // in its List's items, -1 for a document
+    std::size_t document;  // in the stream
+    std::int64_t index;    // in its List's items, -1 for a document
     ValueId value;
   };
   std::vector<Item> manifests;
   bool is_list = false;
-  const FieldPath root, items_path = root.child("items");
-  for (const ValueId d : documents) {
+  // In a stream of several documents, paths begin with the document's
+  // place in it, counting every document from 0: documents[1].spec.replicas.
+  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
+                         return (*doc)[d].kind != ValueKind::Null;
+                       }) > 1;
+  const FieldPath root, stream = root.child("documents");
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const ValueId d = documents[di];
     if ((*doc)[d].kind == ValueKind::Null) continue;  // an empty document
+    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
     std::string_view k;
     if (!is_manifest(*doc, d, &k)) {
-      r.error(FieldPath{}, d, "expected a Kubernetes manifest (with kind and apiVersion)");
+      r.error(at, d, "expected a Kubernetes manifest (with kind and apiVersion)");
       continue;
     }
     if (k.ends_with("List")) {
       is_list = true;
       ValueId items;
-      pick(r, root, d, {{"items", &items}});
-      if (items == kNoValue || !r.is_array(items_path, items)) continue;
+      pick(r, at, d, {{"items", &items}});
+      if (items == kNoValue || !r.is_array(at.child("items"), items)) continue;
       for (std::uint32_t i = 0; i < doc->size(items); ++i)
-        manifests.push_back({i, doc->element(items, i)});
+        manifests.push_back({di, i, doc->element(items, i)});
     } else {
-      manifests.push_back({-1, d});
+      manifests.push_back({di, -1, d});
     }
   }
   RequestSet set;
@@ -758,7 +789,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   std::vector<std::string> names;  // every manifest's name so far
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
-    const FieldPath path = manifests[i].index >= 0 ? items_path.at(manifests[i].index) : root;
+    const FieldPath in_stream =
+        several ? stream.at(static_cast<std::int64_t>(manifests[i].document)) : root;
+    const FieldPath items_path = in_stream.child("items"), item = items_path.at(manifests[i].index);
+    const FieldPath& path = manifests[i].index >= 0 ? item : in_stream;
     std::string_view k;
     ValueId kind_id;
     pick(r, path, value, {{"kind", &kind_id}});
@@ -769,25 +803,23 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                   (kind_id == kNoValue ? std::string("no kind") : r.describe(kind_id)));
       continue;
     }
-    const std::size_t errors_in = count_errors(diags);
     Request req = read_manifest(r, path, value, k, options);
-    bool ok = count_errors(diags) == errors_in;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
-    if (ok) ok = finish_request(req, per_request, count_required, source.name, prefix, diags);
+    // The flags apply and §3's checks run even after errors: every problem at once.
+    finish_request(req, per_request, count_required, source.name, prefix, diags);
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.
     if (!req.name.empty() && std::find(names.begin(), names.end(), req.name) != names.end())
       r.error(path.child("metadata").child("name"), value,
               "two manifests are named " + quoted(req.name) + "; give each a unique name");
     if (!req.name.empty()) names.push_back(req.name);
-    if (!ok) continue;
+    // Every manifest comes back as read even with errors, as for a
+    // requests: list: the checks against the inventory then report its
+    // other problems too. The caller sees the errors in diags.
     set.requests.push_back(std::move(req));
     set.indexes.push_back(static_cast<std::uint32_t>(i));
   }
-  // Several manifests: as for a requests: list, the clean ones come back
-  // with the errors, for the checks against the inventory.
-  if (count_errors(diags) > errors_before && (!set.list || set.requests.empty()))
-    return std::nullopt;
+  if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
 

@@ -408,8 +408,10 @@ class RequestReader {
           filter.labels.emplace_back(std::string(e.key), std::string(*value));
       }
     }
-    if (nodes != kNoValue) names(path.child("nodes"), nodes, filter.nodes);
-    if (exclude != kNoValue) names(path.child("exclude"), exclude, filter.exclude);
+    if (nodes != kNoValue)
+      names(path.child("nodes"), nodes, filter.nodes, d_.request.nodes_origins);
+    if (exclude != kNoValue)
+      names(path.child("exclude"), exclude, filter.exclude, d_.request.exclude_origins);
   }
 
   // Fields a given flag replaces read as absent.
@@ -419,11 +421,17 @@ class RequestReader {
       if (o_.given(table[i].flag)) values[i] = kNoValue;
   }
 
-  void names(const FieldPath& path, ValueId v, std::vector<std::string>& out) {
+  void names(const FieldPath& path, ValueId v, std::vector<std::string>& out,
+             std::vector<Origin>& origins) {
     if (!r_.is_array(path, v)) return;
     const std::uint32_t n = r_.doc().size(v);
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (auto name = r_.string(path.at(i), r_.doc().element(v, i))) out.emplace_back(*name);
+      const FieldPath at = path.at(i);
+      const ValueId e = r_.doc().element(v, i);
+      if (auto name = r_.string(at, e)) {
+        out.emplace_back(*name);
+        origins.push_back(r_.origin(at, e));
+      }
     }
   }
 
@@ -526,18 +534,21 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
     }
   }
   auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out,
-                   const char* name) {
+                   std::vector<Origin>& origins, const char* name) {
     if (given.empty()) return;
     out.clear();
+    origins.clear();
     for (const auto& n : given) {
-      if (n.empty())
+      if (n.empty()) {
         diags.error(flag(name), "expected a node name, got \"\"");
-      else
+      } else {
         out.push_back(n);
+        origins.push_back(flag(name));
+      }
     }
   };
-  names(o.nodes, req.filter.nodes, "--node");
-  names(o.exclude, req.filter.exclude, "--exclude");
+  names(o.nodes, req.filter.nodes, req.nodes_origins, "--node");
+  names(o.exclude, req.filter.exclude, req.exclude_origins, "--exclude");
 }
 
 // SPEC §3, as Eru: a missing request takes its limit, a limit below the
@@ -654,8 +665,7 @@ void check_min_count(const Draft& d, Diagnostics& diags) {
                                         " is more than count " + std::to_string(r.count));
 }
 
-bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+void finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
   if (count_required && !d.count_written)
     diags.error(
         count_origin,
@@ -668,7 +678,6 @@ bool finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
                 "requested_to_capacity_ratio needs scoring.shape (a list of {utilization, score} "
                 "points)");
   if (d.request.name.empty()) d.request.name = d.request.app;
-  return count_errors(diags) == errors_before;
 }
 
 }  // namespace
@@ -709,7 +718,8 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     }
     apply_overrides(overrides, d, diags);
     finish_draft(d, count_required, Origin{file, 0, 0, source ? "count" : "--count"}, diags);
-    if (count_errors(diags) > errors_before) return std::nullopt;
+    // Even with errors (an unknown strategy), the request as read comes
+    // back, so the checks against the inventory report its other problems.
     set.requests.push_back(std::move(d.request));
     return set;
   }
@@ -737,7 +747,7 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     const ValueId item = doc->element(list, i);
     if (!r.is_object(at, item)) continue;
     RequestReader(r, d, none).read(at, item);
-    const bool ok = finish_draft(d, count_required, r.origin(at, item), diags);
+    finish_draft(d, count_required, r.origin(at, item), diags);
     // A later request with an earlier one's name (an unnamed one goes by its app).
     for (const auto& [name, j] : names) {
       if (d.request.name.empty() || name != d.request.name) continue;
@@ -748,13 +758,11 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
       break;
     }
     if (!d.request.name.empty()) names.emplace_back(d.request.name, i);
-    if (!ok) continue;
+    // With errors too, so that the checks against the inventory report
+    // this request's problems in the same run; the caller sees the errors.
     set.requests.push_back(std::move(d.request));
     set.indexes.push_back(i);
   }
-  // With errors, the requests that read cleanly still come back, so the
-  // checks against the inventory report theirs too (every problem at once);
-  // the caller sees the errors in diags.
   if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
@@ -773,8 +781,9 @@ bool finish_request(Request& request, const RequestOverrides& overrides, bool co
 
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
   auto set = load_requests(source, overrides, count_required, diags);
-  if (!set) return std::nullopt;
+  if (!set || count_errors(diags) > errors_before) return std::nullopt;
   if (set->list) {
     diags.error(Origin{source ? source->name : kCommandLine, 0, 0, "requests"},
                 "expected one request here, not a requests: list");
@@ -812,13 +821,17 @@ void check_inputs(const Inventory& inventory, const Request& request, Diagnostic
   names.reserve(inventory.nodes.size());
   for (const auto& n : inventory.nodes) names.push_back(n.name);
   std::sort(names.begin(), names.end());
-  auto check = [&](const std::vector<std::string>& listed, const char* path) {
-    for (const auto& name : listed)
-      if (!std::binary_search(names.begin(), names.end(), std::string_view(name)))
-        diags.warning(Origin{{}, 0, 0, path}, "node " + quoted(name) + " is not in the inventory");
+  // Each name at the place it was given (file:line:col and path, or the
+  // flag), when the loader kept it.
+  auto check = [&](const std::vector<std::string>& listed, const std::vector<Origin>& origins,
+                   const char* path) {
+    for (std::size_t i = 0; i < listed.size(); ++i)
+      if (!std::binary_search(names.begin(), names.end(), std::string_view(listed[i])))
+        diags.warning(origins.size() == listed.size() ? origins[i] : Origin{{}, 0, 0, path},
+                      "node " + quoted(listed[i]) + " is not in the inventory");
   };
-  check(request.filter.nodes, "node_filter.nodes");
-  check(request.filter.exclude, "node_filter.exclude");
+  check(request.filter.nodes, request.nodes_origins, "node_filter.nodes");
+  check(request.filter.exclude, request.exclude_origins, "node_filter.exclude");
 }
 
 }  // namespace eruplan

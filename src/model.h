@@ -426,6 +426,10 @@ struct Request {
   std::string group;           // empty = none
 
   Origin cpu_origin;  // where resources.cpu came from, for cross-file checks
+  // Where each name of filter.nodes and of filter.exclude was given
+  // (parallel to them when known, else empty), for the warning about a name
+  // the inventory lacks.
+  std::vector<Origin> nodes_origins, exclude_origins;
 
   bool binds_volumes() const;  // any scheduled (AUTO) volume
   // CPU fit applies: asked for, or implied by the score strategy.

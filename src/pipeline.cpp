@@ -583,9 +583,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   // The Inventory copies what it keeps: the text can go before planning
   // (for 1,000,000 nodes, 110 MB).
   if (nodes_text) std::string().swap(*nodes_text);
-  if (result.inventory && options.pods &&
-      !apply_pods(*result.inventory, *options.pods, options.kubernetes, diags))
-    result.inventory.reset();
+  load_pods(result.inventory, options.pods, options.kubernetes, diags);
 
   const bool want_request = options.command != Command::Validate || options.request.has_value() ||
                             !options.overrides.empty();

@@ -159,12 +159,10 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   Diagnostics diags;
   diags.set_strict(options.strict);
   result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
-  if (result.inventory && options.pods) {
-    // Pods become workloads (ids namespace/name) as well as usage.
-    KubernetesOptions kubernetes = options.kubernetes;
-    kubernetes.pods_as_workloads = true;
-    if (!apply_pods(*result.inventory, *options.pods, kubernetes, diags)) result.inventory.reset();
-  }
+  // Pods become workloads (ids namespace/name) as well as usage.
+  KubernetesOptions kubernetes = options.kubernetes;
+  kubernetes.pods_as_workloads = true;
+  load_pods(result.inventory, options.pods, kubernetes, diags);
   std::optional<ReallocRequest> request = load_realloc(options.request, diags);
   std::optional<std::vector<WorkloadChange>> selected;
   if (result.inventory && request) selected = select_workloads(*result.inventory, *request, diags);

@@ -197,9 +197,7 @@ RunResult run_share(const RunOptions& options) {
   diags.set_strict(options.strict);
   // -n may be a Kubernetes node list and --pods its running pods (SPEC §12).
   result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
-  if (result.inventory && options.pods &&
-      !apply_pods(*result.inventory, *options.pods, options.kubernetes, diags))
-    result.inventory.reset();
+  load_pods(result.inventory, options.pods, options.kubernetes, diags);
   std::optional<ShareSpec> spec = load_share(*options.request, diags);
   if (result.inventory && spec) check_share(*result.inventory, *spec, diags);
   result.err = diags.to_string();

@@ -97,7 +97,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   Diagnostics diags;
   diags.set_strict(o.strict);
   auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
-  if (inv && o.pods && !apply_pods(*inv, *o.pods, o.kubernetes, diags)) inv.reset();
+  load_pods(inv, o.pods, o.kubernetes, diags);
   bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
   std::optional<RequestSet> set;
   if (o.request)

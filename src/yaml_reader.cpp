@@ -366,23 +366,66 @@ std::optional<std::uint32_t> bad_yaml_byte(std::string_view s, std::string& why)
 
 }  // namespace
 
-// A YAML stream of several documents (---): every document is read into one
-// Doc, and `documents` lists their roots in order.
-std::optional<Doc> parse_yaml_stream(const Source& source, Diagnostics* diags,
-                                     std::vector<ValueId>& documents) {
+namespace {
+
+// Where reading stopped and why, for a "malformed YAML" error.
+struct YamlProblem {
+  YAML::Mark mark;
+  std::string message;
+  std::string path = {};  // the document it is in, when that says more: documents[1]
+};
+
+// Reads `source` into a Doc: the bytes YAML may not hold are refused first,
+// then `documents(parser, builder)` drives yaml-cpp's parser over the
+// stream and returns a problem it finds itself, if any. Every problem,
+// whoever finds it, is one "malformed YAML" error at its line:col; the
+// one-document and stream readers share this.
+template <class Documents>
+std::optional<Doc> read_yaml(const Source& source, Diagnostics* diags, Documents documents) {
   Doc doc(source.text);
-  auto fail = [&](const YAML::Mark& mark, std::string message) {
+  auto fail = [&](const YAML::Mark& mark, const std::string& message,
+                  std::string path = {}) -> std::optional<Doc> {
     std::uint32_t line = 0, col = 0;
     if (!mark.is_null())
       line = static_cast<std::uint32_t>(mark.line + 1),
       col = static_cast<std::uint32_t>(mark.column + 1);
-    if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
+    if (diags)
+      diags->error(Origin{source.name, line, col, std::move(path)}, "malformed YAML: " + message);
     return std::nullopt;
   };
+  auto mark_at = [&doc](std::uint32_t pos) {
+    YAML::Mark mark;
+    const auto [line, col] = doc.line_col(pos);
+    mark.line = static_cast<int>(line) - 1;
+    mark.column = static_cast<int>(col) - 1;
+    return mark;
+  };
+  std::string why;
+  if (const auto bad = bad_yaml_byte(source.text, why)) return fail(mark_at(*bad), why);
   std::istringstream in(source.text);
   YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
   try {
     YAML::Parser parser(in);
+    if (std::optional<YamlProblem> problem = documents(parser, builder))
+      return fail(problem->mark, problem->message, std::move(problem->path));
+  } catch (const YAML::DeepRecursion& e) {
+    return fail(e.mark, "nested too deeply");
+  } catch (const YAML::Exception& e) {
+    return fail(e.mark, e.msg);
+  }
+  if (!builder.error.empty()) return fail(mark_at(builder.error_pos), builder.error);
+  builder.finish();  // the root (a null value when there is none), for readers that look at it
+  return doc;
+}
+
+}  // namespace
+
+// A YAML stream of several documents (---): every document is read into one
+// Doc, and `documents` lists their roots in order.
+std::optional<Doc> parse_yaml_stream(const Source& source, Diagnostics* diags,
+                                     std::vector<ValueId>& documents) {
+  documents.clear();
+  return read_yaml(source, diags, [&documents](YAML::Parser& parser, YamlBuilder& builder) {
     // yaml-cpp may yield empty documents forever at a stray character; a
     // stream makes progress, so a document that starts where the previous
     // one did ends the loop with an error.
@@ -390,75 +433,33 @@ std::optional<Doc> parse_yaml_stream(const Source& source, Diagnostics* diags,
     while (builder.error.empty() && parser.HandleNextDocument(builder)) {
       builder.next_document(documents);
       const YAML::Mark start = builder.document_start;
-      if (start.pos == last) return fail(start, "unexpected text after the document");
+      if (start.pos == last)
+        return std::optional<YamlProblem>{{start, "unexpected text after the document"}};
       last = start.pos;
     }
-  } catch (const YAML::DeepRecursion& e) {
-    return fail(e.mark, "nested too deeply");
-  } catch (const YAML::Exception& e) {
-    return fail(e.mark, e.msg);
-  }
-  if (!builder.error.empty()) {
-    YAML::Mark mark;
-    const auto [line, col] = doc.line_col(builder.error_pos);
-    mark.line = static_cast<int>(line) - 1;
-    mark.column = static_cast<int>(col) - 1;
-    return fail(mark, builder.error);
-  }
-  builder.finish();  // the root: a null value, for readers that look at it
-  return doc;
+    return std::optional<YamlProblem>{};
+  });
 }
 
 std::optional<Doc> parse_yaml(const Source& source, Diagnostics* diags) {
-  Doc doc(source.text);
-  auto fail = [&](const YAML::Mark& mark, std::string message) {
-    std::uint32_t line = 0, col = 0;
-    if (!mark.is_null())
-      line = static_cast<std::uint32_t>(mark.line + 1),
-      col = static_cast<std::uint32_t>(mark.column + 1);
-    if (diags) diags->error(Origin{source.name, line, col, {}}, "malformed YAML: " + message);
-    return std::nullopt;
-  };
-  std::string why;
-  if (const auto bad = bad_yaml_byte(source.text, why)) {
-    YAML::Mark mark;
-    const auto [line, col] = doc.line_col(*bad);
-    mark.line = static_cast<int>(line) - 1;
-    mark.column = static_cast<int>(col) - 1;
-    return fail(mark, why);
-  }
-  std::istringstream in(source.text);
-  YamlBuilder builder(doc, 16 * source.text.size() + 100'000);
-  try {
-    YAML::Parser parser(in);
-    if (parser.HandleNextDocument(builder)) {
-      // Trailing empty documents ("...\n---\n") carry nothing; another
-      // real document is ambiguous, so it is an error, not a silent choice.
-      DocumentProbe probe;
-      std::int64_t last = -1;
-      for (int i = 0; i < 16 && builder.error.empty() && parser.HandleNextDocument(probe); ++i) {
-        if (probe.content)
-          return fail(probe.start,
-                      "the file holds more than one document (separated by ---); expected one");
-        if (probe.start.pos == last || i == 15)
-          return fail(probe.start, "unexpected text after the document");
-        last = probe.start.pos;
-      }
+  return read_yaml(source, diags, [](YAML::Parser& parser, YamlBuilder& builder) {
+    if (!parser.HandleNextDocument(builder)) return std::optional<YamlProblem>{};
+    // Trailing empty documents ("...\n---\n") carry nothing; another real
+    // document is ambiguous, so it is an error, not a silent choice. Its
+    // path names it as a stream's are named (documents[1]: the second).
+    DocumentProbe probe;
+    std::int64_t last = -1;
+    for (int i = 0; i < 16 && builder.error.empty() && parser.HandleNextDocument(probe); ++i) {
+      if (probe.content)
+        return std::optional<YamlProblem>{
+            {probe.start, "the file holds more than one document (separated by ---); expected one",
+             "documents[" + std::to_string(i + 1) + "]"}};
+      if (probe.start.pos == last || i == 15)
+        return std::optional<YamlProblem>{{probe.start, "unexpected text after the document"}};
+      last = probe.start.pos;
     }
-  } catch (const YAML::DeepRecursion& e) {
-    return fail(e.mark, "nested too deeply");
-  } catch (const YAML::Exception& e) {
-    return fail(e.mark, e.msg);
-  }
-  if (!builder.error.empty()) {
-    YAML::Mark mark;
-    const auto [line, col] = doc.line_col(builder.error_pos);
-    mark.line = static_cast<int>(line) - 1;
-    mark.column = static_cast<int>(col) - 1;
-    return fail(mark, builder.error);
-  }
-  builder.finish();
-  return doc;
+    return std::optional<YamlProblem>{};
+  });
 }
 
 }  // namespace eruplan

@@ -5,6 +5,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace eruplan;
 
@@ -160,8 +161,15 @@ TEST_CASE("YAML: malformed input, several documents, alias loops and bombs") {
   auto two = parse("two.yaml", "a: 1\n---\nb: 2\n");
   CHECK_FALSE(two->doc);
   CHECK(two->diags.to_string() ==
-        "two.yaml:2:1: error: malformed YAML: the file holds more than one document (separated by "
+        "two.yaml:2:1: error: documents[1]: malformed YAML: the file holds more than one document "
+        "(separated by "
         "---); expected one\n");
+
+  // Documents are counted as written: an empty one between is one too.
+  auto three = parse("three.yaml", "a: 1\n---\n---\nb: 2\n");
+  CHECK_FALSE(three->doc);
+  CHECK(three->diags.to_string().find("three.yaml:3:1: error: documents[2]: malformed YAML: ") ==
+        0);
 
   auto trailing = parse("t.yaml", "a: 1\n---\n");  // a trailing empty document is harmless
   CHECK(trailing->doc);
@@ -403,4 +411,27 @@ TEST_CASE("Reader: a 1 KB file with aliases reads at most 1 MiB of values") {
   CHECK(entries < 16'000);  // about 1 MiB / 70 bytes a member
   CHECK(p->diags.to_string().find("over 1 MiB of values from a " + std::to_string(text.size()) +
                                   "-byte file") != std::string::npos);
+}
+
+TEST_CASE("YAML streams refuse the bytes one document refuses, at their place") {
+  // The stream reader and the one-document reader share their checks and
+  // error tail: a control byte in the second document is reported the same.
+  const std::string text = "a: 1\n---\nb: \x01\n";
+  Diagnostics one, stream;
+  std::vector<ValueId> documents;
+  CHECK_FALSE(parse_document(Source{"s.yaml", text}, one));
+  CHECK_FALSE(parse_document_stream(Source{"s.yaml", text}, stream, documents));
+  const std::string expected =
+      "s.yaml:3:4: error: malformed YAML: control character 0x01 is not allowed (in a "
+      "double-quoted string, escape it)\n";
+  CHECK(one.to_string() == expected);
+  CHECK(stream.to_string() == expected);
+  CHECK(documents.empty());
+
+  // Without it, the stream reads both documents.
+  Diagnostics fine;
+  const auto doc = parse_document_stream(Source{"s.yaml", "a: 1\n---\nb: 2\n"}, fine, documents);
+  REQUIRE(doc);
+  CHECK(fine.items().empty());
+  CHECK(documents.size() == 2);
 }

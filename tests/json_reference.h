@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "doc_tree.h"
+#include "json_reader.h"
 
 namespace eruplan::reference {
 
@@ -161,6 +162,101 @@ inline JsonResult parse_json(std::string_view text) {
   detail::TrackingIterator last{text.data() + text.size(), &cursor};
   if (!nlohmann::json::sax_parse(first, last, &sax)) sax.result.root.reset();
   return std::move(sax.result);
+}
+
+// The same tree: kinds, text, positions and shape, from both roots down.
+inline bool same(const Doc& a, ValueId x, const JsonValue& b, std::string& why) {
+  const std::size_t size = a[x].kind == ValueKind::Object  ? 2 * a.size(x)
+                           : a[x].kind == ValueKind::Array ? a.size(x)
+                                                           : 0;
+  const bool scalar = a.is_scalar(x);
+  if (a[x].kind != b.kind || a[x].pos != b.pos || (scalar && a.text(x) != b.text) ||
+      a[x].flag != b.flag || size != b.items.size()) {
+    why = "value at byte " + std::to_string(a[x].pos) + " / " + std::to_string(b.pos);
+    return false;
+  }
+  for (std::uint32_t i = 0; i < b.items.size(); ++i) {
+    const ValueId child = a[x].kind == ValueKind::Array ? a.element(x, i)
+                          : i % 2 == 0                  ? a.key(x, i / 2)
+                                                        : a.member(x, i / 2);
+    if (!same(a, child, b.items[i], why)) return false;
+  }
+  return true;
+}
+
+// The last byte of the token that starts at `pos`: a string to its closing
+// quote, else a run of bytes up to space or punctuation.
+inline std::size_t token_end(std::string_view text, std::size_t pos) {
+  if (pos >= text.size()) return text.size();
+  if (text[pos] == '"') {
+    for (std::size_t i = pos + 1; i < text.size(); ++i) {
+      if (text[i] == '\\')
+        ++i;
+      else if (text[i] == '"')
+        return i;
+    }
+    return text.size();
+  }
+  std::size_t i = pos;
+  while (i + 1 < text.size() &&
+         std::string_view(" \t\r\n,:{}[]\"").find(text[i + 1]) == std::string_view::npos)
+    ++i;
+  return i;
+}
+
+struct Agreement {
+  bool read = false;    // eruplan's reader took the text
+  std::string problem;  // empty when both agree
+};
+
+// The reader and nlohmann agree on `text`: the same tree (kinds, text,
+// positions), or both refuse at the same token, eruplan naming its first
+// byte that does not fit and nlohmann the last byte it read, which may be
+// the one after the token (its lexer reads one byte ahead). Known and meant
+// differences: a number out of double's range is nlohmann's error and, for
+// eruplan, the field's to judge; a NUL byte ends nlohmann's text, and eruplan
+// refuses it wherever it is.
+inline Agreement compare(const std::string& text) {
+  const Source source{"r.json", text, InputFormat::Json};
+  Diagnostics diags;
+  const std::optional<Doc> ours = eruplan::parse_json(source, &diags);
+  const JsonResult theirs = reference::parse_json(text);
+  Agreement out;
+  out.read = ours.has_value();
+  const std::string context = "\neruplan: " + diags.to_string() + "nlohmann: " + theirs.error;
+  // nlohmann ends the text at a NUL byte; eruplan refuses one anywhere.
+  if (text.find('\0') != std::string::npos) {
+    if (ours) out.problem = "a NUL byte read" + context;
+    return out;
+  }
+  // nlohmann stops at a number out of double's range; eruplan reads on, so
+  // it reads the text or refuses it later.
+  if (!theirs.root && theirs.error.find("number overflow") != std::string::npos) return out;
+  if (ours && !theirs.root) {
+    out.problem = "only eruplan reads it" + context;
+    return out;
+  }
+  if (!ours && theirs.root) {
+    out.problem = "only nlohmann reads it" + context;
+    return out;
+  }
+  if (ours) {
+    std::string why;
+    if (!same(*ours, ours->root(), *theirs.root, why)) out.problem = "different trees: " + why;
+    return out;
+  }
+  if (diags.items().size() != 1) {
+    out.problem = "not one error" + context;
+    return out;
+  }
+  const Origin& at = diags.items()[0].origin;
+  std::size_t pos = 0;  // back from line:col to the byte offset
+  for (std::uint32_t l = 1; l < at.line; ++l) pos = text.find('\n', pos) + 1;
+  pos += at.col - 1;
+  if (pos > theirs.error_pos || theirs.error_pos > token_end(text, pos) + 1)
+    out.problem = "refused at byte " + std::to_string(pos) + ", nlohmann at byte " +
+                  std::to_string(theirs.error_pos) + context;
+  return out;
 }
 
 }  // namespace eruplan::reference

@@ -633,13 +633,14 @@ TEST_CASE("kubernetes: the wrong list is one error; stream errors keep their lin
         "expected a Pod (a pod list, as kubectl get pods -A -o json), got \"Node\" (and 3 more "
         "items that are not Pods)");
 
-  // An error in the third document of a YAML stream is reported at its line.
+  // An error in the third document of a YAML stream is reported at its
+  // line, and its path names the document (counted from 0, the empty one too).
   r = run_with(kOneNode,
                "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n# the second\n---\n"
                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\nspec:\n  replicas: "
                "-2\n  template: {spec: {}}\n");
   CHECK(r.exit == ExitCode::Invalid);
-  CHECK(has_problem(r, "spec.replicas", 11));
+  CHECK(has_problem(r, "documents[2].spec.replicas", 11));
 }
 
 TEST_CASE("kubernetes: mangled node lists, pod lists and manifests never crash") {
@@ -713,6 +714,7 @@ spec:
   containers: []
 )");
   CHECK(r.exit == ExitCode::Invalid);
-  CHECK(has_problem(r, "spec.containers[0].resources.requests.memory", 6));
+  CHECK(has_problem(r, "documents[0].spec.containers[0].resources.requests.memory", 6));
+  CHECK(has_problem(r, "documents[1].metadata.name", 8));
   CHECK(r.err.find("two manifests are named \"a\"") != std::string::npos);
 }

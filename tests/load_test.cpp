@@ -707,9 +707,11 @@ TEST_CASE("check_inputs: a filter naming a node the inventory lacks is a warning
   Diagnostics d;
   check_inputs(*inv.inventory, *r.request, d);
   CHECK_FALSE(d.has_errors());
+  // Each at the place that names it.
   CHECK(d.to_string() ==
-        "warning: node_filter.nodes: node \"c\" is not in the inventory\n"
-        "warning: node_filter.exclude: node \"d\" is not in the inventory\n");
+        "request.yaml:1:26: warning: node_filter.nodes[1]: node \"c\" is not in the inventory\n"
+        "request.yaml:1:40: warning: node_filter.exclude[0]: node \"d\" is not in the "
+        "inventory\n");
 }
 
 TEST_CASE("request: a field a flag overrides is not read from the file") {

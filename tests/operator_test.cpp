@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "binary.h"
 
@@ -492,7 +493,109 @@ TEST_CASE("operator: a requests: list reports its errors and the inventory check
         "  containers: [{resources: {requests: {cpu: 1}}}]\n");
   Ran k = eruplan("plan -n op_nodes.yaml -r op_pods.yaml");
   CHECK(k.exit == 3);
-  CHECK(k.err.find("op_pods.yaml:6:38: error: spec.containers[0].resources.requests.memory") !=
-        std::string::npos);
-  CHECK(k.err.find("node \"n9\" is not in the inventory") != std::string::npos);
+  CHECK(
+      k.err.find(
+          "op_pods.yaml:6:38: error: documents[0].spec.containers[0].resources.requests.memory") !=
+      std::string::npos);
+  CHECK(k.err.find("op_pods.yaml:12:13: warning: documents[1].spec.nodeName: node \"n9\" is not in "
+                   "the inventory\n") != std::string::npos);
+}
+
+TEST_CASE("operator: every input's problems in one run, each at its place") {
+  write("pl_nodes.yaml", "nodes:\n  - {name: n1, cpu: 4, memory: 100Mi}\n");
+  // An unknown strategy no longer hides the checks against the inventory:
+  // cpu pieces, and the node names the inventory lacks, each where written.
+  write("pl_request.yaml",
+        "app: web\ncount: 2\nstrategy: fil\nresources: {cpu: 0.005, cpu_bind: true}\n"
+        "node_filter: {nodes: [n1, n9], exclude: [n8]}\n");
+  const std::string strategy =
+      "pl_request.yaml:3:11: error: strategy: unknown strategy \"fil\"; expected auto, fill, "
+      "each, global, drained or score (communism = auto, average = each)\n";
+  const std::string pieces =
+      "pl_request.yaml:4:18: error: resources.cpu: cpu 0.005 at share_base 100 is 0.5 pieces; "
+      "cpu x share_base must be a whole number\n";
+  const std::string unknown_nodes =
+      "pl_request.yaml:5:27: warning: node_filter.nodes[1]: node \"n9\" is not in the "
+      "inventory\n"
+      "pl_request.yaml:5:42: warning: node_filter.exclude[0]: node \"n8\" is not in the "
+      "inventory\n";
+  for (const char* command : {"validate", "plan"}) {
+    Ran r = eruplan(std::string(command) + " -n pl_nodes.yaml -r pl_request.yaml");
+    CHECK(r.exit == 3);
+    CHECK(r.err == strategy + pieces + unknown_nodes);
+    CHECK(r.out.empty());
+  }
+  Ran json_run = eruplan("plan -n pl_nodes.yaml -r pl_request.yaml -o json");
+  CHECK(json_run.exit == 3);
+  std::vector<std::string> paths;
+  const json failure = json::parse(json_run.out);
+  for (const json& p : failure["error"]["problems"]) paths.push_back(p["path"].get<std::string>());
+  CHECK(paths == std::vector<std::string>{"strategy", "resources.cpu"});
+
+  // The same for a request of a requests: list, with its index in the path.
+  write("pl_list.yaml",
+        "requests:\n  - {app: a, count: 1, strategy: fil, node_filter: {nodes: [n9]}}\n"
+        "  - {app: b, count: 1}\n");
+  Ran list = eruplan("plan -n pl_nodes.yaml -r pl_list.yaml");
+  CHECK(list.exit == 3);
+  CHECK(list.err ==
+        "pl_list.yaml:2:34: error: requests[0].strategy: unknown strategy \"fil\"; expected auto, "
+        "fill, each, global, drained or score (communism = auto, average = each)\n"
+        "pl_list.yaml:2:61: warning: requests[0].node_filter.nodes[0]: node \"n9\" is not in the "
+        "inventory\n");
+
+  // The same for one Kubernetes manifest: its error, and its nodeName's place.
+  write("pl_pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  nodeName: n9\n  containers:\n"
+        "    - resources: {requests: {memory: 1Gb}}\n");
+  Ran pod = eruplan("validate -n pl_nodes.yaml -r pl_pod.yaml");
+  CHECK(pod.exit == 3);
+  CHECK(pod.err ==
+        "pl_pod.yaml:7:38: error: spec.containers[0].resources.requests.memory: expected a "
+        "Kubernetes quantity (like 1.5, 500m, 8Gi or 1e3), got \"1Gb\"\n"
+        "pl_pod.yaml:5:13: warning: spec.nodeName: node \"n9\" is not in the inventory\n");
+
+  // A flag names the node: the warning names the flag.
+  Ran flagged = eruplan("plan -n pl_nodes.yaml --memory 1Mi --count 1 --node n1 --node n9");
+  CHECK(flagged.exit == 0);
+  CHECK(flagged.err == "<command line>: warning: --node: node \"n9\" is not in the inventory\n");
+
+  // A broken nodes file does not hide the --pods file's errors; with no
+  // node list to match, nothing is said about the pods' nodes.
+  write("pl_bad_nodes.yaml", "nodes:\n  - {name: n1, cpu: -4, memory: 100Mi}\n");
+  write("pl_pods.json",
+        R"({"kind": "List", "apiVersion": "v1", "items": [
+  {"kind": "Pod", "metadata": {"name": "p"}, "spec": {"nodeName": "n1",
+   "containers": [{"resources": {"requests": {"cpu": "lots"}}}]}},
+  {"kind": "Pod", "metadata": {"name": "q"}, "spec": {"nodeName": "zz", "containers": []}}]}
+)");
+  const std::string pod_error =
+      "pl_pods.json:3:54: error: items[0].spec.containers[0].resources.requests.cpu: expected a "
+      "Kubernetes quantity (like 1.5, 500m, 8Gi or 1e3), got \"lots\"\n";
+  Ran both = eruplan("plan -n pl_bad_nodes.yaml --pods pl_pods.json --memory 1Mi --count 1");
+  CHECK(both.exit == 3);
+  CHECK(both.err == "pl_bad_nodes.yaml:2:21: error: nodes[0].cpu: negative cpu -4\n" + pod_error);
+  // With the nodes fixed, the same pod error, and the unknown node's warning.
+  Ran pods_only = eruplan("plan -n pl_nodes.yaml --pods pl_pods.json --memory 1Mi --count 1");
+  CHECK(pods_only.exit == 3);
+  CHECK(
+      pods_only.err ==
+      pod_error +
+          "pl_pods.json:4:67: warning: items[1].spec.nodeName: 1 pod on node \"zz\", which is not "
+          "in the node list, ignored (first: q)\n");
+  // The same for what-if commands.
+  Ran drained =
+      eruplan("drain -n pl_bad_nodes.yaml --pods pl_pods.json --node n1 --memory 1Mi --count 1");
+  CHECK(drained.exit == 3);
+  CHECK(drained.err ==
+        "pl_bad_nodes.yaml:2:21: error: nodes[0].cpu: negative cpu -4\n" + pod_error);
+
+  // Every file that cannot be read is named, in one failure document.
+  Ran missing = eruplan("plan -n pl_none1.yaml -r pl_none2.yaml --pods pl_none3.json -o json");
+  CHECK(missing.exit == 3);
+  CHECK(missing.err ==
+        "pl_none1.yaml: error: cannot read: No such file or directory\n"
+        "pl_none2.yaml: error: cannot read: No such file or directory\n"
+        "pl_none3.json: error: cannot read: No such file or directory\n");
+  CHECK(json::parse(missing.out)["error"]["problems"].size() == 3);
 }

@@ -47,4 +47,11 @@ bool finish_request(Request& request, const RequestOverrides& overrides, bool co
 // Whole numbers as written (also 1e3, 2.0), for counts and CPU pieces.
 std::optional<std::int64_t> parse_integer(std::string_view text, std::string& error);
 
+// One node taint (SPEC §9) from the values of its members `key`, `value`
+// and `effect` (kNoValue when absent) in the taint `item` at `at`: key and
+// effect are required, effect is NoSchedule, PreferNoSchedule or NoExecute.
+// The inventory's taints and a Kubernetes node's spec.taints read so.
+Taint read_taint(Reader& r, const FieldPath& at, ValueId item, ValueId key, ValueId value,
+                 ValueId effect);
+
 }  // namespace eruplan

@@ -4,10 +4,29 @@
 // nothing is used), nodes in input order.
 #include "json_writer.h"
 #include "pipeline.h"
+#include "render.h"
 
 namespace eruplan {
 
 namespace {
+
+// Whether write_parts writes the parts whose value is 0: the usage maps
+// leave them out.
+enum class Zeros { Write, Leave };
+
+// A node's parts (cores, NUMA nodes, devices, extended resources) as one
+// mapping, name -> an integer member, in the node's order.
+template <class W, class Part>
+void write_parts(W& w, const SparseList<Part>& parts, const std::string Part::*name,
+                 const std::int64_t Part::*value, Zeros zeros) {
+  w.begin_object();
+  for (const Part& part : parts) {
+    if (zeros == Zeros::Leave && part.*value == 0) continue;
+    w.key(part.*name);
+    w.integer(part.*value);
+  }
+  w.end_object();
+}
 
 // SPEC §11's running workloads, normalised; cpu_map only when bound.
 template <class W>
@@ -31,12 +50,7 @@ void write_workloads(W& w, const Node& n) {
     w.integer(wl.memory_limit);
     if (!wl.cpu_map.empty()) {
       w.key("cpu_map");
-      w.begin_object();
-      for (const auto& [core, pieces] : wl.cpu_map) {
-        w.key(core);
-        w.integer(pieces);
-      }
-      w.end_object();
+      write_mapping(w, wl.cpu_map);
     }
     if (wl.numa >= 0) {
       w.key("numa_node");
@@ -53,12 +67,7 @@ void write_node(W& w, const Node& n) {
   w.key("name");
   w.string(n.name);
   w.key("labels");
-  w.begin_object();
-  for (const auto& [k, v] : n.labels) {
-    w.key(k);
-    w.string(v);
-  }
-  w.end_object();
+  write_mapping(w, n.labels);
   w.key("available");
   w.boolean(n.available);
   if (n.cpu_given >= 0) {
@@ -66,12 +75,7 @@ void write_node(W& w, const Node& n) {
     w.number(format_cores(n.cpu_given));
   } else if (!n.cores.empty()) {
     w.key("cpu_map");
-    w.begin_object();
-    for (const Core& c : n.cores) {
-      w.key(c.id);
-      w.integer(c.capacity);
-    }
-    w.end_object();
+    write_parts(w, n.cores, &Core::id, &Core::capacity, Zeros::Write);
   }
   w.key("memory");
   w.integer(n.memory);
@@ -85,29 +89,14 @@ void write_node(W& w, const Node& n) {
     }
     w.end_object();
     w.key("numa_memory");
-    w.begin_object();
-    for (const NumaNode& m : n.numa_nodes) {
-      w.key(m.id);
-      w.integer(m.memory);
-    }
-    w.end_object();
+    write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::memory, Zeros::Write);
   }
   w.key("storage");
   w.integer(n.storage);
   w.key("volumes");
-  w.begin_object();
-  for (const Device& d : n.devices) {
-    w.key(d.name);
-    w.integer(d.size);
-  }
-  w.end_object();
+  write_parts(w, n.devices, &Device::name, &Device::size, Zeros::Write);
   w.key("extended");
-  w.begin_object();
-  for (const ExtendedResource& e : n.extended) {
-    w.key(e.name);
-    w.integer(e.total);
-  }
-  w.end_object();
+  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::total, Zeros::Write);
   if (n.max_instances >= 0) {
     w.key("max_instances");
     w.integer(n.max_instances);
@@ -135,50 +124,21 @@ void write_node(W& w, const Node& n) {
   w.key("cpu");
   w.number(format_cores(n.cpu_used));
   w.key("cpu_map");
-  w.begin_object();
-  for (const Core& c : n.cores) {
-    if (c.used == 0) continue;
-    w.key(c.id);
-    w.integer(c.used);
-  }
-  w.end_object();
+  write_parts(w, n.cores, &Core::id, &Core::used, Zeros::Leave);
   w.key("memory");
   w.integer(n.memory_used);
   w.key("numa_memory");
-  w.begin_object();
-  for (const NumaNode& m : n.numa_nodes) {
-    if (m.used == 0) continue;
-    w.key(m.id);
-    w.integer(m.used);
-  }
-  w.end_object();
+  write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::used, Zeros::Leave);
   w.key("storage");
   w.integer(n.storage_used);
   w.key("volumes");
-  w.begin_object();
-  for (const Device& d : n.devices) {
-    if (d.used == 0) continue;
-    w.key(d.name);
-    w.integer(d.used);
-  }
-  w.end_object();
+  write_parts(w, n.devices, &Device::name, &Device::used, Zeros::Leave);
   w.key("extended");
-  w.begin_object();
-  for (const ExtendedResource& e : n.extended) {
-    if (e.used == 0) continue;
-    w.key(e.name);
-    w.integer(e.used);
-  }
-  w.end_object();
+  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::used, Zeros::Leave);
   w.end_object();
 
   w.key("instances");
-  w.begin_object();
-  for (const auto& [app, count] : n.instances) {
-    w.key(app);
-    w.integer(count);
-  }
-  w.end_object();
+  write_mapping(w, n.instances);
   write_workloads(w, n);
   w.end_object();
 }
@@ -203,13 +163,7 @@ void write_inventory(W& w, const Inventory& inventory) {
 std::string render_inventory(const Inventory& inventory, OutputFormat format) {
   std::string out;
   out.reserve(256 + inventory.nodes.size() * 400);
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write_inventory(w, inventory);
-  } else {
-    YamlWriter w(out);
-    write_inventory(w, inventory);
-  }
+  append_document(out, format, [&](auto& w) { write_inventory(w, inventory); });
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace eruplan {
@@ -106,5 +107,21 @@ class YamlWriter {
   std::vector<Frame> frames_;
   At at_ = At::LineStart;
 };
+
+// A key/value list (pairs of a name and an integer or a string: labels,
+// instances, cpu_map, extended, deploy) as one mapping, in list order, with
+// either writer.
+template <class W, class List>
+void write_mapping(W& w, const List& list) {
+  w.begin_object();
+  for (const auto& entry : list) {
+    w.key(entry.first);
+    if constexpr (std::is_integral_v<std::remove_cvref_t<decltype(entry.second)>>)
+      w.integer(entry.second);
+    else
+      w.string(entry.second);
+  }
+  w.end_object();
+}
 
 }  // namespace eruplan

@@ -127,6 +127,15 @@ class NodeLoader {
   void usage_cpu_map(const FieldPath& path, ValueId v);
   void usage_numa_memory(const FieldPath& path, ValueId v);
   void usage_volumes(const FieldPath& path, ValueId v);
+  // usage.numa_memory and usage.volumes: bytes used per NUMA node or device
+  // (`what`), each named once (find gives its index, parts.size() when the
+  // node has none: the error says `unknown`) and at most its `size` (called
+  // `size_word` in the error).
+  using Find = std::size_t (NodeLoader::*)(std::string_view) const;
+  template <class Part>
+  void usage_bytes(const FieldPath& path, const std::vector<Entry>& list, SparseList<Part>& parts,
+                   Find find, Bytes Part::*size, std::string_view what, std::string_view unknown,
+                   std::string_view size_word);
   void labels(const FieldPath& path, ValueId v);
   void instances(const FieldPath& path, ValueId v);
   void extended(const FieldPath& path, ValueId v);
@@ -269,30 +278,28 @@ void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
   }
 }
 
+// The index of the part named `name` in `parts`, sorted by `less` on
+// their names; parts.size() when there is none.
+template <class Part>
+std::size_t find_named(const SparseList<Part>& parts, const std::string Part::*name_of,
+                       std::string_view name, bool (*less)(std::string_view, std::string_view)) {
+  const auto it = std::lower_bound(
+      parts.begin(), parts.end(), name,
+      [&](const Part& part, std::string_view k) { return less(part.*name_of, k); });
+  return it != parts.end() && (*it).*name_of == name ? static_cast<std::size_t>(it - parts.begin())
+                                                     : parts.size();
+}
+
 std::size_t NodeLoader::find_core(std::string_view id) const {
-  auto it =
-      std::lower_bound(node_.cores.begin(), node_.cores.end(), id,
-                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
-  return it != node_.cores.end() && it->id == id
-             ? static_cast<std::size_t>(it - node_.cores.begin())
-             : node_.cores.size();
+  return find_named(node_.cores, &Core::id, id, natural_less);
 }
 
 std::size_t NodeLoader::find_numa(std::string_view id) const {
-  auto it =
-      std::lower_bound(node_.numa_nodes.begin(), node_.numa_nodes.end(), id,
-                       [](const NumaNode& n, std::string_view k) { return natural_less(n.id, k); });
-  return it != node_.numa_nodes.end() && it->id == id
-             ? static_cast<std::size_t>(it - node_.numa_nodes.begin())
-             : node_.numa_nodes.size();
+  return find_named(node_.numa_nodes, &NumaNode::id, id, natural_less);
 }
 
 std::size_t NodeLoader::find_device(std::string_view name) const {
-  auto it = std::lower_bound(node_.devices.begin(), node_.devices.end(), name,
-                             [](const Device& d, std::string_view k) { return d.name < k; });
-  return it != node_.devices.end() && it->name == name
-             ? static_cast<std::size_t>(it - node_.devices.begin())
-             : node_.devices.size();
+  return find_named(node_.devices, &Device::name, name, byte_less);
 }
 
 std::string NodeLoader::cores_summary() const {
@@ -497,51 +504,43 @@ void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::usage_numa_memory(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
+  const std::vector<Entry> list = r_.members(path, v);
   if (!numa_ok_) return;
-  auto& numa_nodes = node_.numa_nodes;
-  std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    const std::size_t i = find_numa(e.key);
-    if (i == numa_nodes.size()) {
-      r_.error(
-          here, e.key_id,
-          "NUMA node " + quoted(e.key) +
-              (numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa"));
-      continue;
-    }
-    if (!first_time(r_, path, e, seen, i)) continue;
-    const auto used = r_.size(here, e.value);
-    if (!used) continue;
-    numa_nodes[i].used = *used;
-    if (*used > numa_nodes[i].memory)
-      r_.error(here, e.value,
-               format_bytes(*used) + " used, more than NUMA node " + quoted(e.key) + "'s memory " +
-                   format_bytes(numa_nodes[i].memory));
-  }
+  usage_bytes(
+      path, list, node_.numa_nodes, &NodeLoader::find_numa, &NumaNode::memory, "NUMA node",
+      node_.numa_nodes.empty() ? " is unknown: the node has no numa" : " is not named in numa",
+      "memory");
 }
 
 void NodeLoader::usage_volumes(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
+  const std::vector<Entry> list = r_.members(path, v);
   if (!devices_ok_) return;
-  auto& devices = node_.devices;
-  std::vector<ValueId> seen(devices.size(), kNoValue);
+  usage_bytes(path, list, node_.devices, &NodeLoader::find_device, &Device::size, "device",
+              " is not one of the node's volumes", "size");
+}
+
+template <class Part>
+void NodeLoader::usage_bytes(const FieldPath& path, const std::vector<Entry>& list,
+                             SparseList<Part>& parts, Find find, Bytes Part::*size,
+                             std::string_view what, std::string_view unknown,
+                             std::string_view size_word) {
+  const std::string part = std::string(what) + " ";
+  std::vector<ValueId> seen(parts.size(), kNoValue);
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t i = find_device(e.key);
-    if (i == devices.size()) {
-      r_.error(here, e.key_id, "device " + quoted(e.key) + " is not one of the node's volumes");
+    const std::size_t i = (this->*find)(e.key);
+    if (i == parts.size()) {
+      r_.error(here, e.key_id, part + quoted(e.key) + std::string(unknown));
       continue;
     }
     if (!first_time(r_, path, e, seen, i)) continue;
     const auto used = r_.size(here, e.value);
     if (!used) continue;
-    devices[i].used = *used;
-    if (*used > devices[i].size)
+    parts[i].used = *used;
+    if (*used > parts[i].*size)
       r_.error(here, e.value,
-               format_bytes(*used) + " used, more than device " + quoted(e.key) + "'s size " +
-                   format_bytes(devices[i].size));
+               format_bytes(*used) + " used, more than " + part + quoted(e.key) + "'s " +
+                   std::string(size_word) + " " + format_bytes(parts[i].*size));
   }
 }
 
@@ -603,26 +602,7 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
     if (!r_.fields(at, r_.doc().element(v, i), kTaintFields, f.data())) continue;
     const ValueId key = f[taint_field::kKey], value = f[taint_field::kValue],
                   effect = f[taint_field::kEffect];
-    Taint taint;
-    if (key == kNoValue)
-      r_.error(at, r_.doc().element(v, i), "key is required");
-    else if (auto k = r_.string(at.child("key"), key))
-      taint.key = *k;
-    if (value != kNoValue) {
-      if (auto s = r_.scalar(at.child("value"), value)) taint.value = *s;
-    }
-    if (effect == kNoValue) {
-      r_.error(at, r_.doc().element(v, i),
-               "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
-    } else if (auto e = r_.string(at.child("effect"), effect)) {
-      if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
-        r_.error(at.child("effect"), effect,
-                 "unknown effect " + quoted(*e) +
-                     "; expected NoSchedule, PreferNoSchedule or NoExecute");
-      else
-        taint.effect = *e;
-    }
-    node_.taints.push_back(std::move(taint));
+    node_.taints.push_back(read_taint(r_, at, r_.doc().element(v, i), key, value, effect));
   }
 }
 
@@ -1195,6 +1175,29 @@ std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnosti
   Node node = loader.load(root, top, name_id);
   if (count_errors(diags) > errors_before) return std::nullopt;
   return node;
+}
+
+Taint read_taint(Reader& r, const FieldPath& at, ValueId item, ValueId key, ValueId value,
+                 ValueId effect) {
+  Taint taint;
+  if (key == kNoValue)
+    r.error(at, item, "key is required");
+  else if (auto k = r.string(at.child("key"), key))
+    taint.key = *k;
+  if (value != kNoValue) {
+    if (auto s = r.scalar(at.child("value"), value)) taint.value = *s;
+  }
+  if (effect == kNoValue) {
+    r.error(at, item, "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
+  } else if (auto e = r.string(at.child("effect"), effect)) {
+    if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
+      r.error(
+          at.child("effect"), effect,
+          "unknown effect " + quoted(*e) + "; expected NoSchedule, PreferNoSchedule or NoExecute");
+    else
+      taint.effect = *e;
+  }
+  return taint;
 }
 
 }  // namespace eruplan

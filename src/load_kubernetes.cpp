@@ -192,27 +192,8 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
     const ValueId item = r.doc().element(v, i);
     std::array<ValueId, kKubeTaintFields.size()> f;
     if (!pick(r, at, item, kKubeTaintFields, f.data())) continue;
-    const ValueId key = f[kube_taint_field::kKey], value = f[kube_taint_field::kValue],
-                  effect = f[kube_taint_field::kEffect];
-    Taint t;
-    if (key == kNoValue)
-      r.error(at, item, "key is required");
-    else if (auto k = r.string(at.child("key"), key))
-      t.key = *k;
-    if (value != kNoValue) {
-      if (auto s = r.scalar(at.child("value"), value)) t.value = *s;
-    }
-    if (effect == kNoValue) {
-      r.error(at, item, "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
-    } else if (auto e = r.string(at.child("effect"), effect)) {
-      if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
-        r.error(at.child("effect"), effect,
-                "unknown effect " + quoted(*e) +
-                    "; expected NoSchedule, PreferNoSchedule or NoExecute");
-      else
-        t.effect = *e;
-    }
-    node.taints.push_back(std::move(t));
+    node.taints.push_back(read_taint(r, at, item, f[kube_taint_field::kKey],
+                                     f[kube_taint_field::kValue], f[kube_taint_field::kEffect]));
   }
 }
 

@@ -26,13 +26,14 @@ inline constexpr NanoCores kNanoPerCore = 1'000'000'000;
 template <class V>
 using NamedList = std::vector<std::pair<std::string, V>>;
 
-// A list that is empty on most nodes (per-core records, NUMA nodes, devices,
-// taints, ...): one pointer, the vector allocated when the list first holds
-// something, so a 1,000,000-node inventory pays 8 bytes per empty list
-// instead of 24. Reads and changes like the std::vector it holds; get()
-// gives that vector where a function wants one.
-template <class T>
-class SparseList {
+// What SparseList and SharedList share: a std::vector<T> behind an owning
+// pointer `Ptr` that stays null while the list is empty, read and changed
+// like that vector. `Derived` states the ownership rule in three members:
+// allocate(v) (the pointer to a new vector), get() (the vector to change,
+// allocated first when the list has none) and writable() (the vector to
+// change in place when the list is not empty), plus insert_at and erase.
+template <class Derived, class T, class Ptr>
+class PointerList {
  public:
   using Vector = std::vector<T>;
   using value_type = T;
@@ -40,33 +41,24 @@ class SparseList {
   using iterator = typename Vector::iterator;
   using const_iterator = typename Vector::const_iterator;
 
-  SparseList() = default;
-  SparseList(Vector v) { *this = std::move(v); }  // NOLINT: converts, as a vector would
-  SparseList(std::initializer_list<T> init) { *this = Vector(init); }
-  SparseList(const SparseList& o) { *this = o.get(); }
-  SparseList(SparseList&&) noexcept = default;
-  SparseList& operator=(const SparseList& o) {
-    if (this != &o) *this = o.get();
-    return *this;
+  PointerList() = default;
+  PointerList(Vector v)  // NOLINT: converts, as a vector would
+      : v_(v.empty() ? nullptr : Derived::allocate(std::move(v))) {}
+  PointerList(std::initializer_list<T> init) : PointerList(Vector(init)) {}
+
+  Derived& operator=(const Vector& v) {
+    v_ = v.empty() ? nullptr : Derived::allocate(v);
+    return self();
   }
-  SparseList& operator=(SparseList&&) noexcept = default;
-  SparseList& operator=(const Vector& v) {
-    v_ = v.empty() ? nullptr : std::make_unique<Vector>(v);
-    return *this;
+  Derived& operator=(Vector&& v) {
+    v_ = v.empty() ? nullptr : Derived::allocate(std::move(v));
+    return self();
   }
-  SparseList& operator=(Vector&& v) {
-    v_ = v.empty() ? nullptr : std::make_unique<Vector>(std::move(v));
-    return *this;
-  }
-  SparseList& operator=(std::initializer_list<T> init) { return *this = Vector(init); }
+  Derived& operator=(std::initializer_list<T> init) { return *this = Vector(init); }
 
   const Vector& get() const { return v_ ? *v_ : empty_list(); }
-  Vector& get() {
-    if (!v_) v_ = std::make_unique<Vector>();
-    return *v_;
-  }
   operator const Vector&() const { return get(); }  // NOLINT: reads as a vector
-  operator Vector&() { return get(); }              // NOLINT
+  operator Vector&() { return self().get(); }       // NOLINT
 
   bool empty() const { return !v_ || v_->empty(); }
   size_type size() const { return v_ ? v_->size() : 0; }
@@ -75,55 +67,100 @@ class SparseList {
   const_iterator cbegin() const { return get().begin(); }
   const_iterator cend() const { return get().end(); }
   // An empty list stays unallocated: begin() == end(), both value-initialised.
-  iterator begin() { return v_ ? v_->begin() : iterator(); }
-  iterator end() { return v_ ? v_->end() : iterator(); }
+  iterator begin() { return v_ ? self().writable().begin() : iterator(); }
+  iterator end() { return v_ ? self().writable().end() : iterator(); }
   const T& operator[](size_type i) const { return (*v_)[i]; }
-  T& operator[](size_type i) { return (*v_)[i]; }
-  const T* data() const { return v_ ? v_->data() : nullptr; }
-  T* data() { return v_ ? v_->data() : nullptr; }
+  T& operator[](size_type i) { return self().writable()[i]; }
   const T& front() const { return v_->front(); }
-  T& front() { return v_->front(); }
+  T& front() { return self().writable().front(); }
   const T& back() const { return v_->back(); }
-  T& back() { return v_->back(); }
+  T& back() { return self().writable().back(); }
 
-  void push_back(const T& x) { get().push_back(x); }
-  void push_back(T&& x) { get().push_back(std::move(x)); }
+  void push_back(const T& x) { self().get().push_back(x); }
+  void push_back(T&& x) { self().get().push_back(std::move(x)); }
   template <class... A>
   T& emplace_back(A&&... a) {
-    return get().emplace_back(std::forward<A>(a)...);
+    return self().get().emplace_back(std::forward<A>(a)...);
   }
   // On an empty list `pos` can only be begin() == end().
-  iterator insert(const_iterator pos, const T& x) { return insert_at(pos, x); }
-  iterator insert(const_iterator pos, T&& x) { return insert_at(pos, std::move(x)); }
+  iterator insert(const_iterator pos, const T& x) { return self().insert_at(pos, x); }
+  iterator insert(const_iterator pos, T&& x) { return self().insert_at(pos, std::move(x)); }
   template <class It>
   iterator insert(const_iterator pos, It first, It last) {
-    return insert_at(pos, first, last);
-  }
-  template <class... A>
-  iterator erase(A&&... a) {
-    return get().erase(std::forward<A>(a)...);
+    return self().insert_at(pos, first, last);
   }
   void reserve(size_type n) {
-    if (n > 0) get().reserve(n);
-  }
-  void resize(size_type n) {
-    if (n > 0 || v_) get().resize(n);
+    if (n > 0) self().get().reserve(n);
   }
   void clear() { v_.reset(); }
 
-  friend bool operator==(const SparseList& a, const SparseList& b) { return a.get() == b.get(); }
+  friend bool operator==(const Derived& a, const Derived& b) { return a.get() == b.get(); }
+
+ protected:
+  Ptr v_;
 
  private:
-  template <class... A>
-  iterator insert_at(const_iterator pos, A&&... a) {
-    if (!v_) return get().insert(v_->end(), std::forward<A>(a)...);
-    return v_->insert(pos, std::forward<A>(a)...);
-  }
+  Derived& self() { return static_cast<Derived&>(*this); }
   static const Vector& empty_list() {
     static const Vector empty;
     return empty;
   }
-  std::unique_ptr<Vector> v_;
+};
+
+// A list that is empty on most nodes (per-core records, NUMA nodes, devices,
+// taints, ...): one pointer, the vector allocated when the list first holds
+// something, so a 1,000,000-node inventory pays 8 bytes per empty list
+// instead of 24. Reads and changes like the std::vector it holds; get()
+// gives that vector where a function wants one.
+template <class T>
+class SparseList : public PointerList<SparseList<T>, T, std::unique_ptr<std::vector<T>>> {
+  using Base = PointerList<SparseList<T>, T, std::unique_ptr<std::vector<T>>>;
+  friend Base;
+
+ public:
+  using typename Base::const_iterator;
+  using typename Base::iterator;
+  using typename Base::size_type;
+  using typename Base::Vector;
+  using Base::operator=;
+  using Base::get;
+
+  using Base::Base;
+  SparseList() = default;
+  SparseList(const SparseList& o) : Base() { *this = o.get(); }
+  SparseList(SparseList&&) noexcept = default;
+  SparseList& operator=(const SparseList& o) {
+    if (this != &o) *this = o.get();
+    return *this;
+  }
+  SparseList& operator=(SparseList&&) noexcept = default;
+
+  // The list's own vector, allocated when it has none.
+  Vector& get() {
+    if (!this->v_) this->v_ = std::make_unique<Vector>();
+    return *this->v_;
+  }
+  const T* data() const { return this->v_ ? this->v_->data() : nullptr; }
+  T* data() { return this->v_ ? this->v_->data() : nullptr; }
+  template <class... A>
+  iterator erase(A&&... a) {
+    return get().erase(std::forward<A>(a)...);
+  }
+  void resize(size_type n) {
+    if (n > 0 || this->v_) get().resize(n);
+  }
+
+ private:
+  template <class V>
+  static std::unique_ptr<Vector> allocate(V&& v) {
+    return std::make_unique<Vector>(std::forward<V>(v));
+  }
+  Vector& writable() { return *this->v_; }
+  template <class... A>
+  iterator insert_at(const_iterator pos, A&&... a) {
+    if (!this->v_) return get().insert(this->v_->end(), std::forward<A>(a)...);
+    return this->v_->insert(pos, std::forward<A>(a)...);
+  }
 };
 
 // A list many nodes hold alike (labels, running instances): the loader
@@ -133,99 +170,54 @@ class SparseList {
 // Reads and changes like the std::vector it holds; get() gives that vector
 // where a function wants one.
 template <class T>
-class SharedList {
+class SharedList : public PointerList<SharedList<T>, T, std::shared_ptr<std::vector<T>>> {
+  using Base = PointerList<SharedList<T>, T, std::shared_ptr<std::vector<T>>>;
+  friend Base;
+
  public:
-  using Vector = std::vector<T>;
-  using value_type = T;
-  using size_type = typename Vector::size_type;
-  using iterator = typename Vector::iterator;
-  using const_iterator = typename Vector::const_iterator;
+  using typename Base::const_iterator;
+  using typename Base::iterator;
+  using typename Base::Vector;
+  using Base::operator=;
+  using Base::get;
 
-  SharedList() = default;
-  SharedList(Vector v) { *this = std::move(v); }  // NOLINT: converts, as a vector would
-  SharedList(std::initializer_list<T> init) { *this = Vector(init); }
-  SharedList& operator=(const Vector& v) {
-    v_ = v.empty() ? nullptr : std::make_shared<Vector>(v);
-    return *this;
-  }
-  SharedList& operator=(Vector&& v) {
-    v_ = v.empty() ? nullptr : std::make_shared<Vector>(std::move(v));
-    return *this;
-  }
-  SharedList& operator=(std::initializer_list<T> init) { return *this = Vector(init); }
+  using Base::Base;
 
-  const Vector& get() const { return v_ ? *v_ : empty_list(); }
+  // The list's own vector: allocated when it has none, copied first when
+  // another list shares it.
   Vector& get() {
-    if (!v_)
-      v_ = std::make_shared<Vector>();
-    else if (v_.use_count() > 1)
-      v_ = std::make_shared<Vector>(*v_);
-    return *v_;
+    if (!this->v_)
+      this->v_ = std::make_shared<Vector>();
+    else if (this->v_.use_count() > 1)
+      this->v_ = std::make_shared<Vector>(*this->v_);
+    return *this->v_;
   }
-  operator const Vector&() const { return get(); }  // NOLINT: reads as a vector
-  operator Vector&() { return get(); }              // NOLINT
-
-  bool empty() const { return !v_ || v_->empty(); }
-  size_type size() const { return v_ ? v_->size() : 0; }
-  const_iterator begin() const { return get().begin(); }
-  const_iterator end() const { return get().end(); }
-  const_iterator cbegin() const { return get().begin(); }
-  const_iterator cend() const { return get().end(); }
-  iterator begin() { return v_ ? get().begin() : iterator(); }
-  iterator end() { return v_ ? get().end() : iterator(); }
-  const T& operator[](size_type i) const { return (*v_)[i]; }
-  T& operator[](size_type i) { return get()[i]; }
-  const T& front() const { return v_->front(); }
-  T& front() { return get().front(); }
-  const T& back() const { return v_->back(); }
-  T& back() { return get().back(); }
-
-  void push_back(const T& x) { get().push_back(x); }
-  void push_back(T&& x) { get().push_back(std::move(x)); }
-  template <class... A>
-  T& emplace_back(A&&... a) {
-    return get().emplace_back(std::forward<A>(a)...);
-  }
-  // `pos` comes from this list: a copy on write moves it to the copy. On an
-  // empty list it can only be begin() == end().
-  iterator insert(const_iterator pos, const T& x) { return insert_at(pos, x); }
-  iterator insert(const_iterator pos, T&& x) { return insert_at(pos, std::move(x)); }
-  template <class It>
-  iterator insert(const_iterator pos, It first, It last) {
-    return insert_at(pos, first, last);
-  }
+  // `pos` comes from this list: a copy on write moves it to the copy.
   iterator erase(const_iterator pos) {
-    const auto at = pos - get_const().begin();
+    const auto at = pos - std::as_const(*this).get().begin();
     Vector& v = get();
     return v.erase(v.begin() + at);
   }
-  void reserve(size_type n) {
-    if (n > 0) get().reserve(n);
-  }
-  void clear() { v_.reset(); }
 
   // Shares one copy between this list and `other` when they are equal.
   bool share_with(const SharedList& other) {
-    if (v_ == other.v_ || get() != other.get()) return false;
-    v_ = other.v_;
+    if (this->v_ == other.v_ || get() != other.get()) return false;
+    this->v_ = other.v_;
     return true;
   }
 
-  friend bool operator==(const SharedList& a, const SharedList& b) { return a.get() == b.get(); }
-
  private:
-  const Vector& get_const() const { return get(); }
+  template <class V>
+  static std::shared_ptr<Vector> allocate(V&& v) {
+    return std::make_shared<Vector>(std::forward<V>(v));
+  }
+  Vector& writable() { return get(); }
   template <class... A>
   iterator insert_at(const_iterator pos, A&&... a) {
-    const auto at = v_ ? pos - v_->cbegin() : 0;
+    const auto at = this->v_ ? pos - this->v_->cbegin() : 0;
     Vector& v = get();
     return v.insert(v.begin() + at, std::forward<A>(a)...);
   }
-  static const Vector& empty_list() {
-    static const Vector empty;
-    return empty;
-  }
-  std::shared_ptr<Vector> v_;
 };
 
 // Core ids and NUMA ids order naturally: "2" before "10"; all-digit ids

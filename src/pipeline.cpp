@@ -129,18 +129,6 @@ std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map
   return out;
 }
 
-std::string render_with(OutputFormat format, auto&& write) {
-  std::string out;
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write(w);
-  } else {
-    YamlWriter w(out);
-    write(w);
-  }
-  return out;
-}
-
 // Plans listed per node: `--plans none|assigned` lists none up front; the
 // nodes that get instances then get exactly the plans they are assigned.
 std::int64_t listed_plans(PlansShown plans) {
@@ -462,7 +450,7 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
                      : exit == ExitCode::AlreadySatisfied ? "already_satisfied"
                      : exit == ExitCode::Usage            ? "usage"
                                                           : "invalid";
-  return render_with(format, [&](auto& w) {
+  return render_document(format, [&](auto& w) {
     w.begin_object();
     w.key("error");
     w.begin_object();

@@ -14,12 +14,7 @@ namespace {
 template <class W>
 void write_cpu_map(W& w, const NamedList<Pieces>& cpu_map) {
   w.key("cpu_map");
-  w.begin_object();
-  for (const auto& [core, pieces] : cpu_map) {
-    w.key(core);
-    w.integer(pieces);
-  }
-  w.end_object();
+  write_mapping(w, cpu_map);
 }
 
 template <class W>
@@ -145,13 +140,7 @@ std::string render_realloc(const Inventory& inventory, const ReallocResult& resu
   std::string out;
   // About 520 bytes per workload and 200 per node in JSON: one allocation.
   out.reserve(600 * result.workloads.size() + 250 * result.nodes.size() + 256);
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write_document(w, inventory, result);
-  } else {
-    YamlWriter w(out);
-    write_document(w, inventory, result);
-  }
+  append_document(out, format, [&](auto& w) { write_document(w, inventory, result); });
   if (error.empty()) return out;
   if (format == OutputFormat::Yaml) return out + error;  // one more top-level member
   // JSON: `error` is a whole {"error": {...}} document; its one member goes

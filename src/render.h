@@ -8,6 +8,7 @@
 
 #include "capacity.h"
 #include "explain.h"
+#include "json_writer.h"
 #include "model.h"
 #include "requests.h"
 
@@ -53,10 +54,28 @@ inline constexpr std::size_t kTableNodes = 50;
 // SPEC §13: a failure document's members after `error` when the capacity
 // pass ran: capacity, reasons, reason_kinds, and explain with --explain;
 // never deploy or assignments.
-class JsonWriter;
-class YamlWriter;
 void write_failure_members(JsonWriter& w, const Report& report);
 void write_failure_members(YamlWriter& w, const Report& report);
+
+// One document in `format` (Json or Yaml; never Table) appended to `out`:
+// `write(w)` is called once with a JsonWriter or a YamlWriter on `out`, so
+// every document is written once, as code generic over the writer.
+template <class Write>
+void append_document(std::string& out, OutputFormat format, Write&& write) {
+  if (format == OutputFormat::Json) {
+    JsonWriter w(out);
+    write(w);
+  } else {
+    YamlWriter w(out);
+    write(w);
+  }
+}
+template <class Write>
+std::string render_document(OutputFormat format, Write&& write) {
+  std::string out;
+  append_document(out, format, write);
+  return out;
+}
 
 // Display cells of a UTF-8 string in a terminal (utf8proc): CJK characters
 // two wide, combining marks none; an invalid byte counts one.

@@ -8,6 +8,7 @@
 #include "capacity.h"
 #include "json_writer.h"
 #include "kubernetes.h"
+#include "plan_writer.h"
 #include "render.h"
 #include "report_html.h"
 #include "share.h"
@@ -27,51 +28,6 @@ std::vector<std::size_t> app_order(const ShareSpec& spec) {
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return spec.apps[a].name < spec.apps[b].name; });
   return order;
-}
-
-// One plan as SPEC §6 writes it: cpu_map (pieces per core id), numa_node,
-// volumes (binding -> device -> bytes).
-template <class W>
-void write_plan(W& w, const Plan& plan, const Node& node, const Request& request) {
-  w.begin_object();
-  if (!plan.cpu.empty()) {
-    w.key("cpu_map");
-    w.begin_object();
-    for (std::size_t i = 0; i < plan.cpu.size();) {
-      const std::uint32_t core = plan.cpu[i].core;
-      Pieces pieces = 0;
-      for (; i < plan.cpu.size() && plan.cpu[i].core == core; ++i) pieces += plan.cpu[i].pieces;
-      w.key(node.core_id(core));
-      w.integer(pieces);
-    }
-    w.end_object();
-  }
-  if (plan.numa >= 0) {
-    w.key("numa_node");
-    w.string(node.numa_nodes[static_cast<std::size_t>(plan.numa)].id);
-  }
-  if (!plan.volumes.empty()) {
-    w.key("volumes");
-    w.begin_object();
-    for (std::size_t i = 0; i < plan.volumes.size();) {
-      const std::uint32_t binding = plan.volumes[i].binding;
-      w.key(request.volumes[binding].binding);
-      w.begin_object();
-      while (i < plan.volumes.size() && plan.volumes[i].binding == binding) {
-        const std::uint32_t device = plan.volumes[i].device;
-        Bytes size = 0;
-        for (; i < plan.volumes.size() && plan.volumes[i].binding == binding &&
-               plan.volumes[i].device == device;
-             ++i)
-          size += plan.volumes[i].size;
-        w.key(node.devices[device].name);
-        w.integer(size);
-      }
-      w.end_object();
-    }
-    w.end_object();
-  }
-  w.end_object();
 }
 
 template <class W>
@@ -114,12 +70,13 @@ void write_document(W& w, const Inventory& state, const ShareSpec& spec,
     if (binds_anything(app.request)) {
       w.key("assignments");
       w.begin_object();
+      PlanShares shares(app.request);
       for (std::size_t i = 0; i < s.assignments.size();) {
         const std::uint32_t node = s.assignments[i].first;
         w.key(state.nodes[node].name);
         w.begin_array();
         for (; i < s.assignments.size() && s.assignments[i].first == node; ++i)
-          write_plan(w, s.assignments[i].second, state.nodes[node], app.request);
+          write_plan(w, s.assignments[i].second, state.nodes[node], app.request, shares);
         w.end_array();
       }
       w.end_object();
@@ -179,16 +136,8 @@ std::string render_table(const Inventory& state, const ShareSpec& spec, const Sh
 
 std::string render_share(const Inventory& state, const ShareSpec& spec, const ShareResult& result,
                          OutputFormat format) {
-  std::string out;
   if (format == OutputFormat::Table) return render_table(state, spec, result);
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write_document(w, state, spec, result);
-  } else {
-    YamlWriter w(out);
-    write_document(w, state, spec, result);
-  }
-  return out;
+  return render_document(format, [&](auto& w) { write_document(w, state, spec, result); });
 }
 
 namespace {

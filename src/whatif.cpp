@@ -37,18 +37,6 @@ namespace eruplan {
 
 namespace {
 
-std::string render_with(OutputFormat format, auto&& write) {
-  std::string out;
-  if (format == OutputFormat::Json) {
-    JsonWriter w(out);
-    write(w);
-  } else {
-    YamlWriter w(out);
-    write(w);
-  }
-  return out;
-}
-
 // A ratio for output: six decimals, trailing zeros dropped ("0.25", "0").
 std::string ratio_text(double v) {
   char buf[64];
@@ -226,12 +214,7 @@ void write_comparison(W& w, const StrategyComparison& c) {
     w.string(c.reason);
   }
   w.key("deploy");
-  w.begin_object();
-  for (const auto& [name, n] : c.deploy) {
-    w.key(name);
-    w.integer(n);
-  }
-  w.end_object();
+  write_mapping(w, c.deploy);
   w.key("nodes_used");
   w.integer(c.nodes_used);
   w.key("max_new_per_node");
@@ -322,7 +305,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
     r.out = compare_table(w.strategies);
     return;
   }
-  r.out = render_with(o.output, [&](auto& wr) {
+  r.out = render_document(o.output, [&](auto& wr) {
     wr.begin_object();
     wr.key("strategies");
     wr.begin_object();
@@ -503,7 +486,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
       r.out += std::to_string(w.absorption.size() - lost.size()) + " of " +
                std::to_string(w.absorption.size()) + " nodes absorbable\n";
     } else {
-      r.out = render_with(
+      r.out = render_document(
           o.output, [&](auto& wr) { write_absorption(wr, w.absorption, !lost.empty(), message); });
     }
     return;

@@ -201,6 +201,15 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
       continue;
     }
     std::string message = "unknown field, ignored";
+    // A field of a block field's own table, one level too high: say where.
+    std::string nested;
+    for (std::size_t f = 0; f < known.size() && nested.empty(); ++f)
+      for (const FieldSpec& spec : known.inner(f))
+        if (spec.name == name) nested = std::string(known.name(f)) + "." + std::string(name);
+    if (!nested.empty()) {
+      diags_.unknown_field(origin(here, k), message + "; did you mean " + nested + "?");
+      continue;
+    }
     std::string_view best;
     std::size_t best_distance = 3;
     for (std::size_t f = 0; f < known.size(); ++f) {
@@ -237,6 +246,7 @@ bool Reader::fields(const FieldPath& path, ValueId object, std::span<const Field
     ValueId* values;
     std::size_t size() const { return table.size(); }
     std::string_view name(std::size_t i) const { return table[i].name; }
+    std::span<const FieldSpec> inner(std::size_t i) const { return table[i].inner; }
     ValueId* slot(std::size_t i) const { return values + i; }
   };
   return pick(path, object, Known{table, values});

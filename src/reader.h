@@ -35,6 +35,9 @@ struct FieldSpec {
   FieldKind kind;
   std::string_view flag;  // the option it stands for (a request flag replaces it); or empty
   std::string_view help;  // one line: what it holds
+  // A Block field that is a mapping of known fields: their table, so a key
+  // of it given one level too high is pointed to where it belongs.
+  std::span<const FieldSpec> inner = {};
 };
 
 // A field path as a chain of stack frames; rendered only when a diagnostic

@@ -11,17 +11,6 @@
 
 namespace eruplan {
 
-// The top level of a realloc request.
-inline constexpr std::array kReallocFields{
-    FieldSpec{"workloads", FieldKind::List, "", "the ids of the workloads to change"},
-    FieldSpec{"app", FieldKind::Text, "", "or every workload of this app"},
-    FieldSpec{"resources", FieldKind::Block, "", "the deltas"},
-    FieldSpec{"cpu_bind", FieldKind::Text, "", "keep, true or false"},
-};
-namespace realloc_field {
-enum : std::size_t { kWorkloads, kApp, kResources, kCpuBind, kCount };
-}
-
 // resources: of a realloc request: signed deltas.
 inline constexpr std::array kReallocResourceFields{
     FieldSpec{"cpu", FieldKind::Quantity, "", "CPU request delta"},
@@ -31,6 +20,17 @@ inline constexpr std::array kReallocResourceFields{
 };
 namespace realloc_resource_field {
 enum : std::size_t { kCpu, kCpuLimit, kMemory, kMemoryLimit, kCount };
+}
+
+// The top level of a realloc request.
+inline constexpr std::array kReallocFields{
+    FieldSpec{"workloads", FieldKind::List, "", "the ids of the workloads to change"},
+    FieldSpec{"app", FieldKind::Text, "", "or every workload of this app"},
+    FieldSpec{"resources", FieldKind::Block, "", "the deltas", kReallocResourceFields},
+    FieldSpec{"cpu_bind", FieldKind::Text, "", "keep, true or false"},
+};
+namespace realloc_field {
+enum : std::size_t { kWorkloads, kApp, kResources, kCpuBind, kCount };
 }
 
 static_assert(kReallocFields.size() == realloc_field::kCount);

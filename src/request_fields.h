@@ -17,39 +17,9 @@ namespace eruplan {
 // fields (unknown-field warnings, "did you mean", --strict) come from these
 // tables, and so do the request flags that replace a field (SPEC §1) and
 // the fixture runner's `options:` keys (SPEC §13), which are the names of
-// the fields that have a flag, and those flags' --help text.
-// The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
-// requests: list.
-inline constexpr std::array kRequestFields{
-    FieldSpec{"app", FieldKind::Text, "--app", "the app whose existing instances count"},
-    FieldSpec{"count", FieldKind::Integer, "--count", "instances to deploy"},
-    FieldSpec{"strategy", FieldKind::Text, "--strategy",
-              "auto, fill, each, global, drained or score"},
-    FieldSpec{"nodes_limit", FieldKind::Integer, "--nodes-limit",
-              "nodes_limit (>= 0; its meaning depends on the strategy)"},
-    FieldSpec{"resources", FieldKind::Block, "", "what one instance needs"},
-    FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
-    FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
-    FieldSpec{"scoring", FieldKind::Block, "", "how strategy score ranks nodes"},
-    FieldSpec{"name", FieldKind::Text, "", "the request's name in a requests: list"},
-    FieldSpec{"priority", FieldKind::Integer, "", "higher goes first"},
-    FieldSpec{"min_count", FieldKind::Integer, "", "fewest instances worth placing"},
-    FieldSpec{"group", FieldKind::Text, "", "requests placed together or not at all"},
-};
-enum RequestField : std::size_t {
-  kApp,
-  kCount,
-  kStrategy,
-  kNodesLimit,
-  kResources,
-  kNodeFilter,
-  kTolerations,
-  kScoring,
-  kName,
-  kPriority,
-  kMinCount,
-  kGroup,
-};
+// the fields that have a flag, and those flags' --help text. A block field
+// names its own table (inner), so a key given one level too high is
+// pointed to where it belongs ("did you mean resources.cpu?").
 
 // resources: of a request.
 inline constexpr std::array kResourceFields{
@@ -125,6 +95,39 @@ inline constexpr std::array kShapePointFields{
 namespace shape_point_field {
 enum : std::size_t { kUtilization, kScore, kCount };
 }
+
+// The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
+// requests: list.
+inline constexpr std::array kRequestFields{
+    FieldSpec{"app", FieldKind::Text, "--app", "the app whose existing instances count"},
+    FieldSpec{"count", FieldKind::Integer, "--count", "instances to deploy"},
+    FieldSpec{"strategy", FieldKind::Text, "--strategy",
+              "auto, fill, each, global, drained or score"},
+    FieldSpec{"nodes_limit", FieldKind::Integer, "--nodes-limit",
+              "nodes_limit (>= 0; its meaning depends on the strategy)"},
+    FieldSpec{"resources", FieldKind::Block, "", "what one instance needs", kResourceFields},
+    FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used", kNodeFilterFields},
+    FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
+    FieldSpec{"scoring", FieldKind::Block, "", "how strategy score ranks nodes", kScoringFields},
+    FieldSpec{"name", FieldKind::Text, "", "the request's name in a requests: list"},
+    FieldSpec{"priority", FieldKind::Integer, "", "higher goes first"},
+    FieldSpec{"min_count", FieldKind::Integer, "", "fewest instances worth placing"},
+    FieldSpec{"group", FieldKind::Text, "", "requests placed together or not at all"},
+};
+enum RequestField : std::size_t {
+  kApp,
+  kCount,
+  kStrategy,
+  kNodesLimit,
+  kResources,
+  kNodeFilter,
+  kTolerations,
+  kScoring,
+  kName,
+  kPriority,
+  kMinCount,
+  kGroup,
+};
 
 // The top level of a request file holding several requests (SPEC §8.4);
 // each entry is read as kRequestFields.

@@ -389,6 +389,23 @@ TEST_CASE(
   CHECK(req.tolerations[0].effect == "NoSchedule");
 }
 
+TEST_CASE("fields: a block field's own field given one level too high is pointed to its place") {
+  Diagnostics request_diags;
+  const Source request{"r.yaml", "app: web\ncount: 2\ncpu: 1\nmemory: 1Gi\nnodes: [a]\ntype: x\n"};
+  CHECK(load_request(&request, {}, true, request_diags).has_value());
+  CHECK(request_diags.to_string() ==
+        "r.yaml:3:1: warning: cpu: unknown field, ignored; did you mean resources.cpu?\n"
+        "r.yaml:4:1: warning: memory: unknown field, ignored; did you mean resources.memory?\n"
+        "r.yaml:5:1: warning: nodes: unknown field, ignored; did you mean node_filter.nodes?\n"
+        "r.yaml:6:1: warning: type: unknown field, ignored; did you mean scoring.type?\n");
+
+  Diagnostics realloc_diags;
+  const Source realloc{"r.yaml", "app: web\nmemory: 1Gi\n"};
+  CHECK(load_realloc(realloc, realloc_diags).has_value());
+  CHECK(realloc_diags.to_string() ==
+        "r.yaml:2:1: warning: memory: unknown field, ignored; did you mean resources.memory?\n");
+}
+
 TEST_CASE("fields: null is not given (SPEC §12), in every reader, yet a field given twice is") {
   Diagnostics diags;
   const Source inventory{"n.yaml",

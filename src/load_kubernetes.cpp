@@ -775,10 +775,13 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
   for (const std::string& h : pod.hugepages)
     r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
 
-  std::array<ValueId, kKubePodSpecFields.size()> f;  // the request is pod_request's
-  pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
-       {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
-        kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName});
+  // The request is pod_request's, which has said so if the spec is no mapping.
+  std::array<ValueId, kKubePodSpecFields.size()> f;
+  f.fill(kNoValue);
+  if (pod_spec != kNoValue && r.doc()[pod_spec].kind == ValueKind::Object)
+    pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
+         {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
+          kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName});
   const ValueId selector = f[kube_pod_spec_field::kNodeSelector],
                 tolerations = f[kube_pod_spec_field::kTolerations],
                 affinity = f[kube_pod_spec_field::kAffinity],

@@ -557,6 +557,15 @@ spec:
                "Pod\nmetadata: {name: a}\n");
   CHECK(r.exit == ExitCode::Invalid);
   CHECK(r.err.find("two manifests are named \"a\"") != std::string::npos);
+
+  // A pod spec that is no mapping is said once, not once per reading of it.
+  r = run_with(nodes,
+               "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: "
+               "2\n  template:\n    spec: [1]\n");
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(r.err ==
+        "app.yaml:7:11: error: spec.template.spec: expected a mapping (key: value pairs), got a "
+        "list\n");
 }
 
 TEST_CASE("kubernetes: will this Deployment fit? end to end") {

@@ -223,11 +223,12 @@ TEST_CASE("JSON: each problem in the reader's own words, at its first byte") {
       {"\xC3\xA9", "r.json:1:1: error: malformed JSON: expected a value, found byte 0xC3\n"},
       {std::string("[1,\0]", 5), "r.json:1:4: error: malformed JSON: a NUL byte is not allowed\n"},
   };
-  for (const auto& [text, message] : cases) {
+  for (const auto& c : cases) {  // no structured binding: CAPTURE's lambda takes it (clang 14)
+    const std::string& text = c.first;
     CAPTURE(text);
     const Outcome out = read(text);
     CHECK_FALSE(out.doc);
-    CHECK(out.message == message);
+    CHECK(out.message == c.second);
   }
 }
 

@@ -197,11 +197,16 @@ class OnePassJson {
   std::string found(const char* at) const {
     if (at == end_) return "the end of the input";
     const auto c = static_cast<unsigned char>(*at);
+    if (c == '\'') return "\"'\"";
     if (c > 0x20 && c < 0x7F) return std::string("'") + static_cast<char>(c) + "'";
     return "byte " + hex_byte(c);
   }
+  // The usual slips of JSON written by hand get a word of their own.
   bool expected(const char* at, std::string_view what) {
-    return fail(at, "expected " + std::string(what) + ", found " + found(at));
+    std::string message = "expected " + std::string(what) + ", found " + found(at);
+    if (at != end_ && *at == '\'') message += " (JSON strings take double quotes)";
+    if (at != end_ && (*at == '/' || *at == '#')) message += " (JSON has no comments)";
+    return fail(at, std::move(message));
   }
 
   Step value();
@@ -236,6 +241,9 @@ bool OnePassJson::run() {
       if (*p_ == ',') {
         ++p_;
         skip_space();
+        if (*p_ == (object ? '}' : ']'))
+          return fail(p_, std::string("expected ") + (object ? "a string key" : "a value") +
+                              " after ',', found " + found(p_) + " (JSON has no trailing commas)");
         if (object && !key()) return false;
         break;
       }

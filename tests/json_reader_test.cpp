@@ -170,8 +170,18 @@ TEST_CASE("JSON: each problem in the reader's own words, at its first byte") {
   const std::pair<std::string, std::string> cases[] = {
       {"", "r.json:1:1: error: malformed JSON: expected a value, found the end of the input\n"},
       {"  \n", "r.json:2:1: error: malformed JSON: expected a value, found the end of the input\n"},
-      {"{\"a\": 1,}", "r.json:1:9: error: malformed JSON: expected a string key, found '}'\n"},
-      {"[1,]", "r.json:1:4: error: malformed JSON: expected a value, found ']'\n"},
+      {"{\"a\": 1,}",
+       "r.json:1:9: error: malformed JSON: expected a string key after ',', found '}' "
+       "(JSON has no trailing commas)\n"},
+      {"[1,]",
+       "r.json:1:4: error: malformed JSON: expected a value after ',', found ']' (JSON "
+       "has no trailing commas)\n"},
+      {"{'a': 1}",
+       "r.json:1:2: error: malformed JSON: expected a string key or '}', found \"'\" "
+       "(JSON strings take double quotes)\n"},
+      {"[1, // one\n2]",
+       "r.json:1:5: error: malformed JSON: expected a value, found '/' (JSON "
+       "has no comments)\n"},
       {"{\"a\" 1}", "r.json:1:6: error: malformed JSON: expected ':' after the key, found '1'\n"},
       {"{1: 2}", "r.json:1:2: error: malformed JSON: expected a string key or '}', found '1'\n"},
       {"{\"a\": 1 \"b\": 2}",

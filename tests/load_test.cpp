@@ -404,7 +404,7 @@ nodes:
 TEST_CASE("inventory: malformed files") {
   auto json = inventory("{\"nodes\": [\n  {\"name\": \"a\",}\n]}", "n.json");
   CHECK(json.messages().find(
-            "n.json:2:16: error: malformed JSON: expected a string key, found '}'") == 0);
+            "n.json:2:16: error: malformed JSON: expected a string key after ',', found '}'") == 0);
   auto yaml = inventory("nodes:\n  - name: a\n   - name: b\n");
   CHECK(yaml.messages().find("nodes.yaml:3:") == 0);
   CHECK(yaml.says("malformed YAML"));

@@ -21,7 +21,7 @@
 #include "fixture.h"
 #include "huge_pages.h"
 #include "pipeline.h"
-#include "realloc.h"
+#include "realloc_command.h"
 #include "request_fields.h"
 #include "whatif.h"
 

@@ -18,10 +18,10 @@
 #include "kubernetes.h"
 #include "kubernetes_fields.h"
 #include "load.h"
-#include "realloc.h"
+#include "realloc_command.h"
 #include "realloc_fields.h"
 #include "request_fields.h"
-#include "share.h"
+#include "share_command.h"
 #include "share_fields.h"
 
 using namespace eruplan;

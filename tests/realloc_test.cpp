@@ -1,7 +1,7 @@
 // SPEC §11: inventory workloads, the realloc request, grouping, plan choice,
 // --atomic, the document; and a random memory-mode check against a simple
 // arithmetic oracle.
-#include "realloc.h"
+#include "realloc_command.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>

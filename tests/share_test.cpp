@@ -2,7 +2,7 @@
 // placements, invalid input, and the fast progressive filling against a
 // one-instance-at-a-time oracle that recomputes every share and every node
 // each step.
-#include "share.h"
+#include "share_command.h"
 
 #include <doctest/doctest.h>
 

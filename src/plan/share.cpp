@@ -25,6 +25,8 @@
 // step) lives in tests/share_test.cpp and must agree on random inputs.
 #include "share.h"
 
+#include "explain.h"
+
 #include <algorithm>
 #include <numeric>
 #include <span>

@@ -30,4 +30,15 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
                                  const CapacityMap& map, const std::vector<std::int64_t>* deploy,
                                  const RequestOutcome* outcome);
 
+// SPEC §13's summary of an infeasible request: "need 400 new instances, the
+// nodes can take 312: 1 node not available, 5 nodes limited by cpu, 4 left
+// out by node_filter".
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               std::int64_t count);
+// The same headed by what the request's strategy needed: "need 5 new
+// instances on each of 3 nodes" (each), "need 4 instances of web on every
+// node" (fill), "need 10 new instances (at least 6)" (min_count).
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               const Request& request);
+
 }  // namespace eruplan

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "doc.h"
-#include "realloc.h"
+#include "realloc_spec.h"
 #include "realloc_fields.h"
 
 namespace eruplan {

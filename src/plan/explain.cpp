@@ -186,6 +186,39 @@ std::string strategy_line(const Context& c, const Seen& s) {
   return std::string(c.strategy()) + ": can take " + count_text(s.nc->capacity);
 }
 
+// ", the nodes can take 312: 1 node not available, 5 nodes limited by cpu,
+// 4 left out by node_filter": zero-capacity nodes counted once per reason
+// kind they list (SPEC §8.5 order), then the nodes node_filter left out.
+std::string summary_counts(const Inventory& inventory, const CapacityMap& map) {
+  std::vector<std::pair<std::string, std::int64_t>> kinds;  // in reason-kind order
+  std::int64_t room = 0;
+  for (const NodeCapacity& n : map.nodes) {
+    add_capacity(room, n.capacity);
+    if (n.capacity != 0) continue;
+    for (const std::string& kind : reason_kinds(n.reasons)) {
+      auto it =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+      if (it == kinds.end())
+        kinds.emplace_back(kind, 1);
+      else
+        ++it->second;
+    }
+  }
+  std::sort(kinds.begin(), kinds.end(),
+            [](const auto& a, const auto& b) { return reason_kind_less(a.first, b.first); });
+  std::string out = ", the nodes can take " + count_text(room);
+  std::string parts;
+  for (const auto& [kind, n] : kinds) {
+    parts += parts.empty() ? ": " : ", ";
+    const std::string nodes = std::to_string(n) + (n == 1 ? " node " : " nodes ");
+    parts += kind == "not available" ? nodes + "not available" : nodes + "limited by " + kind;
+  }
+  const std::size_t left_out = inventory.nodes.size() - map.nodes.size();
+  if (left_out > 0)
+    parts += (parts.empty() ? ": " : ", ") + std::to_string(left_out) + " left out by node_filter";
+  return out + parts;
+}
+
 }  // namespace
 
 std::string filter_reason(const NodeFilter& filter, const Node& node) {
@@ -255,6 +288,34 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
     lines.push_back({node.name, std::move(text)});
   }
   return lines;
+}
+
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               std::int64_t count) {
+  return "need " + std::to_string(count) + " new instance" + (count == 1 ? "" : "s") +
+         summary_counts(inventory, map);
+}
+
+// The head names what the strategy needed: each and fill need count on
+// nodes, not count in all (SPEC §5); with min_count, the least it may place.
+std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
+                               const Request& request) {
+  const std::int64_t count = request.count, limit = request.nodes_limit;
+  const std::string instances = count == 1 ? " instance" : " instances";
+  const std::string nodes =
+      limit > 0 ? " on each of " + std::to_string(limit) + (limit == 1 ? " node" : " nodes") : "";
+  std::string head = "need " + std::to_string(count);
+  if (request.strategy == Strategy::Each) {
+    head += " new" + instances + (limit > 0 ? nodes : " on at least one node");
+  } else if (request.strategy == Strategy::Fill) {
+    head += instances + " of " + (request.app.empty() ? "the app" : request.app) +
+            (limit > 0 ? nodes : " on every node");
+  } else {
+    head += " new" + instances;
+    if (request.min_count > 0 && request.min_count < count)
+      head += " (at least " + std::to_string(request.min_count) + ")";
+  }
+  return head + summary_counts(inventory, map);
 }
 
 }  // namespace eruplan

@@ -11,7 +11,7 @@
 #include "plan_writer.h"
 #include "render.h"
 #include "report_html.h"
-#include "share.h"
+#include "share_command.h"
 
 namespace eruplan {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "json_writer.h"
-#include "realloc.h"
+#include "realloc_command.h"
 #include "render.h"
 #include "units.h"
 

@@ -36,7 +36,7 @@
 #include "fixture_fields.h"
 #include "json_writer.h"
 #include "markup.h"
-#include "realloc.h"
+#include "realloc_command.h"
 #include "request_fields.h"
 #include "whatif.h"
 

@@ -11,7 +11,7 @@
 #include "doc.h"
 #include "load.h"
 #include "request_fields.h"
-#include "share.h"
+#include "share_spec.h"
 #include "share_fields.h"
 
 namespace eruplan {

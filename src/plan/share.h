@@ -14,43 +14,11 @@
 #include "diagnostics.h"
 #include "load.h"
 #include "model.h"
-#include "pipeline.h"
+#include "share_spec.h"
 
 namespace eruplan {
 
 __extension__ typedef unsigned __int128 u128;
-
-// Where one instance of an app goes among the nodes that can take it.
-enum class SharePlacement { FirstFit, LeastAllocated, MostAllocated };
-std::string_view placement_name(SharePlacement p);  // "first_fit", ...
-
-// A weight as the exact fraction written: 0.1 is 1/10. Reduced, both > 0,
-// both at most 10^18.
-struct Weight {
-  std::uint64_t num = 1, den = 1;
-};
-
-struct ShareApp {
-  std::string name;  // `app`; unique
-  Weight weight;
-  std::int64_t quota = 0;
-  std::int64_t max_count = -1;  // -1 = no limit
-  // resources, node_filter and tolerations, normalised as SPEC §3; app = name
-  // and cpu_fit on (SPEC §8.2: share uses CPU fit).
-  Request request;
-};
-
-struct ShareSpec {
-  SharePlacement placement = SharePlacement::LeastAllocated;
-  std::vector<ShareApp> apps;  // file order
-};
-
-// The apps file (SPEC §10): every problem with file:line:col and field path.
-// With errors it still returns the apps that read cleanly (nullopt only when
-// there is no apps list): the caller runs check_share too, then looks at diags.
-std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags);
-// Checks that need the inventory too (cpu_bind pieces, filter names).
-void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags);
 
 // An exact fraction; `den` > 0. Reduced where it is shown.
 struct Fraction {
@@ -94,13 +62,5 @@ struct PoolTotals {
   std::vector<std::pair<std::string, u128>> kinds;  // cpu, memory, storage, extended; byte order
 };
 PoolTotals pool_totals(const Inventory& inventory);
-
-// The result as SPEC §10's document (JSON, YAML) or tables for a person.
-std::string render_share(const Inventory& state, const ShareSpec& spec, const ShareResult& result,
-                         OutputFormat format);
-
-// `eruplan share`: load, share, render (table, JSON, YAML); exit 3 for
-// invalid input, 4 when stage 1 freezes an app before its quota.
-RunResult run_share(const RunOptions& options);
 
 }  // namespace eruplan

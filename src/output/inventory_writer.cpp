@@ -2,9 +2,9 @@
 // prints and --save-inventory writes. It reads back as the same state:
 // sizes in bytes, CPU in cores, every usage field written out (0 or {} where
 // nothing is used), nodes in input order.
+#include "inventory_writer.h"
+
 #include "json_writer.h"
-#include "pipeline.h"
-#include "render.h"
 
 namespace eruplan {
 

@@ -11,7 +11,6 @@
 #include <unordered_map>
 
 #include "capacity.h"
-#include "json_writer.h"
 #include "reserve.h"
 #include "units.h"
 

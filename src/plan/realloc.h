@@ -14,29 +14,9 @@
 #include "kubernetes.h"
 #include "load.h"
 #include "model.h"
-#include "pipeline.h"
-#include "render.h"
+#include "realloc_spec.h"
 
 namespace eruplan {
-
-enum class CpuBindChange { Keep, Bind, Unbind };  // cpu_bind: keep | true | false
-
-// The realloc request as written: which workloads, and the deltas.
-struct ReallocRequest {
-  std::vector<std::string> ids;  // `workloads:`, file order
-  std::vector<Origin> id_origins;
-  std::optional<std::string> app;  // `app:`: every workload of it
-  Origin app_origin;
-  NanoCores cpu = 0, cpu_limit = 0;  // signed deltas
-  Bytes memory = 0, memory_limit = 0;
-  CpuBindChange cpu_bind = CpuBindChange::Keep;
-  Origin origin;  // the file's root, for problems that belong to no field
-};
-
-// load_realloc.cpp: every problem of the file itself goes to `diags`; the
-// request comes back (as far as it was read) whenever the document parsed,
-// so select_workloads can add its problems to the same list.
-std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& diags);
 
 // A workload's resources, normalised (SPEC §3); cpu_map empty when unbound.
 struct WorkloadResources {
@@ -91,30 +71,5 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
 // Steps 2-3 of §11: changes `inventory` in place (nothing, with `atomic`,
 // when a group fails).
 ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic);
-
-// §11's document (JSON/YAML) or a table per node. `error` is §13's failure
-// document to add as the `error` member, or empty.
-std::string render_realloc(const Inventory& inventory, const ReallocResult& result,
-                           OutputFormat format, const std::string& error);
-
-struct ReallocOptions {
-  Source nodes;                // an inventory, or a Kubernetes node list (SPEC §12)
-  std::optional<Source> pods;  // --pods: each running pod is also a workload
-  KubernetesOptions kubernetes;
-  Source request;
-  OutputFormat output = OutputFormat::Table;
-  bool atomic = false;
-  bool strict = false;  // --strict: unknown fields are errors (SPEC §13)
-  std::optional<OutputFormat> save_inventory;
-};
-
-// RunResult::inventory holds the inventory after the realloc.
-struct ReallocRun : RunResult {
-  std::optional<ReallocResult> realloc;
-};
-
-// load -> select -> realloc -> render, with §6's exit codes: 0 when every
-// group succeeds, 4 otherwise, 3 for invalid input.
-ReallocRun run_realloc(const ReallocOptions& options);
 
 }  // namespace eruplan

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "inventory_writer.h"
 #include "kubernetes.h"
 #include "load.h"
 #include "model.h"
@@ -82,17 +83,6 @@ struct RunResult {
   std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
 };
 
-// SPEC §13's summary of an infeasible request: "need 400 new instances, the
-// nodes can take 312: 1 node not available, 5 nodes limited by cpu, 4 left
-// out by node_filter".
-std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
-                               std::int64_t count);
-// The same headed by what the request's strategy needed: "need 5 new
-// instances on each of 3 nodes" (each), "need 4 instances of web on every
-// node" (fill), "need 10 new instances (at least 6)" (min_count).
-std::string infeasible_summary(const Inventory& inventory, const CapacityMap& map,
-                               const Request& request);
-
 // SPEC §13's failure document, {"error": {exit, kind, message, problems}},
 // plus capacity, reasons, reason_kinds (and explain) from `report` when the
 // capacity pass ran. Problems are the errors only, warnings left out.
@@ -121,9 +111,6 @@ void show_failure(RunResult& result, const Inventory& inventory, const Request& 
 // "invalid input: 2 errors; the first: nodes.yaml:3:13: error: ..." for the
 // failure document of exit 3.
 std::string invalid_message(const std::vector<Diagnostic>& problems);
-
-// The inventory after a run, in the schema of SPEC §2 (§8.3).
-std::string render_inventory(const Inventory& inventory, OutputFormat format);
 
 RunResult run(const RunOptions& options);
 // The same, freeing options.nodes.text once the inventory is loaded.

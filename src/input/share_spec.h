@@ -1,0 +1,49 @@
+// The apps file of `eruplan share` (SPEC §10): the apps as written, read by
+// load_share.cpp with every problem placed; the engine is plan/share.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diagnostics.h"
+#include "load.h"
+#include "model.h"
+
+namespace eruplan {
+
+// Where one instance of an app goes among the nodes that can take it.
+enum class SharePlacement { FirstFit, LeastAllocated, MostAllocated };
+std::string_view placement_name(SharePlacement p);  // "first_fit", ...
+
+// A weight as the exact fraction written: 0.1 is 1/10. Reduced, both > 0,
+// both at most 10^18.
+struct Weight {
+  std::uint64_t num = 1, den = 1;
+};
+
+struct ShareApp {
+  std::string name;  // `app`; unique
+  Weight weight;
+  std::int64_t quota = 0;
+  std::int64_t max_count = -1;  // -1 = no limit
+  // resources, node_filter and tolerations, normalised as SPEC §3; app = name
+  // and cpu_fit on (SPEC §8.2: share uses CPU fit).
+  Request request;
+};
+
+struct ShareSpec {
+  SharePlacement placement = SharePlacement::LeastAllocated;
+  std::vector<ShareApp> apps;  // file order
+};
+
+// The apps file (SPEC §10): every problem with file:line:col and field path.
+// With errors it still returns the apps that read cleanly (nullopt only when
+// there is no apps list): the caller runs check_share too, then looks at diags.
+std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags);
+// Checks that need the inventory too (cpu_bind pieces, filter names).
+void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags);
+
+}  // namespace eruplan

@@ -1,8 +1,6 @@
 // SPEC §11: inventory workloads, the realloc request, grouping, plan choice,
 // --atomic, the document; and a random memory-mode check against a simple
 // arithmetic oracle.
-#include "realloc_command.h"
-
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +15,7 @@
 
 #include "fixture.h"
 #include "load.h"
+#include "realloc_command.h"
 
 using namespace eruplan;
 

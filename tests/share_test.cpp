@@ -2,8 +2,6 @@
 // placements, invalid input, and the fast progressive filling against a
 // one-instance-at-a-time oracle that recomputes every share and every node
 // each step.
-#include "share_command.h"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include "capacity.h"
 #include "pipeline.h"
 #include "reserve.h"
+#include "share_command.h"
 
 using namespace eruplan;
 

@@ -1,9 +1,10 @@
 // `eruplan realloc` (SPEC §11) as a pure function: load the inventory and
 // the realloc request, select, realloc, render; and the §11 document / table.
+#include "realloc_command.h"
+
 #include <algorithm>
 
 #include "json_writer.h"
-#include "realloc_command.h"
 #include "render.h"
 #include "units.h"
 

@@ -2,6 +2,8 @@
 // document: {"placement", "apps": {name: {placed, dominant_resource,
 // dominant_share, dominant_share_fraction, frozen_by, deploy, assignments}}}
 // (SPEC §10), or a table per app and per node x app.
+#include "share_command.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -11,7 +13,6 @@
 #include "plan_writer.h"
 #include "render.h"
 #include "report_html.h"
-#include "share_command.h"
 
 namespace eruplan {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "doc.h"
-#include "realloc_spec.h"
 #include "realloc_fields.h"
+#include "realloc_spec.h"
 
 namespace eruplan {
 

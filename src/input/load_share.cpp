@@ -11,8 +11,8 @@
 #include "doc.h"
 #include "load.h"
 #include "request_fields.h"
-#include "share_spec.h"
 #include "share_fields.h"
+#include "share_spec.h"
 
 namespace eruplan {
 

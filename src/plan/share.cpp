@@ -25,12 +25,11 @@
 // step) lives in tests/share_test.cpp and must agree on random inputs.
 #include "share.h"
 
-#include "explain.h"
-
 #include <algorithm>
 #include <numeric>
 #include <span>
 
+#include "explain.h"
 #include "reserve.h"
 #include "score_index.h"
 

@@ -87,6 +87,7 @@ struct PlanArgs {
   unsigned jobs = 0;   // 0: the number of cores
   bool strict = false, explain = false, all_nodes = false;
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
+  std::string model = "drf", seed, cycles;             // share --model mesos --seed --cycles
 };
 
 // compare, grow, drain (SPEC §14).
@@ -417,6 +418,28 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
                   "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
   add_report_option(cmd, a);
   add_kubernetes_options(cmd, a);
+  cmd->add_option("--model", a.model,
+                  "drf: progressive filling of apps; mesos: Mesos' offers to frameworks in roles")
+      ->check(CLI::IsMember({"drf", "mesos"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", a.seed, "mesos: shuffle of the nodes each cycle, N or none (default 0)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            std::optional<std::uint64_t> seed;
+            return parse_seed(s, seed)
+                       ? std::string()
+                       : "expected a whole number 0..2^64-1 or none, got \"" + s + '"';
+          },
+          "N|none"));
+  cmd->add_option("--cycles", a.cycles,
+                  "mesos: at most K allocation cycles (default: until nothing more fits, 1000 at "
+                  "most)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return parse_cycles(s) ? std::string()
+                                   : "expected a whole number >= 1, got \"" + s + '"';
+          },
+          "K>=1"));
 }
 
 // Read by every command the same way: --nodes-format and --app-label (SPEC
@@ -466,6 +489,14 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.jobs = jobs_of(a);
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   options.report = !a.report.empty();
+  if (command == Command::Share && a.model == "mesos") {
+    MesosOptions mesos;
+    if (!a.seed.empty()) parse_seed(a.seed, mesos.seed);
+    if (!a.cycles.empty()) mesos.cycles = parse_cycles(a.cycles).value_or(0);
+    options.mesos = mesos;
+  } else if (command == Command::Share && (!a.seed.empty() || !a.cycles.empty())) {
+    return usage_error("--seed and --cycles go with --model mesos", output);
+  }
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.

@@ -180,6 +180,7 @@ struct Expectation {
     std::optional<std::int64_t> fit, balanced, total;
   };
   std::optional<Expected<Scores>> scores;
+  std::optional<std::vector<std::string>> offers;  // share --model mesos, every offer in order
 };
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
@@ -259,6 +260,12 @@ Expectation read_expectation(Reader& r, const FieldPath& path, const Fields& f) 
           e.error_contains.push_back(std::move(*t));
   } else if (v != kNoValue) {
     if (auto t = text(contains, v)) e.error_contains.push_back(std::move(*t));
+  }
+  if (const ValueId v = f["offers"]; v != kNoValue && r.is_array(path.child("offers"), v)) {
+    e.offers.emplace();
+    for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+      if (auto t = text(path.child("offers").at(i), r.doc().element(v, i)))
+        e.offers->push_back(std::move(*t));
   }
   return e;
 }
@@ -364,6 +371,19 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
     options.atomic = r.boolean(path.child("atomic"), a).value_or(false);
   if (const ValueId e = f["explain"]; e != kNoValue)
     options.explain = r.boolean(path.child("explain"), e).value_or(false);
+  // share's model (drf or mesos), and mesos' seed and cycles.
+  if (const ValueId m = f["model"]; m != kNoValue)
+    if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")
+      options.mesos.emplace();
+  const ValueId seed = f["seed"], cycles = f["cycles"];
+  if ((seed != kNoValue || cycles != kNoValue) && !options.mesos)
+    r.error(path, seed != kNoValue ? seed : cycles, "seed and cycles go with model: mesos");
+  if (seed != kNoValue && options.mesos)
+    if (auto t = read_text(r, path.child("seed"), seed); t && !parse_seed(*t, options.mesos->seed))
+      r.error(path.child("seed"), seed, "expected a whole number 0..2^64-1 or none");
+  if (cycles != kNoValue && options.mesos)
+    if (auto k = r.integer(path.child("cycles"), cycles, 1, 1'000'000'000))
+      options.mesos->cycles = *k;
 }
 
 // --- Comparing ----------------------------------------------------------------
@@ -573,6 +593,12 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   compare_deploy(e, o, diffs);
   compare_operator(e, o, diffs);
   compare_scores(e, o, diffs);
+  if (e.offers && *e.offers != result.offers) {
+    std::string got;
+    for (const std::string& o : result.offers) got += (got.empty() ? "" : ", ") + o;
+    diffs.push_back("offers: expected " + std::to_string(e.offers->size()) + ", got " +
+                    std::to_string(result.offers.size()) + ": [" + got + "]");
+  }
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -971,6 +997,14 @@ std::optional<std::string> fixture_expect(const std::string& file, const std::st
     out += "  placed:\n";
     for (const RequestBrief& b : result.requests)
       out += "    " + yaml_key(b.name) + ": " + std::to_string(b.placed) + '\n';
+  }
+  if (!result.offers.empty()) {
+    out += "  offers:\n";
+    for (const std::string& o : result.offers) {
+      out += "    - ";
+      append_quoted(out, o);
+      out += '\n';
+    }
   }
   if (result.exit != ExitCode::Ok && !result.err.empty()) {
     std::string line = result.err.substr(0, result.err.find('\n'));

@@ -38,6 +38,8 @@ inline constexpr std::array kExpectFields{
     FieldSpec{"placed", FieldKind::Block, "", "placed, or per request name"},
     FieldSpec{"status", FieldKind::Block, "", "a status, or per request name or workload id"},
     FieldSpec{"scores", FieldKind::Block, "", "strategy score's first-instance scores per node"},
+    FieldSpec{"offers", FieldKind::List, "",
+              "share --model mesos: every offer, \"cycle node framework +launched\""},
 };
 
 // One node's entry of expect.scores.
@@ -53,6 +55,9 @@ inline constexpr std::array kCaseOptionFields{
     FieldSpec{"plans", FieldKind::Text, "--plans", "all, assigned or none"},
     FieldSpec{"atomic", FieldKind::Bool, "--atomic", "place all requests or none"},
     FieldSpec{"explain", FieldKind::Bool, "--explain", "say why each node gets what it gets"},
+    FieldSpec{"model", FieldKind::Text, "--model", "share: drf or mesos"},
+    FieldSpec{"seed", FieldKind::Text, "--seed", "share --model mesos: N or none"},
+    FieldSpec{"cycles", FieldKind::Integer, "--cycles", "share --model mesos: at most K cycles"},
 };
 
 // options: of a what-if case (compare, grow, drain).

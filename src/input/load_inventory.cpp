@@ -145,6 +145,7 @@ class NodeLoader {
   void extended(const FieldPath& path, ValueId v);
   void usage_extended(const FieldPath& path, ValueId v);
   void taints(const FieldPath& path, ValueId v);
+  void reservations(const FieldPath& path, ValueId v);
   void workloads(const FieldPath& path, const Fields& f);
   bool workload(const FieldPath& path, ValueId v, Workload& w);
 
@@ -225,6 +226,8 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   if (f[node_field::kInstances] != kNoValue)
     instances(path.child("instances"), f[node_field::kInstances]);
   if (f[node_field::kWorkloads] != kNoValue) workloads(path, f);
+  if (f[node_field::kReservations] != kNoValue)
+    reservations(path.child("reservations"), f[node_field::kReservations]);
   cost_ = f[node_field::kCost];
   if (cost_ != kNoValue && !cost_allowed_)
     r_.error(path.child("cost"), cost_,
@@ -600,6 +603,69 @@ void NodeLoader::usage_extended(const FieldPath& path, ValueId v) {
       r_.error(here, e.value,
                std::to_string(*used) + " used, more than the node's " + std::to_string(it->total) +
                    " " + std::string(e.key));
+  }
+}
+
+// reservations: {role: {cpu, memory, storage, extended name: amount}}, each
+// kind's sum at most the node's capacity (eruplan share --model mesos).
+void NodeLoader::reservations(const FieldPath& path, ValueId v) {
+  std::vector<Entry> roles = r_.members(path, v);
+  r_.sort_unique(path, roles, byte_less);
+  NanoCores cpu = 0;
+  Bytes memory = 0, storage = 0;
+  NamedList<std::int64_t> extended;
+  std::vector<std::pair<std::string, ValueId>> where;  // kind -> its last value
+  for (const Entry& role : roles) {
+    const FieldPath at = path.child(role.key);
+    Reservation res;
+    res.role = std::string(role.key);
+    res.origin = r_.origin(at, role.key_id);
+    std::vector<Entry> kinds = r_.members(at, role.value);
+    r_.sort_unique(at, kinds, byte_less);
+    for (const Entry& k : kinds) {
+      const FieldPath here = at.child(k.key);
+      if (k.key == "cpu") {
+        if (auto c = r_.cpu(here, k.value)) res.cpu = *c, cpu += *c;
+      } else if (k.key == "memory" || k.key == "storage") {
+        if (auto b = r_.size(here, k.value)) {
+          (k.key == "memory" ? res.memory : res.storage) = *b;
+          (k.key == "memory" ? memory : storage) += *b;
+        }
+      } else if (extended_name_ok(r_, at, k)) {
+        if (auto n = r_.size(here, k.value)) {
+          res.extended.emplace_back(std::string(k.key), *n);
+          auto it = std::find_if(extended.begin(), extended.end(),
+                                 [&](const auto& e) { return e.first == k.key; });
+          if (it == extended.end())
+            extended.emplace_back(std::string(k.key), *n);
+          else
+            it->second += *n;
+        }
+      } else {
+        continue;
+      }
+      where.emplace_back(std::string(k.key), k.value);
+    }
+    node_.reservations.push_back(std::move(res));
+  }
+  // Sums above the node's capacity, reported at the last amount of the kind.
+  auto above = [&](std::string_view kind, std::int64_t sum, std::int64_t capacity,
+                   std::string (*shown)(std::int64_t)) {
+    if (sum <= capacity) return;
+    ValueId at = kNoValue;
+    for (const auto& [k, id] : where)
+      if (k == kind) at = id;
+    r_.error(path, at,
+             "reservations of " + std::string(kind) + " add up to " + shown(sum) +
+                 ", more than the node's " + shown(capacity));
+  };
+  auto plain = [](std::int64_t n) { return std::to_string(n); };
+  above("cpu", cpu, node_.cpu_total(), [](std::int64_t n) { return format_cores(n); });
+  above("memory", memory, node_.memory, [](std::int64_t n) { return format_bytes(n); });
+  above("storage", storage, node_.storage, [](std::int64_t n) { return format_bytes(n); });
+  for (const auto& [name, sum] : extended) {
+    const ExtendedResource* e = node_.find_extended(name);
+    above(name, sum, e != nullptr ? e->total : 0, plain);
   }
 }
 

@@ -569,7 +569,7 @@ TEST_CASE("score: runs of equal scores agree with the one-at-a-time oracle on ti
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
   };
   std::int64_t placed = 0;
-  for (int round = 0; round < 1500; ++round) {
+  for (int round = 0; round < 4000; ++round) {
     CAPTURE(round);
     Inventory inv;
     const std::int64_t n = pick(1, 5);
@@ -584,11 +584,16 @@ TEST_CASE("score: runs of equal scores agree with the one-at-a-time oracle on ti
       node.memory_used = pick(0, 1) ? 0 : pick(0, node.memory);
       if (pick(0, 2) == 0) node.extended.push_back({"gpu", pick(0, 300), 0});
       if (pick(0, 4) == 0) node.max_instances = pick(0, 500);
+      if (pick(0, 4) == 0) {  // cpu and memory in proportion: equal fractions
+        node.memory = node.cpu_given;
+        node.memory_used = node.cpu_used;
+      }
       inv.nodes.push_back(std::move(node));
     }
     Request req = random_request(rng);
     req.cpu = pick(0, 2) == 0 ? 0 : pick(1, 20);
     req.memory = pick(0, 2) == 0 ? 0 : pick(1, 40);
+    if (pick(0, 3) == 0) req.memory = req.cpu;  // grows as cpu does
     req.storage = 0;
     if (!req.extended.empty()) req.extended[0].second = pick(1, 3);
     if (pick(0, 2) == 0) req.scoring.resources = {{"cpu", 1}, {"memory", 1}};  // two, one may grow
@@ -607,7 +612,7 @@ TEST_CASE("score: runs of equal scores agree with the one-at-a-time oracle on ti
     CHECK(fast.deploy == want);
     if (feasible) placed += req.count;
   }
-  CHECK(placed > 300'000);
+  CHECK(placed > 800'000);
 }
 
 // A count the input names does not make the work: a billion instances of one

@@ -100,8 +100,9 @@ bool constant_score(std::span<const ScoredResource> resources) {
 //   that grows, or weight 0. With two resources of which one grows, its
 //   fraction (IEEE, monotone in k) moves |first - second| one way until it
 //   passes the other and the other way after: the score is monotone on each
-//   side, and a bisection finds where it leaves k's value. Anything else
-//   steps one instance at a time.
+//   side, and a bisection finds where it leaves k's value; with both
+//   growing, the same once their difference provably moves one way (or
+//   provably stays 0). Anything else steps one instance at a time.
 std::int64_t next_change(std::span<const ScoredResource> resources, const Scoring& scoring,
                          std::int64_t k) {
   constexpr std::int64_t kNever = INT64_MAX;
@@ -131,27 +132,44 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
   }
   next = std::min(next, capped_at);  // a growing resource reaching alloc: its parts cap
   if (scoring.balanced_weight == 0 || counted <= 1 || growing == 0) return next;
-  if (counted != 2 || growing != 1) return k + 1;
-  // Two resources, one growing until capped_at: the turn is the first k''
-  // where the growing fraction is no longer below the other one's.
-  const std::int64_t end = std::min(next, capped_at);
-  const auto fractions = [&](std::int64_t kk) {
-    double f[2] = {0, 0}, grows = 0;
-    std::size_t j = 0;
-    for (const ScoredResource& r : resources) {
-      if (r.alloc <= 0) continue;
-      const Wide req = Wide{r.used} + Wide{kk + 1} * r.per_instance;
-      f[j] = std::min(static_cast<double>(req) / static_cast<double>(r.alloc), 1.0);
-      if (r.per_instance > 0) grows = static_cast<double>(j);
-      ++j;
+  if (counted != 2) return k + 1;
+  // Two resources, in list order (first, second), none capped before end.
+  const ScoredResource* two[2] = {nullptr, nullptr};
+  for (const ScoredResource& r : resources)
+    if (r.alloc > 0) (two[0] == nullptr ? two[0] : two[1]) = &r;
+  const std::int64_t end = next;  // > k; fit is constant and no growing req reaches alloc before it
+  if (growing == 2) {
+    // first - second moves by s = p1 / a1 - p2 / a2 an instance. Its double
+    // is within 2.5 x 2^-52 of the exact value, so with |s| >= 2^-45 it
+    // strictly follows s's direction; with s = 0 and equal fractions the
+    // two doubles are the same division (below 2^53) and it stays 0.
+    const auto ratio = [](const ScoredResource* r, Wide x) {
+      return static_cast<long double>(x) / static_cast<long double>(r->alloc);
+    };
+    const long double slope =
+        ratio(two[0], two[0]->per_instance) - ratio(two[1], two[1]->per_instance);
+    if (slope > -0x1p-44L && slope < 0x1p-44L) {
+      const Wide a0 = two[0]->alloc, a1 = two[1]->alloc;
+      const Wide limit = Wide{1} << 53;
+      const Wide req0 = Wide{two[0]->used} + Wide{end} * two[0]->per_instance;
+      const Wide req1 = Wide{two[1]->used} + Wide{end} * two[1]->per_instance;
+      const bool equal = Wide{two[0]->per_instance} * a1 == Wide{two[1]->per_instance} * a0 &&
+                         Wide{two[0]->used} * a1 == Wide{two[1]->used} * a0;
+      if (equal && a0 < limit && a1 < limit && req0 < limit && req1 < limit) return end;
+      return k + 1;
     }
-    return grows == 0 ? std::pair{f[0], f[1]} : std::pair{f[1], f[0]};  // (growing, other)
+  }
+  // balanced reads |first - second| / 2: on each side of where the
+  // difference changes sign it moves one way, so the score does too.
+  const auto negative = [&](std::int64_t kk) {
+    double f[2];
+    for (int j = 0; j < 2; ++j) {
+      const Wide req = Wide{two[j]->used} + Wide{kk + 1} * two[j]->per_instance;
+      f[j] = std::min(static_cast<double>(req) / static_cast<double>(two[j]->alloc), 1.0);
+    }
+    return f[0] - f[1] < 0;
   };
-  const auto below = [&](std::int64_t kk) {
-    const auto [g, o] = fractions(kk);
-    return g < o;
-  };
-  // The first k'' in (lo, hi] where pred turns true, hi when none before it.
+  // The first k'' in (lo, hi] where pred holds, hi when none before it.
   const auto first_true = [](std::int64_t lo, std::int64_t hi, const auto& pred) {
     while (hi - lo > 1) {
       const std::int64_t mid = lo + (hi - lo) / 2;
@@ -162,10 +180,12 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
     }
     return hi;
   };
-  const std::int64_t last = end == kNever ? kNever - 1 : end;
-  std::int64_t piece_end = last;  // the monotone piece k is on ends before piece_end
-  if (below(k) && !below(last))
-    piece_end = first_true(k, last, [&](std::int64_t kk) { return !below(kk); });
+  const std::int64_t last = end - 1;
+  if (last <= k) return end;
+  const bool side = negative(k);
+  std::int64_t piece_end = end;  // k's monotone piece is [k, piece_end)
+  if (negative(last) != side)
+    piece_end = first_true(k, last, [&](std::int64_t kk) { return negative(kk) != side; });
   const std::int64_t here = balanced_score(resources, k);
   if (balanced_score(resources, piece_end - 1) == here) return piece_end;  // monotone: all equal
   return first_true(k, piece_end - 1,

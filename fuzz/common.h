@@ -2,6 +2,7 @@
 // picks, so one corpus file exercises memory mode, CPU binding and volumes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -730,4 +730,13 @@ TEST_CASE("mesos: the command line takes --model, --seed and --cycles") {
   CHECK(r.exit == 0);
   const std::string page = eruplan_test::slurp(dir / "page.html");
   CHECK(page.find("2 frameworks, 3 cycles, 5 new instances (model mesos)") != std::string::npos);
+  // Reservations survive --save-inventory and are read back the same.
+  std::ofstream(dir / "reserved.yaml")
+      << "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi, reservations: {b: {cpu: 3}}}\n";
+  r = run_eruplan(dir,
+                  "share --model mesos -n reserved.yaml -r fw.yaml --save-inventory after.yaml");
+  CHECK(r.exit == 0);
+  const std::string after = eruplan_test::slurp(dir / "after.yaml");
+  CHECK(after.find("    reservations:\n      b:\n        cpu: 3\n") != std::string::npos);
+  CHECK(run_eruplan(dir, "share --model mesos -n after.yaml -r fw.yaml").exit == 0);
 }

@@ -657,12 +657,30 @@ void read_whatif_options(Reader& r, ValueId v, WhatIfOptions& o) {
     o.node = read_text(r, path.child("node"), n).value_or("");
   if (const ValueId e = f["each_node"]; e != kNoValue)
     o.each_node = r.boolean(path.child("each_node"), e).value_or(false);
+  auto texts = [&](std::string_view name, std::vector<std::string>& out) {
+    const ValueId v = f[name];
+    if (v == kNoValue) return;
+    const FieldPath at = path.child(name);
+    if (r.doc()[v].kind != ValueKind::Array) {
+      if (auto s = r.scalar(at, v)) out.emplace_back(*s);
+    } else {
+      for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+        if (auto s = r.scalar(at.at(i), r.doc().element(v, i))) out.emplace_back(*s);
+    }
+  };
+  texts("like", o.like);
+  texts("cost", o.costs);
+  if (const ValueId e = f["expander"]; e != kNoValue)
+    o.expander = read_text(r, path.child("expander"), e);
+  if (const ValueId m = f["mix"]; m != kNoValue)
+    o.mix = r.boolean(path.child("mix"), m).value_or(false);
 }
 
 struct WhatIfExpectation {
   std::optional<Expected<bool>> feasible, satisfied, absorbable;
   std::optional<Expected<std::int64_t>> nodes_used;
   std::optional<std::int64_t> added;
+  std::optional<Expected<std::int64_t>> added_by_template;
 };
 
 // The what-if fields of `expect` (kWhatIfExpectFields); read_expectation
@@ -676,6 +694,8 @@ WhatIfExpectation read_whatif_expectation(Reader& r, const FieldPath& path, cons
   e.absorbable = read_named<bool>(r, path.child("absorbable"), f["absorbable"], flag);
   e.nodes_used = read_named<std::int64_t>(r, path.child("nodes_used"), f["nodes_used"], count);
   if (const ValueId v = f["added"]; v != kNoValue) e.added = r.integer(path.child("added"), v, 0);
+  e.added_by_template =
+      read_named<std::int64_t>(r, path.child("added_by_template"), f["added_by_template"], count);
   return e;
 }
 
@@ -706,6 +726,16 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
   per_strategy(
       e.nodes_used, "nodes_used", [](const StrategyComparison& c) { return c.nodes_used; },
       [](std::int64_t n) { return std::to_string(n); });
+  if (e.added_by_template)
+    for (const auto& [name, want] : *e.added_by_template) {
+      std::optional<std::int64_t> got;
+      for (std::size_t t = 0; t < w.template_names.size(); ++t)
+        if (w.template_names[t] == name && t < w.added_by_template.size())
+          got = w.added_by_template[t];
+      if (got != want)
+        diffs.push_back("added_by_template." + name + ": expected " + std::to_string(want) +
+                        ", got " + (got ? std::to_string(*got) : std::string("none")));
+    }
   if (e.added && w.added != e.added)
     diffs.push_back("added: expected " + std::to_string(*e.added) + ", got " +
                     (w.added ? std::to_string(*w.added) : std::string("none")));
@@ -753,7 +783,7 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
     return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
-  options.template_node = std::move(node_template);
+  if (node_template) options.templates.push_back(std::move(*node_template));
   options.strict = true;  // SPEC §13: cases run strictly, what-if ones too
   const WhatIfResult result = run_whatif(options);
   compare(expect, result.run, c.result.differences);

@@ -67,6 +67,10 @@ inline constexpr std::array kWhatIfOptionFields{
     FieldSpec{"max", FieldKind::Integer, "--max", "most nodes grow may add"},
     FieldSpec{"node", FieldKind::Text, "--node", "the node drain takes out"},
     FieldSpec{"each_node", FieldKind::Bool, "--each-node", "drain each node on its own"},
+    FieldSpec{"like", FieldKind::List, "--like", "nodes of the inventory used as grow templates"},
+    FieldSpec{"cost", FieldKind::List, "--cost", "NAME=VALUE: a grow template's cost"},
+    FieldSpec{"expander", FieldKind::Text, "--expander", "how grow picks among templates"},
+    FieldSpec{"mix", FieldKind::Bool, "--mix", "grow's cheapest mix of templates"},
 };
 
 // The what-if part of expect:; the rest is read as kExpectFields.
@@ -77,6 +81,7 @@ inline constexpr std::array kWhatIfExpectFields{
     FieldSpec{"absorbable", FieldKind::Block, "", "per node: whether drain absorbs it"},
     FieldSpec{"nodes_used", FieldKind::Block, "", "per strategy: nodes it uses"},
     FieldSpec{"added", FieldKind::Integer, "", "nodes grow adds"},
+    FieldSpec{"added_by_template", FieldKind::Block, "", "per template: copies grow adds"},
 };
 
 // options: of a realloc case.

@@ -41,6 +41,7 @@ inline constexpr std::array kNodeFields{
     FieldSpec{"max_instances", FieldKind::Integer, "", "most instances the node runs"},
     FieldSpec{"taints", FieldKind::Block, "", "taints a request must tolerate"},
     FieldSpec{"workloads", FieldKind::Block, "", "running workloads (SPEC §11)"},
+    FieldSpec{"cost", FieldKind::Text, "", "grow templates only: what one node costs, any unit"},
     FieldSpec{"reservations", FieldKind::Block, "", "per role: resources only it is offered"},
 };
 namespace node_field {
@@ -61,6 +62,7 @@ enum : std::size_t {
   kMaxInstances,
   kTaints,
   kWorkloads,
+  kCost,
   kReservations,
   kCount
 };

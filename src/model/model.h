@@ -13,14 +13,10 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "pods.h"
+#include "quantities.h"
 
 namespace eruplan {
-
-using Bytes = std::int64_t;      // memory, storage, volume sizes
-using Pieces = std::int64_t;     // CPU pieces; share_base pieces make one core
-using NanoCores = std::int64_t;  // CPU quantities as written: 1 core = 1e9
-
-inline constexpr NanoCores kNanoPerCore = 1'000'000'000;
 
 // Key/value list kept sorted by key (byte order unless noted).
 template <class V>
@@ -351,6 +347,11 @@ struct Inventory {
   Pieces share_base = 100;               // > 0
   std::int64_t max_fragment_cores = -1;  // -1 = no limit, else >= 0
   std::vector<Node> nodes;               // file order
+  // Running pods known one by one (Kubernetes --pods), in the order read;
+  // shared between copies of the inventory until one changes them.
+  SharedList<RunningPod> pods;
+  // Namespaces' labels (--namespaces), sorted by name, for namespaceSelector.
+  std::vector<std::pair<std::string, Labels>> namespaces;
 };
 
 enum class Strategy { Auto, Fill, Each, Global, Drained, Score };
@@ -429,6 +430,9 @@ struct Request {
   NodeFilter filter;
   std::vector<Toleration> tolerations;  // SPEC §9
   Scoring scoring;
+  // A request read from a Kubernetes object: its pod's labels, affinity,
+  // spread, ports and priority for the scheduling plugins; null otherwise.
+  std::shared_ptr<const PodScheduling> pod;
 
   // Several requests in one run (SPEC §8.4).
   std::string name;  // unique in the file; default the app

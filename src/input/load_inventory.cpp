@@ -226,12 +226,12 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   if (f[node_field::kInstances] != kNoValue)
     instances(path.child("instances"), f[node_field::kInstances]);
   if (f[node_field::kWorkloads] != kNoValue) workloads(path, f);
+  if (f[node_field::kReservations] != kNoValue)
+    reservations(path.child("reservations"), f[node_field::kReservations]);
   cost_ = f[node_field::kCost];
   if (cost_ != kNoValue && !cost_allowed_)
     r_.error(path.child("cost"), cost_,
              "only a grow template has a cost (grow --template); an inventory's node has none");
-  if (f[node_field::kReservations] != kNoValue)
-    reservations(path.child("reservations"), f[node_field::kReservations]);
   labels_seen_.intern(node_.labels);
   instances_seen_.intern(node_.instances);
   return std::move(node_);

@@ -726,6 +726,7 @@ TEST_CASE("mesos: the command line takes --model, --seed and --cycles") {
   // The apps file of --model drf is not a frameworks file: exit 3, named.
   r = run_eruplan(dir, "share -n nodes.yaml -r fw.yaml");
   CHECK(r.exit == 3);
+  CHECK(r.err.find("a file of roles and frameworks needs --model mesos") != std::string::npos);
   r = run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --report page.html");
   CHECK(r.exit == 0);
   const std::string page = eruplan_test::slurp(dir / "page.html");

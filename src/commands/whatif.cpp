@@ -88,10 +88,7 @@ void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string
 bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
                  Request& request) {
   if (!o.request && o.overrides.empty()) {
-    fail(r, ExitCode::Usage,
-         "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
-         "Run with --help for more information.",
-         o.output);
+    usage_failure(r, o.output, "no request: give -r FILE or request flags such as --memory");
     return false;
   }
   Diagnostics diags;
@@ -350,8 +347,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     return;
   }
   if (!o.template_node) {
-    fail(r, ExitCode::Usage,
-         "eruplan: error: --template is required\nRun with --help for more information.", o.output);
+    usage_failure(r, o.output, "--template is required");
     return;
   }
   Diagnostics diags;

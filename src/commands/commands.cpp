@@ -1,0 +1,781 @@
+// The command table (commands.h): the option groups commands share, each
+// command's run (from parsed options to the command's own function), and the
+// rows.
+#include "commands.h"
+
+#include <completions.h>  // generated from cli/eruplan.bash and cli/_eruplan (build dir)
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <sstream>
+#include <thread>
+
+#include "fixture.h"
+#include "realloc_command.h"
+#include "request_fields.h"
+#include "whatif.h"
+
+namespace eruplan {
+
+std::string OptionSpec::key() const {
+  std::stringstream parts(names);
+  for (std::string name; std::getline(parts, name, ',');)
+    if (name.starts_with("--")) return name.substr(0, name.find('{'));
+  return names;  // a positional
+}
+
+const std::string& Args::value(std::string_view key) const {
+  static const std::string kNone;
+  const auto it = values.find(key);
+  return it == values.end() ? kNone : it->second;
+}
+
+const std::vector<std::string>& Args::list(std::string_view key) const {
+  static const std::vector<std::string> kNone;
+  const auto it = lists.find(key);
+  return it == lists.end() ? kNone : it->second;
+}
+
+bool Args::flag(std::string_view key) const {
+  const auto it = flags.find(key);
+  return it != flags.end() && it->second;
+}
+
+namespace {
+
+constexpr const char* kStdin = "-";
+
+// --- Value checks (SPEC §13): a value that does not parse as its type is a
+// usage error naming the flag; one out of range is left to the loader (exit 3).
+
+std::string check_whole_number(const std::string& s) {
+  const std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  const bool ok = s.size() > start && s.find_first_not_of("0123456789", start) == std::string::npos;
+  return ok ? std::string() : "expected a whole number, got \"" + s + '"';
+}
+
+// A size or CPU amount: the library's own parser decides; only "expected
+// ..." (not a quantity at all) is a usage error, the rest (negative,
+// overflowing, fractional bytes) is left to the loader.
+template <std::optional<std::int64_t> (*Parse)(std::string_view, std::string&)>
+std::string check_quantity(const std::string& s) {
+  std::string error;
+  if (Parse(s, error) || !error.starts_with("expected")) return std::string();
+  return error;
+}
+
+std::string check_label(const std::string& s) {
+  return s.find('=') == std::string::npos || s.front() == '='
+             ? "expected k=v (e.g. pool=gpu), got \"" + s + '"'
+             : std::string();
+}
+
+std::string check_strategy(const std::string& s) {
+  return parse_strategy(s) ? std::string() : "unknown strategy; expected " + strategy_choices();
+}
+
+std::string check_strategy_list(const std::string& list) {
+  std::stringstream names(list);
+  for (std::string name; std::getline(names, name, ',');)
+    if (!parse_strategy(name))
+      return "unknown strategy '" + name + "'; expected " + strategy_choices();
+  return std::string();
+}
+
+std::string check_scoring(const std::string& s) {
+  return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
+}
+
+std::string check_jobs(const std::string& s) {
+  const bool digits =
+      !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+  return digits && std::stoul(s) >= 1 ? std::string()
+                                      : "expected a whole number >= 1, got \"" + s + '"';
+}
+
+// --- Option groups: the options several commands share. A command's row
+// lists the groups it takes, in --help order; a new option of a group is one
+// line here.
+
+OptionSpec value(std::string names, std::string help) {
+  OptionSpec o;
+  o.names = std::move(names);
+  o.help = std::move(help);
+  return o;
+}
+OptionSpec choice(std::string names, std::string help, std::vector<std::string> choices,
+                  std::string default_value = {}) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.choices = std::move(choices);
+  o.default_value = std::move(default_value);
+  return o;
+}
+OptionSpec checked(std::string names, std::string help, OptionCheck check,
+                   std::string check_name = {}) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.check = check;
+  o.check_name = std::move(check_name);
+  return o;
+}
+OptionSpec file(std::string names, std::string help) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.file = true;
+  return o;
+}
+OptionSpec flag(std::string names, std::string help) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.kind = OptionKind::Flag;
+  return o;
+}
+OptionSpec list(OptionSpec o) {
+  o.kind = OptionKind::List;
+  return o;
+}
+
+using Group = std::vector<OptionSpec>;
+
+void append(Group& to, const Group& group) { to.insert(to.end(), group.begin(), group.end()); }
+
+Group without(Group group, std::initializer_list<std::string_view> keys) {
+  std::erase_if(group, [&](const OptionSpec& o) {
+    return std::find(keys.begin(), keys.end(), o.key()) != keys.end();
+  });
+  return group;
+}
+
+OptionSpec strict_option() {
+  return flag("--strict", "Unknown fields in the inputs are errors (exit 3)");
+}
+
+OptionSpec input_format_option() {
+  return choice("--input-format", "Force the input format", {"json", "yaml"});
+}
+
+OptionSpec output_option() {
+  return choice("-o,--output", "Output format", {"table", "json", "yaml"}, "table");
+}
+
+OptionSpec jobs_option() {
+  OptionSpec o = checked("--jobs", "Threads for the per-node work (default: the number of cores)",
+                         check_jobs, "N>=1");
+  o.type_name = "UINT";
+  return o;
+}
+
+OptionSpec report_option() {
+  return file("--report",
+              "Write a self-contained HTML page of usage before/after per node to FILE");
+}
+
+OptionSpec save_inventory_option(const std::string& after) {
+  return file("--save-inventory", "Write the inventory after the " + after +
+                                      " to FILE (YAML, or JSON for a .json name)");
+}
+
+// -n as a Kubernetes node list and --pods (SPEC §12).
+Group kubernetes_group() {
+  return {
+      choice("--nodes-format",
+             "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)",
+             {"auto", "eruplan", "kubernetes"}, "auto"),
+      file("--pods", "Running pods (kubectl get pods -A -o json): their requests become usage"),
+      value("--app-label", "Label naming a pod's app (default app.kubernetes.io/name, then app)"),
+  };
+}
+
+// The request overrides (SPEC §1), their help from the request's field table.
+Group request_flags_group() {
+  OptionSpec cpu_bind =
+      flag("--cpu-bind{true}", flag_help("--cpu-bind") + " (--cpu-bind=false to unset)");
+  cpu_bind.kind = OptionKind::Switch;
+  return {
+      value("--app", flag_help("--app")),
+      checked("--count", flag_help("--count"), check_whole_number, "INTEGER"),
+      checked("--strategy", "Override: " + strategy_choices(), check_strategy),
+      checked("--scoring",
+              "Override: scoring.type of strategy score (least_allocated, most_allocated or "
+              "requested_to_capacity_ratio)",
+              check_scoring),
+      checked("--nodes-limit", flag_help("--nodes-limit"), check_whole_number, "INTEGER"),
+      checked("--cpu", flag_help("--cpu"), check_quantity<parse_cpu>, "QUANTITY"),
+      cpu_bind,
+      checked("--memory", flag_help("--memory"), check_quantity<parse_size>, "QUANTITY"),
+      checked("--storage", flag_help("--storage"), check_quantity<parse_size>, "QUANTITY"),
+      list(value("--volume", flag_help("--volume"))),
+      list(checked("--label", flag_help("--label"), check_label, "K=V")),
+      list(value("--node", flag_help("--node"))),
+      list(value("--exclude", flag_help("--exclude"))),
+  };
+}
+
+// One request planned on an inventory: capacity, plan, validate, apply and
+// the what-if commands. `output` is the -o option (apply's differs).
+Group planning_group(OptionSpec output) {
+  Group g = {
+      file("-n,--nodes", "Node inventory file (JSON or YAML); - for stdin (required)"),
+      file("-r,--request", "Deploy request file (JSON or YAML); - for stdin"),
+      input_format_option(),
+      std::move(output),
+      choice("--plans", "Which plans to print: all, assigned or none", {"all", "assigned", "none"},
+             "all"),
+  };
+  append(g, request_flags_group());
+  append(g, {
+                jobs_option(),
+                strict_option(),
+                flag("--explain", "Say for every node why it gets what it gets"),
+                flag("--all-nodes",
+                     "Tables list every node (default: past 50, the used ones and those with a "
+                     "reason)"),
+            });
+  append(g, kubernetes_group());
+  return g;
+}
+
+Group planning_group() { return planning_group(output_option()); }
+
+// plan, apply: the options that change the cluster state.
+Group state_group() {
+  return {flag("--atomic", "All requests of the file succeed together or none is placed"),
+          save_inventory_option("plan"), report_option()};
+}
+
+// --- Running: from parsed options to a command's own function.
+
+OutputFormat output_format(const std::string& name) {
+  return name == "json"   ? OutputFormat::Json
+         : name == "yaml" ? OutputFormat::Yaml
+                          : OutputFormat::Table;
+}
+
+// The format a file is written in: JSON for a .json name, else YAML.
+OutputFormat format_for(const std::string& path) {
+  return path.ends_with(".json") ? OutputFormat::Json : OutputFormat::Yaml;
+}
+
+CommandOutput usage(OutputFormat format, const std::string& message) {
+  RunResult r;
+  usage_failure(r, format, message);
+  CommandOutput out;
+  out.exit = r.exit;
+  out.usage = std::move(r.usage);
+  out.out = std::move(r.out);
+  return out;
+}
+
+// Reads the input files a command names (-n, -r, --pods, --template), each
+// one even after another cannot be read, so that one run names every
+// unreadable file (SPEC §6); ok() then reports them all at once.
+class InputFiles {
+ public:
+  explicit InputFiles(const CommandInput& in) : in_(in) {
+    const std::string& forced = in.args.value("--input-format");
+    format_ = forced == "json"   ? InputFormat::Json
+              : forced == "yaml" ? InputFormat::Yaml
+                                 : InputFormat::Auto;
+  }
+
+  void read(std::string_view key, Source& out) {
+    const std::string& path = in_.args.value(key);
+    out.format = format_;
+    out.name = path == kStdin ? "<stdin>" : path;
+    std::string why;
+    if (auto text = in_.files.read(path, why))
+      out.text = std::move(*text);
+    else
+      problems_.push_back({Severity::Error, Origin{out.name, 0, 0, ""}, "cannot read: " + why});
+  }
+
+  // An input given by an optional flag: read when the flag was given.
+  void read_given(std::string_view key, std::optional<Source>& out) {
+    if (in_.args.value(key).empty()) return;
+    read(key, out.emplace());
+  }
+
+  // True when every file could be read; otherwise false with `failed` set
+  // to exit 3 naming each one (and the failure document with -o json|yaml).
+  bool ok(OutputFormat output, CommandOutput& failed) const {
+    if (problems_.empty()) return true;
+    failed.exit = ExitCode::Invalid;
+    for (const Diagnostic& problem : problems_) failed.err += format_diagnostic(problem) + '\n';
+    if (output != OutputFormat::Table)
+      failed.out =
+          failure_document(output, ExitCode::Invalid, invalid_message(problems_), problems_);
+    return false;
+  }
+
+ private:
+  const CommandInput& in_;
+  InputFormat format_ = InputFormat::Auto;
+  std::vector<Diagnostic> problems_;
+};
+
+RequestOverrides overrides_of(const Args& a) {
+  RequestOverrides o;
+  for_each_flag_field([&](const FieldSpec& spec) {
+    const std::string flag(spec.flag);
+    if (!a.has(flag)) return;
+    if (spec.kind == FieldKind::List || spec.kind == FieldKind::Labels)
+      for (const std::string& v : a.list(flag)) o.set(flag, v);
+    else
+      o.set(flag, a.value(flag));
+  });
+  if (a.has("--scoring")) o.scoring = a.value("--scoring");
+  return o;
+}
+
+KubernetesOptions kubernetes_options(const Args& a) {
+  KubernetesOptions k;
+  const std::string& format = a.value("--nodes-format");
+  k.nodes_format = format == "kubernetes" ? NodesFormat::Kubernetes
+                   : format == "eruplan"  ? NodesFormat::Eruplan
+                                          : NodesFormat::Auto;
+  k.app_label = a.value("--app-label");
+  return k;
+}
+
+PlansShown plans_shown(const std::string& name) {
+  return name == "assigned" ? PlansShown::Assigned
+         : name == "none"   ? PlansShown::None
+                            : PlansShown::All;
+}
+
+unsigned jobs_of(const Args& a) {
+  const std::string& jobs = a.value("--jobs");
+  if (!jobs.empty()) return static_cast<unsigned>(std::stoul(jobs));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The files a run asked for: written by the CLI before it prints.
+void add_file(CommandOutput& out, const Args& a, std::string_view key,
+              const std::optional<std::string>& text) {
+  if (text) out.files.emplace_back(a.value(key), *text);
+}
+
+template <class Result>
+CommandOutput output_of(std::shared_ptr<Result> result) {
+  CommandOutput out;
+  out.exit = result->exit;
+  out.out = std::move(result->out);
+  out.err = std::move(result->err);
+  out.usage = std::move(result->usage);
+  out.keep = result;
+  return out;
+}
+
+// capacity, plan, validate, apply, share.
+CommandOutput run_pipeline(Command command, const CommandInput& in) {
+  const Args& a = in.args;
+  const OutputFormat output = output_format(a.value("--output"));
+  if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  const bool nodes_stdin = a.value("--nodes") == kStdin,
+             request_stdin = a.value("--request") == kStdin;
+  if (nodes_stdin && request_stdin)
+    return usage(output, "only one of --nodes and --request may be - (stdin)");
+  if (a.value("--pods") == kStdin && (nodes_stdin || request_stdin))
+    return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
+  RunOptions options;
+  options.command = command;
+  options.overrides = overrides_of(a);
+  InputFiles inputs(in);
+  inputs.read("--nodes", options.nodes);
+  inputs.read_given("--request", options.request);
+  inputs.read_given("--pods", options.pods);
+  if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
+  options.output = output;
+  // apply prints an inventory in the format of -n unless -o says otherwise.
+  if (command == Command::Apply && !a.has("--output"))
+    options.output =
+        source_format(options.nodes) == InputFormat::Json ? OutputFormat::Json : OutputFormat::Yaml;
+  options.strict = a.flag("--strict");
+  options.explain = a.flag("--explain");
+  options.all_nodes = a.flag("--all-nodes");
+  options.plans = plans_shown(a.value("--plans"));
+  options.kubernetes = kubernetes_options(a);
+  options.atomic = a.flag("--atomic");
+  options.jobs = jobs_of(a);
+  if (!a.value("--save-inventory").empty())
+    options.save_inventory = format_for(a.value("--save-inventory"));
+  options.report = !a.value("--report").empty();
+  options.stream_out = in.stream_out;
+  auto result = std::make_shared<RunResult>(run(std::move(options)));
+  CommandOutput out = output_of(result);
+  add_file(out, a, "--save-inventory", result->saved_inventory);
+  add_file(out, a, "--report", result->report);
+  return out;
+}
+
+CommandOutput run_capacity(const CommandInput& in) { return run_pipeline(Command::Capacity, in); }
+CommandOutput run_plan(const CommandInput& in) { return run_pipeline(Command::Plan, in); }
+CommandOutput run_validate(const CommandInput& in) { return run_pipeline(Command::Validate, in); }
+CommandOutput run_apply(const CommandInput& in) { return run_pipeline(Command::Apply, in); }
+CommandOutput run_share_row(const CommandInput& in) { return run_pipeline(Command::Share, in); }
+
+CommandOutput run_realloc_row(const CommandInput& in) {
+  const Args& a = in.args;
+  const OutputFormat output = output_format(a.value("--output"));
+  if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  if (a.value("--request").empty()) return usage(output, "--request is required");
+  const bool nodes_stdin = a.value("--nodes") == kStdin,
+             request_stdin = a.value("--request") == kStdin;
+  if (nodes_stdin && request_stdin)
+    return usage(output, "only one of --nodes and --request may be - (stdin)");
+  if (a.value("--pods") == kStdin && (nodes_stdin || request_stdin))
+    return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
+  ReallocOptions options;
+  InputFiles inputs(in);
+  inputs.read("--nodes", options.nodes);
+  inputs.read("--request", options.request);
+  inputs.read_given("--pods", options.pods);
+  if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
+  options.kubernetes = kubernetes_options(a);
+  options.output = output;
+  options.atomic = a.flag("--atomic");
+  options.strict = a.flag("--strict");
+  if (!a.value("--save-inventory").empty())
+    options.save_inventory = format_for(a.value("--save-inventory"));
+  auto result = std::make_shared<ReallocRun>(run_realloc(options));
+  CommandOutput out = output_of(result);
+  add_file(out, a, "--save-inventory", result->saved_inventory);
+  return out;
+}
+
+// compare, grow, drain (SPEC §14).
+CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
+  const Args& a = in.args;
+  const OutputFormat output = output_format(a.value("--output"));
+  if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  if (command == WhatIfCommand::Grow && a.value("--template").empty())
+    return usage(output, "--template is required");
+  const bool each_node = a.flag("--each-node");
+  if (command == WhatIfCommand::Drain && a.value("--node").empty() == !each_node)
+    return usage(output, "give one of --node NAME and --each-node");
+  const int stdin_users = (a.value("--nodes") == kStdin) + (a.value("--request") == kStdin) +
+                          (a.value("--template") == kStdin) + (a.value("--pods") == kStdin);
+  if (stdin_users > 1) return usage(output, "only one input may be - (stdin)");
+  // --explain and --all-nodes shape a plan's output; drain --each-node
+  // prints one line per node already.
+  if (command == WhatIfCommand::Drain && each_node &&
+      (a.flag("--explain") || a.flag("--all-nodes")))
+    return usage(output, std::string(a.flag("--explain") ? "--explain" : "--all-nodes") +
+                             " applies to drain --node, not --each-node");
+  WhatIfOptions options;
+  options.command = command;
+  // drain's --node names the lost node, not a node_filter entry.
+  Args request_args = a;
+  if (command == WhatIfCommand::Drain) request_args.given.erase("--node");
+  options.overrides = overrides_of(request_args);
+  InputFiles inputs(in);
+  inputs.read("--nodes", options.nodes);
+  inputs.read_given("--request", options.request);
+  inputs.read_given("--pods", options.pods);
+  inputs.read_given("--template", options.template_node);
+  if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
+  options.kubernetes = kubernetes_options(a);
+  options.output = output;
+  options.plans = plans_shown(a.value("--plans"));
+  options.jobs = jobs_of(a);
+  std::stringstream names(a.value("--strategies"));
+  for (std::string name; std::getline(names, name, ',');)
+    if (!name.empty()) options.strategies.push_back(name);
+  options.max = kDefaultGrowMax;
+  if (const std::string& max = a.value("--max"); !max.empty()) {
+    // A whole number (its check saw to that) past int64 is out of range:
+    // invalid input, exit 3, as for --count (SPEC §13).
+    const std::string_view digits = std::string_view(max).substr(max[0] == '+' ? 1 : 0);
+    const auto [end, ec] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), options.max);
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      const Diagnostic problem{
+          Severity::Error, Origin{"<command line>", 0, 0, "--max"},
+          "number " + max + " is out of range (at most " + std::to_string(INT64_MAX) + ")"};
+      CommandOutput failed;
+      failed.exit = ExitCode::Invalid;
+      failed.err = format_diagnostic(problem) + '\n';
+      if (output != OutputFormat::Table)
+        failed.out =
+            failure_document(output, ExitCode::Invalid, invalid_message({problem}), {problem});
+      return failed;
+    }
+  }
+  options.node = a.value("--node");
+  options.each_node = each_node;
+  options.report = !a.value("--report").empty();
+  options.strict = a.flag("--strict");
+  options.explain = a.flag("--explain");
+  options.all_nodes = a.flag("--all-nodes");
+  auto result = std::make_shared<WhatIfResult>(run_whatif(options));
+  CommandOutput out;
+  out.exit = result->run.exit;
+  out.out = std::move(result->run.out);
+  out.err = std::move(result->run.err);
+  out.usage = std::move(result->run.usage);
+  if (!result->report.empty()) out.files.emplace_back(a.value("--report"), result->report);
+  out.keep = result;
+  return out;
+}
+
+CommandOutput run_compare(const CommandInput& in) {
+  return run_whatif_row(WhatIfCommand::Compare, in);
+}
+CommandOutput run_grow(const CommandInput& in) { return run_whatif_row(WhatIfCommand::Grow, in); }
+CommandOutput run_drain(const CommandInput& in) { return run_whatif_row(WhatIfCommand::Drain, in); }
+
+// `eruplan test --print-expect CASE`: runs the case and prints the expect:
+// block its current results make, to paste into the case file.
+CommandOutput print_expect(const std::string& file, const ReadFile& reader,
+                           const FileAccess& files) {
+  CommandOutput out;
+  std::string why;
+  const std::optional<std::string> text = files.read(file, why);
+  if (!text) {
+    out.exit = ExitCode::Invalid;
+    out.err = file + ": error: cannot read: " + why + '\n';
+    return out;
+  }
+  std::string error;
+  const std::optional<std::string> expect = fixture_expect(file, *text, reader, error);
+  if (!expect) {
+    out.exit = ExitCode::Internal;
+    out.err = file + ": error: " + error + '\n';
+    return out;
+  }
+  out.out = *expect;
+  return out;
+}
+
+CommandOutput run_test(const CommandInput& in) {
+  const Args& a = in.args;
+  const FileAccess& files = in.files;
+  const ReadFile reader = [&files](const std::string& p) {
+    std::string why;
+    return p == kStdin ? std::nullopt : files.read(p, why);
+  };
+  if (!a.value("--print-expect").empty())
+    return print_expect(a.value("--print-expect"), reader, files);
+  if (a.list("paths").empty())
+    return usage(OutputFormat::Table,
+                 "test: give case files or directories (or --print-expect CASE)");
+  const std::string& filter = a.value("--filter");
+  std::vector<FixtureResult> results;
+  for (const std::string& file : collect_cases(a.list("paths"), reader)) {
+    std::string why;
+    const std::optional<std::string> text = files.read(file, why);
+    FixtureResult r;
+    if (!text) {
+      r.file = r.name = file;
+      r.differences.push_back("cannot read: " + why);
+    } else {
+      r = run_fixture(file, *text, reader);
+    }
+    if (!filter.empty() && r.name.find(filter) == std::string::npos &&
+        r.file.find(filter) == std::string::npos)
+      continue;
+    results.push_back(std::move(r));
+  }
+  const std::string& format = a.value("--output");
+  CommandOutput out;
+  out.out = render_fixture_report(results, format == "json"    ? FixtureReportFormat::Json
+                                           : format == "junit" ? FixtureReportFormat::Junit
+                                                               : FixtureReportFormat::Text);
+  if (results.empty()) {
+    // A mistyped path or filter must not pass a CI job silently.
+    out.err = std::string("eruplan: error: no fixture cases found") +
+              (filter.empty() ? "" : " matching --filter") + '\n';
+    out.exit = ExitCode::Internal;
+    return out;
+  }
+  const bool all_passed =
+      std::all_of(results.begin(), results.end(), [](const FixtureResult& r) { return r.passed; });
+  out.exit = all_passed ? ExitCode::Ok : ExitCode::Internal;
+  return out;
+}
+
+CommandOutput run_completion(const CommandInput& in) {
+  CommandOutput out;
+  out.out = completion_script(in.args.value("shell"));
+  return out;
+}
+
+// --- The rows, in --help order.
+
+std::vector<CommandRow> make_table() {
+  std::vector<CommandRow> rows;
+  {
+    Group o = planning_group();
+    rows.push_back(
+        {"capacity",
+         "Capacity pass only: CapacityMap and PlanMap",
+         o,
+         run_capacity,
+         {"eruplan capacity -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
+          "eruplan capacity -n nodes.yaml --memory 512Mi --cpu 1 --cpu-bind -o json"}});
+  }
+  {
+    Group o = planning_group();
+    append(o, state_group());
+    rows.push_back({"plan",
+                    "Capacity pass, then strategy pass: DeployMap and bindings",
+                    o,
+                    run_plan,
+                    {"eruplan plan -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
+                     "eruplan plan -n nodes.yaml --app web --count 6 --memory 1Gi --strategy fill "
+                     "--explain"}});
+  }
+  rows.push_back(
+      {"validate",
+       "Check the inputs and list every problem found",
+       planning_group(),
+       run_validate,
+       {"eruplan validate -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
+        "eruplan validate -n nodes.yaml --strict -o json"}});
+  {
+    Group o = planning_group(
+        choice("-o,--output", "Output format (default: the format of -n)", {"json", "yaml"}));
+    append(o, state_group());
+    rows.push_back(
+        {"apply",
+         "Plan, then print the inventory as it is after the plan",
+         o,
+         run_apply,
+         {"eruplan apply -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
+          "eruplan apply -n nodes.yaml -r requests.yaml --atomic --save-inventory after.yaml"}});
+  }
+  {
+    Group o = {strict_option(),
+               file("-n,--nodes", "Node inventory file (JSON or YAML); - for stdin (required)"),
+               file("-r,--request,--apps",
+                    "Apps file (JSON or YAML): placement and apps; - for stdin (required)"),
+               input_format_option(),
+               output_option(),
+               jobs_option(),
+               save_inventory_option("share"),
+               report_option()};
+    append(o, kubernetes_group());
+    rows.push_back(
+        {"share",
+         "Fair share of the nodes among several apps (DRF)",
+         o,
+         run_share_row,
+         {"eruplan share -n fixtures/example/nodes.yaml -r apps.yaml",
+          "eruplan share -n nodes.yaml -r apps.yaml -o json --save-inventory after.yaml"}});
+  }
+  {
+    Group o = {strict_option(),
+               file("-n,--nodes", "Node inventory file with workloads; - for stdin"),
+               file("-r,--request",
+                    "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
+               input_format_option(),
+               output_option(),
+               flag("--atomic", "When any group fails, change nothing"),
+               save_inventory_option("realloc")};
+    append(o, kubernetes_group());
+    rows.push_back({"realloc",
+                    "Change the resources of running workloads in place (deltas)",
+                    o,
+                    run_realloc_row,
+                    {"eruplan realloc -n nodes.yaml -r realloc.yaml",
+                     "eruplan realloc -n nodes.yaml -r realloc.yaml --atomic -o json"}});
+  }
+  {
+    // compare prints one row per strategy: no per-node plan to explain or list.
+    Group o = without(planning_group(), {"--explain", "--all-nodes"});
+    o.push_back(report_option());
+    o.push_back(
+        checked("--strategies",
+                "Comma-separated strategies to compare (default: auto,global,drained,score)",
+                check_strategy_list));
+    rows.push_back(
+        {"compare",
+         "Every strategy on the same input, side by side",
+         o,
+         run_compare,
+         {"eruplan compare -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
+          "eruplan compare -n nodes.yaml -r request.yaml --strategies auto,fill --report "
+          "cmp.html"}});
+  }
+  {
+    Group o = planning_group();
+    o.push_back(file("--template", "One node object (YAML or JSON) to add copies of (required)"));
+    o.push_back(
+        checked("--max", "Most copies to add (default 10000)", check_whole_number, "INTEGER"));
+    rows.push_back(
+        {"grow",
+         "How many nodes like a template must be added for the request",
+         o,
+         run_grow,
+         {"eruplan grow -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml --count 20 "
+          "--template node.yaml",
+          "eruplan grow -n nodes.yaml -r request.yaml --template node.yaml --max 50 -o json"}});
+  }
+  {
+    // drain's --node names the lost node, not a node_filter entry.
+    Group o = without(planning_group(), {"--node"});
+    o.push_back(value("--node", "The node that is lost"));
+    o.push_back(
+        flag("--each-node", "Ask for every available node running the app (the N-1 check)"));
+    rows.push_back(
+        {"drain",
+         "Can a node's instances be placed elsewhere if it is lost",
+         o,
+         run_drain,
+         {"eruplan drain -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml --node "
+          "node-a",
+          "eruplan drain -n nodes.yaml -r request.yaml --each-node -o json"}});
+  }
+  {
+    OptionSpec paths = file("paths", "Case files and directories");
+    paths.kind = OptionKind::Positionals;
+    Group o = {
+        paths,
+        file("--print-expect", "Print the expect: block the current results of CASE would make"),
+        value("--filter", "Run only cases whose name or file contains this"),
+        choice("-o,--output", "Report format", {"text", "json", "junit"}, "text")};
+    rows.push_back({"test",
+                    "Run fixture cases; ends with 'N passed, N failed'",
+                    o,
+                    run_test,
+                    {"eruplan test fixtures/", "eruplan test -o junit fixtures/ > report.xml"}});
+  }
+  {
+    OptionSpec shell = choice("shell", "bash or zsh", {"bash", "zsh"});
+    shell.kind = OptionKind::Positional;
+    shell.required = true;
+    rows.push_back(
+        {"completion",
+         "Print the bash or zsh completion script",
+         {shell},
+         run_completion,
+         {"source <(eruplan completion bash)", "eruplan completion zsh > ~/.zfunc/_eruplan"}});
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::span<const CommandRow> command_table() {
+  static const std::vector<CommandRow> rows = make_table();
+  return rows;
+}
+
+const CommandRow* find_command(std::string_view name) {
+  for (const CommandRow& row : command_table())
+    if (row.name == name) return &row;
+  return nullptr;
+}
+
+std::string command_names() {
+  std::string out;
+  for (const CommandRow& row : command_table()) {
+    if (!out.empty()) out += ", ";
+    out += row.name;
+  }
+  return out;
+}
+
+std::string completion_script(std::string_view shell) {
+  return shell == "bash" ? eruplan_generated::kBashCompletion : eruplan_generated::kZshCompletion;
+}
+
+}  // namespace eruplan

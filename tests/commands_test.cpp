@@ -81,7 +81,7 @@ TEST_CASE("commands: the table holds each command once, in --help order") {
   CHECK(find_command("plans") == nullptr);
   for (const CommandRow& row : command_table()) {
     CAPTURE(row.name);
-    CHECK(row.run != nullptr);
+    CHECK((row.run != nullptr));
     CHECK(row.examples.size() == 2);
     std::set<std::string> keys;
     for (const OptionSpec& o : row.options) CHECK(keys.insert(o.key()).second);  // no key twice
@@ -196,4 +196,24 @@ TEST_CASE("commands: apply prints JSON for JSON nodes whatever their name's case
     CHECK(out.exit == ExitCode::Ok);
     CHECK(out.out.starts_with("{"));
   }
+}
+
+TEST_CASE("strategy rows: every trait a command or explain asks about is in the row") {
+  CHECK(new_count_strategies() == "auto, global, drained or score");
+  for (const StrategyRow& row : strategy_table()) {
+    CAPTURE(row.name);
+    CHECK((row.explain != nullptr));
+    // A strategy with a per-node target words its own infeasible head.
+    CHECK((row.need == nullptr) == row.counts_new);
+    if (row.deciding != nullptr) CHECK(row.counts_new);
+  }
+  Request fill;
+  fill.strategy = Strategy::Fill;
+  fill.count = 4;
+  fill.app = "web";
+  CHECK(strategy_row(Strategy::Fill).need(fill) == "need 4 instances of web on every node");
+  Request each;
+  each.count = 1;
+  each.nodes_limit = 2;
+  CHECK(strategy_row(Strategy::Each).need(each) == "need 1 new instance on each of 2 nodes");
 }

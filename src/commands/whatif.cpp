@@ -187,9 +187,9 @@ std::vector<Strategy> compare_set(const std::vector<std::string>& names) {
   std::vector<Strategy> out;
   if (names.empty()) {
     // SPEC §14's default: the strategies where count is the number of new
-    // instances; score only once the strategy table has it.
-    for (const char* n : {"auto", "global", "drained", "score"})
-      if (auto s = parse_strategy(n)) out.push_back(*s);
+    // instances, in table order.
+    for (const StrategyRow& row : strategy_table())
+      if (row.counts_new) out.push_back(row.id);
     return out;
   }
   for (const std::string& n : names)
@@ -444,14 +444,13 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   Inventory inventory;
   Request request;
   if (!load_inputs(o, false, r, inventory, request)) return;
-  if (request.strategy == Strategy::Fill || request.strategy == Strategy::Each) {
+  if (!strategy_row(request.strategy).counts_new) {
     invalid(r, o.output,
             Origin{o.overrides.strategy ? "<command line>"
                                         : (o.request ? o.request->name : "<command line>"),
                    0, 0, o.overrides.strategy ? "--strategy" : "strategy"},
-            "drain needs a strategy whose count is the number of new instances (auto, global, "
-            "drained or score), not " +
-                std::string(strategy_name(request.strategy)));
+            "drain needs a strategy whose count is the number of new instances (" +
+                new_count_strategies() + "), not " + std::string(strategy_name(request.strategy)));
     return;
   }
   request.min_count = 0;

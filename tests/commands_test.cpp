@@ -217,3 +217,21 @@ TEST_CASE("strategy rows: every trait a command or explain asks about is in the 
   each.nodes_limit = 2;
   CHECK(strategy_row(Strategy::Each).need(each) == "need 1 new instance on each of 2 nodes");
 }
+
+TEST_CASE("commands: the installed completion files are what the table makes") {
+  // Regenerate with: eruplan completion bash > cli/eruplan.bash (zsh > cli/_eruplan).
+  CHECK(source_file("cli/eruplan.bash") == completion_script("bash"));
+  CHECK(source_file("cli/_eruplan") == completion_script("zsh"));
+  const std::string bash = completion_script("bash");
+  // Each command's own flags only: --template is grow's, --each-node drain's.
+  const auto flags_of = [&](const std::string& command) {
+    const std::size_t at = bash.find("\n    " + command + ")\n");
+    const std::size_t flags = bash.find("flags=\"", at);
+    return bash.substr(flags, bash.find('"', flags + 7) - flags);
+  };
+  CHECK(has_flag(flags_of("grow"), "--template"));
+  CHECK_FALSE(has_flag(flags_of("plan"), "--template"));
+  CHECK(has_flag(flags_of("drain"), "--each-node"));
+  CHECK_FALSE(has_flag(flags_of("compare"), "--explain"));
+  CHECK(has_flag(flags_of("plan"), "--lenient"));
+}

@@ -3,8 +3,6 @@
 // rows.
 #include "commands.h"
 
-#include <completions.h>  // generated from cli/eruplan.bash and cli/_eruplan (build dir)
-
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -98,6 +96,12 @@ std::string check_jobs(const std::string& s) {
 // lists the groups it takes, in --help order; a new option of a group is one
 // line here.
 
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> out;
+  for (const StrategyRow& row : strategy_table()) out.emplace_back(row.name);
+  return out;
+}
+
 OptionSpec value(std::string names, std::string help) {
   OptionSpec o;
   o.names = std::move(names);
@@ -128,6 +132,10 @@ OptionSpec flag(std::string names, std::string help) {
   o.kind = OptionKind::Flag;
   return o;
 }
+OptionSpec suggesting(OptionSpec o, std::vector<std::string> values) {
+  o.suggest = std::move(values);
+  return o;
+}
 OptionSpec list(OptionSpec o) {
   o.kind = OptionKind::List;
   return o;
@@ -144,8 +152,10 @@ Group without(Group group, std::initializer_list<std::string_view> keys) {
   return group;
 }
 
-OptionSpec strict_option() {
-  return flag("--strict", "Unknown fields in the inputs are errors (exit 3)");
+// Unknown fields are errors by default (SPEC §19); --strict stays accepted.
+Group strictness_group() {
+  return {flag("--strict", "Unknown fields in the inputs are errors (exit 3; the default)"),
+          flag("--lenient", "Unknown fields in the inputs are warnings, not errors")};
 }
 
 OptionSpec input_format_option() {
@@ -192,11 +202,13 @@ Group request_flags_group() {
   return {
       value("--app", flag_help("--app")),
       checked("--count", flag_help("--count"), check_whole_number, "INTEGER"),
-      checked("--strategy", "Override: " + strategy_choices(), check_strategy),
-      checked("--scoring",
-              "Override: scoring.type of strategy score (least_allocated, most_allocated or "
-              "requested_to_capacity_ratio)",
-              check_scoring),
+      suggesting(checked("--strategy", "Override: " + strategy_choices(), check_strategy),
+                 strategy_names()),
+      suggesting(checked("--scoring",
+                         "Override: scoring.type of strategy score (least_allocated, "
+                         "most_allocated or requested_to_capacity_ratio)",
+                         check_scoring),
+                 {"least_allocated", "most_allocated", "requested_to_capacity_ratio"}),
       checked("--nodes-limit", flag_help("--nodes-limit"), check_whole_number, "INTEGER"),
       checked("--cpu", flag_help("--cpu"), check_quantity<parse_cpu>, "QUANTITY"),
       cpu_bind,
@@ -221,9 +233,9 @@ Group planning_group(OptionSpec output) {
              "all"),
   };
   append(g, request_flags_group());
+  g.push_back(jobs_option());
+  append(g, strictness_group());
   append(g, {
-                jobs_option(),
-                strict_option(),
                 flag("--explain", "Say for every node why it gets what it gets"),
                 flag("--all-nodes",
                      "Tables list every node (default: past 50, the used ones and those with a "
@@ -369,6 +381,8 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   const Args& a = in.args;
   const OutputFormat output = output_format(a.value("--output"));
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  if (a.flag("--strict") && a.flag("--lenient"))
+    return usage(output, "--strict and --lenient contradict each other; give one");
   const bool nodes_stdin = a.value("--nodes") == kStdin,
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
@@ -388,7 +402,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   if (command == Command::Apply && !a.has("--output"))
     options.output =
         source_format(options.nodes) == InputFormat::Json ? OutputFormat::Json : OutputFormat::Yaml;
-  options.strict = a.flag("--strict");
+  options.strict = !a.flag("--lenient");
   options.explain = a.flag("--explain");
   options.all_nodes = a.flag("--all-nodes");
   options.plans = plans_shown(a.value("--plans"));
@@ -416,6 +430,8 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   const Args& a = in.args;
   const OutputFormat output = output_format(a.value("--output"));
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  if (a.flag("--strict") && a.flag("--lenient"))
+    return usage(output, "--strict and --lenient contradict each other; give one");
   if (a.value("--request").empty()) return usage(output, "--request is required");
   const bool nodes_stdin = a.value("--nodes") == kStdin,
              request_stdin = a.value("--request") == kStdin;
@@ -432,7 +448,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   options.kubernetes = kubernetes_options(a);
   options.output = output;
   options.atomic = a.flag("--atomic");
-  options.strict = a.flag("--strict");
+  options.strict = !a.flag("--lenient");
   if (!a.value("--save-inventory").empty())
     options.save_inventory = format_for(a.value("--save-inventory"));
   auto result = std::make_shared<ReallocRun>(run_realloc(options));
@@ -446,6 +462,8 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   const Args& a = in.args;
   const OutputFormat output = output_format(a.value("--output"));
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
+  if (a.flag("--strict") && a.flag("--lenient"))
+    return usage(output, "--strict and --lenient contradict each other; give one");
   if (command == WhatIfCommand::Grow && a.value("--template").empty())
     return usage(output, "--template is required");
   const bool each_node = a.flag("--each-node");
@@ -502,7 +520,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   options.node = a.value("--node");
   options.each_node = each_node;
   options.report = !a.value("--report").empty();
-  options.strict = a.flag("--strict");
+  options.strict = !a.flag("--lenient");
   options.explain = a.flag("--explain");
   options.all_nodes = a.flag("--all-nodes");
   auto result = std::make_shared<WhatIfResult>(run_whatif(options));
@@ -643,15 +661,12 @@ std::vector<CommandRow> make_table() {
           "eruplan apply -n nodes.yaml -r requests.yaml --atomic --save-inventory after.yaml"}});
   }
   {
-    Group o = {strict_option(),
-               file("-n,--nodes", "Node inventory file (JSON or YAML); - for stdin (required)"),
+    Group o = strictness_group();
+    append(o, {file("-n,--nodes", "Node inventory file (JSON or YAML); - for stdin (required)"),
                file("-r,--request,--apps",
                     "Apps file (JSON or YAML): placement and apps; - for stdin (required)"),
-               input_format_option(),
-               output_option(),
-               jobs_option(),
-               save_inventory_option("share"),
-               report_option()};
+               input_format_option(), output_option(), jobs_option(),
+               save_inventory_option("share"), report_option()});
     append(o, kubernetes_group());
     rows.push_back(
         {"share",
@@ -662,14 +677,13 @@ std::vector<CommandRow> make_table() {
           "eruplan share -n nodes.yaml -r apps.yaml -o json --save-inventory after.yaml"}});
   }
   {
-    Group o = {strict_option(),
-               file("-n,--nodes", "Node inventory file with workloads; - for stdin"),
+    Group o = strictness_group();
+    append(o, {file("-n,--nodes", "Node inventory file with workloads; - for stdin"),
                file("-r,--request",
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
-               input_format_option(),
-               output_option(),
+               input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),
-               save_inventory_option("realloc")};
+               save_inventory_option("realloc")});
     append(o, kubernetes_group());
     rows.push_back({"realloc",
                     "Change the resources of running workloads in place (deltas)",
@@ -682,10 +696,11 @@ std::vector<CommandRow> make_table() {
     // compare prints one row per strategy: no per-node plan to explain or list.
     Group o = without(planning_group(), {"--explain", "--all-nodes"});
     o.push_back(report_option());
-    o.push_back(
+    o.push_back(suggesting(
         checked("--strategies",
                 "Comma-separated strategies to compare (default: auto,global,drained,score)",
-                check_strategy_list));
+                check_strategy_list),
+        strategy_names()));
     rows.push_back(
         {"compare",
          "Every strategy on the same input, side by side",
@@ -775,7 +790,7 @@ std::string command_names() {
 }
 
 std::string completion_script(std::string_view shell) {
-  return shell == "bash" ? eruplan_generated::kBashCompletion : eruplan_generated::kZshCompletion;
+  return shell == "bash" ? bash_completion() : zsh_completion();
 }
 
 }  // namespace eruplan

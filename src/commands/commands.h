@@ -43,6 +43,7 @@ struct OptionSpec {
   std::string help;
   std::string default_value;         // shown in --help and read when absent
   std::vector<std::string> choices;  // a fixed set of values
+  std::vector<std::string> suggest;  // values completions offer, when not `choices`
   OptionCheck check = nullptr;
   std::string check_name;  // the check's name in --help: "INTEGER"
   std::string type_name;   // in --help; empty: TEXT
@@ -113,5 +114,7 @@ std::string command_names();
 
 // The bash and zsh completion scripts, made from the table.
 std::string completion_script(std::string_view shell);
+std::string bash_completion();  // completions.cpp
+std::string zsh_completion();
 
 }  // namespace eruplan

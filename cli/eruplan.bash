@@ -69,7 +69,6 @@ _eruplan() {
         -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
-        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
@@ -87,7 +86,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --help --version"
+      flags="--nodes --request --input-format --output --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --help --version"
       ;;
     apply)
       case $prev in
@@ -151,10 +150,8 @@ _eruplan() {
         -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
-        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
-        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
         --cpu) return ;;
@@ -171,7 +168,7 @@ _eruplan() {
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --strategies) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
+      flags="--nodes --request --input-format --output --app --count --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
       ;;
     grow)
       case $prev in
@@ -209,7 +206,6 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
-        --count) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -225,7 +221,7 @@ _eruplan() {
         --app-label) return ;;
         --node) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
+      flags="--nodes --request --input-format --output --plans --app --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
       ;;
     test)
       case $prev in

@@ -243,6 +243,12 @@ int main_impl(int argc, char** argv) {
     return usage_error(
         "unknown command '" + std::string(argv[1]) + "' (commands: " + command_names() + ")",
         requested_output(argc, argv));
+  if (argc > 1) {
+    // Flags the command would not use, and unknown ones, before CLI11 sees them.
+    if (const CommandRow* row = find_command(argv[1]))
+      if (auto wrong = check_flags(*row, std::vector<std::string>(argv + 2, argv + argc)))
+        return usage_error(*wrong, requested_output(argc, argv));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -235,3 +235,31 @@ TEST_CASE("commands: the installed completion files are what the table makes") {
   CHECK_FALSE(has_flag(flags_of("compare"), "--explain"));
   CHECK(has_flag(flags_of("plan"), "--lenient"));
 }
+
+TEST_CASE("commands: a flag the command would not use, or an unknown one, is a usage error") {
+  const auto check = [](std::string_view command, std::vector<std::string> args) {
+    return check_flags(*find_command(command), args).value_or("");
+  };
+  CHECK(check("compare", {"-n", "n.yaml", "--strategy", "fill"}) ==
+        "compare does not take --strategy: use --strategies to name the strategies to compare");
+  CHECK(check("compare", {"--plans=none"}) ==
+        "compare does not take --plans: compare prints one row per strategy and no plans; use "
+        "plan --plans");
+  CHECK(check("drain", {"--node", "n1", "--count", "3"}) ==
+        "drain does not take --count: drain places the lost node's own instances of the app, as "
+        "many as it runs; leave --count out");
+  CHECK(check("validate", {"--explain"}) ==
+        "validate does not take --explain: validate prints no plan; use plan --explain");
+  CHECK(check("plan", {"--strateg", "fill"}) ==
+        "unknown flag --strateg for plan; did you mean --strategy?");
+  CHECK(check("plan", {"--memroy=1Gi"}) ==
+        "unknown flag --memroy for plan; did you mean --memory?");
+  CHECK(check("plan", {"--template", "t.yaml"}) ==
+        "unknown flag --template for plan (--template is a flag of grow)");
+  CHECK(check("plan", {"--bogus"}) == "unknown flag --bogus for plan");
+  // Known flags, values that look like flags, and operands after -- pass.
+  CHECK(check("plan", {"-n", "n.yaml", "--app", "--weird", "-ojson", "--cpu-bind=false"}).empty());
+  CHECK(check("plan", {"--", "--bogus"}).empty());
+  CHECK(check("drain", {"--node", "n1", "--each-node", "--help"}).empty());
+  CHECK(check("test", {"fixtures", "--filter", "x"}).empty());
+}

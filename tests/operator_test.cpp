@@ -474,7 +474,8 @@ TEST_CASE("operator: bash completion offers each command's own options") {
   };
   CHECK(complete("grow --t") == "--template\n");
   CHECK(complete("drain --ea") == "--each-node\n");
-  CHECK(complete("compare --str") == "--strategy --strict --strategies\n");
+  CHECK(complete("compare --str") == "--strict --strategies\n");  // --strategy is not compare's
+  CHECK(complete("drain --co") == "\n");                          // drain counts for itself
   CHECK(complete("share --rep") == "--report\n");
   CHECK(complete("plan --te") == "\n");  // --template is grow's
   CHECK(complete("plan -o ''") == "table json yaml\n");
@@ -595,8 +596,7 @@ TEST_CASE("operator: every input's problems in one run, each at its place") {
           "pl_pods.json:4:67: warning: items[1].spec.nodeName: 1 pod on node \"zz\", which is not "
           "in the node list, ignored (first: q)\n");
   // The same for what-if commands.
-  Ran drained =
-      eruplan("drain -n pl_bad_nodes.yaml --pods pl_pods.json --node n1 --memory 1Mi --count 1");
+  Ran drained = eruplan("drain -n pl_bad_nodes.yaml --pods pl_pods.json --node n1 --memory 1Mi");
   CHECK(drained.exit == 3);
   CHECK(drained.err ==
         "pl_bad_nodes.yaml:2:21: error: nodes[0].cpu: negative cpu -4\n" + pod_error);

@@ -641,13 +641,20 @@ std::vector<CommandRow> make_table() {
                      "eruplan plan -n nodes.yaml --app web --count 6 --memory 1Gi --strategy fill "
                      "--explain"}});
   }
-  rows.push_back(
-      {"validate",
-       "Check the inputs and list every problem found",
-       planning_group(),
-       run_validate,
-       {"eruplan validate -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
-        "eruplan validate -n nodes.yaml --strict -o json"}});
+  {
+    // validate checks the inputs and prints no plan.
+    const std::string no_plan = "validate prints no plan; use plan ";
+    rows.push_back({"validate",
+                    "Check the inputs and list every problem found",
+                    without(planning_group(), {"--plans", "--explain", "--all-nodes"}),
+                    run_validate,
+                    {"eruplan validate -n fixtures/example/nodes.yaml -r "
+                     "fixtures/example/request.yaml",
+                     "eruplan validate -n nodes.yaml --lenient -o json"},
+                    {{"--plans", no_plan + "--plans"},
+                     {"--explain", no_plan + "--explain"},
+                     {"--all-nodes", no_plan + "--all-nodes"}}});
+  }
   {
     Group o = planning_group(
         choice("-o,--output", "Output format (default: the format of -n)", {"json", "yaml"}));
@@ -694,7 +701,7 @@ std::vector<CommandRow> make_table() {
   }
   {
     // compare prints one row per strategy: no per-node plan to explain or list.
-    Group o = without(planning_group(), {"--explain", "--all-nodes"});
+    Group o = without(planning_group(), {"--explain", "--all-nodes", "--strategy", "--plans"});
     o.push_back(report_option());
     o.push_back(suggesting(
         checked("--strategies",
@@ -708,7 +715,11 @@ std::vector<CommandRow> make_table() {
          run_compare,
          {"eruplan compare -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml",
           "eruplan compare -n nodes.yaml -r request.yaml --strategies auto,fill --report "
-          "cmp.html"}});
+          "cmp.html"},
+         {{"--strategy", "use --strategies to name the strategies to compare"},
+          {"--plans", "compare prints one row per strategy and no plans; use plan --plans"},
+          {"--explain", "compare prints one row per strategy; use plan --explain"},
+          {"--all-nodes", "compare prints one row per strategy; use plan --all-nodes"}}});
   }
   {
     Group o = planning_group();
@@ -726,7 +737,7 @@ std::vector<CommandRow> make_table() {
   }
   {
     // drain's --node names the lost node, not a node_filter entry.
-    Group o = without(planning_group(), {"--node"});
+    Group o = without(planning_group(), {"--node", "--count"});
     o.push_back(value("--node", "The node that is lost"));
     o.push_back(
         flag("--each-node", "Ask for every available node running the app (the N-1 check)"));
@@ -737,7 +748,10 @@ std::vector<CommandRow> make_table() {
          run_drain,
          {"eruplan drain -n fixtures/example/nodes.yaml -r fixtures/example/request.yaml --node "
           "node-a",
-          "eruplan drain -n nodes.yaml -r request.yaml --each-node -o json"}});
+          "eruplan drain -n nodes.yaml -r request.yaml --each-node -o json"},
+         {{"--count",
+           "drain places the lost node's own instances of the app, as many as it runs; leave "
+           "--count out"}}});
   }
   {
     OptionSpec paths = file("paths", "Case files and directories");
@@ -787,6 +801,74 @@ std::string command_names() {
     out += row.name;
   }
   return out;
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Every name of an option ("-n", "--nodes"), without a flag's {default}.
+std::vector<std::string> option_names(const OptionSpec& o) {
+  std::vector<std::string> out;
+  std::stringstream parts(o.names);
+  for (std::string name; std::getline(parts, name, ',');)
+    if (name.starts_with("-")) out.push_back(name.substr(0, name.find('{')));
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> check_flags(const CommandRow& row,
+                                       const std::vector<std::string>& args) {
+  const std::string command(row.name);
+  std::map<std::string, bool> known = {{"-h", false}, {"--help", false}, {"--version", false}};
+  for (const OptionSpec& o : row.options)
+    for (const std::string& name : option_names(o))
+      known[name] = o.kind == OptionKind::Value || o.kind == OptionKind::List;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") break;
+    if (!arg.starts_with("-") || arg == "-") continue;
+    const bool long_name = arg.starts_with("--");
+    // -ojson and --output=json carry their value.
+    const std::string name = long_name ? arg.substr(0, arg.find('=')) : arg.substr(0, 2);
+    for (const RefusedOption& r : row.refused)
+      if (r.key == name) return command + " does not take " + name + ": " + r.instead;
+    if (const auto it = known.find(name); it != known.end()) {
+      if (it->second && arg == name) ++i;  // its value, whatever it looks like
+      continue;
+    }
+    if (!long_name) continue;  // a short option CLI11 reports itself
+    std::string message = "unknown flag " + name + " for " + command;
+    std::string nearest;
+    std::size_t best = 3;  // at most 2 edits away
+    for (const auto& [candidate, takes_value] : known) {
+      if (!candidate.starts_with("--")) continue;
+      const std::size_t d = edit_distance(name, candidate);
+      if (d < best) best = d, nearest = candidate;
+    }
+    if (!nearest.empty()) return message + "; did you mean " + nearest + "?";
+    for (const CommandRow& other : command_table())
+      for (const OptionSpec& o : other.options)
+        for (const std::string& n : option_names(o))
+          if (n == name)
+            return message + " (" + name + " is a flag of " + std::string(other.name) + ")";
+    return message;
+  }
+  return std::nullopt;
 }
 
 std::string completion_script(std::string_view shell) {

@@ -99,18 +99,32 @@ struct CommandInput {
 
 using CommandRun = CommandOutput (*)(const CommandInput& input);
 
+// A flag of a shared group that this command would not use: giving it is a
+// usage error saying what to use instead (rather than silently ignoring it).
+struct RefusedOption {
+  std::string key;      // "--strategy"
+  std::string instead;  // "use --strategies to name the strategies to compare"
+};
+
 struct CommandRow {
   std::string_view name;
   std::string_view summary;  // one line for --help, completions and the man page
   std::vector<OptionSpec> options;
   CommandRun run;
   std::vector<std::string_view> examples;
+  std::vector<RefusedOption> refused = {};  // not in `options`
 };
 
 std::span<const CommandRow> command_table();
 const CommandRow* find_command(std::string_view name);
 // "capacity, plan, apply, ...": the commands in the order the usage error lists them.
 std::string command_names();
+
+// The flags of a command line after the command (argv[2...]) checked
+// against its row before parsing: a refused flag gets what to use instead,
+// an unknown one the nearest flag of the command ("did you mean") or the
+// command it belongs to. The usage message, or nullopt when all are known.
+std::optional<std::string> check_flags(const CommandRow& row, const std::vector<std::string>& args);
 
 // The bash and zsh completion scripts, made from the table.
 std::string completion_script(std::string_view shell);

@@ -2,7 +2,7 @@
 # `eruplan completion bash` prints it). Made from eruplan's command table.
 _eruplan() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="capacity plan validate apply share realloc compare grow drain test completion"
+  local commands="capacity plan validate apply share realloc compare grow drain diff test completion"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -222,6 +222,14 @@ _eruplan() {
         --node) return ;;
       esac
       flags="--nodes --request --input-format --output --plans --app --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
+      ;;
+    diff)
+      case $prev in
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+      esac
+      flags="--input-format --output --exit-code --strict --lenient --help --version"
+      operands=files
       ;;
     test)
       case $prev in

@@ -73,10 +73,11 @@ TEST_CASE("commands: the table holds each command once, in --help order") {
   std::vector<std::string> names;
   for (const CommandRow& row : command_table()) names.emplace_back(row.name);
   CHECK(names == std::vector<std::string>{"capacity", "plan", "validate", "apply", "share",
-                                          "realloc", "compare", "grow", "drain", "test",
+                                          "realloc", "compare", "grow", "drain", "diff", "test",
                                           "completion"});
   CHECK(command_names() ==
-        "capacity, plan, validate, apply, share, realloc, compare, grow, drain, test, completion");
+        "capacity, plan, validate, apply, share, realloc, compare, grow, drain, diff, test, "
+        "completion");
   CHECK(find_command("plan") != nullptr);
   CHECK(find_command("plans") == nullptr);
   for (const CommandRow& row : command_table()) {

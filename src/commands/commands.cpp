@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "diff.h"
 #include "fixture.h"
 #include "realloc_command.h"
 #include "request_fields.h"
@@ -610,6 +611,41 @@ CommandOutput run_test(const CommandInput& in) {
   return out;
 }
 
+// `eruplan diff OLD NEW`: exit 0, or with --exit-code 1 when they differ
+// (git's convention); 3 when either does not load.
+CommandOutput run_diff(const CommandInput& in) {
+  const Args& a = in.args;
+  const OutputFormat output = output_format(a.value("--output"));
+  if (a.flag("--strict") && a.flag("--lenient"))
+    return usage(output, "--strict and --lenient contradict each other; give one");
+  if (a.value("old") == kStdin && a.value("new") == kStdin)
+    return usage(output, "only one of OLD and NEW may be - (stdin)");
+  Source old_source, new_source;
+  InputFiles inputs(in);
+  inputs.read("old", old_source);
+  inputs.read("new", new_source);
+  if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
+  Diagnostics diags;
+  diags.set_strict(!a.flag("--lenient"));
+  const std::optional<Inventory> old_inventory = load_inventory(old_source, diags);
+  const std::optional<Inventory> new_inventory = load_inventory(new_source, diags);
+  CommandOutput out;
+  out.err = diags.to_string();
+  if (diags.has_errors() || !old_inventory || !new_inventory) {
+    out.exit = ExitCode::Invalid;
+    std::vector<Diagnostic> errors;
+    for (const Diagnostic& d : diags.items())
+      if (d.severity == Severity::Error) errors.push_back(d);
+    if (output != OutputFormat::Table)
+      out.out = failure_document(output, ExitCode::Invalid, invalid_message(errors), errors);
+    return out;
+  }
+  const InventoryDiff diff = diff_inventories(*old_inventory, *new_inventory);
+  out.out = render_diff(diff, output);
+  if (a.flag("--exit-code") && !diff.empty()) out.exit = ExitCode::Internal;  // 1: they differ
+  return out;
+}
+
 CommandOutput run_completion(const CommandInput& in) {
   CommandOutput out;
   out.out = completion_script(in.args.value("shell"));
@@ -752,6 +788,24 @@ std::vector<CommandRow> make_table() {
          {{"--count",
            "drain places the lost node's own instances of the app, as many as it runs; leave "
            "--count out"}}});
+  }
+  {
+    OptionSpec old_file = file("old", "The inventory before (JSON or YAML); - for stdin");
+    OptionSpec new_file = file("new", "The inventory after (JSON or YAML); - for stdin");
+    for (OptionSpec* o : {&old_file, &new_file}) {
+      o->kind = OptionKind::Positional;
+      o->required = true;
+    }
+    Group o = {old_file, new_file, input_format_option(), output_option(),
+               flag("--exit-code", "Exit 1 when the inventories differ, 0 when not (as git diff)")};
+    append(o, strictness_group());
+    rows.push_back({"diff",
+                    "Compare two inventories as values: nodes added, removed and changed",
+                    o,
+                    run_diff,
+                    {"eruplan diff before.yaml after.yaml",
+                     "eruplan diff nodes.yaml <(eruplan apply -n nodes.yaml -r request.yaml) "
+                     "--exit-code -o json"}});
   }
   {
     OptionSpec paths = file("paths", "Case files and directories");

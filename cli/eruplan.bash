@@ -1,60 +1,262 @@
 # bash completion for eruplan (installed as bash-completion/completions/eruplan;
-# `eruplan completion bash` prints it).
+# `eruplan completion bash` prints it). Made from eruplan's command table.
 _eruplan() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="capacity plan apply validate test completion share realloc compare grow drain"
+  local commands="capacity plan validate apply share realloc compare grow drain diff test completion"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
   fi
-  local command=${COMP_WORDS[1]}
-  case $prev in
-    -n|--nodes|-r|--request|--pods|--save-inventory|--template|--report)
-      COMPREPLY=($(compgen -f -- "$cur"))
-      return ;;
-    -o|--output)
-      if [[ $command == test ]]; then
-        COMPREPLY=($(compgen -W "text json junit" -- "$cur"))
-      elif [[ $command == apply ]]; then
-        COMPREPLY=($(compgen -W "json yaml" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -W "table json yaml" -- "$cur"))
-      fi
-      return ;;
-    --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
-    --model) COMPREPLY=($(compgen -W "drf mesos" -- "$cur")); return ;;
-    --seed) COMPREPLY=($(compgen -W "0 none" -- "$cur")); return ;;
-    --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
-    --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
-    --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
-    --scoring)
-      COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur"))
-      return ;;
-    --print-expect) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-  esac
-  case $command in
-    completion)
-      COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
-    test)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--filter --output --print-expect --help" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -f -- "$cur"))
-      fi ;;
-    *)
-      local extra=""  # the options only some commands take
-      case $command in
-        plan|apply) extra="--atomic --save-inventory --report" ;;
-        share) extra="--save-inventory --report --model --seed --cycles" ;;
-        realloc) extra="--atomic --save-inventory" ;;
-        compare) extra="--strategies --report" ;;
-        grow) extra="--template --max" ;;
-        drain) extra="--each-node" ;;
+  local flags="" operands=""
+  case ${COMP_WORDS[1]} in
+    capacity)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
       esac
-      COMPREPLY=($(compgen -W "--nodes --request --output --input-format --plans --app --count
-        --strategy --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node
-        --exclude --scoring --nodes-format --pods --app-label --jobs --strict --explain --all-nodes
-        $extra --help --version" -- "$cur")) ;;
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --help --version"
+      ;;
+    plan)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+        --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      ;;
+    validate)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+      esac
+      flags="--nodes --request --input-format --output --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --help --version"
+      ;;
+    apply)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+        --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      ;;
+    share)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request|--apps) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --jobs) return ;;
+        --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --model) COMPREPLY=($(compgen -W "drf mesos" -- "$cur")); return ;;
+        --seed) return ;;
+        --cycles) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+      esac
+      flags="--strict --lenient --nodes --request --apps --input-format --output --jobs --save-inventory --report --model --seed --cycles --nodes-format --pods --app-label --help --version"
+      ;;
+    realloc)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+      esac
+      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --nodes-format --pods --app-label --help --version"
+      ;;
+    compare)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --strategies) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+      esac
+      flags="--nodes --request --input-format --output --app --count --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
+      ;;
+    grow)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
+        --app) return ;;
+        --count) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --node) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+        --template) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --like) return ;;
+        --cost) return ;;
+        --expander) COMPREPLY=($(compgen -W "least-waste most-pods price priority" -- "$cur")); return ;;
+        --max) return ;;
+      esac
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --help --version"
+      ;;
+    drain)
+      case $prev in
+        -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+        --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
+        --app) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+        --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
+        --nodes-limit) return ;;
+        --cpu) return ;;
+        --memory) return ;;
+        --storage) return ;;
+        --volume) return ;;
+        --label) return ;;
+        --exclude) return ;;
+        --jobs) return ;;
+        --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
+        --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --app-label) return ;;
+        --node) return ;;
+      esac
+      flags="--nodes --request --input-format --output --plans --app --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
+      ;;
+    diff)
+      case $prev in
+        --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+      esac
+      flags="--input-format --output --exit-code --strict --lenient --help --version"
+      operands=files
+      ;;
+    test)
+      case $prev in
+        --print-expect) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --filter) return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json junit" -- "$cur")); return ;;
+      esac
+      flags="--print-expect --filter --output --help --version"
+      operands=files
+      ;;
+    completion)
+      flags="--help --version"
+      operands="bash zsh"
+      ;;
   esac
+  if [[ $cur == -* || -z $operands ]]; then
+    COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+  elif [[ $operands == files ]]; then
+    COMPREPLY=($(compgen -f -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$operands" -- "$cur"))
+  fi
 }
 complete -o default -F _eruplan eruplan

@@ -137,9 +137,9 @@ TEST_CASE("operator: usage errors (exit 2) print the document too, problems empt
 
 // --- (b) --strict -------------------------------------------------------------
 
-TEST_CASE("operator: --strict turns unknown-field warnings into errors (exit 3)") {
+TEST_CASE("operator: unknown fields are errors (exit 3) unless --lenient makes them warnings") {
   write("op_typo.yaml", "nodes:\n  - {name: a, memroy: 1Gi, memory: 1Gi}\n");
-  Ran loose = eruplan("validate -n op_typo.yaml");
+  Ran loose = eruplan("validate -n op_typo.yaml --lenient");
   CHECK(loose.exit == 0);
   CHECK(loose.err.find("op_typo.yaml:2:15: warning: nodes[0].memroy: unknown field, ignored; did "
                        "you mean memory?") != std::string::npos);
@@ -150,6 +150,15 @@ TEST_CASE("operator: --strict turns unknown-field warnings into errors (exit 3)"
             "(--strict)") != std::string::npos);
   const json doc = json::parse(strict.out);
   CHECK(doc["error"]["problems"][0]["path"] == "nodes[0].memroy");
+  // The default is strict: the same error without --strict.
+  Ran plain = eruplan("validate -n op_typo.yaml");
+  CHECK(plain.exit == 3);
+  CHECK(plain.err ==
+        "op_typo.yaml:2:15: error: nodes[0].memroy: unknown field; did you mean memory? "
+        "(--strict)\n");
+  Ran both = eruplan("validate -n op_typo.yaml --strict --lenient");
+  CHECK(both.exit == 2);
+  CHECK(both.err.find("--strict and --lenient contradict each other") != std::string::npos);
 }
 
 // --- (c) the summary line for each and fill -------------------------------------
@@ -399,13 +408,15 @@ TEST_CASE("operator: --strict makes unknown fields errors in share and realloc t
         "    workloads: [{id: w1, app: web, cpu: 1, memory: 1Gi}]\n");
   write("strict_apps.yaml", "apps:\n  - {app: A, max_count: 2, resources: {cpu: 1}}\n");
   write("strict_realloc.yaml", "app: web\nresources: {memory: 1Gi}\n");
-  Ran loose = eruplan("share -n strict_nodes.yaml -r strict_apps.yaml");
+  Ran loose = eruplan("share -n strict_nodes.yaml -r strict_apps.yaml --lenient");
   CHECK(loose.exit == 0);
   CHECK(loose.err.find("memroy") != std::string::npos);
   Ran strict = eruplan("share -n strict_nodes.yaml -r strict_apps.yaml --strict -o json");
   CHECK(strict.exit == 3);
   CHECK(json::parse(strict.out)["error"]["problems"][0]["path"] == "nodes[0].memroy");
-  CHECK(eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml").exit == 0);
+  CHECK(eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml --lenient").exit == 0);
+  CHECK(eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml").exit == 3);
+  CHECK(eruplan("share -n strict_nodes.yaml -r strict_apps.yaml").exit == 3);
   Ran realloc = eruplan("realloc -n strict_nodes.yaml -r strict_realloc.yaml --strict");
   CHECK(realloc.exit == 3);
   CHECK(realloc.err.find("nodes[0].memroy") != std::string::npos);
@@ -463,7 +474,8 @@ TEST_CASE("operator: bash completion offers each command's own options") {
   };
   CHECK(complete("grow --t") == "--template\n");
   CHECK(complete("drain --ea") == "--each-node\n");
-  CHECK(complete("compare --str") == "--strategy --strict --strategies\n");
+  CHECK(complete("compare --str") == "--strict --strategies\n");  // --strategy is not compare's
+  CHECK(complete("drain --co") == "\n");                          // drain counts for itself
   CHECK(complete("share --rep") == "--report\n");
   CHECK(complete("plan --te") == "\n");  // --template is grow's
   CHECK(complete("plan -o ''") == "table json yaml\n");
@@ -584,8 +596,7 @@ TEST_CASE("operator: every input's problems in one run, each at its place") {
           "pl_pods.json:4:67: warning: items[1].spec.nodeName: 1 pod on node \"zz\", which is not "
           "in the node list, ignored (first: q)\n");
   // The same for what-if commands.
-  Ran drained =
-      eruplan("drain -n pl_bad_nodes.yaml --pods pl_pods.json --node n1 --memory 1Mi --count 1");
+  Ran drained = eruplan("drain -n pl_bad_nodes.yaml --pods pl_pods.json --node n1 --memory 1Mi");
   CHECK(drained.exit == 3);
   CHECK(drained.err ==
         "pl_bad_nodes.yaml:2:21: error: nodes[0].cpu: negative cpu -4\n" + pod_error);

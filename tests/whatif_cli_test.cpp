@@ -219,7 +219,8 @@ TEST_CASE("whatif cli: --strict, --explain and --all-nodes reach grow and drain"
                           "memory? (--strict)") != std::string::npos);
     const auto doc = nlohmann::json::parse(strict.out);
     CHECK(doc["error"]["problems"][0]["path"] == "resources.memroy");
-    CHECK(eruplan(std::string(cmd) + " -n nodes.yaml -r typo.yaml").exit == 0);  // a warning
+    CHECK(eruplan(std::string(cmd) + " -n nodes.yaml -r typo.yaml").exit == 3);  // the default
+    CHECK(eruplan(std::string(cmd) + " -n nodes.yaml -r typo.yaml --lenient").exit == 0);
   }
   const Ran d = eruplan("drain -n nodes.yaml -r req.yaml --node n1 --explain -o json");
   CHECK(d.exit == 0);

@@ -582,10 +582,12 @@ void compare_operator(const Expectation& e, const Outcome& o, std::vector<std::s
 }
 
 void compare(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
+  // A usage error's message is stderr's too (the CLI prints it there).
+  const std::string err = result.usage.empty() ? result.err : result.err + result.usage + '\n';
   if (static_cast<std::int64_t>(result.exit) != e.exit) {
     std::string line = "exit: expected " + std::to_string(e.exit) + ", got " +
                        std::to_string(static_cast<int>(result.exit));
-    if (!result.err.empty()) line += " (stderr: " + first_line(result.err) + ")";
+    if (!err.empty()) line += " (stderr: " + first_line(err) + ")";
     diffs.push_back(line);
   }
   const Outcome o{result};
@@ -600,9 +602,9 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
                     std::to_string(result.offers.size()) + ": [" + got + "]");
   }
   for (const std::string& want : e.error_contains)
-    if (result.err.find(want) == std::string::npos)
+    if (err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
-                      ", got: " + first_line(result.err));
+                      ", got: " + first_line(err));
 }
 
 // --- What-if cases (SPEC §14) ---------------------------------------------------
@@ -1040,6 +1042,33 @@ bool looks_like_input_file(const std::string& text) {
   if (has("kind") && has("apiVersion")) return true;  // a Kubernetes object (SPEC §12)
   return has("app") || has("resources") || has("count") || has("strategy") || has("requests") ||
          has("apps");  // apps: a share apps file (SPEC §10)
+}
+
+std::vector<std::string> collect_cases(const std::vector<std::string>& paths,
+                                       const ReadFile& read) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> cases;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      cases.push_back(path);  // named explicitly: always a case
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      const std::string ext = it->path().extension().string();
+      if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json"))
+        found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    for (std::string& f : found) {
+      const std::optional<std::string> text = read(f);
+      if (text && looks_like_input_file(*text)) continue;
+      cases.push_back(std::move(f));
+    }
+  }
+  return cases;
 }
 
 std::string render_fixture_report(const std::vector<FixtureResult>& results,

@@ -36,6 +36,11 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
 // a directory walk skips such files so inputs may sit beside their cases.
 bool looks_like_input_file(const std::string& text);
 
+// The case files under `paths`, in a stable order: a file named is always a
+// case; directories are walked recursively (sorted), skipping files that
+// are not YAML/JSON and those that are plain inputs (looks_like_input_file).
+std::vector<std::string> collect_cases(const std::vector<std::string>& paths, const ReadFile& read);
+
 // `eruplan test --print-expect CASE` (SPEC §13): runs the case and returns
 // the `expect:` block (YAML) its current results would make: exit, total,
 // capacity of every node, deploy, and per request status and placed. Nullopt

@@ -483,6 +483,13 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text);
 // whose capacity pass ran have written theirs already.
 RunResult run(const RunOptions& options) { return run_freeing(options, nullptr); }
 
+void usage_failure(RunResult& result, OutputFormat format, const std::string& message) {
+  result.exit = ExitCode::Usage;
+  result.usage = message;
+  if (format != OutputFormat::Table)
+    result.out = failure_document(format, result.exit, message, {});
+}
+
 RunResult run(RunOptions&& options) { return run_freeing(options, &options.nodes.text); }
 
 namespace {
@@ -495,6 +502,8 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text) {
   std::string message;
   if (result.exit == ExitCode::Invalid) {
     message = invalid_message(result.problems);
+  } else if (result.exit == ExitCode::Usage) {
+    message = result.usage;
   } else {
     message = result.err.substr(0, result.err.find('\n'));
     constexpr std::string_view kPrefix = "eruplan: error: ";
@@ -511,9 +520,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   if (options.command == Command::Share) return run_share(options);  // SPEC §10, share.h
   if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
     result.exit = ExitCode::Usage;
-    result.err =
-        "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
-        "Run with --help for more information.\n";
+    result.usage = "no request: give -r FILE or request flags such as --memory";
     return result;
   }
   Diagnostics diags;
@@ -538,9 +545,9 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
     if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;
-      result.err =
-          "eruplan: error: request flags (--count, --memory, ...) cannot change a requests: list; "
-          "edit the file instead\nRun with --help for more information.\n";
+      result.usage =
+          "request flags (--count, --memory, ...) cannot change a requests: list; edit the file "
+          "instead";
       return result;
     }
     if (set && !set->list) result.request = set->requests.front();

@@ -85,7 +85,12 @@ struct RunResult {
   std::optional<std::string> report;                // --report's HTML, when the plan ran
   std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
   std::vector<std::string> offers;  // share --model mesos: "cycle node framework +launched"
+  std::string usage;  // exit 2: what is wrong with the command line (the CLI adds its hint)
 };
+
+// A usage error (exit 2) found by a command: `message` into result.usage and,
+// with -o json|yaml, SPEC §13's failure document with it into result.out.
+void usage_failure(RunResult& result, OutputFormat format, const std::string& message);
 
 // SPEC §13's failure document, {"error": {exit, kind, message, problems}},
 // plus capacity, reasons, reason_kinds (and explain) from `report` when the

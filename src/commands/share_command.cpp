@@ -188,12 +188,7 @@ RunResult run_share(const RunOptions& options) {
   if (options.mesos) return run_mesos(options);
   RunResult result;
   if (!options.request) {
-    result.exit = ExitCode::Usage;
-    result.err =
-        "eruplan: error: share needs -r APPS (the apps file)\n"
-        "Run with --help for more information.\n";
-    if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, "share needs -r APPS", {});
+    usage_failure(result, options.output, "share needs -r APPS (the apps file)");
     return result;
   }
   Diagnostics diags;

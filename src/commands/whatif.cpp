@@ -90,10 +90,7 @@ void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string
 bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
                  Request& request) {
   if (!o.request && o.overrides.empty()) {
-    fail(r, ExitCode::Usage,
-         "eruplan: error: no request: give -r FILE or request flags such as --memory\n"
-         "Run with --help for more information.",
-         o.output);
+    usage_failure(r, o.output, "no request: give -r FILE or request flags such as --memory");
     return false;
   }
   Diagnostics diags;
@@ -192,9 +189,9 @@ std::vector<Strategy> compare_set(const std::vector<std::string>& names) {
   std::vector<Strategy> out;
   if (names.empty()) {
     // SPEC §14's default: the strategies where count is the number of new
-    // instances; score only once the strategy table has it.
-    for (const char* n : {"auto", "global", "drained", "score"})
-      if (auto s = parse_strategy(n)) out.push_back(*s);
+    // instances, in table order.
+    for (const StrategyRow& row : strategy_table())
+      if (row.counts_new) out.push_back(row.id);
     return out;
   }
   for (const std::string& n : names)
@@ -496,18 +493,15 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     return;
   }
   if (o.templates.empty() && o.like.empty()) {
-    fail(r, ExitCode::Usage,
-         "eruplan: error: --template or --like is required\nRun with --help for more information.",
-         o.output);
+    usage_failure(r, o.output, "--template or --like is required");
     return;
   }
   std::optional<Expander> expander = Expander::LeastWaste;
   if (o.expander) expander = parse_expander(*o.expander);
   if (!expander) {
-    fail(r, ExitCode::Usage,
-         "eruplan: error: --expander: unknown expander " + *o.expander +
-             "; expected least-waste, most-pods, price or priority",
-         o.output);
+    usage_failure(r, o.output,
+                  "--expander: unknown expander " + *o.expander +
+                      "; expected least-waste, most-pods, price or priority");
     return;
   }
   std::vector<GrowTemplate> templates;
@@ -605,14 +599,13 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   Inventory inventory;
   Request request;
   if (!load_inputs(o, false, r, inventory, request)) return;
-  if (request.strategy == Strategy::Fill || request.strategy == Strategy::Each) {
+  if (!strategy_row(request.strategy).counts_new) {
     invalid(r, o.output,
             Origin{o.overrides.strategy ? "<command line>"
                                         : (o.request ? o.request->name : "<command line>"),
                    0, 0, o.overrides.strategy ? "--strategy" : "strategy"},
-            "drain needs a strategy whose count is the number of new instances (auto, global, "
-            "drained or score), not " +
-                std::string(strategy_name(request.strategy)));
+            "drain needs a strategy whose count is the number of new instances (" +
+                new_count_strategies() + "), not " + std::string(strategy_name(request.strategy)));
     return;
   }
   request.min_count = 0;

@@ -78,6 +78,12 @@ std::string_view input_text(const Source& source) {
   return text.substr(begin, end - begin);
 }
 
+InputFormat source_format(const Source& source) {
+  const InputFormat by_name = detect_format(source);
+  if (by_name != InputFormat::Auto) return by_name;
+  return looks_like_json(source.text) ? InputFormat::Json : InputFormat::Yaml;
+}
+
 namespace {
 
 std::optional<Doc> parse_whole_stream(const Source& source, Diagnostics& diags,

@@ -34,6 +34,11 @@ struct Source {
 // The request-override flags (SPEC §1), as the user typed them; each one
 // replaces the same field of the request file. Diagnostics about them name
 // the flag (origin file "<command line>", path "--memory").
+// The format a Source is read in: the forced one, else by the name's
+// extension (any case), else by content (JSON when it opens with { or [,
+// after a byte order mark); never Auto.
+InputFormat source_format(const Source& source);
+
 struct RequestOverrides {
   std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
   std::optional<std::string> scoring;  // --scoring: scoring.type (SPEC §9)

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
+#include "capacity.h"
 #include "strategy_score.h"
 
 namespace eruplan {
@@ -16,18 +18,21 @@ StrategyResult simple_pass(const StrategyInput& in) {
 }
 
 constexpr StrategyRow kStrategies[] = {
-    {Strategy::Auto, "auto", "communism", simple_pass<auto_strategy>, auto_strategy, true,
+    {Strategy::Auto, "auto", "communism", simple_pass<auto_strategy>, auto_strategy, true, true,
+     auto_deciding, auto_explain, nullptr,
      "old+new instances as even as possible; nodes_limit = most old+new on one node"},
-    {Strategy::Fill, "fill", "", simple_pass<fill_strategy>, fill_strategy, false,
-     "nodes_limit nodes (0 = all) end with at least count instances"},
-    {Strategy::Each, "each", "average", simple_pass<each_strategy>, each_strategy, false,
+    {Strategy::Fill, "fill", "", simple_pass<fill_strategy>, fill_strategy, false, false, nullptr,
+     fill_explain, fill_need, "nodes_limit nodes (0 = all) end with at least count instances"},
+    {Strategy::Each, "each", "average", simple_pass<each_strategy>, each_strategy, false, false,
+     nullptr, each_explain, each_need,
      "count new instances on each of nodes_limit nodes (0 = every node that can take them)"},
-    {Strategy::Global, "global", "", simple_pass<global_strategy>, global_strategy, true,
-     "resource usage as even as possible across nodes"},
-    {Strategy::Drained, "drained", "", simple_pass<drained_strategy>, drained_strategy, true,
+    {Strategy::Global, "global", "", simple_pass<global_strategy>, global_strategy, true, true,
+     global_deciding, global_explain, nullptr, "resource usage as even as possible across nodes"},
+    {Strategy::Drained, "drained", "", simple_pass<drained_strategy>, drained_strategy, true, true,
+     drained_deciding, drained_explain, nullptr,
      "fill the node with the least capacity first (bin-packing)"},
-    {Strategy::Score, "score", "", score_strategy, nullptr, true,
-     "one at a time on the node with the highest Kubernetes score (scoring:)"},
+    {Strategy::Score, "score", "", score_strategy, nullptr, true, true, nullptr, score_explain,
+     nullptr, "one at a time on the node with the highest Kubernetes score (scoring:)"},
 };
 
 std::string lower(std::string_view text) {
@@ -76,7 +81,36 @@ std::string strategy_choices() {
   return aliases.empty() ? names : names + " (" + aliases + ")";
 }
 
+std::string new_count_strategies() {
+  std::vector<std::string_view> names;
+  for (const StrategyRow& row : kStrategies)
+    if (row.counts_new) names.push_back(row.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return out;
+}
+
 StrategyFn strategy_function(Strategy s) { return strategy_row(s).simple; }
+
+std::string ExplainPass::nothing_placed() const {
+  if (!failed) return {};
+  return satisfied ? "; nothing placed, already satisfied" : "; nothing placed, the request failed";
+}
+
+std::string on_each_of(std::int64_t nodes_limit) {
+  return nodes_limit > 0 ? " on each of " + strategy_count(nodes_limit, "node") : "";
+}
+
+std::string explain_count(std::int64_t n) {
+  return n == kUnlimited ? "unlimited" : std::to_string(n);
+}
+
+std::string explain_percent(double ratio) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f%%", ratio * 100.0);
+  return buf;
+}
 
 std::string strategy_node_names(std::span<const StrategyInfo> infos,
                                 std::span<const std::size_t> indices, std::size_t shown) {

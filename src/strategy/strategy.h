@@ -65,15 +65,58 @@ struct StrategyInput {
 };
 using StrategyPass = StrategyResult (*)(const StrategyInput&);
 
+// The nodes that decide a pass (deciding_nodes below): the `count` nodes
+// first in the strategy's own order, as indexes into `infos`; false when
+// fewer than `count` nodes can take one.
+using DecidingFn = bool (*)(std::span<const StrategyInfo> infos, std::int64_t count,
+                            std::int64_t nodes_limit, std::vector<std::size_t>& chosen);
+
+// What --explain says of a node with room (SPEC §13), from what the strategy
+// saw and what it decided; plan/explain.cpp gathers it, the strategy words it.
+struct ExplainNode {
+  std::string_view name;
+  std::int64_t existing = 0;
+  std::int64_t capacity = 0;  // > 0; kUnlimited when unlimited
+  double usage = 0;
+  double rate = 0;
+  std::int64_t k = 0;                // new instances
+  const NodeScore* score = nullptr;  // score only
+};
+struct ExplainPass {
+  const Request& request;
+  bool failed = false;  // rejected or satisfied: nothing placed
+  bool satisfied = false;
+  bool any_placed = false;            // some node gets new instances
+  std::int64_t top = 0;               // the highest level a node with new instances reaches
+  double last_key = 0;                // the largest global_key of a placed instance
+  const ExplainNode* best = nullptr;  // the highest first score total, ties by name
+  // "; nothing placed, the request failed" when it failed, else empty.
+  std::string nothing_placed() const;
+};
+using StrategyExplain = std::string (*)(const ExplainPass& pass, const ExplainNode& node);
+// The head of the infeasible summary for a strategy whose count is not the
+// number of new instances: "need 3 instances of web on every node".
+using StrategyNeed = std::string (*)(const Request& request);
+// For explain lines: a capacity ("unlimited" or the number), a ratio ("12.5%").
+std::string explain_count(std::int64_t n);
+std::string explain_percent(double ratio);
+
 // One row of the strategy table: a new strategy is one file and one row.
 struct StrategyRow {
   Strategy id;
   std::string_view name;
   std::string_view aliases;  // space-separated, e.g. "communism"
   StrategyPass run;
-  StrategyFn simple;      // the same as a Part I function, or null
-  bool min_count;         // SPEC §8.4: min_count may be given
-  std::string_view help;  // one line for --help and the man page
+  StrategyFn simple;  // the same as a Part I function, or null
+  bool min_count;     // SPEC §8.4: min_count may be given
+  // `count` is the number of new instances (not a per-node target, as for
+  // fill and each): compare's default set, what drain accepts, and the
+  // infeasible summary's "need N new instances".
+  bool counts_new;
+  DecidingFn deciding;      // null: the pass always looks at every node
+  StrategyExplain explain;  // the --explain line of a node with room
+  StrategyNeed need;        // null: "need N new instances (at least M)"
+  std::string_view help;    // one line for --help and the man page
 };
 std::span<const StrategyRow> strategy_table();
 const StrategyRow& strategy_row(Strategy s);
@@ -81,6 +124,9 @@ const StrategyRow& strategy_row(Strategy s);
 std::optional<Strategy> parse_strategy(std::string_view text);
 // "auto, fill, each, global or drained (communism = auto, average = each)"
 std::string strategy_choices();
+// The strategies whose count is the number of new instances, as
+// "auto, global, drained or score".
+std::string new_count_strategies();
 
 StrategyResult auto_strategy(std::span<const StrategyInfo>, std::int64_t count, std::int64_t total,
                              std::int64_t nodes_limit);
@@ -95,6 +141,25 @@ StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t coun
 
 StrategyFn strategy_function(Strategy s);
 
+// Each strategy's deciding order (strategy_deciding.cpp) and explain line
+// (its own file).
+bool auto_deciding(std::span<const StrategyInfo>, std::int64_t count, std::int64_t nodes_limit,
+                   std::vector<std::size_t>& chosen);
+bool global_deciding(std::span<const StrategyInfo>, std::int64_t count, std::int64_t nodes_limit,
+                     std::vector<std::size_t>& chosen);
+bool drained_deciding(std::span<const StrategyInfo>, std::int64_t count, std::int64_t nodes_limit,
+                      std::vector<std::size_t>& chosen);
+std::string auto_explain(const ExplainPass&, const ExplainNode&);
+std::string fill_explain(const ExplainPass&, const ExplainNode&);
+std::string each_explain(const ExplainPass&, const ExplainNode&);
+std::string global_explain(const ExplainPass&, const ExplainNode&);
+std::string drained_explain(const ExplainPass&, const ExplainNode&);
+std::string score_explain(const ExplainPass&, const ExplainNode&);
+std::string fill_need(const Request&);
+std::string each_need(const Request&);
+// " on each of 3 nodes", or empty for nodes_limit 0.
+std::string on_each_of(std::int64_t nodes_limit);
+
 // The nodes that decide a pass of auto, global or drained (SPEC §5), when the
 // pass cannot fail: `count` nodes can each take one more instance and `total`
 // >= count. Then only the `count` nodes first in the strategy's own order can
@@ -103,9 +168,9 @@ StrategyFn strategy_function(Strategy s);
 // more usage, then name) -- each of them is chosen before any later node --
 // so the strategy run on these alone, in name order, gives the same
 // DeployMap. Fills `chosen` with their indexes into `infos`, ascending, and
-// returns true; false (chosen untouched) for other strategies, a pass that
-// may fail, or when there are not at least twice as many nodes to gain from.
-// strategy_deciding.cpp.
+// returns true; false (chosen untouched) for a strategy without a deciding
+// order in its row, a pass that may fail, or when there are not at least
+// twice as many nodes to gain from. strategy_deciding.cpp.
 bool deciding_nodes(std::span<const StrategyInfo> infos, Strategy strategy, std::int64_t count,
                     std::int64_t total, std::int64_t nodes_limit, std::vector<std::size_t>& chosen);
 

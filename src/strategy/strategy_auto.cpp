@@ -107,4 +107,32 @@ StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   return result;
 }
 
+// --explain (SPEC §13): the line of a node with room.
+std::string auto_explain(const ExplainPass& c, const ExplainNode& s) {
+  const std::int64_t e = s.existing;
+  const std::int64_t top = c.top;
+  const bool any = c.any_placed;
+  const std::int64_t limit = c.request.nodes_limit;
+  if (s.k > 0) {
+    const std::string plus = "auto: +" + std::to_string(s.k);
+    if (e + s.k >= top - 1)  // the levels differ by at most one instance
+      return plus + ", at level " + std::to_string(e + s.k) + " with the others";
+    if (s.k == s.capacity)
+      return plus + ", full at level " + std::to_string(e + s.k) + ", the others reach " +
+             std::to_string(top);
+    return plus + ", at level " + std::to_string(e + s.k) + ", nodes_limit " +
+           std::to_string(limit) + ", the others reach " + std::to_string(top);
+  }
+  if (limit > 0 && e >= limit)
+    return "auto: has " + std::to_string(e) + ", nodes_limit " + std::to_string(limit);
+  if (!any)
+    return "auto: has " + std::to_string(e) + ", can take " + explain_count(s.capacity) +
+           c.nothing_placed();
+  if (e >= top)
+    return "auto: has " + std::to_string(e) + ", at or above level " + std::to_string(top) +
+           " that the others reach";
+  return "auto: has " + std::to_string(e) + ", level " + std::to_string(top) +
+         " went to nodes with more room or earlier names";
+}
+
 }  // namespace eruplan

@@ -54,46 +54,52 @@ class Smallest {
 bool deciding_nodes(std::span<const StrategyInfo> infos, Strategy strategy, std::int64_t count,
                     std::int64_t total, std::int64_t nodes_limit,
                     std::vector<std::size_t>& chosen) {
-  if (strategy != Strategy::Auto && strategy != Strategy::Global && strategy != Strategy::Drained)
-    return false;
+  const DecidingFn deciding = strategy_row(strategy).deciding;
+  if (deciding == nullptr) return false;
   if (count <= 0 || total < count) return false;
-  const auto wanted = static_cast<std::size_t>(count);
-  if (infos.size() / 2 < wanted) return false;  // little to gain
-  const std::size_t n = infos.size();
+  if (infos.size() / 2 < static_cast<std::size_t>(count)) return false;  // little to gain
+  return deciding(infos, count, nodes_limit, chosen);
+}
 
-  if (strategy == Strategy::Auto) {
-    // The rule's order for a node not yet given any: existing ascending,
-    // remaining capacity (all of it; unlimited the most) descending, name.
-    // Only nodes that nodes_limit leaves room on take part.
-    Smallest<std::pair<std::int64_t, std::int64_t>> keyed(wanted);
-    for (std::size_t i = 0; i < n; ++i) {
-      const StrategyInfo& info = infos[i];
-      if (info.capacity <= 0) continue;
-      if (nodes_limit > 0 && info.existing >= nodes_limit) continue;
-      // -capacity does not overflow: capacity > 0.
-      keyed.offer({info.existing, -info.capacity}, i);
-    }
-    return keyed.take(chosen);
+// auto: the rule's order for a node not yet given any: existing ascending,
+// remaining capacity (all of it; unlimited the most) descending, name. Only
+// nodes that nodes_limit leaves room on take part.
+bool auto_deciding(std::span<const StrategyInfo> infos, std::int64_t count,
+                   std::int64_t nodes_limit, std::vector<std::size_t>& chosen) {
+  Smallest<std::pair<std::int64_t, std::int64_t>> keyed(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const StrategyInfo& info = infos[i];
+    if (info.capacity <= 0) continue;
+    if (nodes_limit > 0 && info.existing >= nodes_limit) continue;
+    // -capacity does not overflow: capacity > 0.
+    keyed.offer({info.existing, -info.capacity}, i);
   }
-  if (strategy == Strategy::Global) {
-    // A node's first key, bent as global_strategy bends usage and rate; its
-    // later keys are larger, so `count` first keys below a node's leave it none.
-    constexpr double kMax = std::numeric_limits<double>::max();
-    Smallest<double> keyed(wanted);
-    for (std::size_t i = 0; i < n; ++i) {
-      const StrategyInfo& info = infos[i];
-      if (info.capacity <= 0) continue;
-      const double usage = std::isnan(info.usage) ? std::numeric_limits<double>::infinity()
-                                                  : std::max(info.usage, -kMax);
-      const double rate = info.rate > 0 ? std::min(info.rate, kMax) : 0;
-      keyed.offer(global_key(usage, rate, 1), i);
-    }
-    return keyed.take(chosen);
+  return keyed.take(chosen);
+}
+
+// global: a node's first key, bent as global_strategy bends usage and rate;
+// its later keys are larger, so `count` first keys below a node's leave it none.
+bool global_deciding(std::span<const StrategyInfo> infos, std::int64_t count, std::int64_t,
+                     std::vector<std::size_t>& chosen) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  Smallest<double> keyed(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const StrategyInfo& info = infos[i];
+    if (info.capacity <= 0) continue;
+    const double usage = std::isnan(info.usage) ? std::numeric_limits<double>::infinity()
+                                                : std::max(info.usage, -kMax);
+    const double rate = info.rate > 0 ? std::min(info.rate, kMax) : 0;
+    keyed.offer(global_key(usage, rate, 1), i);
   }
-  // drained: capacity ascending, usage descending (NaN the fullest), name;
-  // every chosen node takes at least one, so the `count` first are enough.
-  Smallest<std::pair<std::int64_t, double>> keyed(wanted);
-  for (std::size_t i = 0; i < n; ++i) {
+  return keyed.take(chosen);
+}
+
+// drained: capacity ascending, usage descending (NaN the fullest), name;
+// every chosen node takes at least one, so the `count` first are enough.
+bool drained_deciding(std::span<const StrategyInfo> infos, std::int64_t count, std::int64_t,
+                      std::vector<std::size_t>& chosen) {
+  Smallest<std::pair<std::int64_t, double>> keyed(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < infos.size(); ++i) {
     const StrategyInfo& info = infos[i];
     if (info.capacity <= 0) continue;
     const double usage =

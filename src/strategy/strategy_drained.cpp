@@ -69,4 +69,15 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
   return result;
 }
 
+// --explain (SPEC §13): the line of a node with room.
+std::string drained_explain(const ExplainPass& c, const ExplainNode& s) {
+  const std::string cap = explain_count(s.capacity);
+  if (s.k > 0)
+    return "drained: +" + std::to_string(s.k) +
+           (s.k == s.capacity ? ", filled to its capacity " + cap
+                              : " of its capacity " + cap + ", the rest of count");
+  if (c.failed) return "drained: capacity " + cap + c.nothing_placed();
+  return "drained: capacity " + cap + ", the count fit on nodes filled before it";
+}
+
 }  // namespace eruplan

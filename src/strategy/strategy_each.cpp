@@ -58,4 +58,22 @@ StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   return result;
 }
 
+// --explain (SPEC §13): the line of a node with room.
+std::string each_explain(const ExplainPass& c, const ExplainNode& s) {
+  const std::string cap = explain_count(s.capacity);
+  const std::string count = std::to_string(c.request.count);
+  if (s.capacity < c.request.count) return "each: capacity " + cap + " < count " + count;
+  if (s.k > 0) return "each: +" + std::to_string(s.k) + ", capacity " + cap + " >= count " + count;
+  std::string out = "each: capacity " + cap + " >= count " + count;
+  if (c.failed) return out + c.nothing_placed();
+  return out + ", but nodes_limit " + std::to_string(c.request.nodes_limit) +
+         " went to nodes with more capacity or earlier names";
+}
+
+// The infeasible summary's head: each needs count new on nodes, not in all.
+std::string each_need(const Request& request) {
+  return "need " + strategy_count(request.count, "new instance") +
+         (request.nodes_limit > 0 ? on_each_of(request.nodes_limit) : " on at least one node");
+}
+
 }  // namespace eruplan

@@ -72,4 +72,36 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   return result;
 }
 
+namespace {
+
+// No wider integer is needed: capacity and existing are non-negative int64s.
+bool can_reach(std::int64_t existing, std::int64_t capacity, std::int64_t count) {
+  return existing >= count || capacity >= count - existing;
+}
+
+}  // namespace
+// --explain (SPEC §13): the line of a node with room.
+std::string fill_explain(const ExplainPass& c, const ExplainNode& s) {
+  const std::int64_t e = s.existing, count = c.request.count;
+  if (s.k > 0)
+    return "fill: has " + std::to_string(e) + ", +" + std::to_string(s.k) + " to reach " +
+           std::to_string(count);
+  if (e >= count) return "fill: already has " + std::to_string(e) + " of " + std::to_string(count);
+  if (!can_reach(e, s.capacity, count))
+    return "fill: has " + std::to_string(e) + ", can take " + explain_count(s.capacity) +
+           ", cannot reach " + std::to_string(count);
+  std::string out = "fill: has " + std::to_string(e) + ", could reach " + std::to_string(count);
+  if (c.failed) return out + c.nothing_placed();
+  return out + ", but nodes_limit " + std::to_string(c.request.nodes_limit) +
+         " went to nodes with more instances or capacity";
+}
+
+// The infeasible summary's head: fill needs count on nodes, not in all.
+std::string fill_need(const Request& request) {
+  const std::int64_t count = request.count;
+  return "need " + strategy_count(count, "instance") + " of " +
+         (request.app.empty() ? "the app" : request.app) +
+         (request.nodes_limit > 0 ? on_each_of(request.nodes_limit) : " on every node");
+}
+
 }  // namespace eruplan

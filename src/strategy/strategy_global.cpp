@@ -182,4 +182,20 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   return result;
 }
 
+// --explain (SPEC §13): the line of a node with room.
+std::string global_explain(const ExplainPass& c, const ExplainNode& s) {
+  const ExplainNode& n = s;
+  if (s.k > 0)
+    return "global: +" + std::to_string(s.k) + ", usage " + explain_percent(n.usage) + " -> " +
+           explain_percent(global_key(n.usage, n.rate, s.k));
+  const double last = c.last_key;
+  const bool any = c.any_placed;
+  const double next = global_key(n.usage, n.rate, 1);
+  std::string out =
+      "global: usage " + explain_percent(n.usage) + ", " + explain_percent(next) + " with one more";
+  if (!any) return out + c.nothing_placed();
+  return out + (next > last ? ", above " : ", tie by name at ") + explain_percent(last) +
+         " where the last one went";
+}
+
 }  // namespace eruplan

@@ -408,4 +408,19 @@ StrategyResult score_strategy(const StrategyInput& in) {
   return result;
 }
 
+// --explain (SPEC §13): the line of a node with room.
+std::string score_explain(const ExplainPass& c, const ExplainNode& s) {
+  if (s.score == nullptr)
+    return "score: can take " + explain_count(s.capacity) + c.nothing_placed();
+  const ExplainNode* best = c.best;
+  const std::string total = std::to_string(s.score->total);
+  if (s.k > 0) return "score: +" + std::to_string(s.k) + ", total " + total + " for the first";
+  if (best != &s) {
+    const char* op = s.score->total < best->score->total ? " < " : " = ";
+    return "score: total " + total + op + std::to_string(best->score->total) + " of " +
+           std::string(best->name) + c.nothing_placed();
+  }
+  return "score: total " + total + ", the highest" + c.nothing_placed();
+}
+
 }  // namespace eruplan

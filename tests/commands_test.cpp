@@ -1,0 +1,266 @@
+// The command table (commands.h): its rows are what --help, the shell
+// completions and the man page's synopsis show, and a command run through
+// the table reports a usage error as a value, with no CLI text in it.
+#include "commands.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "binary.h"
+
+using namespace eruplan;
+
+namespace {
+
+std::string source_file(const std::string& path) {
+  return eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/" + path);
+}
+
+bool word_end(const std::string& text, std::size_t end) {
+  return end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '-' || text[end] == '_');
+}
+
+// `flag` in `text`, not as the start of a longer flag (--node in --nodes).
+bool has_flag(const std::string& text, const std::string& flag) {
+  for (std::size_t at = text.find(flag); at != std::string::npos; at = text.find(flag, at + 1))
+    if (word_end(text, at + flag.size())) return true;
+  return false;
+}
+
+// In-memory files for a run through the table.
+FileAccess memory_files(std::map<std::string, std::string> files) {
+  return FileAccess{
+      [files](const std::string& path, std::string& why) -> std::optional<std::string> {
+        const auto it = files.find(path);
+        if (it != files.end()) return it->second;
+        why = "No such file or directory";
+        return std::nullopt;
+      }};
+}
+
+Args args_of(std::initializer_list<std::pair<std::string, std::string>> values) {
+  Args a;
+  for (const auto& [key, value] : values) {
+    a.values[key] = value;
+    a.given.insert(key);
+  }
+  return a;
+}
+
+const std::string kNodes = "nodes:\n  - {name: n1, memory: 4Gi}\n  - {name: n2, memory: 2Gi}\n";
+
+}  // namespace
+
+TEST_CASE("commands: an option's key is its first long name") {
+  OptionSpec o;
+  o.names = "-n,--nodes";
+  CHECK(o.key() == "--nodes");
+  o.names = "--cpu-bind{true}";
+  CHECK(o.key() == "--cpu-bind");
+  o.names = "-r,--request,--apps";
+  CHECK(o.key() == "--request");
+  o.names = "paths";
+  CHECK(o.key() == "paths");
+}
+
+TEST_CASE("commands: the table holds each command once, in --help order") {
+  std::vector<std::string> names;
+  for (const CommandRow& row : command_table()) names.emplace_back(row.name);
+  CHECK(names == std::vector<std::string>{"capacity", "plan", "validate", "apply", "share",
+                                          "realloc", "compare", "grow", "drain", "diff", "test",
+                                          "completion"});
+  CHECK(command_names() ==
+        "capacity, plan, validate, apply, share, realloc, compare, grow, drain, diff, test, "
+        "completion");
+  CHECK(find_command("plan") != nullptr);
+  CHECK(find_command("plans") == nullptr);
+  for (const CommandRow& row : command_table()) {
+    CAPTURE(row.name);
+    CHECK((row.run != nullptr));
+    CHECK(row.examples.size() == 2);
+    std::set<std::string> keys;
+    for (const OptionSpec& o : row.options) CHECK(keys.insert(o.key()).second);  // no key twice
+  }
+}
+
+TEST_CASE("commands: --help of each command shows exactly its row's options and examples") {
+  const auto dir = eruplan_test::scratch_dir("commands");
+  for (const CommandRow& row : command_table()) {
+    CAPTURE(row.name);
+    const eruplan_test::Ran r = eruplan_test::run_eruplan(dir, std::string(row.name) + " --help");
+    CHECK(r.exit == 0);
+    CHECK(r.out.starts_with(std::string(row.summary) + "\n"));
+    std::set<std::string> shown;  // every long option the help lists
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      for (std::size_t at = line.find("--"); at != std::string::npos;
+           at = line.find("--", at + 2)) {
+        if (at > 0 && line[at - 1] != ' ' && line[at - 1] != ',') continue;
+        std::size_t end = at + 2;
+        while (end < line.size() &&
+               (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-'))
+          ++end;
+        if (line.find("Options:") == std::string::npos && line.rfind("  -", 0) == 0)
+          shown.insert(line.substr(at, end - at));
+        break;  // the option's own name comes first on its line
+      }
+    std::set<std::string> want = {"--help", "--version"};
+    for (const OptionSpec& o : row.options)
+      if (o.key().starts_with("--")) want.insert(o.key());
+    CHECK(shown == want);
+    for (std::string_view example : row.examples)
+      CHECK(r.out.find("  " + std::string(example) + "\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("commands: the completions and the man page's synopsis know every command and flag") {
+  const std::string bash = source_file("cli/eruplan.bash");
+  const std::string zsh = source_file("cli/_eruplan");
+  const std::string man = source_file("man/eruplan.1");
+  REQUIRE(!bash.empty());
+  for (const CommandRow& row : command_table()) {
+    const std::string name(row.name);
+    CAPTURE(name);
+    CHECK(man.find("\n.B eruplan " + name + "\n") != std::string::npos);
+    CHECK(has_flag(bash, name));
+    CHECK(zsh.find("'" + name + ":") != std::string::npos);
+    for (const OptionSpec& o : row.options) {
+      if (!o.key().starts_with("--")) continue;
+      CAPTURE(o.key());
+      CHECK(has_flag(bash, o.key()));
+      CHECK(has_flag(zsh, o.key()));
+    }
+  }
+}
+
+TEST_CASE("commands: a run through the table hands back a usage error as a value") {
+  const CommandRow* plan = find_command("plan");
+  REQUIRE(plan != nullptr);
+  const FileAccess files = memory_files({{"n.yaml", kNodes}});
+
+  Args a = args_of({{"--nodes", "n.yaml"}, {"--output", "table"}});
+  CommandOutput out = plan->run(CommandInput{a, files, {}});
+  CHECK(out.exit == ExitCode::Usage);
+  CHECK(out.usage == "no request: give -r FILE or request flags such as --memory");
+  CHECK(out.err.empty());
+  CHECK(out.out.empty());
+
+  a = args_of({{"--nodes", "n.yaml"}, {"--output", "json"}});
+  out = plan->run(CommandInput{a, files, {}});
+  CHECK(out.exit == ExitCode::Usage);
+  CHECK(out.out.find("\"kind\": \"usage\"") != std::string::npos);
+  CHECK(out.out.find("Run with --help") == std::string::npos);
+
+  a = args_of({{"--output", "table"}});
+  out = plan->run(CommandInput{a, files, {}});
+  CHECK(out.usage == "--nodes is required");
+}
+
+TEST_CASE("commands: plan through the table reads its inputs and writes the saved inventory") {
+  const FileAccess files = memory_files({{"n.yaml", kNodes}});
+  Args a = args_of({{"--nodes", "n.yaml"},
+                    {"--output", "json"},
+                    {"--memory", "1Gi"},
+                    {"--count", "3"},
+                    {"--save-inventory", "after.json"}});
+  const CommandOutput out = find_command("plan")->run(CommandInput{a, files, {}});
+  CHECK(out.exit == ExitCode::Ok);
+  CHECK(out.out.find("\"total\": 6") != std::string::npos);
+  REQUIRE(out.files.size() == 1);
+  CHECK(out.files[0].first == "after.json");
+  CHECK(out.files[0].second.starts_with("{"));  // JSON for a .json name
+
+  // Unreadable inputs: each one named, exit 3.
+  a = args_of({{"--nodes", "gone.yaml"}, {"--request", "gone2.yaml"}, {"--output", "table"}});
+  const CommandOutput missing = find_command("plan")->run(CommandInput{a, files, {}});
+  CHECK(missing.exit == ExitCode::Invalid);
+  CHECK(missing.err ==
+        "gone.yaml: error: cannot read: No such file or directory\n"
+        "gone2.yaml: error: cannot read: No such file or directory\n");
+}
+
+TEST_CASE("commands: apply prints JSON for JSON nodes whatever their name's case") {
+  const std::string json_nodes = R"({"nodes": [{"name": "n1", "memory": "4Gi"}]})";
+  const FileAccess files =
+      memory_files({{"N.JSON", json_nodes}, {"nodes", "\xEF\xBB\xBF" + json_nodes}});
+  for (const std::string name : {"N.JSON", "nodes"}) {
+    CAPTURE(name);
+    Args a = args_of({{"--nodes", name}, {"--memory", "1Gi"}, {"--count", "1"}});
+    a.given.erase("--output");
+    const CommandOutput out = find_command("apply")->run(CommandInput{a, files, {}});
+    CHECK(out.exit == ExitCode::Ok);
+    CHECK(out.out.starts_with("{"));
+  }
+}
+
+TEST_CASE("strategy rows: every trait a command or explain asks about is in the row") {
+  CHECK(new_count_strategies() == "auto, global, drained or score");
+  for (const StrategyRow& row : strategy_table()) {
+    CAPTURE(row.name);
+    CHECK((row.explain != nullptr));
+    // A strategy with a per-node target words its own infeasible head.
+    CHECK((row.need == nullptr) == row.counts_new);
+    if (row.deciding != nullptr) CHECK(row.counts_new);
+  }
+  Request fill;
+  fill.strategy = Strategy::Fill;
+  fill.count = 4;
+  fill.app = "web";
+  CHECK(strategy_row(Strategy::Fill).need(fill) == "need 4 instances of web on every node");
+  Request each;
+  each.count = 1;
+  each.nodes_limit = 2;
+  CHECK(strategy_row(Strategy::Each).need(each) == "need 1 new instance on each of 2 nodes");
+}
+
+TEST_CASE("commands: the installed completion files are what the table makes") {
+  // Regenerate with: eruplan completion bash > cli/eruplan.bash (zsh > cli/_eruplan).
+  CHECK(source_file("cli/eruplan.bash") == completion_script("bash"));
+  CHECK(source_file("cli/_eruplan") == completion_script("zsh"));
+  const std::string bash = completion_script("bash");
+  // Each command's own flags only: --template is grow's, --each-node drain's.
+  const auto flags_of = [&](const std::string& command) {
+    const std::size_t at = bash.find("\n    " + command + ")\n");
+    const std::size_t flags = bash.find("flags=\"", at);
+    return bash.substr(flags, bash.find('"', flags + 7) - flags);
+  };
+  CHECK(has_flag(flags_of("grow"), "--template"));
+  CHECK_FALSE(has_flag(flags_of("plan"), "--template"));
+  CHECK(has_flag(flags_of("drain"), "--each-node"));
+  CHECK_FALSE(has_flag(flags_of("compare"), "--explain"));
+  CHECK(has_flag(flags_of("plan"), "--lenient"));
+}
+
+TEST_CASE("commands: a flag the command would not use, or an unknown one, is a usage error") {
+  const auto check = [](std::string_view command, std::vector<std::string> args) {
+    return check_flags(*find_command(command), args).value_or("");
+  };
+  CHECK(check("compare", {"-n", "n.yaml", "--strategy", "fill"}) ==
+        "compare does not take --strategy: use --strategies to name the strategies to compare");
+  CHECK(check("compare", {"--plans=none"}) ==
+        "compare does not take --plans: compare prints one row per strategy and no plans; use "
+        "plan --plans");
+  CHECK(check("drain", {"--node", "n1", "--count", "3"}) ==
+        "drain does not take --count: drain places the lost node's own instances of the app, as "
+        "many as it runs; leave --count out");
+  CHECK(check("validate", {"--explain"}) ==
+        "validate does not take --explain: validate prints no plan; use plan --explain");
+  CHECK(check("plan", {"--strateg", "fill"}) ==
+        "unknown flag --strateg for plan; did you mean --strategy?");
+  CHECK(check("plan", {"--memroy=1Gi"}) ==
+        "unknown flag --memroy for plan; did you mean --memory?");
+  CHECK(check("plan", {"--template", "t.yaml"}) ==
+        "unknown flag --template for plan (--template is a flag of grow)");
+  CHECK(check("plan", {"--bogus"}) == "unknown flag --bogus for plan");
+  // Known flags, values that look like flags, and operands after -- pass.
+  CHECK(check("plan", {"-n", "n.yaml", "--app", "--weird", "-ojson", "--cpu-bind=false"}).empty());
+  CHECK(check("plan", {"--", "--bogus"}).empty());
+  CHECK(check("drain", {"--node", "n1", "--each-node", "--help"}).empty());
+  CHECK(check("test", {"fixtures", "--filter", "x"}).empty());
+}

@@ -1,0 +1,117 @@
+// `eruplan diff` (diff.h): inventories compared as values after defaults.
+#include "diff.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "binary.h"
+#include "load.h"
+
+using namespace eruplan;
+
+namespace {
+
+Inventory load(const std::string& yaml) {
+  Diagnostics diags;
+  diags.set_strict(true);
+  std::optional<Inventory> inv = load_inventory(Source{"i.yaml", yaml}, diags);
+  REQUIRE(inv.has_value());
+  REQUIRE_FALSE(diags.has_errors());
+  return *inv;
+}
+
+const char* kOld =
+    "nodes:\n"
+    "  - {name: n1, cpu: 4, memory: 8Gi, labels: {zone: east}, instances: {web: 0}}\n"
+    "  - {name: n2, memory: 1Gi}\n";
+const char* kNew =
+    "nodes:\n"
+    "  - name: n1\n"
+    "    cpu_map: {\"0\": 100, \"1\": 100, \"2\": 100, \"3\": 100}\n"
+    "    memory: 8589934592\n"
+    "    labels: {zone: west}\n"
+    "    usage: {memory: 1Gi, cpu_map: {\"1\": 50}}\n"
+    "    instances: {web: 2}\n"
+    "  - {name: n3, memory: 1Gi}\n";
+
+}  // namespace
+
+TEST_CASE("diff: units, order, written-out zeros and cpu vs cpu_map do not matter") {
+  const Inventory a = load(
+      "nodes:\n  - {name: b, memory: 1Gi}\n  - {name: a, cpu: 2, memory: 1024Mi, "
+      "instances: {web: 0}, usage: {memory: 0}}\n");
+  const Inventory b = load(
+      "nodes:\n  - {name: a, cpu_map: {\"0\": 100, \"1\": 100}, memory: 1073741824}\n"
+      "  - {name: b, memory: 1Gi, available: true}\n");
+  CHECK(diff_inventories(a, b).empty());
+  CHECK(render_diff(diff_inventories(a, b), OutputFormat::Table) == "no difference\n");
+  CHECK(render_diff(diff_inventories(a, b), OutputFormat::Json) ==
+        "{\n  \"added\": [],\n  \"removed\": [],\n  \"changed\": {}\n}\n");
+}
+
+TEST_CASE("diff: added, removed and changed fields with old and new values") {
+  const InventoryDiff d = diff_inventories(load(kOld), load(kNew));
+  CHECK(d.added == std::vector<std::string>{"n3"});
+  CHECK(d.removed == std::vector<std::string>{"n2"});
+  REQUIRE(d.changed.size() == 1);
+  CHECK(d.changed[0].node == "n1");
+  std::vector<std::string> fields;
+  for (const FieldChange& f : d.changed[0].fields) fields.push_back(f.field);
+  CHECK(fields == std::vector<std::string>{"instances.web", "labels", "usage.cpu", "usage.cpu_map",
+                                           "usage.memory"});
+  CHECK(render_diff(d, OutputFormat::Table) ==
+        "added: n3\n"
+        "removed: n2\n"
+        "NODE  FIELD          OLD           NEW\n"
+        "n1    instances.web  0             2\n"
+        "n1    labels         {zone: east}  {zone: west}\n"
+        "n1    usage.cpu      0             0.5\n"
+        "n1    usage.cpu_map  {}            {1: 50}\n"
+        "n1    usage.memory   0             1Gi\n");
+  const std::string yaml = render_diff(d, OutputFormat::Yaml);
+  CHECK(yaml.find("    usage.memory:\n      old: 0\n      new: 1073741824\n") != std::string::npos);
+}
+
+TEST_CASE("diff: available, taints, workloads and a node's removal of an entry") {
+  const Inventory a = load(
+      "nodes:\n  - name: n1\n    memory: 4Gi\n    taints: [{key: gpu, effect: NoSchedule}]\n"
+      "    workloads: [{id: w1, app: web, cpu: 1, memory: 1Gi}]\n"
+      "    instances: {web: 1}\n");
+  const Inventory b = load(
+      "nodes:\n  - name: n1\n    memory: 4Gi\n    available: false\n"
+      "    workloads: [{id: w1, app: web, cpu: 2, memory: 1Gi}]\n");
+  const InventoryDiff d = diff_inventories(a, b);
+  REQUIRE(d.changed.size() == 1);
+  // A workload's instance counts either way; its usage follows its cpu.
+  CHECK(
+      render_diff(d, OutputFormat::Table) ==
+      "NODE  FIELD         OLD                                                               NEW\n"
+      "n1    available     true                                                              "
+      "false\n"
+      "n1    taints        gpu:NoSchedule                                                    -\n"
+      "n1    usage.cpu     1                                                                 2\n"
+      "n1    workloads.w1  {app: web, cpu: 1, cpu_limit: 1, memory: 1Gi, memory_limit: 1Gi}  "
+      "{app: web, cpu: 2, cpu_limit: 2, memory: 1Gi, memory_limit: 1Gi}\n");
+}
+
+TEST_CASE("diff cli: exit 0, or 1 with --exit-code when they differ; 3 for bad input") {
+  const auto dir = eruplan_test::scratch_dir("diff");
+  std::ofstream(dir / "old.yaml") << kOld;
+  std::ofstream(dir / "new.yaml") << kNew;
+  std::ofstream(dir / "typo.yaml") << "nodes:\n  - {name: n1, memroy: 1Gi}\n";
+  using eruplan_test::run_eruplan;
+  CHECK(run_eruplan(dir, "diff old.yaml new.yaml").exit == 0);
+  CHECK(run_eruplan(dir, "diff old.yaml new.yaml --exit-code").exit == 1);
+  CHECK(run_eruplan(dir, "diff old.yaml old.yaml --exit-code").exit == 0);
+  const eruplan_test::Ran json = run_eruplan(dir, "diff old.yaml new.yaml -o json");
+  CHECK(json.out.find("\"added\": [\n    \"n3\"\n  ]") != std::string::npos);
+  const eruplan_test::Ran bad = run_eruplan(dir, "diff old.yaml typo.yaml");
+  CHECK(bad.exit == 3);
+  CHECK(
+      bad.err.find("typo.yaml:2:16: error: nodes[0].memroy: unknown field; did you mean memory?") !=
+      std::string::npos);
+  CHECK(run_eruplan(dir, "diff old.yaml typo.yaml --lenient").exit == 0);
+  CHECK(run_eruplan(dir, "diff old.yaml").exit == 2);
+  CHECK(run_eruplan(dir, "diff old.yaml gone.yaml").exit == 3);
+}

@@ -13,14 +13,10 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "pods.h"
+#include "quantities.h"
 
 namespace eruplan {
-
-using Bytes = std::int64_t;      // memory, storage, volume sizes
-using Pieces = std::int64_t;     // CPU pieces; share_base pieces make one core
-using NanoCores = std::int64_t;  // CPU quantities as written: 1 core = 1e9
-
-inline constexpr NanoCores kNanoPerCore = 1'000'000'000;
 
 // Key/value list kept sorted by key (byte order unless noted).
 template <class V>
@@ -283,6 +279,16 @@ struct Workload {
   int numa = -1;              // index into Node::numa_nodes, -1 = none
 };
 
+// Resources of a node that only one role may be offered (`eruplan share
+// --model mesos`): `reservations: {role: {cpu: 4, memory: 16Gi}}`.
+struct Reservation {
+  std::string role;
+  NanoCores cpu = 0;
+  Bytes memory = 0, storage = 0;
+  NamedList<std::int64_t> extended;  // sorted by name
+  Origin origin;                     // where the role was named, for checks against the roles
+};
+
 struct Node {
   std::string name;                                        // unique, non-empty
   SharedList<std::pair<std::string, std::string>> labels;  // sorted by key; shared (intern)
@@ -310,6 +316,7 @@ struct Node {
   std::int64_t max_instances = -1;        // -1 = no limit (Kubernetes' pods)
   SparseList<Taint> taints;               // in input order
   SparseList<Workload> workloads;         // in input order (SPEC §11)
+  std::vector<Reservation> reservations;  // by role name
   // Bumped by every reservation, so a cached capacity pass knows which nodes
   // to redo (SPEC §8.3); not part of the inventory as written.
   std::uint64_t revision = 0;
@@ -340,6 +347,11 @@ struct Inventory {
   Pieces share_base = 100;               // > 0
   std::int64_t max_fragment_cores = -1;  // -1 = no limit, else >= 0
   std::vector<Node> nodes;               // file order
+  // Running pods known one by one (Kubernetes --pods), in the order read;
+  // shared between copies of the inventory until one changes them.
+  SharedList<RunningPod> pods;
+  // Namespaces' labels (--namespaces), sorted by name, for namespaceSelector.
+  std::vector<std::pair<std::string, Labels>> namespaces;
 };
 
 enum class Strategy { Auto, Fill, Each, Global, Drained, Score };
@@ -418,6 +430,9 @@ struct Request {
   NodeFilter filter;
   std::vector<Toleration> tolerations;  // SPEC §9
   Scoring scoring;
+  // A request read from a Kubernetes object: its pod's labels, affinity,
+  // spread, ports and priority for the scheduling plugins; null otherwise.
+  std::shared_ptr<const PodScheduling> pod;
 
   // Several requests in one run (SPEC §8.4).
   std::string name;  // unique in the file; default the app

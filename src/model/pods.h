@@ -1,0 +1,145 @@
+// Kubernetes' pod scheduling vocabulary as plain structs: label selectors,
+// node selector terms, pod (anti-)affinity terms, topology spread
+// constraints, host ports, and the running pods eruplan knows one by one.
+// Readers fill them (src/input), the scheduling plugins read them; nothing
+// here knows a file format.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "quantities.h"
+
+namespace eruplan {
+
+// Labels sorted by key (byte order), keys unique.
+using Labels = std::vector<std::pair<std::string, std::string>>;
+// The value of `key`, or nullptr.
+const std::string* find_label(const Labels& labels, std::string_view key);
+
+// One requirement of a label or node selector. Gt and Lt are node selectors'
+// only; their one value is an integer (checked when read).
+enum class SelectorOp { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+std::string_view selector_op_name(SelectorOp op);  // "In", "NotIn", ...
+
+struct Requirement {
+  std::string key;
+  SelectorOp op = SelectorOp::In;
+  std::vector<std::string> values;
+
+  // As Kubernetes' labels.Requirement.Matches: NotIn and DoesNotExist match
+  // labels without the key; Gt/Lt compare integers (a non-integer label
+  // value does not match).
+  bool matches(const Labels& labels) const;
+  bool matches_value(const std::string* value) const;  // value of the key, or null
+};
+
+// metav1.LabelSelector: matchLabels ANDed with matchExpressions. `everything`
+// distinguishes an empty selector `{}` (matches every object) from an absent
+// one, which callers treat as their context says (an affinity term's absent
+// selector matches nothing).
+struct LabelSelector {
+  std::vector<Requirement> requirements;  // matchLabels as In with one value, then matchExpressions
+  bool matches(const Labels& labels) const;
+};
+
+// A node selector term: expressions over node labels and fields
+// (metadata.name only), ANDed. A term with neither matches no node.
+struct NodeSelectorTerm {
+  std::vector<Requirement> expressions;
+  std::vector<Requirement> fields;  // key "metadata.name"
+  bool matches(const Labels& node_labels, std::string_view node_name) const;
+};
+
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;  // 1..100
+  NodeSelectorTerm term;
+};
+
+struct NodeAffinity {
+  // requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms, ORed;
+  // nullopt when absent (every node passes).
+  std::optional<std::vector<NodeSelectorTerm>> required;
+  std::vector<PreferredSchedulingTerm> preferred;
+};
+
+struct PodAffinityTerm {
+  std::optional<LabelSelector> selector;            // absent: matches no pod
+  std::vector<std::string> namespaces;              // empty + no namespace_selector: the pod's own
+  std::optional<LabelSelector> namespace_selector;  // `{}`: every namespace
+  std::string topology_key;
+  std::vector<std::string> match_label_keys, mismatch_label_keys;
+};
+
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;  // 1..100
+  PodAffinityTerm term;
+};
+
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+};
+
+enum class SpreadPolicy { Honor, Ignore };
+
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 1;
+  std::string topology_key;
+  bool do_not_schedule = true;  // whenUnsatisfiable: DoNotSchedule (else ScheduleAnyway)
+  std::optional<LabelSelector> selector;
+  std::optional<std::int32_t> min_domains;
+  std::vector<std::string> match_label_keys;
+  SpreadPolicy node_affinity_policy = SpreadPolicy::Honor;
+  SpreadPolicy node_taints_policy = SpreadPolicy::Ignore;
+};
+
+// A container port with a hostPort (> 0); others do not constrain placement.
+struct HostPort {
+  std::string ip = "0.0.0.0";  // hostIP, default 0.0.0.0 (every address)
+  std::string protocol = "TCP";
+  std::int32_t port = 0;
+  bool operator==(const HostPort&) const = default;
+};
+
+// What a pod (new or running) carries for the scheduling plugins beyond its
+// resources, node_filter and tolerations.
+struct PodScheduling {
+  std::string ns = "default";
+  std::string name;
+  Labels labels;
+  Labels node_selector;  // spec.nodeSelector
+  NodeAffinity node_affinity;
+  PodAffinity affinity, anti_affinity;
+  std::vector<TopologySpreadConstraint> spread;
+  std::vector<HostPort> host_ports;
+  std::string node_name;       // spec.nodeName of a new pod
+  std::string scheduler_name;  // spec.schedulerName; empty = default-scheduler
+  std::int32_t priority = 0;
+  bool preempt_never = false;  // preemptionPolicy: Never
+  // The workload's selector (its pods: spread's system defaults, counts).
+  std::optional<LabelSelector> owner_selector;
+};
+
+// A running pod eruplan knows one by one (from --pods): its place and what
+// the plugins, counts and preemption read of it.
+struct RunningPod {
+  std::uint32_t node = 0;  // index into Inventory::nodes
+  std::string ns, name;
+  Labels labels;
+  std::int32_t priority = 0;
+  NanoCores cpu = 0;  // its request as added to the node's usage
+  Bytes memory = 0;
+  NanoCores nonzero_cpu = 0;  // the same with Kubernetes' scoring defaults (100m, 200Mi)
+  Bytes nonzero_memory = 0;
+  std::string start_time;  // status.startTime as written (RFC 3339 sorts as text)
+  // Affinity, anti-affinity and ports, when the pod has any (most have none).
+  std::shared_ptr<const PodScheduling> scheduling;
+};
+
+}  // namespace eruplan

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.output = fuzz::output_for(static_cast<std::uint8_t>(selector >> 6));
   options.nodes = Source{"nodes.yaml", std::move(parts[0])};
   options.request = Source{"request.yaml", std::move(parts[1])};
-  options.template_node = Source{"template.yaml", std::move(parts[2])};
+  options.templates.push_back(Source{"template.yaml", std::move(parts[2])});
   options.max = (selector & 0x80) ? kDefaultGrowMax : (selector % 101);
   const WhatIfResult w = run_whatif(options);
   if (!fuzz::expected_exit(w.run.exit)) std::abort();

@@ -109,6 +109,13 @@ std::vector<Case> cases() {
                    "  - {app: B, quota: 1000, resources: {memory: 1}}\n"}},
                  "share -n nodes.yaml -r apps.yaml",
                  {0}});
+  out.push_back({"share --model mesos: 5 bytes on 8Gi, a billion cycles",
+                 {{"nodes.yaml", big},
+                  {"apps.yaml",
+                   "roles:\n  - {name: r}\nframeworks:\n  - {name: A, role: r, resources: "
+                   "{memory: 5}}\n"}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml",
+                 {0}});
   for (const char* strategy : {"auto", "fill", "each", "global", "drained", "score"}) {
     const std::string request = std::string("app: a\ncount: 1000000000000\nstrategy: ") + strategy +
                                 "\nresources: {memory: 1}\n";

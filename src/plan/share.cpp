@@ -642,7 +642,10 @@ class Filler {
         }
         continue;
       }
-      if (jump(heap, quota_stage, result)) continue;
+      if (skip_ > 0)
+        --skip_;
+      else if (jump(heap, quota_stage, result))
+        continue;
       place(a, *node);
       ++result.steps;
       if (at_max(a)) retire(a);
@@ -930,12 +933,31 @@ class Filler {
       level.bound = base + m;
       return try_level(heap, level, quota_stage);
     };
-    if (!passes(1)) return false;
+    std::int64_t tries = 0;
+    auto passes_counted = [&](std::int64_t m) {
+      ++tries;
+      return passes(m);
+    };
+    // A jump that places little for its tries (apps and nodes taking turns
+    // instance by instance) makes the next ones wait: single steps, twice as
+    // many after each poor jump, at most kPatience; a good one resets it.
+    auto poor = [&](std::int64_t placed) {
+      if (placed >= 16 * tries) {
+        backoff_ = 0;
+        return;
+      }
+      backoff_ = std::min<std::int64_t>(kPatience, backoff_ == 0 ? 1 : 2 * backoff_);
+      skip_ = backoff_;
+    };
+    if (!passes_counted(1)) {
+      poor(0);
+      return false;
+    }
     std::int64_t good = 1, bad = 0;  // bad: the smallest m known to fail (0: none)
-    std::int64_t probe = std::max<std::int64_t>(2, hint_);
+    std::int64_t probe = 2;
     while (bad == 0 && good < limit) {
       probe = std::min(probe, limit);
-      if (passes(probe)) {
+      if (passes_counted(probe)) {
         good = probe;
         probe = probe > limit / 2 ? limit : probe * 2;
       } else {
@@ -944,14 +966,15 @@ class Filler {
     }
     while (bad != 0 && bad - good > 1) {
       const std::int64_t mid = good + (bad - good) / 2;
-      if (passes(mid))
+      if (passes_counted(mid))
         good = mid;
       else
         bad = mid;
     }
-    hint_ = good;
     passes(good);
+    const std::int64_t before = result.steps;
     take_picks(result);
+    poor(result.steps - before);
     heap.clear();
     for (std::uint32_t a = 0; a < apps_.size(); ++a)
       if (wants_more(a, quota_stage)) heap.push_back({apps_[a].share, a});
@@ -1032,7 +1055,9 @@ class Filler {
   std::vector<std::uint64_t> group_stamp_, runner_up_stamp_;
   std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;
   std::uint64_t stamp_ = 0, jump_ = 0;
-  std::int64_t hint_ = 2;  // the last jump's m: where the next one starts looking
+  // Single steps before the next jump is tried, and their last number.
+  static constexpr std::int64_t kPatience = 1024;
+  std::int64_t skip_ = 0, backoff_ = 0;
 };
 
 }  // namespace

@@ -87,6 +87,8 @@ struct PlanArgs {
   unsigned jobs = 0;   // 0: the number of cores
   bool strict = false, explain = false, all_nodes = false;
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
+  bool preempt = false;                                // SPEC §17
+  std::string pdbs;
 };
 
 // compare, grow, drain (SPEC §14).
@@ -364,6 +366,10 @@ void add_state_options(CLI::App* cmd, PlanArgs& a) {
                 "All requests of the file succeed together or none is placed");
   cmd->add_option("--save-inventory", a.save_inventory,
                   "Write the inventory after the plan to FILE (YAML, or JSON for a .json name)");
+  cmd->add_flag("--preempt", a.preempt,
+                "A replica that fits nowhere evicts running pods of lower priority");
+  cmd->add_option("--pdbs", a.pdbs,
+                  "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects");
   add_report_option(cmd, a);
 }
 
@@ -452,7 +458,9 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   inputs.read(a.nodes, options.nodes);
   inputs.read_given(a.request, options.request);
   inputs.read_given(a.pods, options.pods);
+  inputs.read_given(a.pdbs, options.pdbs);
   if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
+  options.preempt = a.preempt;
   options.output = output;
   options.strict = a.strict;
   options.explain = a.explain;

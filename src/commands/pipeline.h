@@ -51,6 +51,10 @@ struct RunOptions {
   // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
   KubernetesOptions kubernetes;
   std::optional<Source> pods;
+  // SPEC §17: --preempt (evict lower-priority pods for a replica that fits
+  // nowhere) and --pdbs (kubectl get pdb -A -o json).
+  bool preempt = false;
+  std::optional<Source> pdbs;
   // `plan` with several requests, table or JSON: when set, the output is
   // handed over in pieces of about 1 MiB as it is rendered, and
   // RunResult::out holds only the rest; without it, all of it. The bytes are

@@ -42,7 +42,7 @@ _eruplan() {
     *)
       local extra=""  # the options only some commands take
       case $command in
-        plan|apply) extra="--atomic --save-inventory --report" ;;
+        plan|apply) extra="--atomic --save-inventory --report --preempt --pdbs" ;;
         share) extra="--save-inventory --report" ;;
         realloc) extra="--atomic --save-inventory" ;;
         compare) extra="--strategies --report" ;;

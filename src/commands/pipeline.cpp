@@ -166,9 +166,16 @@ struct PlanRunner {
         reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
   }
 
+  static std::vector<std::string> evicted(const RequestOutcome& outcome) {
+    std::vector<std::string> out;
+    for (const Preemption& p : outcome.preemptions)
+      for (const Victim& v : p.victims) out.push_back(v.name);
+    return out;
+  }
+
   void single(const Request& request, RequestOutcome&& outcome) {
     const Inventory& inventory = loaded();
-    result.requests.push_back({request.name, outcome.status, outcome.placed});
+    result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
     note_reasons("", outcome.capacity);
     result.scores = outcome.scores;
     if (outcome.status == RequestStatus::Satisfied || outcome.status == RequestStatus::Rejected) {
@@ -203,7 +210,7 @@ struct PlanRunner {
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
     const Request& request = set.requests[index];
-    result.requests[index] = {request.name, outcome.status, outcome.placed};
+    result.requests[index] = {request.name, outcome.status, outcome.placed, evicted(outcome)};
     switch (outcome.status) {
       case RequestStatus::Placed:
         ++counts.placed;

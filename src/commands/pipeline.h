@@ -68,6 +68,7 @@ struct RequestBrief {
   std::string name;
   RequestStatus status = RequestStatus::Placed;
   std::int64_t placed = 0;
+  std::vector<std::string> evicted;  // --preempt's victims, in output order
 };
 
 struct RunResult {

@@ -89,7 +89,7 @@ struct PlanArgs {
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
   bool preempt = false;                                // SPEC §17
   std::string pdbs;
-  std::string model = "drf", seed, cycles;             // share --model mesos --seed --cycles
+  std::string model = "drf", seed, cycles;  // share --model mesos --seed --cycles
 };
 
 // compare, grow, drain (SPEC §14).

@@ -2,10 +2,12 @@
 // picks, so one corpus file exercises memory mode, CPU binding and volumes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pipeline.h"
 
@@ -50,6 +52,35 @@ inline RequestOverrides request_for(std::uint8_t selector) {
 inline bool expected_exit(ExitCode e) {
   return e == ExitCode::Ok || e == ExitCode::Invalid || e == ExitCode::Infeasible ||
          e == ExitCode::AlreadySatisfied;
+}
+
+// Splits a document text into parts at lines holding exactly "%%": nodes,
+// request, then a third input (pods, a grow template). Missing parts are
+// empty; past `parts`, the rest stays in the last one.
+inline std::vector<std::string> split_parts(const std::string& text, std::size_t parts) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (out.size() + 1 < parts) {
+    const std::size_t at = text.find("\n%%\n", from);
+    if (at == std::string::npos) break;
+    out.push_back(text.substr(from, at + 1 - from));
+    from = at + 4;
+  }
+  out.push_back(text.substr(std::min(from, text.size())));
+  out.resize(parts);
+  return out;
+}
+
+// The output format by two selector bits: table, JSON or YAML.
+inline OutputFormat output_for(std::uint8_t bits) {
+  switch (bits % 3) {
+    case 0:
+      return OutputFormat::Table;
+    case 1:
+      return OutputFormat::Json;
+    default:
+      return OutputFormat::Yaml;
+  }
 }
 
 }  // namespace eruplan::fuzz

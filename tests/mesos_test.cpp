@@ -9,6 +9,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "binary.h"
 #include "mesos_command.h"
 #include "pipeline.h"
 #include "random.h"
@@ -649,4 +652,92 @@ TEST_CASE("mesos: the allocator matches the one-offer-at-a-time oracle on random
   CHECK(launched > 5000);
   CHECK(with_quota > 300);
   CHECK(with_reservations > 300);
+}
+
+namespace {
+
+const char* const kDrfNodes = "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi}\n";
+const char* const kDrfFrameworks =
+    "roles: [{name: a}, {name: b, weight: 0.5, quota: {cpu: 3}}]\n"
+    "frameworks:\n"
+    "  - {name: A, role: a, resources: {cpu: 1, memory: 4Gi}}\n"
+    "  - {name: B, role: b, resources: {cpu: 3, memory: 1Gi}}\n";
+
+RunResult run_mesos_text(const std::string& nodes, const std::string& frameworks,
+                         OutputFormat output, MesosOptions mesos = {}) {
+  RunOptions o;
+  o.command = Command::Share;
+  o.nodes = Source{"nodes.yaml", nodes, InputFormat::Yaml};
+  o.request = Source{"frameworks.yaml", frameworks, InputFormat::Yaml};
+  o.output = output;
+  o.mesos = mesos;
+  return run(o);
+}
+
+std::filesystem::path mesos_dir() { return eruplan_test::scratch_dir("mesos"); }
+
+}  // namespace
+
+TEST_CASE("mesos: the document has cycles, frameworks and roles in the stated forms") {
+  // B's role has a quota of 3 CPU: the quota stage offers node1 to B first,
+  // capped at cpu 3 (memory in full); B launches 1 and declines 17Gi. The
+  // fair stage then offers A the 6 CPU left (memory is all with B): empty
+  // for memory, but an offer; A launches 0. Cycle 2: both declined something
+  // on node1 and are filtered there: no offer at all. Cycle 3: A gets cpu 6,
+  // memory 17Gi and launches 4.
+  const RunResult r = run_mesos_text(kDrfNodes, kDrfFrameworks, OutputFormat::Json);
+  REQUIRE(r.exit == ExitCode::Ok);
+  const std::string& d = r.out;
+  CHECK(d.find("\"model\": \"mesos\"") != std::string::npos);
+  CHECK(d.find("\"seed\": 0") != std::string::npos);
+  CHECK(r.offers == std::vector<std::string>{"1 node1 B +1", "1 node1 A +0", "3 node1 A +4"});
+  CHECK(d.find("\"quota\": {\n        \"cpu\": 3\n      }") != std::string::npos);
+  CHECK(d.find("\"quota_met\": true") != std::string::npos);
+  CHECK(d.find("\"weight\": \"1/2\"") != std::string::npos);
+  CHECK(d.find("\"dominant_share_fraction\": \"8/9\"") != std::string::npos);
+  CHECK(d.find("\"deploy\": {\n        \"node1\": 4\n      }") != std::string::npos);
+  const RunResult y = run_mesos_text(kDrfNodes, kDrfFrameworks, OutputFormat::Yaml);
+  CHECK(y.out.find("model: mesos\n") == 0);
+  const RunResult t = run_mesos_text(kDrfNodes, kDrfFrameworks, OutputFormat::Table);
+  CHECK(t.out.find("model: mesos, seed 0, 3 cycles, 5 new instances\n") == 0);
+  CHECK(t.out.find("b     1/2     cpu 3  cpu 3, memory 1Gi") != std::string::npos);
+}
+
+TEST_CASE("mesos: the command line takes --model, --seed and --cycles") {
+  const auto dir = mesos_dir();
+  std::ofstream(dir / "nodes.yaml") << kDrfNodes;
+  std::ofstream(dir / "fw.yaml") << kDrfFrameworks;
+  using eruplan_test::run_eruplan;
+  eruplan_test::Ran r = run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --cycles 1");
+  CHECK(r.exit == 0);
+  CHECK(r.out.find("1 cycle, 1 new instances") != std::string::npos);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --cycles 0").exit == 2);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --cycles x").exit == 2);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --seed -1").exit == 2);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --seed none").exit == 0);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --seed 18446744073709551615")
+            .exit == 0);
+  CHECK(run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --seed 18446744073709551616")
+            .exit == 2);
+  CHECK(run_eruplan(dir, "share --model other -n nodes.yaml -r fw.yaml").exit == 2);
+  r = run_eruplan(dir, "share -n nodes.yaml -r fw.yaml --seed 1");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--seed and --cycles go with --model mesos") != std::string::npos);
+  // The apps file of --model drf is not a frameworks file: exit 3, named.
+  r = run_eruplan(dir, "share -n nodes.yaml -r fw.yaml");
+  CHECK(r.exit == 3);
+  CHECK(r.err.find("a file of roles and frameworks needs --model mesos") != std::string::npos);
+  r = run_eruplan(dir, "share --model mesos -n nodes.yaml -r fw.yaml --report page.html");
+  CHECK(r.exit == 0);
+  const std::string page = eruplan_test::slurp(dir / "page.html");
+  CHECK(page.find("2 frameworks, 3 cycles, 5 new instances (model mesos)") != std::string::npos);
+  // Reservations survive --save-inventory and are read back the same.
+  std::ofstream(dir / "reserved.yaml")
+      << "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi, reservations: {b: {cpu: 3}}}\n";
+  r = run_eruplan(dir,
+                  "share --model mesos -n reserved.yaml -r fw.yaml --save-inventory after.yaml");
+  CHECK(r.exit == 0);
+  const std::string after = eruplan_test::slurp(dir / "after.yaml");
+  CHECK(after.find("    reservations:\n      b:\n        cpu: 3\n") != std::string::npos);
+  CHECK(run_eruplan(dir, "share --model mesos -n after.yaml -r fw.yaml").exit == 0);
 }

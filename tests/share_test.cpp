@@ -591,6 +591,123 @@ TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 unev
   CHECK(binding_rounds >= 2);
 }
 
+// Tiny requests on small nodes: hundreds to thousands of instances per run,
+// scores that move every few instances, many apps of one shape, weights,
+// quotas, max_count, max_instances, extended resources, taints, bound cores
+// and volumes. The fast filling places many instances per loop turn (jumps)
+// and must still agree with the one-at-a-time oracle, instance for instance.
+TEST_CASE("share: jumps of many instances match the one-at-a-time oracle on tiny requests") {
+  Rng rng{20261125};
+  std::int64_t placements = 0, turns = 0, stage1_failures = 0;
+  int binding_rounds = 0;
+  for (int round = 0; round < 2500; ++round) {
+    CAPTURE(round);
+    Inventory inv;
+    const std::int64_t nodes = rng.in(1, 5);
+    for (std::int64_t i = 0; i < nodes; ++i) {
+      Node n = plain_node("t" + std::to_string(rng.in(0, 99)) + "_" + std::to_string(i),
+                          rng.in(1, 4), rng.in(0, rng.chance(30) ? 60000 : 3000));
+      if (rng.chance(30)) n.cpu_given = rng.in(0, n.plain_cores * 4) * kCore / 4;
+      if (rng.chance(30)) n.memory_used = rng.in(0, n.memory);
+      if (rng.chance(30)) n.cpu_used = rng.in(0, n.cpu_given / 2);
+      if (rng.chance(30)) n.storage = rng.in(0, 500);
+      if (rng.chance(25)) n.extended.push_back({"gpu", rng.in(0, 40), rng.in(0, 3)});
+      if (rng.chance(15)) n.devices.push_back({"/d0", rng.in(1, 5) * 100, 0});
+      if (rng.chance(25)) n.max_instances = rng.in(0, 60);
+      if (rng.chance(10)) n.available = false;
+      if (rng.chance(15)) n.taints.push_back({"dedicated", "gpu", "NoSchedule"});
+      if (rng.chance(30))
+        n.instances.push_back({"c" + std::to_string(rng.in(0, 5)), rng.in(1, 30)});
+      inv.nodes.push_back(std::move(n));
+    }
+    ShareSpec spec;
+    spec.placement = static_cast<SharePlacement>(rng.in(0, 2));
+    const std::int64_t apps = rng.in(1, 6);
+    static const Weight kWeights[] = {{1, 1}, {2, 1}, {1, 2}, {1, 10}, {3, 10}, {3, 2}, {7, 3}};
+    for (std::int64_t a = 0; a < apps; ++a) {
+      ShareApp x = app("c" + std::to_string(a), rng.chance(40) ? 0 : rng.in(1, 100) * 1'000'000,
+                       rng.in(0, 40));
+      if (a > 0 && rng.chance(40))  // one shape, several apps
+        x.request = spec.apps[static_cast<std::size_t>(rng.in(0, a - 1))].request;
+      Request& r = x.request;
+      r.app = r.name = x.name;
+      if (rng.chance(20)) r.storage = rng.in(1, 20);
+      if (rng.chance(20)) r.extended = {{"gpu", rng.in(1, 3)}};
+      if (rng.chance(8)) {
+        r.cpu = r.cpu_limit = rng.in(1, 4) * kCore / 4;
+        r.cpu_bind = true;
+      }
+      if (rng.chance(6)) r.volumes.push_back({"AUTO:/v:rw:100", "AUTO", "/v", "rw", 100});
+      if (rng.chance(20)) r.tolerations.push_back({"dedicated", false, "gpu", ""});
+      if (rng.chance(15))
+        r.filter.exclude.push_back(inv.nodes[static_cast<std::size_t>(rng.in(0, nodes - 1))].name);
+      x.weight = kWeights[rng.in(0, 6)];
+      if (rng.chance(35)) x.max_count = rng.in(0, 400);
+      if (rng.chance(30)) x.quota = rng.in(0, x.max_count >= 0 ? x.max_count : 20);
+      const bool limited =
+          r.cpu > 0 || r.memory > 0 || r.storage > 0 || !r.extended.empty() || !r.volumes.empty();
+      if (!limited && x.max_count < 0) x.max_count = rng.in(0, 300);
+      spec.apps.push_back(std::move(x));
+    }
+    Inventory fast_state = inv, oracle_state = inv;
+    ShareOptions options;
+    options.explain_frozen = (round % 10 == 0);
+    const ShareResult fast = share(fast_state, spec, options);
+    const OracleResult slow = oracle_share(oracle_state, spec);
+    REQUIRE(fast.quota_failed.has_value() == slow.failed.has_value());
+    if (slow.failed) {
+      CHECK(*fast.quota_failed == *slow.failed);
+      ++stage1_failures;
+    }
+    for (std::size_t a = 0; a < spec.apps.size(); ++a) {
+      CHECK(fast.apps[a].placed == slow.placed[a]);
+      placements += slow.placed[a];
+    }
+    turns += fast.turns;
+    CHECK(render_inventory(fast_state, OutputFormat::Json) ==
+          render_inventory(oracle_state, OutputFormat::Json));
+    binding_rounds += std::any_of(spec.apps.begin(), spec.apps.end(), [](const ShareApp& x) {
+      return x.request.cpu_bind || !x.request.volumes.empty();
+    });
+  }
+  MESSAGE("placements " << placements << ", loop turns " << turns);
+  CHECK(placements > 500'000);
+  CHECK(turns * 10 < placements);  // jumps do most of the work
+  CHECK(stage1_failures > 50);
+  CHECK(binding_rounds > 100);
+}
+
+// The fuzzing finding: one node of 8Gi and one app asking for 5 bytes of
+// memory and nothing else. One instance per loop turn took about a minute;
+// the jumps take a handful of turns.
+TEST_CASE("share: 5 bytes of memory on 8Gi places 1717986918 instances in a few turns") {
+  Inventory inv;
+  Node n;
+  n.name = "n1";
+  n.memory = 8 * Gi;
+  inv.nodes.push_back(n);
+  ShareSpec spec;
+  spec.apps.push_back(app("A", 0, 5));
+  for (const SharePlacement p :
+       {SharePlacement::FirstFit, SharePlacement::LeastAllocated, SharePlacement::MostAllocated}) {
+    CAPTURE(placement_name(p));
+    spec.placement = p;
+    Inventory state = inv;
+    const ShareResult r = share(state, spec);
+    CHECK(r.apps[0].placed == 1717986918);  // floor(8 x 2^30 / 5)
+    CHECK(r.steps == 1717986918);
+    CHECK(state.nodes[0].memory_used == 1717986918LL * 5);
+    CHECK(r.turns < 1000);
+  }
+  // Two apps of that shape alternate instance by instance: still few turns.
+  spec.apps.push_back(app("B", 0, 5));
+  Inventory state = inv;
+  const ShareResult r = share(state, spec);
+  CHECK(r.apps[0].placed == 858993459);
+  CHECK(r.apps[1].placed == 858993459);
+  CHECK(r.turns < 1000);
+}
+
 // --- Through the binary ----------------------------------------------------------
 
 #include <sys/wait.h>

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -557,6 +558,95 @@ TEST_CASE("score: the heap agrees with the one-at-a-time oracle on random inputs
   }
   CHECK(feasible_runs > 1000);
   CHECK(infeasible_runs > 100);
+}
+
+// Tiny requests against small nodes: thousands of instances, scores that
+// change every few of them, and runs of equal scores that go at once
+// (next_change); each run must still match the oracle instance for instance.
+TEST_CASE("score: runs of equal scores agree with the one-at-a-time oracle on tiny requests") {
+  std::mt19937_64 rng(20261125);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::int64_t placed = 0;
+  for (int round = 0; round < 4000; ++round) {
+    CAPTURE(round);
+    Inventory inv;
+    const std::int64_t n = pick(1, 5);
+    for (std::int64_t i = 0; i < n; ++i) {
+      Node node;
+      node.name = "t" + std::to_string(i);
+      node.plain_cores = 1;
+      node.plain_core_pieces = 100;
+      node.cpu_given = pick(0, 3) == 0 ? 0 : pick(1, 5000);
+      node.cpu_used = pick(0, 1) ? 0 : pick(0, node.cpu_given);
+      node.memory = pick(0, 4) == 0 ? 0 : pick(1, 20000);
+      node.memory_used = pick(0, 1) ? 0 : pick(0, node.memory);
+      if (pick(0, 2) == 0) node.extended.push_back({"gpu", pick(0, 300), 0});
+      if (pick(0, 4) == 0) node.max_instances = pick(0, 500);
+      if (pick(0, 4) == 0) {  // cpu and memory in proportion: equal fractions
+        node.memory = node.cpu_given;
+        node.memory_used = node.cpu_used;
+      }
+      inv.nodes.push_back(std::move(node));
+    }
+    Request req = random_request(rng);
+    req.cpu = pick(0, 2) == 0 ? 0 : pick(1, 20);
+    req.memory = pick(0, 2) == 0 ? 0 : pick(1, 40);
+    if (pick(0, 3) == 0) req.memory = req.cpu;  // grows as cpu does
+    req.storage = 0;
+    if (!req.extended.empty()) req.extended[0].second = pick(1, 3);
+    if (pick(0, 2) == 0) req.scoring.resources = {{"cpu", 1}, {"memory", 1}};  // two, one may grow
+    if (req.cpu == 0 && req.memory == 0 && req.extended.empty()) req.memory = 1;
+    const CapacityMap map = capacity_pass(inv, req);
+    std::vector<std::size_t> where;
+    const std::vector<StrategyInfo> infos = strategy_infos(inv, map, where);
+    const std::int64_t room =
+        map.total == kUnlimited ? 3000 : std::min<std::int64_t>(map.total, 3000);
+    req.count = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(room + 3));
+    const StrategyInput in{infos, req.count, map.total, 0, &inv, &req, 1, &map};
+    const StrategyResult fast = score_strategy(in);
+    bool feasible = false;
+    const std::vector<std::int64_t> want = oracle(inv, req, infos, req.count, feasible);
+    REQUIRE((fast.outcome == StrategyOutcome::Deployed) == feasible);
+    CHECK(fast.deploy == want);
+    if (feasible) placed += req.count;
+  }
+  CHECK(placed > 800'000);
+}
+
+// A count the input names does not make the work: a billion instances of one
+// byte over three nodes of several GiB, scored by the default profile.
+TEST_CASE("score: a billion tiny instances are placed in runs, not one at a time") {
+  Inventory inv;
+  for (const char* name : {"a", "b", "c"}) {
+    Node node;
+    node.name = name;
+    node.plain_cores = 2;
+    node.plain_core_pieces = 100;
+    node.cpu_given = 2 * kNanoPerCore;
+    node.memory = 8 * Gi;
+    inv.nodes.push_back(std::move(node));
+  }
+  inv.nodes[2].memory = 4 * Gi;
+  Request req;
+  req.app = "web";
+  req.strategy = Strategy::Score;
+  req.memory = 1;
+  req.count = 1'000'000'000;
+  const CapacityMap map = capacity_pass(inv, req);
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(inv, map, where);
+  const StrategyInput in{infos, req.count, map.total, 0, &inv, &req, 1, &map};
+  const auto start = std::chrono::steady_clock::now();
+  const StrategyResult r = score_strategy(in);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(r.outcome == StrategyOutcome::Deployed);
+  CHECK(r.deploy[0] + r.deploy[1] + r.deploy[2] == 1'000'000'000);
+#ifndef ERUPLAN_SANITIZED
+  CHECK(seconds < 0.5);
+#endif
 }
 
 TEST_CASE("score: --jobs never changes the result (map slots per node)") {

@@ -219,7 +219,8 @@ std::string render_table(const Inventory& state, const MesosSpec& spec, const Me
                          const MesosOptions& options) {
   std::string out = "model: mesos, seed " +
                     (options.seed ? std::to_string(*options.seed) : std::string("none")) + ", " +
-                    std::to_string(result.cycles.size()) + " cycles, " +
+                    std::to_string(result.cycles.size()) +
+                    (result.cycles.size() == 1 ? " cycle, " : " cycles, ") +
                     std::to_string(result.launched) + " new instances\n";
   std::vector<std::vector<std::string>> offers{
       {"CYCLE", "NODE", "ROLE", "FRAMEWORK", "OFFERED", "LAUNCHED", "DECLINED"}};
@@ -229,7 +230,7 @@ std::string render_table(const Inventory& state, const MesosSpec& spec, const Me
       offers.push_back({std::to_string(c + 1), state.nodes[o.node].name, spec.roles[fw.role].name,
                         fw.name, amounts_text(shown(result, o.offered, &fw.request)),
                         std::to_string(o.launched),
-                        amounts_text(shown(result, o.declined, &fw.request))});
+                        amounts_text(shown(result, o.declined, nullptr))});
     }
   if (offers.size() > 1) out += '\n' + align_columns(offers, "", 2);
   std::vector<std::vector<std::string>> frameworks{

@@ -15,6 +15,7 @@
 //   strategy: O(log max) plans. At k = 0 a fill with nothing to add is exit 5,
 //   as for `plan`. A template that gets capacity 0 for the request (or that
 //   node_filter leaves out) can never help: exit 4 at once, saying why.
+//   --max above 100,000 is exit 3: every copy is a node the plans hold.
 // - drain: min_count is ignored (every instance must find a place). A node
 //   running none of the app's instances gives an empty plan even when it is
 //   already cordoned. --each-node checks every available node that runs the
@@ -486,6 +487,12 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   if (o.max < 0) {
     invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
             "must be >= 0, got " + std::to_string(o.max));
+    return;
+  }
+  if (o.max > kLargestGrowMax) {  // each copy is a node to plan on: the work follows --max
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
+            "too large: at most " + std::to_string(kLargestGrowMax) +
+                " copies (each is a node to plan on), got " + std::to_string(o.max));
     return;
   }
   if (o.templates.empty() && o.like.empty()) {

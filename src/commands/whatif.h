@@ -24,6 +24,8 @@ namespace eruplan {
 enum class WhatIfCommand { Compare, Grow, Drain };
 
 inline constexpr std::int64_t kDefaultGrowMax = 10'000;
+// grow plans on inventories holding the copies: --max beyond this is exit 3.
+inline constexpr std::int64_t kLargestGrowMax = 100'000;
 
 struct WhatIfOptions {
   WhatIfCommand command = WhatIfCommand::Compare;

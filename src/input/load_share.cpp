@@ -225,7 +225,13 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
     }
   }
   if (apps == kNoValue) {
-    r.error(root, doc->root(), "apps is required (a list of {app, resources, ...})");
+    // A roles and frameworks file is for the Mesos model.
+    bool frameworks = false;
+    for (std::uint32_t i = 0; i < doc->size(doc->root()); ++i)
+      frameworks = frameworks || doc->text(doc->key(doc->root(), i)) == "frameworks";
+    r.error(root, doc->root(),
+            std::string("apps is required (a list of {app, resources, ...})") +
+                (frameworks ? "; a file of roles and frameworks needs --model mesos" : ""));
     return std::nullopt;
   }
   const FieldPath list = root.child("apps");

@@ -65,6 +65,36 @@ void write_workloads(W& w, const Node& n) {
   w.end_array();
 }
 
+// Resources kept for one role (share --model mesos), the kinds given.
+template <class W>
+void write_reservations(W& w, const Node& n) {
+  if (n.reservations.empty()) return;
+  w.key("reservations");
+  w.begin_object();
+  for (const Reservation& r : n.reservations) {
+    w.key(r.role);
+    w.begin_object();
+    if (r.cpu != 0) {
+      w.key("cpu");
+      w.number(format_cores(r.cpu));
+    }
+    if (r.memory != 0) {
+      w.key("memory");
+      w.integer(r.memory);
+    }
+    for (const auto& [name, amount] : r.extended) {
+      w.key(name);
+      w.integer(amount);
+    }
+    if (r.storage != 0) {
+      w.key("storage");
+      w.integer(r.storage);
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
 template <class W>
 void write_node(W& w, const Node& n) {
   w.begin_object();
@@ -144,6 +174,7 @@ void write_node(W& w, const Node& n) {
   w.key("instances");
   write_mapping(w, n.instances);
   write_workloads(w, n);
+  write_reservations(w, n);
   w.end_object();
 }
 

@@ -19,6 +19,10 @@
 //   node's numbers; the Inventory is written once, per node, at the end (or
 //   before a frozen_by capacity pass needs it). Binding shapes take their
 //   CPU plans from node_capacity on the live Inventory, reserved each step.
+// - Many instances per loop turn: a jump takes every pick below a share level
+//   at once when each provably lands on its shape's best node now (see
+//   "Many picks per step"), so the turns follow apps, nodes and score
+//   values, not the instances placed; a pick that cannot jump goes alone.
 // Shapes whose apps are all frozen or at max_count drop their bytes.
 // bench/share_bench.cpp measures it as apps and nodes grow (README.md).
 // The one-at-a-time reference (recompute every share and every node each
@@ -36,6 +40,8 @@
 namespace eruplan {
 
 namespace {
+
+__extension__ typedef __int128 i128;
 
 // --- Exact arithmetic ----------------------------------------------------------
 
@@ -313,9 +319,11 @@ struct AppState {
   double share = 0;        // approx_share(count, unit), for Queued
   std::int64_t placed = 0;
   bool frozen = false;
-  std::vector<std::uint32_t> log;  // nodes placed on, in order
-  std::size_t flushed = 0;         // log entries already reserved in the Inventory
-  std::vector<Plan> plans;         // binding apps: each instance's plan, same order
+  // (node, instances) placed on, in order; a binding app's entries are one
+  // instance each, parallel to `plans`.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> log;
+  std::size_t flushed = 0;  // log entries already reserved in the Inventory
+  std::vector<Plan> plans;  // binding apps: each instance's plan, same order
 };
 
 class Filler {
@@ -400,6 +408,10 @@ class Filler {
       }
       if (app.max_count != 0) ++groups_[s.group].active;
     }
+    touch_.assign(n, -1);
+    group_stamp_.assign(groups_.size(), 0);
+    runner_up_stamp_.assign(groups_.size(), 0);
+    runner_up_.assign(groups_.size(), {0, 0});
     for (std::uint32_t g = 0; g < groups_.size(); ++g)
       if (groups_[g].active > 0)
         live_.push_back(g);
@@ -461,8 +473,19 @@ class Filler {
     ++s.count;
     s.share = approx_share(s.count, s.unit);
     ++s.placed;
-    s.log.push_back(i);
-    // Only node i changed: every live shape files it again.
+    log_placement(s, i, 1, groups_[s.group].binds);
+    refile(i);
+  }
+
+  static void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
+    if (!binds && s.log.size() > s.flushed && s.log.back().first == i)
+      s.log.back().second += k;
+    else
+      s.log.emplace_back(i, k);
+  }
+
+  // Only node i changed: every live shape files it again.
+  void refile(std::uint32_t i) {
     const std::uint32_t rank = rank_[i];
     for (const std::uint32_t gi : live_) {
       Group& g = groups_[gi];
@@ -490,17 +513,18 @@ class Filler {
     for (const std::uint32_t a : by_app_name_) {
       const AppState& s = apps_[a];
       for (std::size_t j = s.flushed; j < s.log.size(); ++j)
-        if (count_[s.log[j]]++ == 0) ++start[s.log[j] + 1];
-      for (std::size_t j = s.flushed; j < s.log.size(); ++j) count_[s.log[j]] = 0;
+        if (count_[s.log[j].first]++ == 0) ++start[s.log[j].first + 1];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j) count_[s.log[j].first] = 0;
     }
     std::partial_sum(start.begin(), start.end(), start.begin());
     std::vector<std::pair<const Request*, std::int64_t>> entries(start[n]);
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
     for (const std::uint32_t a : by_app_name_) {
       AppState& s = apps_[a];
-      for (std::size_t j = s.flushed; j < s.log.size(); ++j) ++count_[s.log[j]];
+      for (std::size_t j = s.flushed; j < s.log.size(); ++j)
+        count_[s.log[j].first] += s.log[j].second;
       for (std::size_t j = s.flushed; j < s.log.size(); ++j) {
-        const std::uint32_t i = s.log[j];
+        const std::uint32_t i = s.log[j].first;
         if (count_[i] == 0) continue;
         entries[next[i]++] = {&spec_.apps[a].request, count_[i]};
         count_[i] = 0;
@@ -599,6 +623,7 @@ class Filler {
       if (wants_more(a, quota_stage)) heap.push_back({apps_[a].share, a});
     for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
     while (!heap.empty()) {
+      ++result.turns;
       const std::uint32_t a = heap.front().app;
       const std::optional<std::uint32_t> node = best_node(a);
       if (!node) {
@@ -617,6 +642,7 @@ class Filler {
         }
         continue;
       }
+      if (jump(heap, quota_stage, result)) continue;
       place(a, *node);
       ++result.steps;
       if (at_max(a)) retire(a);
@@ -626,6 +652,310 @@ class Filler {
       } else
         drop_top(heap);
     }
+    return true;
+  }
+
+  // --- Many picks per step ---------------------------------------------------
+  //
+  // While nothing else changes, a stage's picks are the apps' keys in
+  // increasing order: app a's j-th next pick has the key ((count + j) x unit,
+  // placed + j, name), increasing in j, and the heap merges these sequences.
+  // A jump takes every pick whose key is below a level at once: each app's
+  // share of them follows in closed form (picks_below). It is taken only
+  // when each of those picks provably lands on the node its shape's index
+  // names now, which needs no replay since a node's numbers only grow:
+  // - fit: one more instance fits a node up to the state where it holds every
+  //   pick of the jump but that app's last one, hence at every step before;
+  // - least_allocated and first_fit: a node's score only falls as it fills,
+  //   so the app's node at that state still beats every other node's score
+  //   now (ties: the smaller rank);
+  // - most_allocated: a node's score only rises, so the app's node now beats
+  //   every other node's score with all its picks of the jump in it.
+  // Apps that bind cores or volumes, or that would freeze, end a jump: the
+  // level stays at or below their next key. The level is the top app's share
+  // after m more instances (or, while the top's share is 0, "placed below
+  // m"): the largest m that passes is found by doubling then bisection. A
+  // jump ends where a node's fit or score changes the answer, or at
+  // max_count or quota, so their number follows apps, nodes and the 101
+  // score values, never the instances placed.
+
+  // The threshold of a jump: a share of `bound` x the unit of `app`, or
+  // (zero) a share of 0 with fewer than `bound` new instances.
+  struct Level {
+    bool zero = false;
+    std::int64_t bound = 0;
+    std::uint32_t app = 0;
+  };
+
+  struct Pick {
+    std::uint32_t app, node;
+    std::int64_t k;
+  };
+
+  // What a jump's picks add to one node.
+  struct Added {
+    i128 cpu = 0, memory = 0, storage = 0, instances = 0;
+    std::vector<i128> extended;  // by ext_names_
+  };
+
+  static constexpr std::int64_t kJumpLimit = std::int64_t{1} << 62;
+
+  // Instances app a may still place in this stage (counts stay below 2^62).
+  std::int64_t remaining(std::uint32_t a, bool quota_stage) const {
+    const AppState& s = apps_[a];
+    const ShareApp& app = spec_.apps[a];
+    std::int64_t r = kJumpLimit - std::max(s.count, s.placed);
+    if (app.max_count >= 0) r = std::min(r, app.max_count - s.placed);
+    if (quota_stage) r = std::min(r, app.quota - s.placed);
+    return std::max<std::int64_t>(r, 0);
+  }
+
+  // Whether app a's next pick is below the level.
+  bool below(std::uint32_t a, const Level& level) const {
+    const AppState& s = apps_[a];
+    if (level.zero) return (s.count == 0 || s.unit.kind.empty()) && s.placed < level.bound;
+    return compare_shares(s.count, s.unit, level.bound, apps_[level.app].unit) < 0;
+  }
+
+  // How many of app a's next picks are below the level, at most `cap`; a's
+  // next pick is below it.
+  std::int64_t picks_below(std::uint32_t a, const Level& level, std::int64_t cap) const {
+    const AppState& s = apps_[a];
+    if (level.zero) return std::min(cap, s.unit.kind.empty() ? level.bound - s.placed : 1);
+    if (s.unit.kind.empty()) return cap;
+    const Unit& unit = apps_[level.app].unit;
+    auto reached = [&](std::int64_t n) {
+      return compare_shares(n, s.unit, level.bound, unit) >= 0;
+    };
+    // The smallest count t reaching the level; picks = t - count.
+    std::int64_t lo = s.count, hi = s.count + cap;  // lo below, hi to be checked
+    if (!reached(hi)) return cap;
+    // A first guess from the doubles, then a bracket around it.
+    const double guess = approx_share(level.bound, unit) / approx_share(1, s.unit);
+    if (guess > static_cast<double>(lo) && guess < static_cast<double>(hi)) {
+      const auto g = static_cast<std::int64_t>(guess);
+      const std::int64_t d = std::max<std::int64_t>(2, g >> 30);
+      const std::int64_t a1 = std::max(lo + 1, g - d), a2 = std::min(hi - 1, g + d);
+      if (a1 < hi) {
+        if (reached(a1))
+          hi = a1;
+        else
+          lo = a1;
+      }
+      if (a2 > lo && a2 < hi) {
+        if (reached(a2))
+          hi = a2;
+        else
+          lo = a2;
+      }
+    }
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (reached(mid))
+        hi = mid;
+      else
+        lo = mid;
+    }
+    return hi - s.count;
+  }
+
+  Added& added_at(std::uint32_t i) {
+    if (touch_[i] < 0) {
+      touch_[i] = static_cast<std::int32_t>(touched_.size());
+      touched_.push_back(i);
+      if (added_.size() < touched_.size()) added_.emplace_back();
+      Added& add = added_[touched_.size() - 1];
+      add = Added{};
+      add.extended.assign(ext_names_.size(), 0);
+    }
+    return added_[static_cast<std::size_t>(touch_[i])];
+  }
+
+  // Node i's numbers with the jump's picks in it, less one instance of
+  // `minus` (when given). Every value stays within the node's own after
+  // the fit checks.
+  Hot state_with(std::uint32_t i, const Request* minus) const {
+    Hot h = hot_[i];
+    const Added& add = added_[static_cast<std::size_t>(touch_[i])];
+    h.cpu_used += static_cast<std::int64_t>(add.cpu) - (minus != nullptr ? minus->cpu : 0);
+    h.memory_used += static_cast<std::int64_t>(add.memory) - (minus != nullptr ? minus->memory : 0);
+    return h;
+  }
+
+  // The best byte and rank of group g's index without the ranks given.
+  std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
+                                                      const std::vector<std::uint32_t>& ranks) {
+    std::vector<std::uint8_t> kept;
+    kept.reserve(ranks.size());
+    for (const std::uint32_t r : ranks) {
+      kept.push_back(g.index.get(r));
+      if (kept.back() != 0) g.index.set(r, 0);
+    }
+    std::pair<std::uint8_t, std::uint32_t> out{0, 0};
+    if (const std::optional<std::uint32_t> best = g.index.best()) out = {g.index.get(*best), *best};
+    for (std::size_t j = ranks.size(); j-- > 0;)
+      if (kept[j] != 0) g.index.set(ranks[j], kept[j]);
+    return out;
+  }
+
+  // Fills picks_ with every pick below the level; false when one of them
+  // binds, would freeze, or might land elsewhere than its shape's node now.
+  bool try_level(const std::vector<Queued>& heap, const Level& level, bool quota_stage) {
+    for (const std::uint32_t i : touched_) touch_[i] = -1;
+    touched_.clear();
+    picks_.clear();
+    // The apps below the level sit at the heap's top: a walk that stops
+    // where they end.
+    stack_.assign(1, 0);
+    while (!stack_.empty()) {
+      const std::size_t at = stack_.back();
+      stack_.pop_back();
+      if (at >= heap.size()) continue;
+      const std::uint32_t a = heap[at].app;
+      if (!below(a, level)) continue;
+      stack_.push_back(2 * at + 1);
+      stack_.push_back(2 * at + 2);
+      const Group& g = groups_[apps_[a].group];
+      if (g.binds) return false;
+      const std::optional<std::uint32_t> node = best_node(a);
+      if (!node) return false;
+      const std::int64_t k = picks_below(a, level, remaining(a, quota_stage));
+      if (k <= 0) return false;
+      picks_.push_back({a, *node, k});
+      const Request& r = spec_.apps[a].request;
+      Added& add = added_at(*node);
+      add.cpu += static_cast<i128>(k) * r.cpu;
+      add.memory += static_cast<i128>(k) * r.memory;
+      add.storage += static_cast<i128>(k) * r.storage;
+      add.instances += k;
+      for (const auto& [e, per_instance] : g.extended)
+        add.extended[e] += static_cast<i128>(k) * per_instance;
+    }
+    // Fit: every resource an app asks for is still within the node with all
+    // the picks in it.
+    for (const Pick& p : picks_) {
+      const Hot& h = hot_[p.node];
+      const Added& add = added_[static_cast<std::size_t>(touch_[p.node])];
+      const Request& r = spec_.apps[p.app].request;
+      const Group& g = groups_[apps_[p.app].group];
+      if (r.cpu > 0 && i128{h.cpu} - h.cpu_used - add.cpu < 0) return false;
+      if (r.memory > 0 && i128{h.memory} - h.memory_used - add.memory < 0) return false;
+      if (r.storage > 0 && i128{h.storage} - h.storage_used - add.storage < 0) return false;
+      if (h.max_instances >= 0 && i128{h.max_instances} - h.instances - add.instances < 0)
+        return false;
+      const std::size_t base = p.node * ext_names_.size();
+      for (const auto& [e, per_instance] : g.extended)
+        if (i128{ext_total_[base + e]} - ext_used_[base + e] - add.extended[e] < 0) return false;
+    }
+    // Scores, once per shape.
+    std::vector<std::uint32_t> touched_ranks;
+    if (spec_.placement == SharePlacement::MostAllocated)
+      for (const std::uint32_t i : touched_) touched_ranks.push_back(rank_[i]);
+    ++stamp_;
+    for (const Pick& p : picks_) {
+      const std::uint32_t gi = apps_[p.app].group;
+      if (group_stamp_[gi] == stamp_) continue;
+      group_stamp_[gi] = stamp_;
+      Group& g = groups_[gi];
+      const std::uint32_t rank = rank_[p.node];
+      auto beats = [&](std::uint8_t byte, std::pair<std::uint8_t, std::uint32_t> other) {
+        return byte > other.first || (byte == other.first && rank < other.second);
+      };
+      if (spec_.placement != SharePlacement::MostAllocated) {
+        if (runner_up_stamp_[gi] != jump_) {
+          runner_up_stamp_[gi] = jump_;
+          runner_up_[gi] = best_without(g, {rank});
+        }
+        const Hot least = state_with(p.node, g.request);
+        const auto byte =
+            static_cast<std::uint8_t>(1 + fit_score(least, *g.request, spec_.placement));
+        if (!beats(byte, runner_up_[gi])) return false;
+      } else {
+        const std::uint8_t byte = g.index.get(rank);
+        if (!beats(byte, best_without(g, touched_ranks))) return false;
+        for (const std::uint32_t i : touched_) {
+          if (i == p.node || g.index.get(rank_[i]) == 0) continue;
+          const Hot most = state_with(i, nullptr);
+          const auto other =
+              static_cast<std::uint8_t>(1 + fit_score(most, *g.request, spec_.placement));
+          if (!beats(byte, {other, rank_[i]})) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Takes picks_ (from a try_level that passed): each app's instances on its
+  // node, then every touched node filed again.
+  void take_picks(ShareResult& result) {
+    for (const Pick& p : picks_) {
+      AppState& s = apps_[p.app];
+      const Request& request = spec_.apps[p.app].request;
+      if (deferred_) {
+        Hot& h = hot_[p.node];
+        h.cpu_used += p.k * request.cpu;
+        h.memory_used += p.k * request.memory;
+        h.storage_used += p.k * request.storage;
+        if (h.max_instances >= 0) h.instances += p.k;
+      } else {
+        reserve(inv_, p.node, request, p.k, {});
+        hot_[p.node] = Hot::of(inv_.nodes[p.node]);
+      }
+      for (const auto& [e, per_instance] : groups_[s.group].extended)
+        ext_used_[p.node * ext_names_.size() + e] += p.k * per_instance;
+      s.count += p.k;
+      s.share = approx_share(s.count, s.unit);
+      s.placed += p.k;
+      log_placement(s, p.node, p.k, false);
+      result.steps += p.k;
+    }
+    for (const std::uint32_t i : touched_) refile(i);
+    for (const Pick& p : picks_)
+      if (at_max(p.app)) retire(p.app);
+  }
+
+  // One jump from the heap's top app; false when not even its next instance
+  // passes (the caller then places that one alone). The heap is rebuilt.
+  bool jump(std::vector<Queued>& heap, bool quota_stage, ShareResult& result) {
+    const AppState& t = apps_[heap.front().app];
+    if (groups_[t.group].binds) return false;
+    Level level;
+    level.app = heap.front().app;
+    level.zero = t.count == 0 || t.unit.kind.empty();
+    const std::int64_t base = level.zero ? t.placed : t.count;
+    const std::int64_t limit = kJumpLimit - base;  // m at most
+    if (limit < 1) return false;
+    ++jump_;
+    auto passes = [&](std::int64_t m) {
+      level.bound = base + m;
+      return try_level(heap, level, quota_stage);
+    };
+    if (!passes(1)) return false;
+    std::int64_t good = 1, bad = 0;  // bad: the smallest m known to fail (0: none)
+    std::int64_t probe = std::max<std::int64_t>(2, hint_);
+    while (bad == 0 && good < limit) {
+      probe = std::min(probe, limit);
+      if (passes(probe)) {
+        good = probe;
+        probe = probe > limit / 2 ? limit : probe * 2;
+      } else {
+        bad = probe;
+      }
+    }
+    while (bad != 0 && bad - good > 1) {
+      const std::int64_t mid = good + (bad - good) / 2;
+      if (passes(mid))
+        good = mid;
+      else
+        bad = mid;
+    }
+    hint_ = good;
+    passes(good);
+    take_picks(result);
+    heap.clear();
+    for (std::uint32_t a = 0; a < apps_.size(); ++a)
+      if (wants_more(a, quota_stage)) heap.push_back({apps_[a].share, a});
+    for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
     return true;
   }
 
@@ -646,8 +976,10 @@ class Filler {
         continue;
       }
       count_.resize(inv_.nodes.size(), 0);
-      for (const std::uint32_t node : s.log)
-        if (count_[node]++ == 0) out.deploy.emplace_back(node, 0);
+      for (const auto& [node, k] : s.log) {
+        if (count_[node] == 0) out.deploy.emplace_back(node, 0);
+        count_[node] += k;
+      }
       for (auto& [node, k] : out.deploy) {
         k = count_[node];
         count_[node] = 0;
@@ -663,10 +995,10 @@ class Filler {
     std::vector<std::uint32_t> order(s.log.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-      return rank_[s.log[x]] < rank_[s.log[y]];
+      return rank_[s.log[x].first] < rank_[s.log[y].first];
     });
     for (const std::uint32_t j : order) {
-      const std::uint32_t node = s.log[j];
+      const std::uint32_t node = s.log[j].first;
       if (out.deploy.empty() || out.deploy.back().first != node) out.deploy.emplace_back(node, 0);
       ++out.deploy.back().second;
       out.assignments.emplace_back(node, s.plans[j]);
@@ -690,6 +1022,17 @@ class Filler {
   std::vector<std::int64_t> count_;          // flush's scratch, by node
   std::vector<std::int64_t> summary_steps_;  // shape -> steps at its last frozen_by
   std::vector<std::string> summaries_;       // shape -> that frozen_by
+  // Jumps' scratch: picks, nodes touched (node -> index in added_, or -1),
+  // the heap walk, per-shape stamps and the best other node per shape.
+  std::vector<Pick> picks_;
+  std::vector<std::int32_t> touch_;
+  std::vector<std::uint32_t> touched_;
+  std::vector<Added> added_;
+  std::vector<std::size_t> stack_;
+  std::vector<std::uint64_t> group_stamp_, runner_up_stamp_;
+  std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;
+  std::uint64_t stamp_ = 0, jump_ = 0;
+  std::int64_t hint_ = 2;  // the last jump's m: where the next one starts looking
 };
 
 }  // namespace

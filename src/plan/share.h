@@ -2,7 +2,8 @@
 // filling. Several apps share the available nodes; each step the app with the
 // lowest weighted dominant share places one instance, until every app is
 // frozen (no node can take one more) or at its max_count. Stage 1 first fills
-// every app's quota.
+// every app's quota. The engine takes many such steps per loop turn where
+// they provably land as one at a time would.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,7 @@ struct ShareResult {
   std::optional<std::size_t> quota_failed;
   std::string message;
   std::int64_t steps = 0;  // instances placed
+  std::int64_t turns = 0;  // loop turns: single placements, jumps of many, freezes
 };
 
 struct ShareOptions {

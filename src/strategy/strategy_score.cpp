@@ -91,6 +91,107 @@ bool constant_score(std::span<const ScoredResource> resources) {
                      [](const ScoredResource& r) { return r.alloc <= 0 || r.per_instance == 0; });
 }
 
+// The first k' > k whose score may differ from k's: every k in [k, k') scores
+// as k does (INT64_MAX when no later k can differ). Exact, never a guess:
+// - fit: each resource's part is a function of floor(req x 100 / alloc) and
+//   ceil(req x 100 / alloc) (constant once req reaches alloc), which change
+//   only where req x 100 reaches or passes a multiple of alloc;
+// - balanced: constant with at most one resource on the node, or nothing
+//   that grows, or weight 0. With two resources of which one grows, its
+//   fraction (IEEE, monotone in k) moves |first - second| one way until it
+//   passes the other and the other way after: the score is monotone on each
+//   side, and a bisection finds where it leaves k's value; with both
+//   growing, the same once their difference provably moves one way (or
+//   provably stays 0). Anything else steps one instance at a time.
+std::int64_t next_change(std::span<const ScoredResource> resources, const Scoring& scoring,
+                         std::int64_t k) {
+  constexpr std::int64_t kNever = INT64_MAX;
+  std::int64_t next = kNever;
+  // The first k'' > k whose req reaches `target` (req = used + (k'' + 1) x per).
+  const auto first_reaching = [&](const ScoredResource& r, Wide target) -> std::int64_t {
+    const Wide need = target - r.used;  // (k'' + 1) x per >= need
+    const Wide k2 = (need + r.per_instance - 1) / r.per_instance - 1;
+    if (k2 <= k) return k + 1;
+    return k2 >= kNever ? kNever : static_cast<std::int64_t>(k2);
+  };
+  std::size_t counted = 0, growing = 0;
+  std::int64_t capped_at = kNever;  // where the growing resource reaches its alloc
+  for (const ScoredResource& r : resources) {
+    if (r.alloc <= 0) continue;
+    ++counted;
+    if (r.per_instance <= 0) continue;
+    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
+    if (req >= r.alloc) continue;  // every part is constant from here on
+    ++growing;
+    const Wide x = req * 100, alloc = r.alloc;
+    // floor changes when x reaches the next multiple; ceil as soon as x
+    // passes a multiple it sits on.
+    const Wide target100 = x % alloc == 0 ? x + 1 : (x / alloc + 1) * alloc;
+    next = std::min(next, first_reaching(r, (target100 + 99) / 100));
+    capped_at = std::min(capped_at, first_reaching(r, alloc));
+  }
+  next = std::min(next, capped_at);  // a growing resource reaching alloc: its parts cap
+  if (scoring.balanced_weight == 0 || counted <= 1 || growing == 0) return next;
+  if (counted != 2) return k + 1;
+  // Two resources, in list order (first, second), none capped before end.
+  const ScoredResource* two[2] = {nullptr, nullptr};
+  for (const ScoredResource& r : resources)
+    if (r.alloc > 0) (two[0] == nullptr ? two[0] : two[1]) = &r;
+  const std::int64_t end = next;  // > k; fit is constant and no growing req reaches alloc before it
+  if (growing == 2) {
+    // first - second moves by s = p1 / a1 - p2 / a2 an instance. Its double
+    // is within 2.5 x 2^-52 of the exact value, so with |s| >= 2^-45 it
+    // strictly follows s's direction; with s = 0 and equal fractions the
+    // two doubles are the same division (below 2^53) and it stays 0.
+    const auto ratio = [](const ScoredResource* r, Wide x) {
+      return static_cast<long double>(x) / static_cast<long double>(r->alloc);
+    };
+    const long double slope =
+        ratio(two[0], two[0]->per_instance) - ratio(two[1], two[1]->per_instance);
+    if (slope > -0x1p-44L && slope < 0x1p-44L) {
+      const Wide a0 = two[0]->alloc, a1 = two[1]->alloc;
+      const Wide limit = Wide{1} << 53;
+      const Wide req0 = Wide{two[0]->used} + Wide{end} * two[0]->per_instance;
+      const Wide req1 = Wide{two[1]->used} + Wide{end} * two[1]->per_instance;
+      const bool equal = Wide{two[0]->per_instance} * a1 == Wide{two[1]->per_instance} * a0 &&
+                         Wide{two[0]->used} * a1 == Wide{two[1]->used} * a0;
+      if (equal && a0 < limit && a1 < limit && req0 < limit && req1 < limit) return end;
+      return k + 1;
+    }
+  }
+  // balanced reads |first - second| / 2: on each side of where the
+  // difference changes sign it moves one way, so the score does too.
+  const auto negative = [&](std::int64_t kk) {
+    double f[2];
+    for (int j = 0; j < 2; ++j) {
+      const Wide req = Wide{two[j]->used} + Wide{kk + 1} * two[j]->per_instance;
+      f[j] = std::min(static_cast<double>(req) / static_cast<double>(two[j]->alloc), 1.0);
+    }
+    return f[0] - f[1] < 0;
+  };
+  // The first k'' in (lo, hi] where pred holds, hi when none before it.
+  const auto first_true = [](std::int64_t lo, std::int64_t hi, const auto& pred) {
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (pred(mid))
+        hi = mid;
+      else
+        lo = mid;
+    }
+    return hi;
+  };
+  const std::int64_t last = end - 1;
+  if (last <= k) return end;
+  const bool side = negative(k);
+  std::int64_t piece_end = end;  // k's monotone piece is [k, piece_end)
+  if (negative(last) != side)
+    piece_end = first_true(k, last, [&](std::int64_t kk) { return negative(kk) != side; });
+  const std::int64_t here = balanced_score(resources, k);
+  if (balanced_score(resources, piece_end - 1) == here) return piece_end;  // monotone: all equal
+  return first_true(k, piece_end - 1,
+                    [&](std::int64_t kk) { return balanced_score(resources, kk) != here; });
+}
+
 // Kubernetes' words for a reason kind of SPEC §8.5.
 std::string kubernetes_words(const std::string& kind) {
   if (kind == "not available") return "node(s) were unschedulable";
@@ -284,8 +385,12 @@ StrategyResult score_strategy(const StrategyInput& in) {
       continue;  // now full, or nothing remains
     }
     for (;;) {
-      ++k;
-      --remaining;
+      // Every instance up to the node's next score change scores as this one
+      // and beats the same top: they go at once.
+      std::int64_t run = std::min(remaining, cap - k);
+      if (!heap.empty()) run = std::min(run, next_change(row(i), scoring, k) - k);
+      k += run;
+      remaining -= run;
       if (remaining == 0 || k == cap) break;
       best.total = score_node(row(i), scoring, k).total;
       if (!heap.empty() && heap_less(best, heap.front())) {

@@ -1,0 +1,266 @@
+// Bounded work (every command): small adversarial inputs, each run through
+// the binary, measured from outside (wall time, and peak memory from
+// wait4's rusage). A count the input names must not make the work: tiny
+// requests against large nodes, counts of a trillion, many requests, many
+// small apps, deep nesting, many aliases. Each run ends with an expected
+// exit code in at most 2 s, with a peak resident size at most 100 x its
+// input above the binary's own (the peak of a trivial run, measured here
+// first) plus 2 MiB for the allocator's arenas and page rounding. The
+// sanitizer build checks the exit codes only (its runtime is slower and
+// keeps freed memory).
+#include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Measured {
+  int exit = -1;
+  double seconds = 0;
+  long max_rss_kb = 0;
+};
+
+// Runs `eruplan ARGS` in `dir`, output to files, measured by wait4.
+Measured measure(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd " + dir.string() + " && exec " + ERUPLAN_BINARY + " " + args +
+                          " >out.txt 2>err.txt </dev/null";
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  Measured m;
+  int status = 0;
+  struct rusage usage {};
+  if (pid > 0 && ::wait4(pid, &status, 0, &usage) == pid) {
+    m.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    m.max_rss_kb = usage.ru_maxrss;
+  }
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return m;
+}
+
+struct Case {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> files;  // name, text
+  std::string args;
+  std::set<int> exits;
+  long extra_kb = 0;  // memory allowed past 100 x the input, and why (see the case)
+};
+
+std::string repeat(const std::string& s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+std::string read_source(const std::string& relative) {
+  std::ifstream in(std::string(ERUPLAN_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<Case> cases() {
+  const std::string big = "nodes:\n  - {name: n1, memory: 8Gi}\n";
+  const std::string three =
+      "nodes:\n  - {name: n1, cpu: 4, memory: 8Gi}\n  - {name: n2, cpu: 8, memory: 8Gi}\n"
+      "  - {name: n3, cpu: 2, memory: 4Gi}\n";
+  const std::string wide =
+      "nodes:\n  - {name: n1, cpu: 4096, memory: 8Gi}\n  - {name: n2, cpu: 2048, memory: 16Gi}\n";
+  std::vector<Case> out;
+  for (const char* placement : {"first_fit", "least_allocated", "most_allocated"})
+    out.push_back({std::string("share: 5 bytes on 8Gi, ") + placement,
+                   {{"nodes.yaml", big},
+                    {"apps.yaml", std::string("placement: ") + placement +
+                                      "\napps:\n  - {app: A, resources: {memory: 5}}\n"}},
+                   "share -n nodes.yaml -r apps.yaml -o json",
+                   {0}});
+  out.push_back({"share: two apps alternating, a weighted third",
+                 {{"nodes.yaml", three},
+                  {"apps.yaml",
+                   "apps:\n  - {app: A, resources: {memory: 5}}\n"
+                   "  - {app: B, resources: {memory: 5}}\n"
+                   "  - {app: C, weight: 0.3, resources: {memory: 7, cpu: 1m}}\n"}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {0}});
+  std::string many = "placement: most_allocated\napps:\n";
+  for (int a = 0; a < 300; ++a)
+    many += "  - {app: app" + std::to_string(a) + ", weight: " + std::to_string(1 + a % 7) +
+            ", resources: {memory: " + std::to_string(1 + a % 13) + "}}\n";
+  out.push_back({"share: 300 small apps",
+                 {{"nodes.yaml", three}, {"apps.yaml", many}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {0}});
+  out.push_back({"share: an app asking for nothing, max_count 10^15",
+                 {{"nodes.yaml", three},
+                  {"apps.yaml",
+                   "apps:\n  - {app: A, max_count: 1000000000000000, resources: {memory: 0}}\n"
+                   "  - {app: B, quota: 1000, resources: {memory: 1}}\n"}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {0}});
+  for (const char* strategy : {"auto", "fill", "each", "global", "drained", "score"}) {
+    const std::string request = std::string("app: a\ncount: 1000000000000\nstrategy: ") + strategy +
+                                "\nresources: {memory: 1}\n";
+    out.push_back({std::string("plan: a trillion of 1 byte, ") + strategy,
+                   {{"nodes.yaml", three}, {"request.yaml", request}},
+                   "plan -n nodes.yaml -r request.yaml",
+                   {0, 4}});
+    out.push_back({std::string("apply: a billion of 1 byte, ") + strategy,
+                   {{"nodes.yaml", three},
+                    {"request.yaml", std::string("app: a\ncount: 1000000000\nstrategy: ") +
+                                         strategy + "\nresources: {memory: 1}\n"}},
+                   "apply -n nodes.yaml -r request.yaml -o json",
+                   {0, 4, 5}});
+  }
+  out.push_back({"plan: score, 60 million of 1 byte and 1 microcore",
+                 {{"nodes.yaml", wide},
+                  {"request.yaml",
+                   "app: a\ncount: 60000000\nstrategy: score\n"
+                   "resources: {memory: 1, cpu: 0.000001}\n"}},
+                 "plan -n nodes.yaml -r request.yaml",
+                 {0}});
+  out.push_back({"plan: --count 10^18 on the command line",
+                 {{"nodes.yaml", three}, {"request.yaml", "app: a\nresources: {memory: 1}\n"}},
+                 "plan -n nodes.yaml -r request.yaml --count 1000000000000000000 --strategy score",
+                 {0, 4}});
+  out.push_back({"compare: a billion of 1 byte",
+                 {{"nodes.yaml", three},
+                  {"request.yaml", "app: a\ncount: 1000000000\nresources: {memory: 1}\n"}},
+                 "compare -n nodes.yaml -r request.yaml",
+                 {0, 4, 5}});
+  // grow plans on the inventory with --max copies of the template (default
+  // 10,000) to say that they do not suffice: its memory follows --max,
+  // about 1 KB a copy.
+  out.push_back({"grow: a hundred billion of 1Gi, default --max",
+                 {{"nodes.yaml", three},
+                  {"request.yaml", "app: a\ncount: 100000000000\nresources: {memory: 1Gi}\n"},
+                  {"template.yaml", "name: t\ncpu: 1\nmemory: 1Gi\n"}},
+                 "grow -n nodes.yaml -r request.yaml --template template.yaml",
+                 {4},
+                 10'000});
+  out.push_back({"grow: --max of a trillion is refused",
+                 {{"nodes.yaml", three},
+                  {"request.yaml", "app: a\ncount: 100000000000\nresources: {memory: 1Gi}\n"},
+                  {"template.yaml", "name: t\ncpu: 1\nmemory: 1Gi\n"}},
+                 "grow -n nodes.yaml -r request.yaml --template template.yaml --max 1000000000000",
+                 {3}});
+  out.push_back({"drain: a billion instances of 1 byte move",
+                 {{"nodes.yaml",
+                   "nodes:\n  - {name: n1, memory: 8Gi, instances: {web: 1000000000}}\n"
+                   "  - {name: n2, memory: 8Gi}\n  - {name: n3, memory: 8Gi}\n"},
+                  {"request.yaml", "app: web\nresources: {memory: 1}\n"}},
+                 "drain -n nodes.yaml -r request.yaml --node n1",
+                 {0, 4}});
+  out.push_back({"drain --each-node: a billion instances each",
+                 {{"nodes.yaml",
+                   "nodes:\n  - {name: n1, memory: 8Gi, instances: {web: 1000000000}}\n"
+                   "  - {name: n2, memory: 8Gi, instances: {web: 1000000000}}\n"
+                   "  - {name: n3, memory: 8Gi}\n"},
+                  {"request.yaml", "app: web\nstrategy: score\nresources: {memory: 1}\n"}},
+                 "drain -n nodes.yaml -r request.yaml --each-node",
+                 {0, 4}});
+  std::string requests = "requests:\n";
+  static const char* kStrategies[] = {"auto", "fill", "each", "global", "drained", "score"};
+  for (int q = 0; q < 200; ++q)
+    requests += "  - {name: r" + std::to_string(q) + ", app: a" + std::to_string(q) +
+                ", count: 1000000000, strategy: " + kStrategies[q % 6] +
+                ", resources: {memory: 1}}\n";
+  out.push_back({"plan: 200 requests of a billion each",
+                 {{"nodes.yaml", three}, {"requests.yaml", requests}},
+                 "plan -n nodes.yaml -r requests.yaml -o json",
+                 {0, 4}});
+  std::string manifest = read_source("fixtures/kubernetes/deployment.yaml");
+  manifest.replace(manifest.find("replicas: 6"), 11, "replicas: 1000000000");
+  manifest.replace(manifest.find("requests: {cpu: 500m, memory: 1Gi}"), 34,
+                   "requests: {cpu: 1m, memory: 1}");
+  manifest.replace(manifest.find("requests: {cpu: 100m, memory: 128Mi}"), 36,
+                   "requests: {cpu: 0m, memory: 1}");
+  out.push_back({"kubernetes: a Deployment of a billion tiny replicas",
+                 {{"nodes.json", read_source("fixtures/kubernetes/nodes.json")},
+                  {"deployment.yaml", manifest}},
+                 "plan -n nodes.json -r deployment.yaml",
+                 {0, 4}});
+  out.push_back({"realloc: the running pods of a cluster",
+                 {{"nodes.json", read_source("fixtures/kubernetes/nodes.json")},
+                  {"pods.json", read_source("fixtures/kubernetes/pods.json")},
+                  {"realloc.yaml", "app: web\nresources: {cpu: 0.001, memory: 1}\n"}},
+                 "realloc -n nodes.json --pods pods.json -r realloc.yaml",
+                 {0, 4}});
+  out.push_back({"deep nesting: 10,000 open brackets",
+                 {{"nodes.yaml", "nodes: " + repeat("[", 10000) + repeat("]", 10000) + "\n"},
+                  {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
+                 "plan -n nodes.yaml -r request.yaml",
+                 {3}});
+  out.push_back(
+      {"deep nesting: JSON",
+       {{"nodes.json", "{\"nodes\": " + repeat("{\"a\": ", 10000) + "1" + repeat("}", 10000) + "}"},
+        {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
+       "plan -n nodes.json -r request.yaml",
+       {3}});
+  std::string laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    laughs += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) laughs += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    laughs += "]\n";
+  }
+  laughs += "nodes:\n  - {name: n1, memory: 1Gi, labels: *a8}\n";
+  out.push_back(
+      {"many aliases: a billion laughs",
+       {{"nodes.yaml", laughs}, {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
+       "plan -n nodes.yaml -r request.yaml",
+       {3}});
+  std::string aliased = "n: &n {name: n1, memory: 1Gi}\nnodes: [" + repeat("*n, ", 5000) + "*n]\n";
+  out.push_back(
+      {"many aliases: 5,000 nodes by one alias",
+       {{"nodes.yaml", aliased}, {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
+       "plan -n nodes.yaml -r request.yaml",
+       {3}});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("bounded work: every command on small adversarial inputs, <= 2 s and <= 100x memory") {
+  const fs::path root =
+      fs::temp_directory_path() / ("eruplan_bounded_" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  // The binary's own peak: a trivial plan.
+  std::ofstream(root / "nodes.yaml") << "nodes:\n  - {name: n1, memory: 1Gi}\n";
+  std::ofstream(root / "request.yaml") << "app: a\ncount: 1\nresources: {memory: 1}\n";
+  const Measured base = measure(root, "plan -n nodes.yaml -r request.yaml");
+  REQUIRE(base.exit == 0);
+  int index = 0;
+  for (const Case& c : cases()) {
+    CAPTURE(c.name);
+    const fs::path dir = root / std::to_string(index++);
+    fs::create_directories(dir);
+    std::size_t input = 0;
+    for (const auto& [name, text] : c.files) {
+      std::ofstream(dir / name, std::ios::binary) << text;
+      input += text.size();
+    }
+    REQUIRE(input < 100 * 1024);
+    const Measured m = measure(dir, c.args);
+    MESSAGE(c.name << ": exit " << m.exit << ", " << m.seconds << " s, " << m.max_rss_kb
+                   << " KB (trivial run " << base.max_rss_kb << " KB), input " << input
+                   << " bytes");
+    CHECK(c.exits.count(m.exit) == 1);
+#ifndef ERUPLAN_SANITIZED
+    CHECK(m.seconds <= 2.0);
+    CHECK(m.max_rss_kb <=
+          base.max_rss_kb + static_cast<long>(100 * input / 1024) + 2048 + c.extra_kb);
+#endif
+  }
+  fs::remove_all(root);
+}

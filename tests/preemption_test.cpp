@@ -479,3 +479,80 @@ TEST_CASE("preemption: the engine agrees with the oracle on 5,000 random small c
   CHECK(with_candidate > 500);
   CHECK(with_violations > 50);
 }
+
+// --- plan --preempt: the state after ---
+
+TEST_CASE("plan --preempt: the victims leave the state; a rejected request leaves it whole") {
+  Diagnostics diags;
+  auto inv = load_inventory(Source{"nodes.yaml", R"(
+nodes:
+  - name: n1
+    cpu: 4
+    memory: 8Gi
+    workloads:
+      - {id: batch-1, app: batch, cpu: 2, memory: 2Gi, priority: 100}
+      - {id: batch-2, app: batch, cpu: 2, memory: 2Gi}
+)"},
+                            diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  Request r;
+  r.app = r.name = "critical";
+  r.count = 1;
+  r.cpu = r.cpu_limit = 2 * kNanoPerCore;
+  r.memory = r.memory_limit = 1LL << 30;
+  r.cpu_fit = true;
+  r.priority = 1000;
+  PlanOptions options;
+  options.preempt = true;
+  SUBCASE("placed: batch-2 (priority 0) is evicted, batch-1 stays") {
+    Inventory state = *inv;
+    const std::vector<RequestOutcome> out = plan_requests(state, {r}, options);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].status == RequestStatus::Placed);
+    REQUIRE(out[0].preemptions.size() == 1);
+    CHECK(out[0].preemptions[0].instance == 1);
+    REQUIRE(out[0].preemptions[0].victims.size() == 1);
+    CHECK(out[0].preemptions[0].victims[0].name == "batch-2");
+    const Node& n = state.nodes[0];
+    REQUIRE(n.workloads.size() == 1);
+    CHECK(n.workloads[0].id == "batch-1");
+    CHECK(n.cpu_used == 4 * kNanoPerCore);  // batch-1 and the new instance
+    CHECK(n.memory_used == (2LL << 30) + (1LL << 30));
+    CHECK(n.instances_of("batch") == 1);
+    CHECK(n.instances_of("critical") == 1);
+  }
+  SUBCASE("rejected (count 3: room for two at most): nothing is evicted") {
+    r.count = 3;
+    Inventory state = *inv;
+    const std::vector<RequestOutcome> out = plan_requests(state, {r}, options);
+    CHECK(out[0].status == RequestStatus::Rejected);
+    CHECK(out[0].preemptions.empty());
+    CHECK(state.nodes[0].workloads.size() == 2);
+    CHECK(state.nodes[0].cpu_used == 4 * kNanoPerCore);
+    CHECK(state.nodes[0].instances_of("batch") == 2);
+    CHECK(state.nodes[0].instances_of("critical") == 0);
+    INFO(out[0].reason);
+    CHECK(out[0].reason.find("preemption: 0/1 nodes are available: 1 No preemption victims") !=
+          std::string::npos);
+  }
+  SUBCASE("running pods: an evicted pod leaves Inventory::pods") {
+    Inventory state = *inv;
+    state.nodes[0].workloads.clear();
+    RunningPod p;
+    p.node = 0;
+    p.ns = "default";
+    p.name = "low";
+    p.app = "batch";
+    p.cpu = 2 * kNanoPerCore;
+    p.memory = 2LL << 30;
+    RunningPod q = p;
+    q.name = "high";
+    q.priority = 5000;
+    state.pods = std::vector<RunningPod>{p, q};
+    const std::vector<RequestOutcome> out = plan_requests(state, {r}, options);
+    CHECK(out[0].status == RequestStatus::Placed);
+    REQUIRE(state.pods.size() == 1);
+    CHECK(state.pods[0].name == "high");
+  }
+}

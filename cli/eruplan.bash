@@ -60,8 +60,9 @@ _eruplan() {
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --preempt --pdbs --help --version"
       ;;
     validate)
       case $prev in
@@ -113,8 +114,9 @@ _eruplan() {
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --preempt --pdbs --help --version"
       ;;
     share)
       case $prev in

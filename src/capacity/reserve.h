@@ -20,6 +20,12 @@ class UndoLog {
   // Puts every remembered node back, newest first, and forgets them.
   void undo(Inventory& inventory);
   void clear() { saved_.clear(); }
+  // Takes over `later`'s records, made after this log's: undo() then puts
+  // every node back as this log first saw it.
+  void absorb(UndoLog&& later) {
+    for (auto& saved : later.saved_) saved_.push_back(std::move(saved));
+    later.saved_.clear();
+  }
   // The nodes remembered (each once), which undo() will change.
   std::vector<std::uint32_t> nodes() const {
     std::vector<std::uint32_t> out;

@@ -269,7 +269,10 @@ Group planning_group() { return planning_group(output_option()); }
 // plan, apply: the options that change the cluster state.
 Group state_group() {
   return {flag("--atomic", "All requests of the file succeed together or none is placed"),
-          save_inventory_option("plan"), report_option()};
+          save_inventory_option("plan"), report_option(),
+          flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
+          file("--pdbs",
+               "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects")};
 }
 
 // --- Running: from parsed options to a command's own function.
@@ -417,8 +420,10 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   inputs.read("--nodes", options.nodes);
   inputs.read_given("--request", options.request);
   inputs.read_given("--pods", options.pods);
+  inputs.read_given("--pdbs", options.pdbs);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
+  options.preempt = a.flag("--preempt");
   // apply prints an inventory in the format of -n unless -o says otherwise.
   if (command == Command::Apply && !a.has("--output"))
     options.output =

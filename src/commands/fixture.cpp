@@ -180,6 +180,9 @@ struct Expectation {
     std::optional<std::int64_t> fit, balanced, total;
   };
   std::optional<Expected<Scores>> scores;
+  // --preempt: every victim ("ns/name" or workload id), requests in file
+  // order, each request's in output order.
+  std::optional<std::vector<std::string>> evicted;
   std::optional<std::vector<std::string>> offers;  // share --model mesos, every offer in order
 };
 
@@ -221,6 +224,12 @@ void read_operator_expectation(Reader& r, const FieldPath& path, const Fields& f
     e.status = read_named<std::string>(r, path.child("status"), v, status);
   else if (v != kNoValue)
     if (auto s = status(path.child("status"), v)) e.status = Expected<std::string>{{"", *s}};
+  if (const ValueId v = f["evicted"]; v != kNoValue && r.is_array(path.child("evicted"), v)) {
+    e.evicted.emplace();
+    for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+      if (auto t = r.scalar(path.child("evicted").at(i), r.doc().element(v, i)))
+        e.evicted->emplace_back(*t);
+  }
   e.scores = read_named<Expectation::Scores>(
       r, path.child("scores"), f["scores"], [&r](const FieldPath& p, ValueId v) {
         const Fields parts(r, p, v, {kExpectScoreFields});
@@ -371,6 +380,8 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
     options.atomic = r.boolean(path.child("atomic"), a).value_or(false);
   if (const ValueId e = f["explain"]; e != kNoValue)
     options.explain = r.boolean(path.child("explain"), e).value_or(false);
+  if (const ValueId e = f["preempt"]; e != kNoValue)
+    options.preempt = r.boolean(path.child("preempt"), e).value_or(false);
   // share's model (drf or mesos), and mesos' seed and cycles.
   if (const ValueId m = f["model"]; m != kNoValue)
     if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")
@@ -550,6 +561,19 @@ void compare_operator(const Expectation& e, const Outcome& o, std::vector<std::s
                       std::to_string(got));
   }
   const auto& requests = o.result.requests;
+  if (e.evicted) {
+    std::vector<std::string> got;
+    for (const RequestBrief& r : requests)
+      got.insert(got.end(), r.evicted.begin(), r.evicted.end());
+    if (got != *e.evicted) {
+      const auto list = [](const std::vector<std::string>& v) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+        return out + "]";
+      };
+      diffs.push_back("evicted: expected " + list(*e.evicted) + ", got " + list(got));
+    }
+  }
   auto find = [&](const std::string& name) -> const RequestBrief* {
     if (name.empty()) return requests.size() == 1 ? &requests.front() : nullptr;
     for (const RequestBrief& r : requests)
@@ -866,7 +890,10 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
   std::optional<Source> nodes;
   // SPEC §12: pods are kubectl get pods, inline or a path
   if (!read_inputs(c, top,
-                   {{"nodes", &nodes}, {"request", &options.request}, {"pods", &options.pods}}))
+                   {{"nodes", &nodes},
+                    {"request", &options.request},
+                    {"pods", &options.pods},
+                    {"pdbs", &options.pdbs}}))
     return;  // malformed, or an unreadable input: nothing to run
   options.nodes = std::move(*nodes);
   const RunResult result = run_function(options);
@@ -999,6 +1026,17 @@ std::optional<std::string> fixture_expect(const std::string& file, const std::st
     out += "  placed:\n";
     for (const RequestBrief& b : result.requests)
       out += "    " + yaml_key(b.name) + ": " + std::to_string(b.placed) + '\n';
+  }
+  std::vector<std::string> evicted;
+  for (const RequestBrief& b : result.requests)
+    evicted.insert(evicted.end(), b.evicted.begin(), b.evicted.end());
+  if (!evicted.empty()) {
+    out += "  evicted: [";
+    for (std::size_t i = 0; i < evicted.size(); ++i) {
+      if (i > 0) out += ", ";
+      append_quoted(out, evicted[i]);
+    }
+    out += "]\n";
   }
   if (!result.offers.empty()) {
     out += "  offers:\n";

@@ -320,7 +320,7 @@ RunResult run_mesos(const RunOptions& options) {
   if (options.report) result.report = mesos_report(*result.inventory, state, *spec, shared);
   for (std::size_t f = 0; f < spec->frameworks.size(); ++f)
     result.requests.push_back(
-        {spec->frameworks[f].name, RequestStatus::Placed, shared.frameworks[f].placed});
+        {spec->frameworks[f].name, RequestStatus::Placed, shared.frameworks[f].placed, {}});
   for (std::size_t c = 0; c < shared.cycles.size(); ++c)
     for (const MesosOffer& o : shared.cycles[c])
       result.offers.push_back(std::to_string(c + 1) + " " + state.nodes[o.node].name + " " +

@@ -6,6 +6,7 @@
 
 #include "explain.h"
 #include "json_writer.h"
+#include "load_pdbs.h"
 #include "report_html.h"
 #include "reserve.h"
 #include "share_command.h"
@@ -152,6 +153,7 @@ struct PlanRunner {
   std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
   // `state` is the loaded inventory itself, not a copy (see run()).
   bool in_place = false;
+  std::vector<PodDisruptionBudget> pdbs;  // --pdbs
 
   // The inventory as loaded, for what is shown.
   const Inventory& loaded() const { return in_place ? state : *result.inventory; }
@@ -164,9 +166,16 @@ struct PlanRunner {
         reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
   }
 
+  static std::vector<std::string> evicted(const RequestOutcome& outcome) {
+    std::vector<std::string> out;
+    for (const Preemption& p : outcome.preemptions)
+      for (const Victim& v : p.victims) out.push_back(v.name);
+    return out;
+  }
+
   void single(const Request& request, RequestOutcome&& outcome) {
     const Inventory& inventory = loaded();
-    result.requests.push_back({request.name, outcome.status, outcome.placed});
+    result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
     note_reasons("", outcome.capacity);
     result.scores = outcome.scores;
     if (outcome.status == RequestStatus::Satisfied || outcome.status == RequestStatus::Rejected) {
@@ -201,7 +210,7 @@ struct PlanRunner {
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
     const Request& request = set.requests[index];
-    result.requests[index] = {request.name, outcome.status, outcome.placed};
+    result.requests[index] = {request.name, outcome.status, outcome.placed, evicted(outcome)};
     switch (outcome.status) {
       case RequestStatus::Placed:
         ++counts.placed;
@@ -293,6 +302,8 @@ struct PlanRunner {
     plan_options.max_plans = listed_plans(options.plans);
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
+    plan_options.preempt = options.preempt;
+    plan_options.pdbs = std::move(pdbs);
     if (!set.list) {
       plan_requests(state, set.requests, plan_options, [&](std::size_t, RequestOutcome&& o) {
         single(set.requests.front(), std::move(o));
@@ -530,6 +541,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   // (for 1,000,000 nodes, 110 MB).
   if (nodes_text) std::string().swap(*nodes_text);
   load_pods(result.inventory, options.pods, options.kubernetes, diags);
+  std::vector<PodDisruptionBudget> pdbs;
+  if (options.pdbs) {
+    if (auto read = load_pdbs(*options.pdbs, diags)) pdbs = std::move(*read);
+  }
 
   const bool want_request = options.command != Command::Validate || options.request.has_value() ||
                             !options.overrides.empty();
@@ -594,7 +609,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}, false}.run();
+  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}, false, std::move(pdbs)}.run();
   return result;
 }
 

@@ -52,6 +52,10 @@ struct RunOptions {
   // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
   KubernetesOptions kubernetes;
   std::optional<Source> pods;
+  // SPEC §17: --preempt (evict lower-priority pods for a replica that fits
+  // nowhere) and --pdbs (kubectl get pdb -A -o json).
+  bool preempt = false;
+  std::optional<Source> pdbs;
   // share --model mesos (set), with --seed and --cycles; unset: --model drf.
   std::optional<MesosOptions> mesos;
   // `plan` with several requests, table or JSON: when set, the output is
@@ -67,6 +71,7 @@ struct RequestBrief {
   std::string name;
   RequestStatus status = RequestStatus::Placed;
   std::int64_t placed = 0;
+  std::vector<std::string> evicted;  // --preempt's victims, in output order
 };
 
 struct RunResult {

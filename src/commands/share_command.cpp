@@ -214,7 +214,8 @@ RunResult run_share(const RunOptions& options) {
   if (options.report)  // SPEC §14: whenever the share ran, also when a quota failed
     result.report = share_report(*result.inventory, state, *spec, shared, options.jobs);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)
-    result.requests.push_back({spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed});
+    result.requests.push_back(
+        {spec->apps[a].name, RequestStatus::Placed, shared.apps[a].placed, {}});
   if (shared.quota_failed) {
     result.exit = ExitCode::Infeasible;
     result.err += "infeasible: " + shared.message + '\n';

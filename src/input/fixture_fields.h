@@ -19,6 +19,7 @@ inline constexpr std::array kCaseFields{
     FieldSpec{"nodes", FieldKind::Block, "", "the inventory, inline or a path"},
     FieldSpec{"request", FieldKind::Block, "", "the request, inline, a path, or absent"},
     FieldSpec{"pods", FieldKind::Block, "", "kubectl's pods, inline or a path"},
+    FieldSpec{"pdbs", FieldKind::Block, "", "kubectl's PodDisruptionBudgets, inline or a path"},
     FieldSpec{"template", FieldKind::Block, "", "grow's node template, inline or a path"},
     FieldSpec{"options", FieldKind::Block, "", "the command's options"},
     FieldSpec{"expect", FieldKind::Block, "", "what the run must give"},
@@ -38,6 +39,7 @@ inline constexpr std::array kExpectFields{
     FieldSpec{"placed", FieldKind::Block, "", "placed, or per request name"},
     FieldSpec{"status", FieldKind::Block, "", "a status, or per request name or workload id"},
     FieldSpec{"scores", FieldKind::Block, "", "strategy score's first-instance scores per node"},
+    FieldSpec{"evicted", FieldKind::List, "", "--preempt's victims, in output order"},
     FieldSpec{"offers", FieldKind::List, "",
               "share --model mesos: every offer, \"cycle node framework +launched\""},
 };
@@ -55,6 +57,7 @@ inline constexpr std::array kCaseOptionFields{
     FieldSpec{"plans", FieldKind::Text, "--plans", "all, assigned or none"},
     FieldSpec{"atomic", FieldKind::Bool, "--atomic", "place all requests or none"},
     FieldSpec{"explain", FieldKind::Bool, "--explain", "say why each node gets what it gets"},
+    FieldSpec{"preempt", FieldKind::Bool, "--preempt", "evict lower-priority pods for room"},
     FieldSpec{"model", FieldKind::Text, "--model", "share: drf or mesos"},
     FieldSpec{"seed", FieldKind::Text, "--seed", "share --model mesos: N or none"},
     FieldSpec{"cycles", FieldKind::Integer, "--cycles", "share --model mesos: at most K cycles"},

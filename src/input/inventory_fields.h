@@ -103,6 +103,8 @@ inline constexpr std::array kWorkloadFields{
     FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit"},
     FieldSpec{"cpu_map", FieldKind::Block, "", "pieces bound per core id"},
     FieldSpec{"numa_node", FieldKind::Text, "", "the NUMA node its memory is on"},
+    FieldSpec{"priority", FieldKind::Integer, "",
+              "pod priority (default 0); plan --preempt may evict it for a higher one"},
 };
 namespace workload_field {
 enum : std::size_t {
@@ -114,6 +116,7 @@ enum : std::size_t {
   kMemoryLimit,
   kCpuMap,
   kNumaNode,
+  kPriority,
   kCount
 };
 }

@@ -734,6 +734,12 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
       ok = false;
   };
   read(cpu, "cpu", &Reader::cpu, w.cpu);
+  if (const ValueId priority = f[workload_field::kPriority]; priority != kNoValue) {
+    if (auto p = r_.integer(path.child("priority"), priority, INT32_MIN, INT32_MAX))
+      w.priority = static_cast<std::int32_t>(*p);
+    else
+      ok = false;
+  }
   read(cpu_limit, "cpu_limit", &Reader::cpu, w.cpu_limit);
   read(memory, "memory", &Reader::size, w.memory);
   read(memory_limit, "memory_limit", &Reader::size, w.memory_limit);

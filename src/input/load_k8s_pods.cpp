@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "k8s_read.h"
+#include "k8s_running_pod.h"
 
 namespace eruplan {
 
@@ -72,6 +73,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
   };
   std::vector<std::pair<std::string_view, Unknown>> unknown;  // in order first seen
   std::size_t wrong_kind = 0;
+  std::vector<RunningPod> running;  // Inventory::pods, for preemption (SPEC §17)
 
   const FieldPath root, items_path = root.child("items");
   for (std::uint32_t i = 0; i < doc->size(items); ++i) {
@@ -130,6 +132,9 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       if (it != node.extended.end()) it->used = saturating_add(it->used, value);
     }
     std::string app = pod_app(*doc, labels, options, text_of(*doc, name));
+    if (!options.pods_as_workloads)
+      running.push_back(running_pod(r, at, item, static_cast<std::uint32_t>(found->second), req.cpu,
+                                    req.memory, app));
     if (options.pods_as_workloads) {
       Workload w;
       w.id = pod_name(*doc, ns, name);
@@ -149,6 +154,12 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
   // Merge the instances, and keep usage within what the node has: pods that
   // ask for more than the allocatable (static pods, a shrunk node) leave it
   // full, with a warning. usage.cpu may exceed the CPU (SPEC §8.1).
+  if (!running.empty()) {
+    std::vector<RunningPod> all = inventory.pods;
+    all.insert(all.end(), std::make_move_iterator(running.begin()),
+               std::make_move_iterator(running.end()));
+    inventory.pods = std::move(all);
+  }
   for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
     Node& node = inventory.nodes[i];
     for (auto& [app, count] : apps[i]) {

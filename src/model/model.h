@@ -277,6 +277,7 @@ struct Workload {
   Bytes memory = 0, memory_limit = 0;
   NamedList<Pieces> cpu_map;  // core id -> pieces, natural order; empty = unbound
   int numa = -1;              // index into Node::numa_nodes, -1 = none
+  std::int32_t priority = 0;  // pod priority, for preemption (SPEC §17)
 };
 
 // Resources of a node that only one role may be offered (`eruplan share

@@ -138,6 +138,9 @@ struct RunningPod {
   NanoCores nonzero_cpu = 0;  // the same with Kubernetes' scoring defaults (100m, 200Mi)
   Bytes nonzero_memory = 0;
   std::string start_time;  // status.startTime as written (RFC 3339 sorts as text)
+  // The app its node's instances count it under (Node::instances); empty =
+  // its labels' app as the default --app-label rules give it.
+  std::string app;
   // Affinity, anti-affinity and ports, when the pod has any (most have none).
   std::shared_ptr<const PodScheduling> scheduling;
 };

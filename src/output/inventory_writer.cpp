@@ -56,6 +56,10 @@ void write_workloads(W& w, const Node& n) {
       w.key("numa_node");
       w.string(n.numa_nodes[static_cast<std::size_t>(wl.numa)].id);
     }
+    if (wl.priority != 0) {
+      w.key("priority");
+      w.integer(wl.priority);
+    }
     w.end_object();
   }
   w.end_array();

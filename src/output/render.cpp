@@ -309,6 +309,33 @@ void write_document(W& w, const Report& report) {
     }
     w.end_object();
 
+    if (outcome != nullptr && !outcome->preemptions.empty()) {
+      w.key("preemptions");
+      w.begin_array();
+      for (const Preemption& p : outcome->preemptions) {
+        w.begin_object();
+        w.key("instance");
+        w.integer(p.instance);
+        w.key("node");
+        w.string(inv.nodes[p.node].name);
+        w.key("victims");
+        w.begin_array();
+        for (const Victim& v : p.victims) {
+          w.begin_object();
+          w.key("pod");
+          w.string(v.name);
+          w.key("priority");
+          w.integer(v.priority);
+          w.key("node");
+          w.string(inv.nodes[v.node].name);
+          w.end_object();
+        }
+        w.end_array();
+        w.end_object();
+      }
+      w.end_array();
+    }
+
     if (report.capacity.binds) {
       w.key("assignments");
       w.begin_object();
@@ -699,6 +726,25 @@ void append_table(std::string& out, const Report& report) {
   make_room(out, 256 + table_rows(report) * 64);
   append_request_line(out, report);
   append_node_table(out, report);
+  if (report.outcome != nullptr && !report.outcome->preemptions.empty()) {
+    // "would evict:" and one line per instance placed by preemption.
+    out += "\nwould evict:\n";
+    for (const Preemption& p : report.outcome->preemptions) {
+      out += "  instance ";
+      append_int(out, p.instance);
+      out += " on ";
+      out += report.inventory.nodes[p.node].name;
+      out += ':';
+      for (std::size_t i = 0; i < p.victims.size(); ++i) {
+        out += i == 0 ? " " : ", ";
+        out += p.victims[i].name;
+        out += " (priority ";
+        append_int(out, p.victims[i].priority);
+        out += ')';
+      }
+      out += '\n';
+    }
+  }
   if (report.explain != nullptr) append_explain(out, report);
   if (!report.capacity.binds) return;
   // Like "assignments" in the document, the new instances' bindings are the

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace eruplan {
 
@@ -94,6 +95,11 @@ struct Planner {
                               &state, &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
+    if (placement.first.outcome == StrategyOutcome::Infeasible && request.count > 0) {
+      if (options.preempt) return preempting(request, undo, std::move(out), input, placement);
+      if (request.pod || request.priority != 0 || !state.pods.empty())
+        preemption_note(request, input, placement);
+    }
     out.deploy.assign(out.capacity.nodes.size(), 0);
     if (!placement.first.scores.empty()) {
       out.scores.assign(out.capacity.nodes.size(), NodeScore{});
@@ -159,6 +165,147 @@ struct Planner {
   std::vector<StrategyInfo> room_, infos_;
   std::vector<std::size_t> room_where_, where_, chosen_;
 
+  // --- Preemption (SPEC §17) ---
+  std::optional<RunningPods> pods_;   // built when first needed
+  std::vector<Victim> unit_evicted_;  // evicted by the gang (or request) being planned
+
+  RunningPods& running_pods() {
+    if (!pods_) pods_.emplace(state);
+    return *pods_;
+  }
+
+  static Preemptor preemptor_of(const Request& request) {
+    return Preemptor{request.priority, request.pod != nullptr && request.pod->preempt_never};
+  }
+
+  // The most the strategy places without preemption (< count).
+  std::int64_t placeable(const StrategyInput& input, const Request& request) {
+    const StrategyRow& row = strategy_row(request.strategy);
+    if (!row.min_count || request.count <= 1 || !places(input, row.run, 1)) return 0;
+    return largest_placed(input, row.run, 1, request.count - 1);
+  }
+
+  // Places the first k instances as the strategy places them.
+  void place_first(const Request& request, RequestOutcome& out, const StrategyInput& input,
+                   std::int64_t k, UndoLog* undo) {
+    if (k <= 0) return;
+    StrategyInput in = input;
+    in.count = k;
+    const StrategyResult r = strategy_row(request.strategy).run(in);
+    for (std::size_t j = 0; j < input.infos.size(); ++j) out.deploy[where_[j]] = r.deploy[j];
+    assign_and_reserve(request, out, undo);
+  }
+
+  // One more instance on capacity.nodes[position], the node's next plan.
+  void place_one(const Request& request, RequestOutcome& out, std::size_t position, UndoLog* undo) {
+    const std::uint32_t node = out.capacity.nodes[position].node;
+    const NodeCapacity nc = node_capacity(state, request, node, CapacityOptions{1, 1});
+    cache.placing(state, request.app, node);
+    reserve(state, node, request, 1,
+            std::span<const Plan>(nc.plans.data(), std::min<std::size_t>(nc.plans.size(), 1)),
+            undo);
+    cache.changed(state, node);
+    ++out.deploy[position];
+  }
+
+  // Without --preempt: what preemption would do for the first instance that
+  // fits nowhere, appended to the reason (the state is left as it was).
+  void preemption_note(const Request& request, const StrategyInput& input, Placement& placement) {
+    UndoLog local;
+    RequestOutcome scratch;
+    scratch.capacity = *input.capacity;
+    scratch.deploy.assign(scratch.capacity.nodes.size(), 0);
+    place_first(request, scratch, input, placeable(input, request), &local);
+    std::vector<std::uint32_t> nodes;
+    for (const NodeCapacity& nc : input.capacity->nodes) nodes.push_back(nc.node);
+    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
+      return capacity_filter(inv, request, n);
+    };
+    const PreemptionResult r =
+        find_preemption(state, running_pods(), nodes, preemptor_of(request), options.pdbs, filter);
+    const std::vector<std::uint32_t> touched = local.nodes();
+    local.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
+    std::string& message = placement.first.message;
+    if (r.chosen)
+      message += "\n" + preemption_line(state, *r.chosen);
+    else
+      message += (message.empty() ? "" : " ") + r.message;
+  }
+
+  // --preempt: the instances the strategy places, then one at a time: on
+  // the first node (by name) with room, else by preemption.
+  RequestOutcome preempting(const Request& request, UndoLog* undo, RequestOutcome out,
+                            const StrategyInput& input, const Placement& placement) {
+    UndoLog local;
+    std::vector<Victim> evicted;
+    out.deploy.assign(out.capacity.nodes.size(), 0);
+    std::int64_t placed = placeable(input, request);
+    place_first(request, out, input, placed, &local);
+    std::vector<std::uint32_t> nodes;
+    for (const NodeCapacity& nc : out.capacity.nodes) nodes.push_back(nc.node);
+    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
+      return capacity_filter(inv, request, n);
+    };
+    const Preemptor preemptor = preemptor_of(request);
+    RunningPods& pods = running_pods();
+    std::string why;
+    while (placed < request.count) {
+      std::size_t room = nodes.size();
+      for (std::size_t p = 0; p < nodes.size() && room == nodes.size(); ++p)
+        if (filter(state, nodes[p]).code == FilterCode::Fits) room = p;
+      if (room < nodes.size()) {
+        place_one(request, out, room, &local);
+        ++placed;
+        continue;
+      }
+      PreemptionResult r = find_preemption(state, pods, nodes, preemptor, options.pdbs, filter);
+      if (!r.chosen) {
+        why = r.message;
+        break;
+      }
+      Preemption p{placed + 1, r.chosen->node, std::move(r.chosen->victims)};
+      std::sort(p.victims.begin(), p.victims.end(), [](const Victim& a, const Victim& b) {
+        return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
+      });
+      for (const Victim& v : p.victims) {
+        pods.evict(state, v, &local);
+        cache.changed(state, v.node);
+        evicted.push_back(v);
+      }
+      const auto at = std::find(nodes.begin(), nodes.end(), p.node) - nodes.begin();
+      place_one(request, out, static_cast<std::size_t>(at), &local);
+      out.preemptions.push_back(std::move(p));
+      ++placed;
+    }
+    const bool min_ok = request.min_count > 0 && strategy_row(request.strategy).min_count &&
+                        placed >= request.min_count;
+    if (placed == request.count || min_ok) {
+      out.status = placed == request.count ? RequestStatus::Placed : RequestStatus::Partial;
+      out.placed = placed;
+      if (out.status == RequestStatus::Partial)
+        out.reason = placement.first.message + (why.empty() ? "" : " " + why);
+      if (undo != nullptr) undo->absorb(std::move(local));
+      unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
+      return out;
+    }
+    const std::vector<std::uint32_t> touched = local.nodes();
+    local.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
+    for (const Victim& v : evicted) pods.restore(v);
+    std::fill(out.deploy.begin(), out.deploy.end(), 0);
+    out.preemptions.clear();
+    out.status = RequestStatus::Rejected;
+    out.placed = 0;
+    out.reason = placement.first.message + (why.empty() ? "" : " " + why);
+    if (request.min_count > 0 && strategy_row(request.strategy).min_count) {
+      out.reason += "; placed " + std::to_string(placed) + ", needs at least " +
+                    std::to_string(request.min_count);
+      out.placed_at_most = placed;
+    }
+    return out;
+  }
+
   // Each new instance takes its node's next plan (SPEC §5); a node given more
   // instances than the plans listed gets exactly as many as it needs.
   void assign_and_reserve(const Request& request, RequestOutcome& out, UndoLog* undo) {
@@ -211,6 +358,7 @@ struct Planner {
   void run(const OutcomeSink& sink) {
     for (const std::vector<std::size_t>& unit : units()) {
       const bool gang = options.atomic || !requests[unit.front()].group.empty();
+      unit_evicted_.clear();
       UndoLog undo;
       std::vector<RequestOutcome> outs;
       std::size_t failed = unit.size();
@@ -229,6 +377,7 @@ struct Planner {
         cache.give_back(requests[unit[m]], capacity_options(), std::move(outs[m].capacity));
       }
     }
+    if (pods_) pods_->remove_evicted(state);
   }
 
   void reject_gang(const std::vector<std::size_t>& unit, std::size_t failed,
@@ -236,6 +385,8 @@ struct Planner {
     const std::vector<std::uint32_t> touched = undo.nodes();
     undo.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
+    for (const Victim& v : unit_evicted_) pods_->restore(v);
+    unit_evicted_.clear();
     const Request& culprit = requests[unit[failed]];
     const RequestOutcome& why = outs[failed];
     std::string message =
@@ -260,6 +411,7 @@ struct Planner {
       o.placed = 0;
       std::fill(o.deploy.begin(), o.deploy.end(), 0);
       o.reason = message;
+      o.preemptions.clear();
     }
   }
 };
@@ -449,7 +601,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}, {}, {}, {}, {}, {}}.run(sink);
+  Planner{state, requests, options, {}, {}, {}, {}, {}, {}, {}, {}}.run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

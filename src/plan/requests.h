@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "capacity.h"
+#include "disruption.h"
 #include "model.h"
+#include "preemption.h"
 #include "reserve.h"
 #include "strategy.h"
 
@@ -19,6 +21,13 @@ namespace eruplan {
 
 enum class RequestStatus { Placed, Partial, Rejected, Satisfied };
 std::string_view status_name(RequestStatus s);  // "placed", ...
+
+// One new instance placed by evicting running pods (SPEC §17).
+struct Preemption {
+  std::int64_t instance = 0;    // the request's new instances counted from 1
+  std::uint32_t node = 0;       // index into the inventory
+  std::vector<Victim> victims;  // most important first (priority down, then name)
+};
 
 // One request's result, as the output documents show it.
 struct RequestOutcome {
@@ -30,14 +39,19 @@ struct RequestOutcome {
   std::int64_t placed_at_most = 0;  // rejected with min_count: the most it could place
   // The capacity pass the request was planned against (the state then).
   CapacityMap capacity;
-  std::vector<std::int64_t> deploy;  // parallel to capacity.nodes; all 0 unless placed/partial
-  std::vector<NodeScore> scores;     // score strategy: per capacity.nodes entry
+  std::vector<std::int64_t> deploy;     // parallel to capacity.nodes; all 0 unless placed/partial
+  std::vector<NodeScore> scores;        // score strategy: per capacity.nodes entry
+  std::vector<Preemption> preemptions;  // --preempt: instances placed by evicting pods
 };
 
 struct PlanOptions {
   std::int64_t max_plans = kDefaultMaxPlans;  // plans listed per node in the PlanMap
   bool atomic = false;                        // every request one group (--atomic)
   unsigned jobs = 1;
+  // --preempt (SPEC §17): a replica that fits nowhere evicts running pods of
+  // lower priority, as kube-scheduler's DefaultPreemption chooses them.
+  bool preempt = false;
+  std::vector<PodDisruptionBudget> pdbs;  // --pdbs
 };
 
 // Caches the capacity pass per request shape: a later request with the same

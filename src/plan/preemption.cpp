@@ -1,0 +1,349 @@
+// Preemption (SPEC §17), after kube-scheduler v1.35's DefaultPreemption.
+//
+// Choices the SPEC leaves open, decided here:
+// - Every node the replica may go to is dry-run, not a random sample of
+//   them as kube-scheduler does past 100 nodes (minCandidateNodesPercentage,
+//   minCandidateNodesAbsolute): the answer does not depend on chance.
+// - Pods of equal priority and start time are ordered by name, where
+//   kube-scheduler's sort leaves them in any order.
+// - A start time is compared as text (RFC 3339 as kubectl prints it); a pod
+//   without one started "now", after every pod with one.
+#include "preemption.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "capacity.h"
+
+namespace eruplan {
+
+namespace {
+
+const char* const kNotHelpful = "Preemption is not helpful for scheduling";
+const char* const kNoVictims = "No preemption victims found for incoming pod";
+
+// An unknown start time sorts after every known one.
+bool earlier(const std::string& a, const std::string& b) {
+  if (a.empty()) return false;
+  if (b.empty()) return true;
+  return a < b;
+}
+
+std::string default_app(const RunningPod& pod) {
+  if (const std::string* v = find_label(pod.labels, "app.kubernetes.io/name"); v && !v->empty())
+    return *v;
+  if (const std::string* v = find_label(pod.labels, "app"); v && !v->empty()) return *v;
+  return pod.name.empty() ? "(unnamed)" : pod.name;
+}
+
+std::size_t core_position(const Node& node, std::string_view id) {
+  auto it =
+      std::lower_bound(node.cores.begin(), node.cores.end(), id,
+                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
+  return static_cast<std::size_t>(it - node.cores.begin());
+}
+
+bool fits(const FilterVerdict& v) { return v.code == FilterCode::Fits; }
+
+std::string resource_words(const Request& request, const std::string& kind) {
+  if (kind == "not available") return "node(s) were unschedulable";
+  if (kind == "taint") return "node(s) had untolerated taint(s)";
+  if (kind == "instances") return "Too many pods";
+  if (kind == "storage" && request.pod) return "Insufficient ephemeral-storage";
+  return "Insufficient " + kind;
+}
+
+// The request asks more of `kind` than the node has in all.
+bool beyond_node(const Node& node, const Request& request, const std::string& kind) {
+  if (kind == "not available" || kind == "taint") return true;
+  if (kind == "cpu") return request.uses_cpu_fit() && request.cpu > node.cpu_total();
+  if (kind == "memory") return request.memory > node.memory;
+  if (kind == "storage") return request.storage > node.storage;
+  if (kind == "instances") return node.max_instances == 0;
+  for (const auto& [name, n] : request.extended)
+    if (name == kind) {
+      const ExtendedResource* e = node.find_extended(name);
+      return n > (e ? e->total : 0);
+    }
+  return false;
+}
+
+}  // namespace
+
+FilterVerdict capacity_filter(const Inventory& inventory, const Request& request,
+                              std::uint32_t node) {
+  const Node& n = inventory.nodes[node];
+  if (!request.filter.accepts(n))
+    return {FilterCode::Unresolvable, {"node(s) didn't match Pod's node affinity/selector"}};
+  const NodeCapacity nc = node_capacity(inventory, request, node, CapacityOptions{1, 1});
+  if (nc.capacity > 0) return {};
+  FilterVerdict v{FilterCode::Unschedulable, {}};
+  for (const std::string& kind : reason_kinds(nc.reasons)) {
+    v.reasons.push_back(resource_words(request, kind));
+    if (beyond_node(n, request, kind)) v.code = FilterCode::Unresolvable;
+  }
+  return v;
+}
+
+bool more_important(const Victim& a, const Victim& b) {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.start_time != b.start_time) return earlier(a.start_time, b.start_time);
+  return a.name < b.name;
+}
+
+void adjust_node(Node& node, const Victim& v, int sign) {
+  node.cpu_used += sign * v.cpu;
+  node.memory_used += sign * v.memory;
+  if (!v.cpu_map.empty()) {
+    node.list_cores();
+    for (const auto& [core, pieces] : v.cpu_map) {
+      const std::size_t i = core_position(node, core);
+      if (i < node.cores.size()) node.cores[i].used += sign * pieces;
+    }
+  }
+  if (v.numa >= 0 && static_cast<std::size_t>(v.numa) < node.numa_nodes.size())
+    node.numa_nodes[static_cast<std::size_t>(v.numa)].used += sign * v.memory;
+  auto& apps = node.instances;
+  auto it = std::lower_bound(apps.begin(), apps.end(), v.app,
+                             [](const auto& e, const std::string& k) { return e.first < k; });
+  if (it != apps.end() && it->first == v.app)
+    it->second += sign;
+  else
+    apps.insert(it, {v.app, sign});
+}
+
+RunningPods::RunningPods(const Inventory& inventory)
+    : by_node_(inventory.nodes.size()), evicted_(inventory.pods.size(), false) {
+  const auto& pods = inventory.pods.get();
+  for (std::uint32_t i = 0; i < pods.size(); ++i) {
+    const RunningPod& p = pods[i];
+    if (p.node >= by_node_.size()) continue;
+    Victim v;
+    v.node = p.node;
+    v.index = i;
+    v.name = p.ns + "/" + p.name;
+    v.ns = p.ns;
+    v.priority = p.priority;
+    v.start_time = p.start_time;
+    v.app = p.app.empty() ? default_app(p) : p.app;
+    v.cpu = p.cpu;
+    v.memory = p.memory;
+    by_node_[p.node].push_back(std::move(v));
+  }
+  for (std::uint32_t n = 0; n < inventory.nodes.size(); ++n)
+    for (const Workload& w : inventory.nodes[n].workloads) {
+      Victim v;
+      v.workload = true;
+      v.node = n;
+      v.name = w.id;
+      v.priority = w.priority;
+      v.app = w.app;
+      v.cpu = w.cpu;
+      v.memory = w.memory;
+      v.cpu_map = w.cpu_map;
+      v.numa = w.numa;
+      by_node_[n].push_back(std::move(v));
+    }
+  for (auto& list : by_node_) {
+    std::sort(list.begin(), list.end(), more_important);
+    any_ = any_ || !list.empty();
+  }
+}
+
+std::span<const Victim> RunningPods::on(std::uint32_t node) const {
+  if (node >= by_node_.size()) return {};
+  return by_node_[node];
+}
+
+void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* undo) {
+  Node& node = inventory.nodes[victim.node];
+  if (undo != nullptr) undo->remember(victim.node, node);
+  adjust_node(node, victim, -1);
+  node.cpu_used = std::max<NanoCores>(node.cpu_used, 0);
+  node.memory_used = std::max<Bytes>(node.memory_used, 0);
+  auto& apps = node.instances;
+  for (auto it = apps.begin(); it != apps.end(); ++it)
+    if (it->first == victim.app && it->second <= 0) {
+      apps.erase(it);
+      break;
+    }
+  if (victim.workload) {
+    auto& ws = node.workloads;
+    for (auto it = ws.begin(); it != ws.end(); ++it)
+      if (it->id == victim.name) {
+        ws.erase(it);
+        break;
+      }
+  } else if (victim.index < evicted_.size()) {
+    evicted_[victim.index] = true;
+  }
+  ++node.revision;
+  auto& list = by_node_[victim.node];
+  const Victim copy = victim;  // `victim` may live in `list`
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [&](const Victim& v) {
+                              return v.workload == copy.workload && v.name == copy.name;
+                            }),
+             list.end());
+}
+
+void RunningPods::restore(const Victim& victim) {
+  if (!victim.workload && victim.index < evicted_.size()) evicted_[victim.index] = false;
+  auto& list = by_node_[victim.node];
+  list.insert(std::upper_bound(list.begin(), list.end(), victim, more_important), victim);
+}
+
+void RunningPods::remove_evicted(Inventory& inventory) const {
+  if (std::find(evicted_.begin(), evicted_.end(), true) == evicted_.end()) return;
+  std::vector<RunningPod> kept;
+  const auto& pods = inventory.pods.get();
+  for (std::size_t i = 0; i < pods.size(); ++i)
+    if (i >= evicted_.size() || !evicted_[i]) kept.push_back(pods[i]);
+  inventory.pods = std::move(kept);
+}
+
+NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint32_t node,
+                           const Preemptor& preemptor, std::span<const PodDisruptionBudget> pdbs,
+                           const ReplicaFilter& filter) {
+  NodeVictims out;
+  out.node = node;
+  std::vector<const Victim*> potential;  // most important first
+  for (const Victim& v : pods.on(node))
+    if (v.priority < preemptor.priority) potential.push_back(&v);
+  if (potential.empty()) {
+    out.verdict = {FilterCode::Unresolvable, {kNoVictims}};
+    return out;
+  }
+  Node saved = state.nodes[node];
+  Node& n = state.nodes[node];
+  for (const Victim* v : potential) adjust_node(n, *v, -1);
+  out.verdict = filter(state, node);
+  if (fits(out.verdict)) {
+    // Budgets spent in importance order over every potential victim.
+    std::vector<std::int64_t> allowed;
+    for (const PodDisruptionBudget& b : pdbs) allowed.push_back(b.disruptions_allowed);
+    std::vector<const Victim*> violating, other;
+    for (const Victim* v : potential) {
+      bool violated = false;
+      if (!v->workload && !pdbs.empty()) {
+        const RunningPod& p = state.pods[v->index];
+        for (std::size_t b = 0; b < pdbs.size(); ++b) {
+          if (!pdbs[b].covers(p.ns, p.labels)) continue;
+          if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
+                                 p.name))
+            continue;
+          if (--allowed[b] < 0) violated = true;
+        }
+      }
+      (violated ? violating : other).push_back(v);
+    }
+    const auto reprieve = [&](const Victim* v) {
+      adjust_node(n, *v, +1);
+      if (fits(filter(state, node))) return true;
+      adjust_node(n, *v, -1);
+      out.victims.push_back(*v);
+      return false;
+    };
+    for (const Victim* v : violating)
+      if (!reprieve(v)) ++out.pdb_violations;
+    for (const Victim* v : other) reprieve(v);
+    if (!violating.empty() && !other.empty())
+      std::stable_sort(out.victims.begin(), out.victims.end(), more_important);
+  }
+  state.nodes[node] = std::move(saved);
+  return out;
+}
+
+std::size_t pick_candidate(const Inventory& inventory, std::span<const NodeVictims> candidates) {
+  std::vector<std::size_t> left(candidates.size());
+  for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
+  // Keeps the candidates whose key is smallest (`less` orders keys).
+  const auto keep_best = [&](auto key, auto less) {
+    if (left.size() <= 1) return;
+    auto best = key(candidates[left.front()]);
+    for (const std::size_t i : left) {
+      auto k = key(candidates[i]);
+      if (less(k, best)) best = k;
+    }
+    std::vector<std::size_t> next;
+    for (const std::size_t i : left) {
+      auto k = key(candidates[i]);
+      if (!less(k, best) && !less(best, k)) next.push_back(i);
+    }
+    left.swap(next);
+  };
+  const auto lower = [](auto a, auto b) { return a < b; };
+  keep_best([](const NodeVictims& c) { return c.pdb_violations; }, lower);
+  keep_best([](const NodeVictims& c) { return std::int64_t{c.victims.front().priority}; }, lower);
+  keep_best(
+      [](const NodeVictims& c) {
+        std::int64_t sum = 0;
+        for (const Victim& v : c.victims) sum += std::int64_t{v.priority} + (std::int64_t{1} << 31);
+        return sum;
+      },
+      lower);
+  keep_best([](const NodeVictims& c) { return static_cast<std::int64_t>(c.victims.size()); },
+            lower);
+  // The latest earliest start time among the highest-priority victims.
+  keep_best(
+      [](const NodeVictims& c) {
+        const std::int32_t top = c.victims.front().priority;
+        std::string earliest = c.victims.front().start_time;
+        for (const Victim& v : c.victims)
+          if (v.priority == top && earlier(v.start_time, earliest)) earliest = v.start_time;
+        return earliest;
+      },
+      [](const std::string& a, const std::string& b) { return earlier(b, a); });
+  keep_best([&](const NodeVictims& c) { return std::string_view(inventory.nodes[c.node].name); },
+            lower);
+  return left.front();
+}
+
+PreemptionResult find_preemption(Inventory& state, const RunningPods& pods,
+                                 std::span<const std::uint32_t> nodes, const Preemptor& preemptor,
+                                 std::span<const PodDisruptionBudget> pdbs,
+                                 const ReplicaFilter& filter) {
+  PreemptionResult result;
+  if (preemptor.never) {
+    result.message = "preemption: not eligible due to preemptionPolicy=Never.";
+    return result;
+  }
+  std::vector<NodeVictims> candidates;
+  std::map<std::string, std::int64_t> histogram;
+  std::size_t with_status = 0;
+  for (const std::uint32_t node : nodes) {
+    const FilterVerdict first = filter(state, node);
+    if (first.code != FilterCode::Unschedulable) continue;  // absent: not helpful
+    NodeVictims nv = select_victims(state, pods, node, preemptor, pdbs, filter);
+    if (fits(nv.verdict) && !nv.victims.empty()) {
+      candidates.push_back(std::move(nv));
+      continue;
+    }
+    if (fits(nv.verdict)) continue;
+    ++with_status;
+    for (const std::string& reason : nv.verdict.reasons) ++histogram[reason];
+  }
+  if (!candidates.empty()) {
+    result.chosen = std::move(candidates[pick_candidate(state, candidates)]);
+    return result;
+  }
+  const std::int64_t absent = static_cast<std::int64_t>(state.nodes.size() - with_status);
+  if (absent > 0) histogram[kNotHelpful] += absent;
+  std::vector<std::string> parts;
+  for (const auto& [reason, n] : histogram) parts.push_back(std::to_string(n) + " " + reason);
+  std::sort(parts.begin(), parts.end());
+  result.message = "preemption: 0/" + std::to_string(state.nodes.size()) + " nodes are available";
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    result.message += (i == 0 ? ": " : ", ") + parts[i];
+  result.message += ".";
+  return result;
+}
+
+std::string preemption_line(const Inventory& inventory, const NodeVictims& chosen) {
+  const std::size_t n = chosen.victims.size();
+  return "--preempt would place it on " + inventory.nodes[chosen.node].name + " by evicting " +
+         std::to_string(n) + (n == 1 ? " pod" : " pods");
+}
+
+}  // namespace eruplan

@@ -1,0 +1,139 @@
+// Preemption (SPEC §17), as kube-scheduler's DefaultPreemption PostFilter
+// decides it: when a replica fits nowhere, which node to take by evicting
+// running pods of lower priority, and which pods. The filters a replica must
+// pass are a parameter (ReplicaFilter), so the capacity pass today and the
+// Kubernetes filter plugins tomorrow answer the same question: does one more
+// replica pass on this node as the inventory stands now?
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "disruption.h"
+#include "model.h"
+#include "reserve.h"
+
+namespace eruplan {
+
+// A filter's verdict on one node (Kubernetes' status codes): Unresolvable
+// nodes are not tried for preemption at all.
+enum class FilterCode : std::uint8_t { Fits, Unschedulable, Unresolvable };
+struct FilterVerdict {
+  FilterCode code = FilterCode::Fits;
+  std::vector<std::string> reasons;  // Kubernetes' words ("Insufficient cpu", ...)
+};
+
+// Does one more replica pass every filter on inventory.nodes[node], with the
+// node's usage, instances and workloads as they stand?
+using ReplicaFilter = std::function<FilterVerdict(const Inventory&, std::uint32_t node)>;
+
+// The filter of the capacity pass: one more instance fits on the node
+// (node_capacity >= 1), its reasons in Kubernetes' words; not available and
+// taints are Unresolvable, and so is a resource the request asks more of
+// than the node has in all. Nodes the request's node_filter excludes are
+// Unresolvable ("didn't match Pod's node affinity/selector").
+FilterVerdict capacity_filter(const Inventory& inventory, const Request& request,
+                              std::uint32_t node);
+
+// A running pod eruplan may evict: a pod of Inventory::pods or a §11
+// workload, with what evicting it gives back.
+struct Victim {
+  bool workload = false;
+  std::uint32_t node = 0;
+  std::uint32_t index = 0;  // into Inventory::pods (pods only)
+  std::string name;         // "ns/name", or the workload's id
+  std::string ns;           // pods only
+  std::int32_t priority = 0;
+  std::string start_time;  // empty: unknown (Kubernetes takes "now")
+  std::string app;
+  NanoCores cpu = 0;
+  Bytes memory = 0;
+  NamedList<Pieces> cpu_map;  // workloads only
+  int numa = -1;
+};
+
+// Kubernetes' MoreImportantPod: higher priority, then earlier start (an
+// unknown start is "now", the latest), then name (eruplan's tie-break).
+bool more_important(const Victim& a, const Victim& b);
+
+// Every pod eruplan knows one by one, per node, most important first, less
+// those evicted in this run.
+class RunningPods {
+ public:
+  RunningPods() = default;
+  explicit RunningPods(const Inventory& inventory);
+  std::span<const Victim> on(std::uint32_t node) const;
+  bool any() const { return any_; }
+
+  // Evicts `victim` (one of on(victim.node)): its node gives back its usage,
+  // instance and workload (the node first remembered in `undo`); a pod is
+  // marked evicted. restore() takes an eviction back (the node itself comes
+  // back through the undo log).
+  void evict(Inventory& inventory, const Victim& victim, UndoLog* undo);
+  void restore(const Victim& victim);
+  // Inventory::pods without the evicted pods, for the inventory written out.
+  void remove_evicted(Inventory& inventory) const;
+
+ private:
+  std::vector<std::vector<Victim>> by_node_;
+  std::vector<bool> evicted_;  // parallel to Inventory::pods
+  bool any_ = false;
+};
+
+// Adds (sign +1) or takes away (sign -1) a victim's usage and instance on its
+// node; the dry runs' primitive, exactly reversible.
+void adjust_node(Node& node, const Victim& victim, int sign);
+
+// The preemptor: its priority and whether it may preempt at all.
+struct Preemptor {
+  std::int64_t priority = 0;
+  bool never = false;  // preemptionPolicy: Never
+};
+
+// SelectVictimsOnNode's answer for one node.
+struct NodeVictims {
+  std::uint32_t node = 0;
+  FilterVerdict verdict;        // Fits when the node is a candidate
+  std::vector<Victim> victims;  // most important first
+  std::int64_t pdb_violations = 0;
+};
+
+// The victims on one node, as Kubernetes' SelectVictimsOnNode: every pod of
+// lower priority removed; if the replica then passes, each is given back,
+// budget-violating pods first, most important first, and stays whenever the
+// replica still passes. The node is left as it was.
+NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint32_t node,
+                           const Preemptor& preemptor, std::span<const PodDisruptionBudget> pdbs,
+                           const ReplicaFilter& filter);
+
+// pickOneNodeForPreemption's order over candidates (each with victims):
+// fewest budget violations, lowest highest-victim priority, lowest sum of
+// (priority + 2^31), fewest victims, latest earliest start time among the
+// highest-priority victims, then node name. Returns an index into
+// `candidates`; candidates must not be empty.
+std::size_t pick_candidate(const Inventory& inventory, std::span<const NodeVictims> candidates);
+
+struct PreemptionResult {
+  std::optional<NodeVictims> chosen;
+  // When nothing is chosen: Kubernetes' words, "preemption: 0/5 nodes are
+  // available: 2 No preemption victims found for incoming pod, 3 Preemption
+  // is not helpful for scheduling."
+  std::string message;
+};
+
+// DefaultPreemption over `nodes` (the nodes the replica may go to; every
+// other inventory node counts as "Preemption is not helpful"). `state` is
+// changed during the dry runs and left as it was.
+PreemptionResult find_preemption(Inventory& state, const RunningPods& pods,
+                                 std::span<const std::uint32_t> nodes, const Preemptor& preemptor,
+                                 std::span<const PodDisruptionBudget> pdbs,
+                                 const ReplicaFilter& filter);
+
+// "would place it on n1 by evicting 1 pod"
+std::string preemption_line(const Inventory& inventory, const NodeVictims& chosen);
+
+}  // namespace eruplan

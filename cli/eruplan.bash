@@ -59,9 +59,10 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --help --version"
       ;;
     validate)
       case $prev in
@@ -112,9 +113,10 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --help --version"
       ;;
     share)
       case $prev in
@@ -124,12 +126,13 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --jobs) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--strict --lenient --nodes --request --apps --input-format --output --jobs --save-inventory --report --nodes-format --pods --app-label --help --version"
+      flags="--strict --lenient --nodes --request --apps --input-format --output --jobs --save-inventory --units --report --nodes-format --pods --app-label --help --version"
       ;;
     realloc)
       case $prev in
@@ -138,11 +141,12 @@ _eruplan() {
         --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --nodes-format --pods --app-label --help --version"
+      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --units --nodes-format --pods --app-label --help --version"
       ;;
     compare)
       case $prev in

@@ -179,6 +179,18 @@ OptionSpec report_option() {
               "Write a self-contained HTML page of usage before/after per node to FILE");
 }
 
+OptionSpec units_option() {
+  return choice("--units",
+                "Sizes and CPU in the written inventory: human (8Gi, 1500m) or bytes (default: "
+                "human for YAML, bytes for JSON)",
+                {"bytes", "human"});
+}
+
+std::optional<Units> units_of(const Args& a) {
+  if (!a.has("--units")) return std::nullopt;
+  return a.value("--units") == "human" ? Units::Human : Units::Bytes;
+}
+
 OptionSpec save_inventory_option(const std::string& after) {
   return file("--save-inventory", "Write the inventory after the " + after +
                                       " to FILE (YAML, or JSON for a .json name)");
@@ -251,7 +263,7 @@ Group planning_group() { return planning_group(output_option()); }
 // plan, apply: the options that change the cluster state.
 Group state_group() {
   return {flag("--atomic", "All requests of the file succeed together or none is placed"),
-          save_inventory_option("plan"), report_option()};
+          save_inventory_option("plan"), units_option(), report_option()};
 }
 
 // --- Running: from parsed options to a command's own function.
@@ -412,6 +424,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   options.jobs = jobs_of(a);
   if (!a.value("--save-inventory").empty())
     options.save_inventory = format_for(a.value("--save-inventory"));
+  options.units = units_of(a);
   options.report = !a.value("--report").empty();
   options.stream_out = in.stream_out;
   auto result = std::make_shared<RunResult>(run(std::move(options)));
@@ -452,6 +465,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   options.strict = !a.flag("--lenient");
   if (!a.value("--save-inventory").empty())
     options.save_inventory = format_for(a.value("--save-inventory"));
+  options.units = units_of(a);
   auto result = std::make_shared<ReallocRun>(run_realloc(options));
   CommandOutput out = output_of(result);
   add_file(out, a, "--save-inventory", result->saved_inventory);
@@ -709,7 +723,7 @@ std::vector<CommandRow> make_table() {
                file("-r,--request,--apps",
                     "Apps file (JSON or YAML): placement and apps; - for stdin (required)"),
                input_format_option(), output_option(), jobs_option(),
-               save_inventory_option("share"), report_option()});
+               save_inventory_option("share"), units_option(), report_option()});
     append(o, kubernetes_group());
     rows.push_back(
         {"share",
@@ -726,7 +740,7 @@ std::vector<CommandRow> make_table() {
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
                input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),
-               save_inventory_option("realloc")});
+               save_inventory_option("realloc"), units_option()});
     append(o, kubernetes_group());
     rows.push_back({"realloc",
                     "Change the resources of running workloads in place (deltas)",

@@ -264,3 +264,13 @@ TEST_CASE("commands: a flag the command would not use, or an unknown one, is a u
   CHECK(check("drain", {"--node", "n1", "--each-node", "--help"}).empty());
   CHECK(check("test", {"fixtures", "--filter", "x"}).empty());
 }
+
+TEST_CASE("commands: the README's first command builds the eruplan binary only") {
+  const std::string dev = source_file(".ci/dev");
+  const std::size_t example = dev.find("\n  example)\n");
+  REQUIRE(example != std::string::npos);
+  const std::string body = dev.substr(example, dev.find(";;", example) - example);
+  CHECK(body.find("build_binary build\n") != std::string::npos);
+  CHECK(dev.find("cmake --build \"$1\" -j \"$jobs\" --target eruplan\n") != std::string::npos);
+  CHECK(source_file("README.md").find("bash .ci/dev example") != std::string::npos);
+}

@@ -592,7 +592,7 @@ CommandOutput run_test(const CommandInput& in) {
                  "test: give case files or directories (or --print-expect CASE)");
   const std::string& filter = a.value("--filter");
   std::vector<FixtureResult> results;
-  for (const std::string& file : collect_cases(a.list("paths"), reader)) {
+  for (const auto& [file, root] : collect_cases(a.list("paths"), reader)) {
     std::string why;
     const std::optional<std::string> text = files.read(file, why);
     FixtureResult r;
@@ -600,7 +600,7 @@ CommandOutput run_test(const CommandInput& in) {
       r.file = r.name = file;
       r.differences.push_back("cannot read: " + why);
     } else {
-      r = run_fixture(file, *text, reader);
+      r = run_fixture_under(root, file, *text, reader);
     }
     if (!filter.empty() && r.name.find(filter) == std::string::npos &&
         r.file.find(filter) == std::string::npos)

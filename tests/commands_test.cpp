@@ -274,3 +274,22 @@ TEST_CASE("commands: the README's first command builds the eruplan binary only")
   CHECK(dev.find("cmake --build \"$1\" -j \"$jobs\" --target eruplan\n") != std::string::npos);
   CHECK(source_file("README.md").find("bash .ci/dev example") != std::string::npos);
 }
+
+TEST_CASE("compare: TOTAL NEW per strategy and a first row with the inventory's own spread") {
+  const auto dir = eruplan_test::scratch_dir("compare_total");
+  const std::string example = std::string(ERUPLAN_SOURCE_DIR) + "/fixtures/example/";
+  const std::string args =
+      "compare -n " + example + "nodes.yaml -r " + example + "request.yaml --strategies auto,score";
+  const eruplan_test::Ran table = eruplan_test::run_eruplan(dir, args);
+  CHECK(table.exit == 0);
+  CHECK(table.out ==
+        "STRATEGY  FEASIBLE  NODES USED  TOTAL NEW  MAX NEW  USAGE MAX-MIN  STDDEV    WHY NOT\n"
+        "before    -         -           -          -        0.375          0.155902\n"
+        "auto      yes       3           4          2        0.125          0.058926\n"
+        "score     yes       2           4          3        0.625          0.294628\n");
+  const eruplan_test::Ran json = eruplan_test::run_eruplan(dir, args + " -o json");
+  CHECK(
+      json.out.starts_with("{\n  \"before\": {\n    \"usage_spread\": {\n      \"max_minus_min\": "
+                           "0.375,\n      \"stddev\": 0.155902\n    }\n  },\n"));
+  CHECK(json.out.find("\"nodes_used\": 2,\n      \"total_new\": 4,") != std::string::npos);
+}

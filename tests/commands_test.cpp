@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -292,4 +293,20 @@ TEST_CASE("compare: TOTAL NEW per strategy and a first row with the inventory's 
       json.out.starts_with("{\n  \"before\": {\n    \"usage_spread\": {\n      \"max_minus_min\": "
                            "0.375,\n      \"stddev\": 0.155902\n    }\n  },\n"));
   CHECK(json.out.find("\"nodes_used\": 2,\n      \"total_new\": 4,") != std::string::npos);
+}
+
+TEST_CASE("plan table: past 50 new instances, 50 binding lines and a count of the rest") {
+  const auto dir = eruplan_test::scratch_dir("big_plan");
+  std::ofstream(dir / "big.yaml") << "nodes:\n  - {name: n1, cpu: 64, memory: 64Gi}\n"
+                                     "  - {name: n2, cpu: 64, memory: 64Gi}\n";
+  const std::string args = "plan -n big.yaml --app w --count 60 --cpu 1 --cpu-bind --memory 1Gi";
+  const eruplan_test::Ran r = eruplan_test::run_eruplan(dir, args);
+  REQUIRE(r.exit == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '#') == 50);
+  CHECK(r.out.ends_with("  n2 #20  cpu 19:100\n  ... 10 more instances (see -o json)\n"));
+  const eruplan_test::Ran none = eruplan_test::run_eruplan(dir, args + " --plans none");
+  CHECK(none.out.find("new instances:") == std::string::npos);
+  CHECK(none.out.ends_with("total       128         0   60\n"));
+  const eruplan_test::Ran json = eruplan_test::run_eruplan(dir, args + " -o json");
+  CHECK(json.out.find("... ") == std::string::npos);  // the document has them all
 }

@@ -59,10 +59,11 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
       ;;
     validate)
       case $prev in
@@ -113,10 +114,11 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
       ;;
     share)
       case $prev in
@@ -126,6 +128,7 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --jobs) return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --model) COMPREPLY=($(compgen -W "drf mesos" -- "$cur")); return ;;
         --seed) return ;;
@@ -134,7 +137,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--strict --lenient --nodes --request --apps --input-format --output --jobs --save-inventory --report --model --seed --cycles --nodes-format --pods --app-label --help --version"
+      flags="--strict --lenient --nodes --request --apps --input-format --output --jobs --save-inventory --units --report --model --seed --cycles --nodes-format --pods --app-label --help --version"
       ;;
     realloc)
       case $prev in
@@ -143,11 +146,12 @@ _eruplan() {
         --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --nodes-format --pods --app-label --help --version"
+      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --units --nodes-format --pods --app-label --help --version"
       ;;
     compare)
       case $prev in

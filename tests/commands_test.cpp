@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -263,4 +264,49 @@ TEST_CASE("commands: a flag the command would not use, or an unknown one, is a u
   CHECK(check("plan", {"--", "--bogus"}).empty());
   CHECK(check("drain", {"--node", "n1", "--each-node", "--help"}).empty());
   CHECK(check("test", {"fixtures", "--filter", "x"}).empty());
+}
+
+TEST_CASE("commands: the README's first command builds the eruplan binary only") {
+  const std::string dev = source_file(".ci/dev");
+  const std::size_t example = dev.find("\n  example)\n");
+  REQUIRE(example != std::string::npos);
+  const std::string body = dev.substr(example, dev.find(";;", example) - example);
+  CHECK(body.find("build_binary build\n") != std::string::npos);
+  CHECK(dev.find("cmake --build \"$1\" -j \"$jobs\" --target eruplan\n") != std::string::npos);
+  CHECK(source_file("README.md").find("bash .ci/dev example") != std::string::npos);
+}
+
+TEST_CASE("compare: TOTAL NEW per strategy and a first row with the inventory's own spread") {
+  const auto dir = eruplan_test::scratch_dir("compare_total");
+  const std::string example = std::string(ERUPLAN_SOURCE_DIR) + "/fixtures/example/";
+  const std::string args =
+      "compare -n " + example + "nodes.yaml -r " + example + "request.yaml --strategies auto,score";
+  const eruplan_test::Ran table = eruplan_test::run_eruplan(dir, args);
+  CHECK(table.exit == 0);
+  CHECK(table.out ==
+        "STRATEGY  FEASIBLE  NODES USED  TOTAL NEW  MAX NEW  USAGE MAX-MIN  STDDEV    WHY NOT\n"
+        "before    -         -           -          -        0.375          0.155902\n"
+        "auto      yes       3           4          2        0.125          0.058926\n"
+        "score     yes       2           4          3        0.625          0.294628\n");
+  const eruplan_test::Ran json = eruplan_test::run_eruplan(dir, args + " -o json");
+  CHECK(
+      json.out.starts_with("{\n  \"before\": {\n    \"usage_spread\": {\n      \"max_minus_min\": "
+                           "0.375,\n      \"stddev\": 0.155902\n    }\n  },\n"));
+  CHECK(json.out.find("\"nodes_used\": 2,\n      \"total_new\": 4,") != std::string::npos);
+}
+
+TEST_CASE("plan table: past 50 new instances, 50 binding lines and a count of the rest") {
+  const auto dir = eruplan_test::scratch_dir("big_plan");
+  std::ofstream(dir / "big.yaml") << "nodes:\n  - {name: n1, cpu: 64, memory: 64Gi}\n"
+                                     "  - {name: n2, cpu: 64, memory: 64Gi}\n";
+  const std::string args = "plan -n big.yaml --app w --count 60 --cpu 1 --cpu-bind --memory 1Gi";
+  const eruplan_test::Ran r = eruplan_test::run_eruplan(dir, args);
+  REQUIRE(r.exit == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '#') == 50);
+  CHECK(r.out.ends_with("  n2 #20  cpu 19:100\n  ... 10 more instances (see -o json)\n"));
+  const eruplan_test::Ran none = eruplan_test::run_eruplan(dir, args + " --plans none");
+  CHECK(none.out.find("new instances:") == std::string::npos);
+  CHECK(none.out.ends_with("total       128         0   60\n"));
+  const eruplan_test::Ran json = eruplan_test::run_eruplan(dir, args + " -o json");
+  CHECK(json.out.find("... ") == std::string::npos);  // the document has them all
 }

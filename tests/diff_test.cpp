@@ -115,3 +115,37 @@ TEST_CASE("diff cli: exit 0, or 1 with --exit-code when they differ; 3 for bad i
   CHECK(run_eruplan(dir, "diff old.yaml").exit == 2);
   CHECK(run_eruplan(dir, "diff old.yaml gone.yaml").exit == 3);
 }
+
+TEST_CASE("apply --units: human for YAML, bytes for JSON by default; either on request") {
+  const auto dir = eruplan_test::scratch_dir("units");
+  std::ofstream(dir / "n.yaml") << "nodes:\n  - {name: n1, cpu: 2, memory: 8Gi, storage: 1500}\n";
+  std::ofstream(dir / "n.json") << R"({"nodes": [{"name": "n1", "cpu": 2, "memory": "8Gi"}]})";
+  using eruplan_test::run_eruplan;
+  const std::string flags = " --app web --count 1 --memory 512Mi --cpu 0.5";
+  const eruplan_test::Ran yaml = run_eruplan(dir, "apply -n n.yaml" + flags);
+  REQUIRE(yaml.exit == 0);
+  // Exact short units; 1500 bytes has none, so it stays a number.
+  CHECK(yaml.out.find("    memory: 8Gi\n    storage: 1500\n") != std::string::npos);
+  CHECK(yaml.out.find("      cpu: 500m\n") != std::string::npos);
+  CHECK(yaml.out.find("      memory: 512Mi\n") != std::string::npos);
+  const eruplan_test::Ran bytes = run_eruplan(dir, "apply -n n.yaml --units bytes" + flags);
+  CHECK(bytes.out.find("    memory: 8589934592\n") != std::string::npos);
+  CHECK(bytes.out.find("      cpu: 0.5\n") != std::string::npos);
+  const eruplan_test::Ran json = run_eruplan(dir, "apply -n n.json" + flags);
+  CHECK(json.out.find("\"memory\": 8589934592,") != std::string::npos);
+  const eruplan_test::Ran human = run_eruplan(dir, "apply -n n.json --units human" + flags);
+  CHECK(human.out.find("\"memory\": \"8Gi\",") != std::string::npos);
+  CHECK(human.out.find("\"cpu\": \"500m\",") != std::string::npos);
+  // --save-inventory follows its own file's format, with the same flag.
+  CHECK(run_eruplan(dir, "plan -n n.yaml --save-inventory s.yaml" + flags).exit == 0);
+  CHECK(eruplan_test::slurp(dir / "s.yaml").find("    memory: 8Gi\n") != std::string::npos);
+  CHECK(run_eruplan(dir, "plan -n n.yaml --units bytes --save-inventory s.yaml" + flags).exit == 0);
+  CHECK(eruplan_test::slurp(dir / "s.yaml").find("    memory: 8589934592\n") != std::string::npos);
+  // The applied inventory diffs cleanly against the same state written by hand.
+  std::ofstream(dir / "applied.yaml") << yaml.out;
+  std::ofstream(dir / "hand.yaml")
+      << "nodes:\n  - {name: n1, cpu: 2, memory: 8Gi, storage: 1500,\n"
+         "     usage: {cpu: 0.5, memory: 512Mi}, instances: {web: 1}}\n";
+  CHECK(run_eruplan(dir, "diff hand.yaml applied.yaml --exit-code").exit == 0);
+  CHECK(run_eruplan(dir, "apply -n n.yaml --units kb" + flags).exit == 2);
+}

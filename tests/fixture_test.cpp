@@ -4,9 +4,12 @@
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -763,4 +766,50 @@ TEST_CASE("an inline input with nested aliases reaches the loader unexpanded") {
       std::vector<std::string>{"exit: expected 0, got 3 (stderr: bomb.yaml:2:3: error: l0: unknown "
                                "field (known fields: share_base max_fragment_cores nodes) "
                                "(--strict))"});
+}
+
+TEST_CASE("fixture inputs may be anywhere inside the directory given to eruplan test") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_tree_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "tree" / "sub");
+  std::ofstream(dir / "tree" / "nodes.yaml") << "nodes:\n  - {name: n1, memory: 4Gi}\n";
+  std::ofstream(dir / "outside.yaml") << "nodes:\n  - {name: n1, memory: 4Gi}\n";
+  std::ofstream(dir / "tree" / "sub" / "shared.yaml")
+      << "name: shared\nnodes: ../nodes.yaml\nrequest: {app: a, count: 2, resources: {memory: "
+         "1Gi}}\nexpect: {deploy_total: 2}\n";
+  std::ofstream(dir / "tree" / "sub" / "escape.yaml")
+      << "name: escape\nnodes: ../../outside.yaml\nrequest: {app: a, count: 1, resources: "
+         "{memory: 1Gi}}\n";
+  const ReadFile read = [](const std::string& p) -> std::optional<std::string> {
+    std::ifstream in(p);
+    if (!in) return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string tree = (dir / "tree").string();
+  const std::vector<CaseFile> cases = collect_cases({tree}, read);
+  REQUIRE(cases.size() == 2);  // nodes.yaml is an input, not a case
+  for (const CaseFile& c : cases) {
+    CAPTURE(c.file);
+    CHECK(c.root == tree);
+    const FixtureResult r = run_fixture_under(c.root, c.file, *read(c.file), read);
+    if (r.name == "shared") {
+      CHECK(r.passed);  // ../nodes.yaml is inside the tree
+    } else {
+      REQUIRE(r.differences.size() == 1);
+      CHECK(r.differences[0] == "nodes: \"../../outside.yaml\" is outside \"" + tree +
+                                    "\", the directory given to eruplan test; inputs must be in "
+                                    "it or below it (symbolic links included)");
+    }
+  }
+  // A case file named alone: its own directory is the root, so ../ is refused.
+  const std::string shared = (dir / "tree" / "sub" / "shared.yaml").string();
+  const std::vector<CaseFile> alone = collect_cases({shared}, read);
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].root.empty());
+  const FixtureResult r = run_fixture_under(alone[0].root, shared, *read(shared), read);
+  CHECK_FALSE(r.passed);
+  REQUIRE(r.differences.size() == 1);
+  CHECK(r.differences[0].find("is outside the case file's directory") != std::string::npos);
+  fs::remove_all(dir);
 }

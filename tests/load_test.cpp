@@ -759,7 +759,7 @@ std::string streamed_inventory(const std::string& extra = "", const std::string&
 }
 
 std::string as_json(const Inventory& inventory) {
-  return render_inventory(inventory, OutputFormat::Json);
+  return render_inventory(inventory, OutputFormat::Json, Units::Bytes);
 }
 
 }  // namespace

@@ -179,7 +179,7 @@ nodes:
   CHECK(r.realloc->nodes[0].after.cpu == 15'000'000'000);
   // What stands is saved: the three grown workloads, the two kept.
   REQUIRE(r.saved_inventory);
-  CHECK(r.saved_inventory->find("memory: 8589934592\n      numa_memory") != std::string::npos);
+  CHECK(r.saved_inventory->find("memory: 8Gi\n      numa_memory") != std::string::npos);
   CHECK(r.out.find("\"message\": \"1 of 2 groups failed (2 of 5 workloads)\"") !=
         std::string::npos);
 }
@@ -320,7 +320,7 @@ nodes:
   Diagnostics d;
   const auto original = load_inventory(Source{"n.yaml", nodes}, d);
   REQUIRE(original);
-  CHECK(*r.saved_inventory == render_inventory(*original, OutputFormat::Yaml));
+  CHECK(*r.saved_inventory == render_inventory(*original, OutputFormat::Yaml, Units::Human));
   // Without --atomic w1 grows, on its node; w2 on the cordoned node fails.
   const ReallocRun loose = run(nodes, "app: web\nresources: {memory: 2Gi}\n");
   CHECK(change(loose, "w1").status == ReallocStatus::Ok);
@@ -538,9 +538,9 @@ nodes:
   // What stands is saved: w1 grew to 3Gi, w2 kept 1Gi.
   const std::string saved = slurp("after.yaml");
   CHECK(saved.find("      - id: w1\n        app: web\n        cpu: 0\n        cpu_limit: 0\n"
-                   "        memory: 3221225472") != std::string::npos);
+                   "        memory: 3Gi") != std::string::npos);
   CHECK(saved.find("      - id: w2\n        app: web\n        cpu: 0\n        cpu_limit: 0\n"
-                   "        memory: 1073741824") != std::string::npos);
+                   "        memory: 1Gi") != std::string::npos);
   CHECK(exit_of("-n nodes.yaml -r grow.yaml --atomic") == 4);
   CHECK(slurp("out.txt").find("w1        web  not_applied") != std::string::npos);
   CHECK(exit_of("-n nodes.yaml") == 2);
@@ -629,7 +629,7 @@ TEST_CASE("realloc: random bound reallocs keep usage equal to the workloads' pie
       Diagnostics d2;
       const auto original = load_inventory(Source{"n.yaml", text}, d2);
       REQUIRE(original);
-      CHECK(*r.saved_inventory == render_inventory(*original, OutputFormat::Yaml));
+      CHECK(*r.saved_inventory == render_inventory(*original, OutputFormat::Yaml, Units::Human));
     }
     for (const WorkloadChange& c : r.realloc->workloads) {
       const Pieces pieces = c.after.cpu / 10'000'000;

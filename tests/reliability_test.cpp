@@ -262,9 +262,10 @@ TEST_CASE("reliability: fixture cases cannot read or echo files outside their di
   fs::create_symlink("/etc/hostname", dir / "link_target.yaml");
   const Ran r = eruplan("test fixture_escape");
   CHECK(r.exit == 1);
+  // Inputs must resolve inside the directory given (a case's own for a file).
   const std::string outside =
-      " is outside the case file's directory; inputs must be in it or below it (symbolic links "
-      "included)\n";
+      " is outside \"fixture_escape\", the directory given to eruplan test; inputs must be in it "
+      "or below it (symbolic links included)\n";
   CHECK(r.out ==
         "FAIL fixture_escape/abs.yaml: absolute: nodes: \"/etc/shadow\"" + outside +
             "FAIL fixture_escape/abs2.yaml: absolute shadow leak: request: \"/etc/shadow\"" +

@@ -513,8 +513,8 @@ TEST_CASE("share: the fast filling matches the one-at-a-time oracle on random in
       placements += static_cast<int>(slow.placed[a]);
     }
     // The same placements leave the same state, to every core and device.
-    CHECK(render_inventory(fast_state, OutputFormat::Json) ==
-          render_inventory(oracle_state, OutputFormat::Json));
+    CHECK(render_inventory(fast_state, OutputFormat::Json, Units::Bytes) ==
+          render_inventory(oracle_state, OutputFormat::Json, Units::Bytes));
   }
   // The random inputs exercise both stages and place plenty.
   CHECK(stage1_failures > 50);
@@ -583,8 +583,8 @@ TEST_CASE("share: the fast filling matches the oracle on pools of 65 to 200 unev
       CHECK(deployed == fast.apps[a].placed);
     }
     CHECK(placed > 100);
-    CHECK(render_inventory(fast_state, OutputFormat::Json) ==
-          render_inventory(oracle_state, OutputFormat::Json));
+    CHECK(render_inventory(fast_state, OutputFormat::Json, Units::Bytes) ==
+          render_inventory(oracle_state, OutputFormat::Json, Units::Bytes));
     binding_rounds += std::any_of(spec.apps.begin(), spec.apps.end(),
                                   [](const ShareApp& x) { return x.request.cpu_bind; });
   }
@@ -664,8 +664,8 @@ TEST_CASE("share: jumps of many instances match the one-at-a-time oracle on tiny
       placements += slow.placed[a];
     }
     turns += fast.turns;
-    CHECK(render_inventory(fast_state, OutputFormat::Json) ==
-          render_inventory(oracle_state, OutputFormat::Json));
+    CHECK(render_inventory(fast_state, OutputFormat::Json, Units::Bytes) ==
+          render_inventory(oracle_state, OutputFormat::Json, Units::Bytes));
     binding_rounds += std::any_of(spec.apps.begin(), spec.apps.end(), [](const ShareApp& x) {
       return x.request.cpu_bind || !x.request.volumes.empty();
     });
@@ -769,7 +769,7 @@ TEST_CASE("share cli: table, json, saved inventory, and exits 2, 3, 4") {
   CHECK(saved.exit == 0);
   CHECK(saved.out.find("\"placed\": 3") != std::string::npos);
   CHECK(saved.out.find("    instances:\n      A: 3\n      B: 2\n") != std::string::npos);
-  CHECK(saved.out.find("      cpu: 9\n      cpu_map: {}\n      memory: 15032385536\n") !=
+  CHECK(saved.out.find("      cpu: 9\n      cpu_map: {}\n      memory: 14Gi\n") !=
         std::string::npos);  // 3 x 4Gi + 2 x 1Gi
 
   CHECK(eruplan_share("share -n nodes.yaml", kOneNode, kApps).exit == 2);

@@ -197,6 +197,18 @@ OptionSpec report_option() {
               "Write a self-contained HTML page of usage before/after per node to FILE");
 }
 
+OptionSpec units_option() {
+  return choice("--units",
+                "Sizes and CPU in the written inventory: human (8Gi, 1500m) or bytes (default: "
+                "human for YAML, bytes for JSON)",
+                {"bytes", "human"});
+}
+
+std::optional<Units> units_of(const Args& a) {
+  if (!a.has("--units")) return std::nullopt;
+  return a.value("--units") == "human" ? Units::Human : Units::Bytes;
+}
+
 OptionSpec save_inventory_option(const std::string& after) {
   return file("--save-inventory", "Write the inventory after the " + after +
                                       " to FILE (YAML, or JSON for a .json name)");
@@ -269,7 +281,7 @@ Group planning_group() { return planning_group(output_option()); }
 // plan, apply: the options that change the cluster state.
 Group state_group() {
   return {flag("--atomic", "All requests of the file succeed together or none is placed"),
-          save_inventory_option("plan"), report_option(),
+          save_inventory_option("plan"), units_option(), report_option(),
           flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
           file("--pdbs",
                "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects")};
@@ -437,6 +449,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   options.jobs = jobs_of(a);
   if (!a.value("--save-inventory").empty())
     options.save_inventory = format_for(a.value("--save-inventory"));
+  options.units = units_of(a);
   options.report = !a.value("--report").empty();
   options.stream_out = in.stream_out;
   if (command == Command::Share && a.value("--model") == "mesos") {
@@ -488,6 +501,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   options.strict = !a.flag("--lenient");
   if (!a.value("--save-inventory").empty())
     options.save_inventory = format_for(a.value("--save-inventory"));
+  options.units = units_of(a);
   auto result = std::make_shared<ReallocRun>(run_realloc(options));
   CommandOutput out = output_of(result);
   add_file(out, a, "--save-inventory", result->saved_inventory);
@@ -623,7 +637,7 @@ CommandOutput run_test(const CommandInput& in) {
                  "test: give case files or directories (or --print-expect CASE)");
   const std::string& filter = a.value("--filter");
   std::vector<FixtureResult> results;
-  for (const std::string& file : collect_cases(a.list("paths"), reader)) {
+  for (const auto& [file, root] : collect_cases(a.list("paths"), reader)) {
     std::string why;
     const std::optional<std::string> text = files.read(file, why);
     FixtureResult r;
@@ -631,7 +645,7 @@ CommandOutput run_test(const CommandInput& in) {
       r.file = r.name = file;
       r.differences.push_back("cannot read: " + why);
     } else {
-      r = run_fixture(file, *text, reader);
+      r = run_fixture_under(root, file, *text, reader);
     }
     if (!filter.empty() && r.name.find(filter) == std::string::npos &&
         r.file.find(filter) == std::string::npos)
@@ -754,7 +768,7 @@ std::vector<CommandRow> make_table() {
                file("-r,--request,--apps",
                     "Apps file (JSON or YAML): placement and apps; - for stdin (required)"),
                input_format_option(), output_option(), jobs_option(),
-               save_inventory_option("share"), report_option(),
+               save_inventory_option("share"), units_option(), report_option(),
                choice("--model",
                       "drf: progressive filling of apps; mesos: Mesos' offers to frameworks in "
                       "roles",
@@ -781,7 +795,7 @@ std::vector<CommandRow> make_table() {
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
                input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),
-               save_inventory_option("realloc")});
+               save_inventory_option("realloc"), units_option()});
     append(o, kubernetes_group());
     rows.push_back({"realloc",
                     "Change the resources of running workloads in place (deltas)",

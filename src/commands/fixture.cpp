@@ -61,6 +61,9 @@ struct CaseContext {
   const std::string& text;
   const ReadFile& read;
   FixtureResult& result;
+  // The directory given to `eruplan test` that holds the case: inputs given
+  // as paths must resolve inside it. Empty: the case file's own directory.
+  const std::string& root;
 };
 
 // The path of a top-level field of the case ("expect"). It has no parent
@@ -319,7 +322,14 @@ std::optional<Source> read_input(CaseContext& c, ValueId v, const std::string& f
   const std::string path = rel.is_absolute() || dir.empty()
                                ? rel.generic_string()
                                : (dir / rel).lexically_normal().generic_string();
-  if (!inside_case_tree(dir, path)) {
+  if (!c.root.empty() && !inside_case_tree(c.root, path)) {
+    c.result.differences.push_back(field + ": " + in_quotes(name) + " is outside " +
+                                   in_quotes(c.root) +
+                                   ", the directory given to eruplan test; inputs must be in it "
+                                   "or below it (symbolic links included)");
+    return std::nullopt;
+  }
+  if (c.root.empty() && !inside_case_tree(dir, path)) {
     c.result.differences.push_back(
         field + ": " + in_quotes(name) +
         " is outside the case file's directory; inputs must be in it or below it (symbolic "
@@ -901,10 +911,12 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
 }
 
 void run_one(const std::string& file, const std::string& text, const ReadFile& read,
-             const RunFunction& run_function, FixtureResult& r) {
+             const RunFunction& run_function, const std::string& root, FixtureResult& r) {
   // A directory walk also finds links; one to a file elsewhere is not a case
   // of this tree, and its content must not show up in a failure message.
-  if (!inside_case_tree(std::filesystem::path(file).parent_path(), file)) {
+  const std::filesystem::path tree =
+      root.empty() ? std::filesystem::path(file).parent_path() : std::filesystem::path(root);
+  if (!inside_case_tree(tree, file)) {
     r.differences.push_back(
         "malformed case: the case file is a symbolic link to outside its directory; not read");
     return;
@@ -916,7 +928,7 @@ void run_one(const std::string& file, const std::string& text, const ReadFile& r
   diags.set_strict(true);  // an unknown key in a case is an error
   if (const std::optional<Doc> doc = parse_document(source, diags)) {
     Reader reader(*doc, file, diags);
-    CaseContext c{reader, diags, file, text, read, r};
+    CaseContext c{reader, diags, file, text, read, r, root};
     run_case(c, doc->root(), run_function);
   }
   if (!diags.has_errors()) return;
@@ -939,11 +951,23 @@ FixtureResult run_fixture(const std::string& file, const std::string& text, cons
 
 FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read,
                           const RunFunction& run_case) {
+  return run_fixture_under({}, file, text, read, run_case);
+}
+
+FixtureResult run_fixture_under(const std::string& root, const std::string& file,
+                                const std::string& text, const ReadFile& read) {
+  return run_fixture_under(root, file, text, read,
+                           [](const RunOptions& options) { return run(options); });
+}
+
+FixtureResult run_fixture_under(const std::string& root, const std::string& file,
+                                const std::string& text, const ReadFile& read,
+                                const RunFunction& run_case) {
   FixtureResult r;
   r.file = file;
   r.name = std::filesystem::path(file).filename().string();
   try {
-    run_one(file, text, read, run_case, r);
+    run_one(file, text, read, run_case, root, r);
   } catch (const std::exception& e) {
     r.differences.push_back(std::string("internal error: ") + e.what());
   } catch (...) {
@@ -1082,14 +1106,14 @@ bool looks_like_input_file(const std::string& text) {
          has("apps");  // apps: a share apps file (SPEC §10)
 }
 
-std::vector<std::string> collect_cases(const std::vector<std::string>& paths,
-                                       const ReadFile& read) {
+std::vector<CaseFile> collect_cases(const std::vector<std::string>& paths, const ReadFile& read) {
   namespace fs = std::filesystem;
-  std::vector<std::string> cases;
+  std::vector<CaseFile> cases;
   for (const std::string& path : paths) {
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
-      cases.push_back(path);  // named explicitly: always a case
+      // Named explicitly: always a case, its inputs in its own directory.
+      cases.push_back({path, {}});
       continue;
     }
     std::vector<std::string> found;
@@ -1103,7 +1127,7 @@ std::vector<std::string> collect_cases(const std::vector<std::string>& paths,
     for (std::string& f : found) {
       const std::optional<std::string> text = read(f);
       if (text && looks_like_input_file(*text)) continue;
-      cases.push_back(std::move(f));
+      cases.push_back({std::move(f), path});
     }
   }
   return cases;

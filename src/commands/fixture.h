@@ -32,6 +32,16 @@ using RunFunction = std::function<RunResult(const RunOptions&)>;
 FixtureResult run_fixture(const std::string& file, const std::string& text, const ReadFile& read,
                           const RunFunction& run_case);
 
+// The same for a case found under `root` (a directory given to `eruplan
+// test`): inputs given as paths may be anywhere inside `root` (../nodes.yaml
+// shared by cases in sub-directories), links followed, never outside it.
+// An empty root is the case file's own directory.
+FixtureResult run_fixture_under(const std::string& root, const std::string& file,
+                                const std::string& text, const ReadFile& read,
+                                const RunFunction& run_case);
+FixtureResult run_fixture_under(const std::string& root, const std::string& file,
+                                const std::string& text, const ReadFile& read);
+
 // True when a YAML/JSON text is an inventory or request rather than a case;
 // a directory walk skips such files so inputs may sit beside their cases.
 bool looks_like_input_file(const std::string& text);
@@ -39,7 +49,11 @@ bool looks_like_input_file(const std::string& text);
 // The case files under `paths`, in a stable order: a file named is always a
 // case; directories are walked recursively (sorted), skipping files that
 // are not YAML/JSON and those that are plain inputs (looks_like_input_file).
-std::vector<std::string> collect_cases(const std::vector<std::string>& paths, const ReadFile& read);
+struct CaseFile {
+  std::string file;
+  std::string root;  // the directory given that holds it; empty for a file named alone
+};
+std::vector<CaseFile> collect_cases(const std::vector<std::string>& paths, const ReadFile& read);
 
 // `eruplan test --print-expect CASE` (SPEC §13): runs the case and returns
 // the `expect:` block (YAML) its current results would make: exit, total,

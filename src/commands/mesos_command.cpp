@@ -328,7 +328,9 @@ RunResult run_mesos(const RunOptions& options) {
                               std::to_string(o.launched));
   result.out = render_mesos(state, *spec, shared, *options.mesos, options.output);
   if (options.save_inventory)
-    result.saved_inventory = render_inventory(state, *options.save_inventory);
+    result.saved_inventory =
+        render_inventory(state, *options.save_inventory,
+                         options.units.value_or(default_units(*options.save_inventory)));
   return result;
 }
 

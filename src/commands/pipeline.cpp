@@ -350,10 +350,12 @@ struct PlanRunner {
     if (options.command == Command::Apply && result.exit == ExitCode::Ok) {
       const OutputFormat format =
           options.output == OutputFormat::Table ? OutputFormat::Yaml : options.output;
-      result.out = render_inventory(state, format);
+      result.out = render_inventory(state, format, options.units.value_or(default_units(format)));
     }
     if (options.save_inventory && stands)
-      result.saved_inventory = render_inventory(state, *options.save_inventory);
+      result.saved_inventory =
+          render_inventory(state, *options.save_inventory,
+                           options.units.value_or(default_units(*options.save_inventory)));
     if (options.report) {
       const Request& first = set.requests.front();
       ReportSection section =

@@ -45,6 +45,8 @@ struct RunOptions {
   // --save-inventory: write the inventory after the run into
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
+  // --units of apply's output and the saved inventory; unset: by format.
+  std::optional<Units> units;
   bool report = false;     // --report: an HTML page of the plan into RunResult::report (SPEC §14)
   bool strict = false;     // --strict: unknown fields are errors (SPEC §13)
   bool explain = false;    // --explain: one line per node saying why (SPEC §13)

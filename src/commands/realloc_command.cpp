@@ -200,7 +200,9 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   }
   result.out = render_realloc(state, r, options.output, error);
   if (options.save_inventory)
-    result.saved_inventory = render_inventory(state, *options.save_inventory);
+    result.saved_inventory =
+        render_inventory(state, *options.save_inventory,
+                         options.units.value_or(default_units(*options.save_inventory)));
   return result;
 }
 

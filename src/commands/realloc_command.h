@@ -25,6 +25,7 @@ struct ReallocOptions {
   bool atomic = false;
   bool strict = false;  // --strict: unknown fields are errors (SPEC §13)
   std::optional<OutputFormat> save_inventory;
+  std::optional<Units> units;  // --units of the saved inventory; unset: by format
 };
 
 // RunResult::inventory holds the inventory after the realloc.

@@ -225,7 +225,9 @@ RunResult run_share(const RunOptions& options) {
   }
   result.out = render_share(state, *spec, shared, options.output);
   if (options.save_inventory)
-    result.saved_inventory = render_inventory(state, *options.save_inventory);
+    result.saved_inventory =
+        render_inventory(state, *options.save_inventory,
+                         options.units.value_or(default_units(*options.save_inventory)));
   return result;
 }
 

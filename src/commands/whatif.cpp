@@ -216,6 +216,8 @@ void write_comparison(W& w, const StrategyComparison& c) {
   write_mapping(w, c.deploy);
   w.key("nodes_used");
   w.integer(c.nodes_used);
+  w.key("total_new");
+  w.integer(c.total_new);
   w.key("max_new_per_node");
   w.integer(c.max_new_per_node);
   w.key("usage_spread");
@@ -228,17 +230,29 @@ void write_comparison(W& w, const StrategyComparison& c) {
   w.end_object();
 }
 
+// A first row `before` shows the inventory's own spread, for the rows below
+// to be read against.
 std::string compare_table(const std::vector<StrategyComparison>& rows) {
-  const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",      "NODES USED",
+  const std::vector<std::string> head = {"STRATEGY", "FEASIBLE",      "NODES USED", "TOTAL NEW",
                                          "MAX NEW",  "USAGE MAX-MIN", "STDDEV"};
   std::vector<std::vector<std::string>> cells;
-  for (const StrategyComparison& c : rows)
+  std::vector<std::string> reasons;
+  if (!rows.empty()) {
+    const UsageSpread& b = rows.front().before;
+    cells.push_back(
+        {"before", "-", "-", "-", "-", ratio_text(b.max_minus_min), ratio_text(b.stddev)});
+    reasons.emplace_back();
+  }
+  for (const StrategyComparison& c : rows) {
     cells.push_back({std::string(strategy_name(c.strategy)),
                      c.satisfied  ? "yes (satisfied)"
                      : c.feasible ? "yes"
                                   : "no",
-                     std::to_string(c.nodes_used), std::to_string(c.max_new_per_node),
-                     ratio_text(c.spread.max_minus_min), ratio_text(c.spread.stddev)});
+                     std::to_string(c.nodes_used), std::to_string(c.total_new),
+                     std::to_string(c.max_new_per_node), ratio_text(c.spread.max_minus_min),
+                     ratio_text(c.spread.stddev)});
+    reasons.push_back(c.reason);
+  }
   std::vector<std::size_t> width(head.size());
   for (std::size_t k = 0; k < head.size(); ++k) {
     width[k] = display_cells(head[k]);
@@ -252,7 +266,7 @@ std::string compare_table(const std::vector<StrategyComparison>& rows) {
     return out + '\n';
   };
   std::string out = line(head, "WHY NOT");
-  for (std::size_t i = 0; i < rows.size(); ++i) out += line(cells[i], rows[i].reason);
+  for (std::size_t i = 0; i < cells.size(); ++i) out += line(cells[i], reasons[i]);
   return out;
 }
 
@@ -306,6 +320,19 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
   }
   r.out = render_document(o.output, [&](auto& wr) {
     wr.begin_object();
+    if (!w.strategies.empty()) {
+      const UsageSpread& b = w.strategies.front().before;
+      wr.key("before");
+      wr.begin_object();
+      wr.key("usage_spread");
+      wr.begin_object();
+      wr.key("max_minus_min");
+      wr.number(ratio_text(b.max_minus_min));
+      wr.key("stddev");
+      wr.number(ratio_text(b.stddev));
+      wr.end_object();
+      wr.end_object();
+    }
     wr.key("strategies");
     wr.begin_object();
     for (const StrategyComparison& c : w.strategies) write_comparison(wr, c);
@@ -699,21 +726,24 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   if (!c.feasible)
     c.reason = out.reason.empty() ? infeasible_summary(inventory, out.capacity, request.count)
                                   : out.reason;
-  std::vector<double> usages;
+  std::vector<double> usages, before;
   for (std::size_t i = 0; i < out.capacity.nodes.size(); ++i) {
     const NodeCapacity& nc = out.capacity.nodes[i];
     const std::int64_t k = out.deploy.empty() ? 0 : out.deploy[i];
     if (k > 0) {
       c.deploy.emplace_back(state.nodes[nc.node].name, k);
       ++c.nodes_used;
+      c.total_new += k;
       c.max_new_per_node = std::max(c.max_new_per_node, k);
     }
     if (nc.capacity <= 0) continue;
+    before.push_back(nc.usage);
     // Usage after the plan: only nodes that got instances changed.
     usages.push_back(k > 0 ? node_capacity(state, request, nc.node, CapacityOptions{0, 1}).usage
                            : nc.usage);
   }
   c.spread = usage_spread(usages);
+  c.before = usage_spread(before);
   if (after) {
     *after = std::move(state);
     // Each section shows why nodes got nothing: their reasons in this pass.

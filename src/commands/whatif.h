@@ -67,8 +67,10 @@ struct StrategyComparison {
   std::string reason;                                        // only when not feasible
   std::vector<std::pair<std::string, std::int64_t>> deploy;  // nodes with new instances, by name
   std::int64_t nodes_used = 0;
+  std::int64_t total_new = 0;  // new instances placed in all
   std::int64_t max_new_per_node = 0;
   UsageSpread spread;
+  UsageSpread before;                     // the inventory's own spread, over the same nodes
   std::vector<std::string> zero_reasons;  // with `after`: per inventory node, why it took none
 };
 

@@ -1,10 +1,15 @@
 // The inventory as a document in the schema of SPEC §2 (§8.3): what `apply`
 // prints and --save-inventory writes. It reads back as the same state:
-// sizes in bytes, CPU in cores, every usage field written out (0 or {} where
+// sizes in bytes and CPU in cores, or exact short units (8Gi, 1500m) with
+// Units::Human; every usage field written out (0 or {} where
 // nothing is used), nodes in input order.
 #include "inventory_writer.h"
 
+#include <optional>
+#include <type_traits>
+
 #include "json_writer.h"
+#include "units.h"
 
 namespace eruplan {
 
@@ -14,23 +19,57 @@ namespace {
 // leave them out.
 enum class Zeros { Write, Leave };
 
+// "8Gi" as YAML writes it by hand (plain), or a JSON string.
+template <class W>
+void write_unit(W& w, const std::string& text) {
+  if constexpr (std::is_same_v<W, YamlWriter>)
+    w.number(text);
+  else
+    w.string(text);
+}
+
+// A size: bytes, or with Units::Human its exact short spelling (8Gi).
+template <class W>
+void write_bytes(W& w, Bytes bytes, Units units) {
+  if (units == Units::Human) {
+    const std::string text = format_bytes(bytes);
+    if (text.find_first_not_of("0123456789-") != std::string::npos) return write_unit(w, text);
+  }
+  w.integer(bytes);
+}
+
+// A CPU amount: cores (1.5), or with Units::Human millicores where a whole
+// number of them and not whole cores (1500m).
+template <class W>
+void write_cpu(W& w, NanoCores cpu, Units units) {
+  constexpr NanoCores kMilli = 1'000'000, kCore = 1'000'000'000;
+  if (units == Units::Human && cpu % kCore != 0 && cpu % kMilli == 0)
+    return write_unit(w, std::to_string(cpu / kMilli) + "m");
+  w.number(format_cores(cpu));
+}
+
 // A node's parts (cores, NUMA nodes, devices, extended resources) as one
 // mapping, name -> an integer member, in the node's order.
+// Byte-valued parts (NUMA memory, volumes) pass `sizes`: written as sizes.
 template <class W, class Part>
 void write_parts(W& w, const SparseList<Part>& parts, const std::string Part::*name,
-                 const std::int64_t Part::*value, Zeros zeros) {
+                 const std::int64_t Part::*value, Zeros zeros,
+                 std::optional<Units> sizes = std::nullopt) {
   w.begin_object();
   for (const Part& part : parts) {
     if (zeros == Zeros::Leave && part.*value == 0) continue;
     w.key(part.*name);
-    w.integer(part.*value);
+    if (sizes)
+      write_bytes(w, part.*value, *sizes);
+    else
+      w.integer(part.*value);
   }
   w.end_object();
 }
 
 // SPEC §11's running workloads, normalised; cpu_map only when bound.
 template <class W>
-void write_workloads(W& w, const Node& n) {
+void write_workloads(W& w, const Node& n, Units u) {
   if (n.workloads.empty()) return;
   w.key("workloads");
   w.begin_array();
@@ -41,13 +80,13 @@ void write_workloads(W& w, const Node& n) {
     w.key("app");
     w.string(wl.app);
     w.key("cpu");
-    w.number(format_cores(wl.cpu));
+    write_cpu(w, wl.cpu, u);
     w.key("cpu_limit");
-    w.number(format_cores(wl.cpu_limit));
+    write_cpu(w, wl.cpu_limit, u);
     w.key("memory");
-    w.integer(wl.memory);
+    write_bytes(w, wl.memory, u);
     w.key("memory_limit");
-    w.integer(wl.memory_limit);
+    write_bytes(w, wl.memory_limit, u);
     if (!wl.cpu_map.empty()) {
       w.key("cpu_map");
       write_mapping(w, wl.cpu_map);
@@ -96,7 +135,7 @@ void write_reservations(W& w, const Node& n) {
 }
 
 template <class W>
-void write_node(W& w, const Node& n) {
+void write_node(W& w, const Node& n, Units u) {
   w.begin_object();
   w.key("name");
   w.string(n.name);
@@ -106,13 +145,13 @@ void write_node(W& w, const Node& n) {
   w.boolean(n.available);
   if (n.cpu_given >= 0) {
     w.key("cpu");
-    w.number(format_cores(n.cpu_given));
+    write_cpu(w, n.cpu_given, u);
   } else if (!n.cores.empty()) {
     w.key("cpu_map");
     write_parts(w, n.cores, &Core::id, &Core::capacity, Zeros::Write);
   }
   w.key("memory");
-  w.integer(n.memory);
+  write_bytes(w, n.memory, u);
   if (!n.numa_nodes.empty()) {
     w.key("numa");
     w.begin_object();
@@ -123,12 +162,12 @@ void write_node(W& w, const Node& n) {
     }
     w.end_object();
     w.key("numa_memory");
-    write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::memory, Zeros::Write);
+    write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::memory, Zeros::Write, u);
   }
   w.key("storage");
-  w.integer(n.storage);
+  write_bytes(w, n.storage, u);
   w.key("volumes");
-  write_parts(w, n.devices, &Device::name, &Device::size, Zeros::Write);
+  write_parts(w, n.devices, &Device::name, &Device::size, Zeros::Write, u);
   w.key("extended");
   write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::total, Zeros::Write);
   if (n.max_instances >= 0) {
@@ -156,30 +195,30 @@ void write_node(W& w, const Node& n) {
   w.key("usage");
   w.begin_object();
   w.key("cpu");
-  w.number(format_cores(n.cpu_used));
+  write_cpu(w, n.cpu_used, u);
   w.key("cpu_map");
   write_parts(w, n.cores, &Core::id, &Core::used, Zeros::Leave);
   w.key("memory");
-  w.integer(n.memory_used);
+  write_bytes(w, n.memory_used, u);
   w.key("numa_memory");
-  write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::used, Zeros::Leave);
+  write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::used, Zeros::Leave, u);
   w.key("storage");
-  w.integer(n.storage_used);
+  write_bytes(w, n.storage_used, u);
   w.key("volumes");
-  write_parts(w, n.devices, &Device::name, &Device::used, Zeros::Leave);
+  write_parts(w, n.devices, &Device::name, &Device::used, Zeros::Leave, u);
   w.key("extended");
   write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::used, Zeros::Leave);
   w.end_object();
 
   w.key("instances");
   write_mapping(w, n.instances);
-  write_workloads(w, n);
+  write_workloads(w, n, u);
   write_reservations(w, n);
   w.end_object();
 }
 
 template <class W>
-void write_inventory(W& w, const Inventory& inventory) {
+void write_inventory(W& w, const Inventory& inventory, Units units) {
   w.begin_object();
   w.key("share_base");
   w.integer(inventory.share_base);
@@ -187,7 +226,7 @@ void write_inventory(W& w, const Inventory& inventory) {
   w.integer(inventory.max_fragment_cores);
   w.key("nodes");
   w.begin_array();
-  for (const Node& n : inventory.nodes) write_node(w, n);
+  for (const Node& n : inventory.nodes) write_node(w, n, units);
   w.end_array();
   w.end_object();
   w.finish();
@@ -195,10 +234,10 @@ void write_inventory(W& w, const Inventory& inventory) {
 
 }  // namespace
 
-std::string render_inventory(const Inventory& inventory, OutputFormat format) {
+std::string render_inventory(const Inventory& inventory, OutputFormat format, Units units) {
   std::string out;
   out.reserve(256 + inventory.nodes.size() * 400);
-  append_document(out, format, [&](auto& w) { write_inventory(w, inventory); });
+  append_document(out, format, [&](auto& w) { write_inventory(w, inventory, units); });
   return out;
 }
 

@@ -629,7 +629,12 @@ void append_explain(std::string& out, const Report& report) {
 }
 
 // `plan`: every new instance with what it binds, "node1 #2  cpu 3:100".
+// Past this many new instances a table lists the first ones' bindings and
+// counts the rest; the document (-o json) has them all.
+constexpr std::int64_t kInstancesListed = 50;
+
 void append_instances(std::string& out, const Report& report) {
+  if (report.plans == PlansShown::None) return;  // --plans none: no binding lines
   const auto& nodes = report.capacity.nodes;
   const auto& inv = report.inventory;
   size_t label_w = 0;
@@ -642,12 +647,19 @@ void append_instances(std::string& out, const Report& report) {
   out += "\nnew instances:\n";
   std::string scratch;
   PlanShares shares(report.request);
+  std::int64_t listed = 0, more = 0;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const std::int64_t k = deployed(report, i);
+    if (k <= 0) continue;
     const auto& nc = nodes[i];
     const Node& node = inv.nodes[nc.node];
     const std::string_view name = display(node.name, scratch);
     for (std::int64_t j = 0; j < k; ++j) {
+      if (listed == kInstancesListed) {
+        more += k - j;
+        break;
+      }
+      ++listed;
       const size_t start = out.size();
       out += "  ";
       out += name;
@@ -663,6 +675,7 @@ void append_instances(std::string& out, const Report& report) {
       }
     }
   }
+  if (more > 0) out += "  ... " + std::to_string(more) + " more instances (see -o json)\n";
 }
 
 // `capacity`: per node the number of plans and the first few; a table is

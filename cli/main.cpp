@@ -86,7 +86,9 @@ struct PlanArgs {
   std::string report;  // --report FILE.html
   unsigned jobs = 0;   // 0: the number of cores
   bool strict = false, explain = false, all_nodes = false;
-  std::string nodes_format = "auto", pods, app_label;  // SPEC §12
+  std::string nodes_format = "auto", app_label;  // SPEC §12
+  std::vector<std::string> pods;                 // --pods, repeatable: files or directories
+  std::optional<std::int64_t> replicas;          // --replicas
 };
 
 // compare, grow, drain (SPEC §14).
@@ -221,6 +223,47 @@ class InputFiles {
     read(path, out.emplace());
   }
 
+  // --pods: each file, and each directory's .json, .yaml and .yml files in
+  // byte order (not recursing), in command-line order; the first into
+  // `first`, the others into `more` (a command that takes one file passes
+  // null and gets an error for a second).
+  void read_pods(const std::vector<std::string>& paths, std::optional<Source>& first,
+                 std::vector<Source>* more) {
+    std::vector<std::string> files;
+    for (const std::string& p : paths) {
+      std::error_code ec;
+      if (p != kStdin && std::filesystem::is_directory(p, ec)) {
+        std::vector<std::string> in_dir;
+        for (const auto& e : std::filesystem::directory_iterator(p, ec)) {
+          const std::string ext = e.path().extension().string();
+          if ((ext == ".json" || ext == ".yaml" || ext == ".yml") && !e.is_directory(ec))
+            in_dir.push_back(e.path().string());
+        }
+        if (ec)
+          problems_.push_back(
+              {Severity::Error, Origin{p, 0, 0, ""}, "cannot read: " + ec.message()});
+        std::sort(in_dir.begin(), in_dir.end());
+        if (in_dir.empty())
+          problems_.push_back({Severity::Error, Origin{p, 0, 0, ""},
+                               "no .json, .yaml or .yml file in this directory"});
+        files.insert(files.end(), in_dir.begin(), in_dir.end());
+      } else {
+        files.push_back(p);
+      }
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (i == 0) {
+        read(files[i], first.emplace());
+      } else if (more) {
+        read(files[i], more->emplace_back());
+      } else {
+        problems_.push_back(
+            {Severity::Error, Origin{files[i], 0, 0, ""}, "this command takes one --pods file"});
+        break;
+      }
+    }
+  }
+
   // True when every file could be read; otherwise false after printing each
   // failure (stderr, and one failure document with -o json|yaml).
   bool ok(OutputFormat output) const {
@@ -287,7 +330,13 @@ void add_kubernetes_options(CLI::App* cmd, PlanArgs& a) {
       ->check(CLI::IsMember({"auto", "eruplan", "kubernetes"}))
       ->capture_default_str();
   cmd->add_option("--pods", a.pods,
-                  "Running pods (kubectl get pods -A -o json): their requests become usage");
+                  "Running pods (kubectl get pods -A -o json), a file or a directory of them; "
+                  "repeatable: their requests become usage")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--replicas", a.replicas,
+                  "A Kubernetes workload's desired total of pods, instead of its spec.replicas")
+      ->check(CLI::Range(std::int64_t{0}, INT64_MAX));
   cmd->add_option("--app-label", a.app_label,
                   "Label naming a pod's app (default app.kubernetes.io/name, then app)");
 }
@@ -425,6 +474,7 @@ KubernetesOptions kubernetes_options(const PlanArgs& a) {
                    : a.nodes_format == "eruplan"  ? NodesFormat::Eruplan
                                                   : NodesFormat::Auto;
   k.app_label = a.app_label;
+  k.replicas = a.replicas;
   return k;
 }
 
@@ -438,12 +488,16 @@ unsigned jobs_of(const PlanArgs& a) {
   return a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
 }
 
+bool pods_stdin(const PlanArgs& a) {
+  return std::find(a.pods.begin(), a.pods.end(), kStdin) != a.pods.end();
+}
+
 int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   const OutputFormat output = output_format(a.output);
   if (a.nodes.empty()) return usage_error("--nodes is required", output);
   if (a.nodes == kStdin && a.request == kStdin)
     return usage_error("only one of --nodes and --request may be - (stdin)", output);
-  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
+  if (pods_stdin(a) && (a.nodes == kStdin || a.request == kStdin))
     return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   RunOptions options;
   options.command = command;
@@ -451,7 +505,7 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   InputFiles inputs(parse_input_format(a.input_format));
   inputs.read(a.nodes, options.nodes);
   inputs.read_given(a.request, options.request);
-  inputs.read_given(a.pods, options.pods);
+  inputs.read_pods(a.pods, options.pods, &options.more_pods);
   if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.output = output;
   options.strict = a.strict;
@@ -487,8 +541,8 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
     return usage_error("--template is required", output);
   if (command == WhatIfCommand::Drain && w.node.empty() == !w.each_node)
     return usage_error("give one of --node NAME and --each-node", output);
-  const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) +
-                          (w.node_template == kStdin) + (a.pods == kStdin);
+  const int stdin_users =
+      (a.nodes == kStdin) + (a.request == kStdin) + (w.node_template == kStdin) + (pods_stdin(a));
   if (stdin_users > 1) return usage_error("only one input may be - (stdin)", output);
   // --explain and --all-nodes shape a plan's output; drain --each-node
   // prints one line per node already.
@@ -502,7 +556,7 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   InputFiles inputs(parse_input_format(a.input_format));
   inputs.read(a.nodes, options.nodes);
   inputs.read_given(a.request, options.request);
-  inputs.read_given(a.pods, options.pods);
+  inputs.read_pods(a.pods, options.pods, &options.more_pods);
   inputs.read_given(w.node_template, options.template_node);
   if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.kubernetes = kubernetes_options(a);
@@ -569,13 +623,13 @@ int run_realloc_command(const PlanArgs& a) {
   if (a.request.empty()) return usage_error("--request is required", output);
   if (a.nodes == kStdin && a.request == kStdin)
     return usage_error("only one of --nodes and --request may be - (stdin)", output);
-  if (a.pods == kStdin && (a.nodes == kStdin || a.request == kStdin))
+  if (pods_stdin(a) && (a.nodes == kStdin || a.request == kStdin))
     return usage_error("only one of --nodes, --request and --pods may be - (stdin)", output);
   ReallocOptions options;
   InputFiles inputs(parse_input_format(a.input_format));
   inputs.read(a.nodes, options.nodes);
   inputs.read(a.request, options.request);
-  inputs.read_given(a.pods, options.pods);
+  inputs.read_pods(a.pods, options.pods, nullptr);
   if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.kubernetes = kubernetes_options(a);
   options.output = output;

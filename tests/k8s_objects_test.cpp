@@ -2,7 +2,11 @@
 // workload counts against running pods, the pods eruplan knows one by one,
 // nodes without allocatable.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "kubernetes.h"
@@ -232,4 +236,57 @@ TEST_CASE("k8s objects: a node without allocatable cpu, memory or pods takes not
   CHECK(text.find("node \"bare\" has no allocatable cpu, memory, pods (no status.allocatable)") !=
         std::string::npos);
   CHECK(text.find("node \"half\" has no allocatable memory, pods") != std::string::npos);
+}
+
+namespace {
+
+// Runs the built binary from the source tree: exit status, stdout + stderr.
+std::pair<int, std::string> cli(const std::string& args) {
+  const std::string out = std::string(ERUPLAN_BINARY) + ".k8s_objects_test.out";
+  const std::string cmd = std::string("cd ") + ERUPLAN_SOURCE_DIR + " && " + ERUPLAN_BINARY + " " +
+                          args + " </dev/null >" + out + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(out, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(out.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+}  // namespace
+
+TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
+  const std::string k = "fixtures/kubernetes/";
+  const std::string plan = "plan -n " + k + "nodes.json -r " + k + "deployment.yaml -o json";
+  // A support bundle's per-namespace pod lists (items without kind) plan as
+  // the one pod list does.
+  auto [code, one] = cli(plan + " --pods " + k + "pods.json");
+  CHECK(code == 0);
+  auto [code2, dir] = cli(plan + " --pods " + k + "bundle");
+  CHECK(code2 == 0);
+  const auto body = [](const std::string& s) { return s.substr(s.find("\n{") + 1); };
+  CHECK(body(one) == body(dir));
+  CHECK(one.find("\"worker-1\": 3") != std::string::npos);
+  // The same pods twice: counted once, with a warning naming both places.
+  auto [code3, twice] = cli(plan + " --pods " + k + "bundle --pods " + k + "pods.json");
+  CHECK(code3 == 0);
+  CHECK(body(twice) == body(one));
+  CHECK(twice.find("pod shop/cache-0 appears twice: first at "
+                   "fixtures/kubernetes/bundle/shop.json:") != std::string::npos);
+  // --replicas: the desired total (3 run, so 2 new of 5); 3 is satisfied.
+  auto [code4, five] = cli(plan + " --pods " + k + "pods.json --replicas 5");
+  CHECK(code4 == 0);
+  CHECK(five.find("\"worker-1\": 2") != std::string::npos);
+  auto [code5, three] = cli(plan + " --pods " + k + "pods.json --replicas 3");
+  CHECK(code5 == 0);
+  CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
+  CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // With several pod-carrying objects, --replicas is a usage error.
+  const std::string two = std::string(ERUPLAN_BINARY) + ".two.yaml";
+  std::ofstream(two) << "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {}\n";
+  auto [code6, several] = cli("plan -n " + k + "nodes.json -r " + two + " --replicas 2");
+  CHECK(code6 == 2);
+  std::tie(code6, several) = cli("plan -n " + k + "nodes.json -r " + two);
+  CHECK(code6 == 0);
+  std::remove(two.c_str());
 }

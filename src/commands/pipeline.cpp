@@ -528,7 +528,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   // (for 1,000,000 nodes, 110 MB).
   if (nodes_text) std::string().swap(*nodes_text);
   PodCensus census;  // --pods beyond the inventory's: the manifests' counts
-  load_pods(result.inventory, options.pods, options.kubernetes, diags, &census);
+  load_pods(result.inventory, options.pods, options.kubernetes, diags, &census, options.more_pods);
 
   const bool want_request = options.command != Command::Validate || options.request.has_value() ||
                             !options.overrides.empty();

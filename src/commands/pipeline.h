@@ -51,6 +51,7 @@ struct RunOptions {
   // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
   KubernetesOptions kubernetes;
   std::optional<Source> pods;
+  std::vector<Source> more_pods;  // further --pods files, in command-line order
   // `plan` with several requests, table or JSON: when set, the output is
   // handed over in pieces of about 1 MiB as it is rendered, and
   // RunResult::out holds only the rest; without it, all of it. The bytes are

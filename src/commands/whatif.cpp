@@ -98,7 +98,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   diags.set_strict(o.strict);
   auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
   PodCensus census;
-  load_pods(inv, o.pods, o.kubernetes, diags, &census);
+  load_pods(inv, o.pods, o.kubernetes, diags, &census, o.more_pods);
   bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
   std::optional<RequestSet> set;
   if (o.request)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,8 +72,12 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
 // --pods when given, as the commands read it: applied to the inventory (reset
 // after errors), or with no inventory (-n had errors) still read, so that
 // its problems are reported in the same run.
+// `more`: further --pods files, read after `pods` in their order; a pod
+// (namespace/name) met again counts once, the first time, with a warning
+// naming both places.
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
-               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census = nullptr);
+               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census = nullptr,
+               std::span<const Source> more = {});
 
 // -r: when the file holds Kubernetes manifests (kind and apiVersion at the
 // top), sets `matched` and reads them as requests; otherwise leaves `matched`

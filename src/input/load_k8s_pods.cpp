@@ -46,8 +46,11 @@ std::string pod_name(const Doc& doc, ValueId ns, ValueId name) {
 // apply_pods, or with no inventory (-n had errors) the pods file read for
 // its own problems alone: no node list to match the pods against, so
 // nothing about nodes is said.
+// Pods already read (namespace/name -> where), across --pods files.
+using SeenPods = std::unordered_map<std::string, std::string>;
+
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
-               Diagnostics& diags, PodCensus* census) {
+               Diagnostics& diags, PodCensus* census, SeenPods* seen_pods = nullptr) {
   Inventory none;
   Inventory& inventory = nodes ? *nodes : none;
   const std::size_t errors_before = count_errors(diags);
@@ -114,6 +117,20 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       continue;  // finished pods hold no resources
     }
     if (text_of(*doc, phase) == "Failed") continue;
+    if (seen_pods && name != kNoValue) {
+      const std::string key = (ns != kNoValue ? std::string(text_of(*doc, ns)) : "default") + "/" +
+                              std::string(text_of(*doc, name));
+      const Origin here = r.origin(meta_path.child("name"), name);
+      const std::string where =
+          here.file + ":" + std::to_string(here.line) + ":" + std::to_string(here.col);
+      auto [it, fresh] = seen_pods->emplace(key, where);
+      if (!fresh) {
+        r.warning(meta_path.child("name"), name,
+                  "pod " + key + " appears twice: first at " + it->second + ", again here (" +
+                      where + "); counted once");
+        continue;
+      }
+    }
     // Where it runs; what it requests is pod_request's to pick.
     std::array<ValueId, kKubePodSpecFields.size()> placed;
     pick(r, spec_path, spec, kKubePodSpecFields, placed.data(),
@@ -226,10 +243,14 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
 }
 
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
-               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census) {
+               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
+               std::span<const Source> more) {
   if (!pods) return;
-  if (!read_pods(inventory ? &*inventory : nullptr, *pods, options, diags, census))
-    inventory.reset();
+  SeenPods seen;
+  bool ok = read_pods(inventory ? &*inventory : nullptr, *pods, options, diags, census, &seen);
+  for (const Source& s : more)
+    ok = read_pods(inventory ? &*inventory : nullptr, s, options, diags, census, &seen) && ok;
+  if (!ok) inventory.reset();
 }
 
 }  // namespace eruplan

@@ -290,3 +290,18 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   CHECK(code6 == 0);
   std::remove(two.c_str());
 }
+
+TEST_CASE("k8s objects: a kind-less Node under --nodes-format kubernetes") {
+  const std::string bare =
+      R"({"metadata": {"name": "solo"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "10"}}})";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"node.json", bare}, NodesFormat::Kubernetes, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  REQUIRE(inv->nodes.size() == 1);
+  CHECK(inv->nodes[0].name == "solo");
+  CHECK(inv->nodes[0].max_instances == 10);
+  // Without the flag it is no Kubernetes file (an eruplan inventory's errors).
+  Diagnostics auto_diags;
+  CHECK_FALSE(load_nodes(Source{"node.json", bare}, NodesFormat::Auto, auto_diags));
+}

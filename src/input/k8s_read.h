@@ -145,7 +145,8 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
 
 // kubectl get nodes -o json (a List or NodeList), or one Node.
 bool is_kubernetes_nodes(const Doc& doc);
+// `forced`: --nodes-format kubernetes (kind-less items and objects are Nodes).
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
-                                               Diagnostics& diags);
+                                               Diagnostics& diags, bool forced);
 
 }  // namespace eruplan::k8s

@@ -148,7 +148,7 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
 }  // namespace
 
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
-                                               Diagnostics& diags) {
+                                               Diagnostics& diags, bool forced) {
   const std::size_t errors_before = count_errors(diags);
   Reader r(doc, file, diags);
   if (doc[doc.root()].kind != ValueKind::Object) {
@@ -158,7 +158,23 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   Inventory inventory;  // share_base 100, as an eruplan inventory without one
   std::unordered_map<std::string_view, std::int64_t> seen;  // node name -> first item
   const FieldPath root, items_path = root.child("items");
-  if (root_kind(doc) == "Node") {
+  // Without kind, one object with metadata and status.allocatable is a Node
+  // when --nodes-format kubernetes says the file is Kubernetes'.
+  bool bare_node = false;
+  if (forced && root_kind(doc).empty()) {
+    std::array<ValueId, kKubeListFields.size()> l;
+    pick(r, root, doc.root(), kKubeListFields, l.data(), {kube_list_field::kItems});
+    std::array<ValueId, kKubeNodeFields.size()> f;
+    pick(r, root, doc.root(), kKubeNodeFields, f.data(),
+         {kube_node_field::kMetadata, kube_node_field::kStatus});
+    std::array<ValueId, kKubeNodeStatusFields.size()> st;
+    if (l[kube_list_field::kItems] == kNoValue && f[kube_node_field::kMetadata] != kNoValue &&
+        doc[f[kube_node_field::kStatus]].kind == ValueKind::Object) {
+      pick(r, root.child("status"), f[kube_node_field::kStatus], kKubeNodeStatusFields, st.data());
+      bare_node = st[kube_node_status_field::kAllocatable] != kNoValue;
+    }
+  }
+  if (root_kind(doc) == "Node" || bare_node) {
     // One Node (kubectl get node NAME -o json): an inventory of one node,
     // its field paths from the file's root.
     read_node(r, root, doc.root(), seen, inventory);

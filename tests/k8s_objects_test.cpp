@@ -270,8 +270,9 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   auto [code3, twice] = cli(plan + " --pods " + k + "bundle --pods " + k + "pods.json");
   CHECK(code3 == 0);
   CHECK(body(twice) == body(one));
-  CHECK(twice.find("pod shop/cache-0 appears twice: first at "
-                   "fixtures/kubernetes/bundle/shop.json:") != std::string::npos);
+  CHECK(twice.find("pod shop/cache-0 appears twice: first in "
+                   "fixtures/kubernetes/bundle/shop.json at items[2], again here "
+                   "(fixtures/kubernetes/pods.json items[5]); counted once") != std::string::npos);
   // --replicas: the desired total (3 run, so 2 new of 5); 3 is satisfied.
   auto [code4, five] = cli(plan + " --pods " + k + "pods.json --replicas 5");
   CHECK(code4 == 0);

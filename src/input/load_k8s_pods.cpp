@@ -47,7 +47,11 @@ std::string pod_name(const Doc& doc, ValueId ns, ValueId name) {
 // its own problems alone: no node list to match the pods against, so
 // nothing about nodes is said.
 // Pods already read (namespace/name -> where), across --pods files.
-using SeenPods = std::unordered_map<std::string, std::string>;
+struct SeenPod {
+  const std::string* file;  // the Source's name, alive for the whole load
+  std::uint32_t index;      // in its items
+};
+using SeenPods = std::unordered_map<std::string, SeenPod>;
 
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
                Diagnostics& diags, PodCensus* census, SeenPods* seen_pods = nullptr) {
@@ -118,16 +122,14 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     }
     if (text_of(*doc, phase) == "Failed") continue;
     if (seen_pods && name != kNoValue) {
-      const std::string key = (ns != kNoValue ? std::string(text_of(*doc, ns)) : "default") + "/" +
-                              std::string(text_of(*doc, name));
-      const Origin here = r.origin(meta_path.child("name"), name);
-      const std::string where =
-          here.file + ":" + std::to_string(here.line) + ":" + std::to_string(here.col);
-      auto [it, fresh] = seen_pods->emplace(key, where);
+      std::string key = (ns != kNoValue ? std::string(text_of(*doc, ns)) : "default") + "/" +
+                        std::string(text_of(*doc, name));
+      auto [it, fresh] = seen_pods->try_emplace(std::move(key), SeenPod{&pods.name, i});
       if (!fresh) {
         r.warning(meta_path.child("name"), name,
-                  "pod " + key + " appears twice: first at " + it->second + ", again here (" +
-                      where + "); counted once");
+                  "pod " + it->first + " appears twice: first in " + *it->second.file +
+                      " at items[" + std::to_string(it->second.index) + "], again here (" +
+                      pods.name + " items[" + std::to_string(i) + "]); counted once");
         continue;
       }
     }

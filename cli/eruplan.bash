@@ -18,6 +18,7 @@ _eruplan() {
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -33,7 +34,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --help --version"
       ;;
     plan)
       case $prev in
@@ -44,6 +45,7 @@ _eruplan() {
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -63,7 +65,7 @@ _eruplan() {
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
       ;;
     validate)
       case $prev in
@@ -73,6 +75,7 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -88,7 +91,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --help --version"
       ;;
     apply)
       case $prev in
@@ -99,6 +102,7 @@ _eruplan() {
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -118,7 +122,7 @@ _eruplan() {
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
       ;;
     share)
       case $prev in
@@ -161,6 +165,7 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
         --cpu) return ;;
@@ -177,7 +182,7 @@ _eruplan() {
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --strategies) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
       ;;
     grow)
       case $prev in
@@ -188,6 +193,7 @@ _eruplan() {
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
         --count) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -208,7 +214,7 @@ _eruplan() {
         --expander) COMPREPLY=($(compgen -W "least-waste most-pods price priority" -- "$cur")); return ;;
         --max) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --help --version"
       ;;
     drain)
       case $prev in
@@ -218,6 +224,7 @@ _eruplan() {
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
         --app) return ;;
+        --replicas) return ;;
         --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
         --scoring) COMPREPLY=($(compgen -W "least_allocated most_allocated requested_to_capacity_ratio" -- "$cur")); return ;;
         --nodes-limit) return ;;
@@ -233,7 +240,7 @@ _eruplan() {
         --app-label) return ;;
         --node) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
+      flags="--nodes --request --input-format --output --plans --app --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
       ;;
     diff)
       case $prev in

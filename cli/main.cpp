@@ -95,6 +95,16 @@ bool read_bounded(std::istream& in, std::string& text) {
   return used <= kMaxInputBytes;
 }
 
+// A directory's regular files (--pods DIR), or nullopt when it is none.
+std::optional<std::vector<std::string>> list_dir(const std::string& path) {
+  std::error_code ec;
+  if (path == "-" || !fs::is_directory(path, ec)) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (!e.is_directory(ec)) out.push_back(e.path().string());
+  return out;
+}
+
 // Reads a whole file, or standard input for "-"; on failure nullopt and why.
 std::optional<std::string> read_input(const std::string& path, std::string& why) {
   std::string text;
@@ -210,7 +220,7 @@ void wire(CLI::App& app, const CommandRow& row, Wired& w) {
 int run(Wired& w) {
   for (const auto& [key, option] : w.options)
     if (option->count() > 0) w.args.given.insert(key);
-  const FileAccess files{read_input};
+  const FileAccess files{read_input, list_dir};
   const CommandInput input{w.args, files, [](std::string_view piece) {
                              std::fwrite(piece.data(), 1, piece.size(), stdout);
                            }};

@@ -42,7 +42,8 @@ FileAccess memory_files(std::map<std::string, std::string> files) {
         if (it != files.end()) return it->second;
         why = "No such file or directory";
         return std::nullopt;
-      }};
+      },
+      nullptr};
 }
 
 Args args_of(std::initializer_list<std::pair<std::string, std::string>> values) {

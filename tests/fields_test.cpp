@@ -136,6 +136,8 @@ std::vector<Schema> schemas() {
       {"kubernetes workload spec", kKubeWorkloadSpecFields, {"KUBERNETES INPUTS"}},
       {"kubernetes template", kKubeTemplateFields, {"KUBERNETES INPUTS"}},
       {"kubernetes toleration", kKubeTolerationFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes selector", kKubeLabelSelectorFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes requirement", kKubeRequirementFields, {"KUBERNETES INPUTS"}},
   };
 }
 
@@ -185,6 +187,8 @@ const std::vector<std::pair<std::string, Table>>& kube_tables() {
       {"workload spec", kKubeWorkloadSpecFields},
       {"template", kKubeTemplateFields},
       {"toleration", kKubeTolerationFields},
+      {"selector", kKubeLabelSelectorFields},
+      {"requirement", kKubeRequirementFields},
   };
   return tables;
 }

@@ -508,7 +508,7 @@ spec: {containers: [{resources: {requests: {memory: 1Gi}}}]}
           {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "a"}, "spec": {"template": {"spec": {"containers": []}}}}]})",
       {}, "list.json");
   REQUIRE(list.set);
-  CHECK(list.set->list);  // a List of one is a list (SPEC §8.4)
+  CHECK_FALSE(list.set->list);  // one pod-carrying object is one request, List or not
   CHECK(list.set->requests.size() == 1);
 
   // Request flags other than --strategy cannot change several manifests.
@@ -546,10 +546,12 @@ spec:
   CHECK(has_problem(r, "spec.template.spec.containers[0].resources.requests.memory", 9));
   CHECK(has_problem(r, "spec.template.spec.tolerations[0].operator", 10));
 
+  // Only objects that place no pods: skipped, and then nothing is left.
   r = run_with(nodes, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n");
   CHECK(r.exit == ExitCode::Invalid);
-  CHECK(has_problem(r, "kind", 2));
-  CHECK(r.err.find("expected a Deployment, StatefulSet, ReplicaSet or Pod, got Service") !=
+  CHECK(r.err.find("skipped 1 object that places no pods: Service \u00d71") != std::string::npos);
+  CHECK(r.err.find("the file holds no object that places pods (Pod, Deployment, ReplicaSet, "
+                   "StatefulSet, ReplicationController, Job, CronJob or DaemonSet)") !=
         std::string::npos);
 
   r = run_with(nodes,
@@ -580,7 +582,10 @@ TEST_CASE("kubernetes: will this Deployment fit? end to end") {
   CHECK(r.capacity->nodes[1].capacity == 0);  // worker-2 is cordoned
   CHECK(r.capacity->total == 19);
   REQUIRE(r.deploy);
-  CHECK((*r.deploy)[0] == 6);
+  // replicas 6 is the desired total: 3 web pods run (two on worker-1, one
+  // on worker-9, which is not in the list), so 3 are new.
+  CHECK((*r.deploy)[0] == 3);
+  CHECK(r.err.find("1 pod on node \"worker-9\"") != std::string::npos);
   CHECK(r.err.find("items[11].spec.nodeName: 1 pod on node \"worker-9\"") != std::string::npos);
 }
 
@@ -605,7 +610,7 @@ TEST_CASE("kubernetes cli: --nodes-format, --pods and --app-label") {
   auto [code, text] = eruplan_cli("plan -n " + k + "nodes.json --pods " + k + "pods.json -r " + k +
                                   "deployment.yaml -o json");
   CHECK(code == 0);
-  CHECK(text.find("\"deploy\": {\n    \"worker-1\": 6\n  }") != std::string::npos);
+  CHECK(text.find("\"deploy\": {\n    \"worker-1\": 3\n  }") != std::string::npos);
 
   std::tie(code, text) = eruplan_cli("validate -n " + k + "nodes.json --nodes-format eruplan");
   CHECK(code == 3);

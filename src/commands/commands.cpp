@@ -220,7 +220,9 @@ Group kubernetes_group() {
       choice("--nodes-format",
              "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)",
              {"auto", "eruplan", "kubernetes"}, "auto"),
-      file("--pods", "Running pods (kubectl get pods -A -o json): their requests become usage"),
+      list(file("--pods",
+                "Running pods (kubectl get pods -A -o json), a file or a directory of them; "
+                "repeatable: their requests become usage")),
       value("--app-label", "Label naming a pod's app (default app.kubernetes.io/name, then app)"),
   };
 }
@@ -233,6 +235,9 @@ Group request_flags_group() {
   return {
       value("--app", flag_help("--app")),
       checked("--count", flag_help("--count"), check_whole_number, "INTEGER"),
+      checked("--replicas",
+              "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
+              check_whole_number, "INTEGER"),
       suggesting(checked("--strategy", "Override: " + strategy_choices(), check_strategy),
                  strategy_names()),
       suggesting(checked("--scoring",
@@ -335,6 +340,41 @@ class InputFiles {
       problems_.push_back({Severity::Error, Origin{out.name, 0, 0, ""}, "cannot read: " + why});
   }
 
+  // --pods: each file, and each directory's .json, .yaml and .yml files in
+  // byte order (not recursing), in command-line order; the first into
+  // `first`, the others into `more` (a command that takes one file passes
+  // null and gets an error for a second).
+  void read_pods(std::optional<Source>& first, std::vector<Source>* more) {
+    std::vector<std::string> files;
+    for (const std::string& p : in_.args.list("--pods")) {
+      auto entries = in_.files.list_dir ? in_.files.list_dir(p) : std::nullopt;
+      if (!entries) {
+        files.push_back(p);
+        continue;
+      }
+      std::vector<std::string> in_dir;
+      for (const std::string& e : *entries)
+        if (e.ends_with(".json") || e.ends_with(".yaml") || e.ends_with(".yml"))
+          in_dir.push_back(e);
+      std::sort(in_dir.begin(), in_dir.end());
+      if (in_dir.empty())
+        problems_.push_back({Severity::Error, Origin{p, 0, 0, ""},
+                             "no .json, .yaml or .yml file in this directory"});
+      files.insert(files.end(), in_dir.begin(), in_dir.end());
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (i == 0) {
+        read_path(files[i], first.emplace());
+      } else if (more) {
+        read_path(files[i], more->emplace_back());
+      } else {
+        problems_.push_back(
+            {Severity::Error, Origin{files[i], 0, 0, ""}, "this command takes one --pods file"});
+        break;
+      }
+    }
+  }
+
   // An input given by an optional flag: read when the flag was given.
   void read_given(std::string_view key, std::optional<Source>& out) {
     if (in_.args.value(key).empty()) return;
@@ -359,6 +399,11 @@ class InputFiles {
   std::vector<Diagnostic> problems_;
 };
 
+bool pods_stdin(const Args& a) {
+  const std::vector<std::string>& pods = a.list("--pods");
+  return std::find(pods.begin(), pods.end(), std::string(kStdin)) != pods.end();
+}
+
 RequestOverrides overrides_of(const Args& a) {
   RequestOverrides o;
   for_each_flag_field([&](const FieldSpec& spec) {
@@ -380,6 +425,12 @@ KubernetesOptions kubernetes_options(const Args& a) {
                    : format == "eruplan"  ? NodesFormat::Eruplan
                                           : NodesFormat::Auto;
   k.app_label = a.value("--app-label");
+  if (a.has("--replicas")) {
+    std::int64_t n = 0;
+    const std::string& text = a.value("--replicas");
+    std::from_chars(text.data() + (text[0] == '+'), text.data() + text.size(), n);
+    k.replicas = n;
+  }
   return k;
 }
 
@@ -423,7 +474,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
     return usage(output, "only one of --nodes and --request may be - (stdin)");
-  if (a.value("--pods") == kStdin && (nodes_stdin || request_stdin))
+  if (pods_stdin(a) && (nodes_stdin || request_stdin))
     return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
   RunOptions options;
   options.command = command;
@@ -431,7 +482,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
   inputs.read_given("--request", options.request);
-  inputs.read_given("--pods", options.pods);
+  inputs.read_pods(options.pods, command == Command::Share ? nullptr : &options.more_pods);
   inputs.read_given("--pdbs", options.pdbs);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
@@ -487,13 +538,13 @@ CommandOutput run_realloc_row(const CommandInput& in) {
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
     return usage(output, "only one of --nodes and --request may be - (stdin)");
-  if (a.value("--pods") == kStdin && (nodes_stdin || request_stdin))
+  if (pods_stdin(a) && (nodes_stdin || request_stdin))
     return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
   ReallocOptions options;
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
   inputs.read("--request", options.request);
-  inputs.read_given("--pods", options.pods);
+  inputs.read_pods(options.pods, nullptr);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.kubernetes = kubernetes_options(a);
   options.output = output;
@@ -526,7 +577,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   const int stdin_users =
       (a.value("--nodes") == kStdin) + (a.value("--request") == kStdin) +
       static_cast<int>(std::count(templates.begin(), templates.end(), std::string(kStdin))) +
-      (a.value("--pods") == kStdin);
+      (pods_stdin(a));
   if (stdin_users > 1) return usage(output, "only one input may be - (stdin)");
   // --explain and --all-nodes shape a plan's output; drain --each-node
   // prints one line per node already.
@@ -543,7 +594,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
   inputs.read_given("--request", options.request);
-  inputs.read_given("--pods", options.pods);
+  inputs.read_pods(options.pods, &options.more_pods);
   for (const std::string& t : templates) inputs.read_path(t, options.templates.emplace_back());
   options.like = a.list("--like");
   options.costs = a.list("--cost");

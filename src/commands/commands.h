@@ -74,6 +74,9 @@ struct Args {
 struct FileAccess {
   // The whole file; nullopt with `why` set when it cannot be read.
   std::function<std::optional<std::string>(const std::string& path, std::string& why)> read;
+  // The entries of a directory (file names with their path), or nullopt
+  // when `path` is not a directory; may be unset (nothing is a directory).
+  std::function<std::optional<std::vector<std::string>>(const std::string& path)> list_dir;
 };
 
 // What a command hands back to the CLI, for every command alike.

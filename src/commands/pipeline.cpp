@@ -178,7 +178,12 @@ struct PlanRunner {
     result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
     note_reasons("", outcome.capacity);
     result.scores = outcome.scores;
-    if (outcome.status == RequestStatus::Satisfied || outcome.status == RequestStatus::Rejected) {
+    if (outcome.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
+      // A Kubernetes object with its pods all running: nothing to place,
+      // which is no failure (exit 0) and prints the plan's document.
+      result.err += request.satisfied + '\n';
+    } else if (outcome.status == RequestStatus::Satisfied ||
+               outcome.status == RequestStatus::Rejected) {
       show_failure(result, inventory, request, outcome,
                    {options.output, options.plans, options.explain, options.all_nodes});
       result.capacity = std::move(outcome.capacity);
@@ -542,7 +547,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   // The Inventory copies what it keeps: the text can go before planning
   // (for 1,000,000 nodes, 110 MB).
   if (nodes_text) std::string().swap(*nodes_text);
-  load_pods(result.inventory, options.pods, options.kubernetes, diags);
+  PodCensus census;  // --pods beyond the inventory's: the manifests' counts
+  load_pods(result.inventory, options.pods, options.kubernetes, diags, &census, options.more_pods);
   std::vector<PodDisruptionBudget> pdbs;
   if (options.pdbs) {
     if (auto read = load_pdbs(*options.pdbs, diags)) pdbs = std::move(*read);
@@ -558,7 +564,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     bool kubernetes = false;  // SPEC §12: Deployment, StatefulSet, ReplicaSet, Pod manifests
     if (source)
       set = load_kubernetes_requests(*source, options.overrides, options.kubernetes, count_required,
-                                     diags, kubernetes);
+                                     diags, kubernetes,
+                                     result.inventory ? &*result.inventory : nullptr, &census);
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
     if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;

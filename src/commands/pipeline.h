@@ -60,6 +60,7 @@ struct RunOptions {
   std::optional<Source> pdbs;
   // share --model mesos (set), with --seed and --cycles; unset: --model drf.
   std::optional<MesosOptions> mesos;
+  std::vector<Source> more_pods;  // further --pods files, in command-line order
   // `plan` with several requests, table or JSON: when set, the output is
   // handed over in pieces of about 1 MiB as it is rendered, and
   // RunResult::out holds only the rest; without it, all of it. The bytes are

@@ -32,8 +32,9 @@ struct WhatIfOptions {
   Source nodes;
   std::optional<Source> request;
   RequestOverrides overrides;
-  KubernetesOptions kubernetes;  // SPEC §12: --nodes-format, --app-label
-  std::optional<Source> pods;    // SPEC §12: --pods
+  KubernetesOptions kubernetes;   // SPEC §12: --nodes-format, --app-label
+  std::optional<Source> pods;     // SPEC §12: --pods
+  std::vector<Source> more_pods;  // further --pods files, in command-line order
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;

@@ -170,6 +170,8 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
 // request.
 PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
   PodRequest out;
+  out.nonzero_cpu = kNonZeroCpu;  // as when it names no resource
+  out.nonzero_memory = kNonZeroMemory;
   std::array<ValueId, kKubeContainerFields.size()> f;
   if (!pick(r, path, container, kKubeContainerFields, f.data())) return out;
   if (sidecar) *sidecar = text_of(r.doc(), f[kube_container_field::kRestartPolicy]) == "Always";
@@ -182,6 +184,13 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   std::vector<std::string_view> named;
   read_resource_list(r, res_path.child("requests"), requests, out, &named);
   read_resource_list(r, res_path.child("limits"), limits, out, &named);
+  const auto has = [&](std::string_view n) {
+    return std::find(named.begin(), named.end(), n) != named.end();
+  };
+  out.nonzero_cpu =
+      has(kKubeResourceFields[kube_resource_field::kCpu].name) ? out.cpu : kNonZeroCpu;
+  out.nonzero_memory =
+      has(kKubeResourceFields[kube_resource_field::kMemory].name) ? out.memory : kNonZeroMemory;
   return out;
 }
 
@@ -219,6 +228,8 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   }
   sum.combine(init_max, larger);
   read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);
+  extra.nonzero_cpu = extra.cpu;
+  extra.nonzero_memory = extra.memory;
   sum.combine(extra, add);
   return sum;
 }

@@ -71,6 +71,11 @@ std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want
 // The root's kind, empty when it has none.
 std::string_view root_kind(const Doc& doc);
 
+// Kubernetes' defaults for a container without a cpu or memory request, in
+// scoring (k8s.io/component-helpers: DefaultMilliCPURequest, DefaultMemoryRequest).
+inline constexpr NanoCores kNonZeroCpu = 100'000'000;  // 100m
+inline constexpr Bytes kNonZeroMemory = 200LL << 20;   // 200Mi
+
 inline std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
@@ -80,6 +85,10 @@ struct PodRequest {
   NanoCores cpu = 0;
   Bytes memory = 0;
   Bytes storage = 0;
+  // cpu and memory with Kubernetes' scoring defaults: a container without a
+  // cpu (memory) request counts 100m (200Mi).
+  NanoCores nonzero_cpu = 0;
+  Bytes nonzero_memory = 0;
   NamedList<std::int64_t> extended;    // sorted by name
   std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
 
@@ -105,6 +114,8 @@ struct PodRequest {
     cpu = f(cpu, o.cpu);
     memory = f(memory, o.memory);
     storage = f(storage, o.storage);
+    nonzero_cpu = f(nonzero_cpu, o.nonzero_cpu);
+    nonzero_memory = f(nonzero_memory, o.nonzero_memory);
     for (const auto& [name, value] : o.extended) slot(name);
     for (auto& [name, value] : extended) {
       std::int64_t theirs = 0;
@@ -134,7 +145,8 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
 
 // kubectl get nodes -o json (a List or NodeList), or one Node.
 bool is_kubernetes_nodes(const Doc& doc);
+// `forced`: --nodes-format kubernetes (kind-less items and objects are Nodes).
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
-                                               Diagnostics& diags);
+                                               Diagnostics& diags, bool forced);
 
 }  // namespace eruplan::k8s

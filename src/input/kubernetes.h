@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diagnostics.h"
 #include "load.h"
@@ -43,6 +45,20 @@ struct KubernetesOptions {
   // realloc (SPEC §11): each pod applied is also a workload of its node, id
   // "namespace/name", its requests as both request and limit.
   bool pods_as_workloads = false;
+  // --replicas: a workload's desired total instead of its spec.replicas.
+  std::optional<std::int64_t> replicas;
+};
+
+// What --pods says beyond the inventory's own pods (Inventory::pods), for
+// the counts of workloads read from manifests (replicas as a desired total,
+// a Job's succeeded pods, a Pod already bound).
+struct PodCensus {
+  struct Pod {
+    std::string ns, name;
+    Labels labels;
+  };
+  std::vector<Pod> elsewhere;  // bound, not Succeeded/Failed, on nodes not in the list
+  std::vector<Pod> succeeded;  // phase Succeeded, bound or not
 };
 
 // -n: an eruplan inventory (§2) or a Kubernetes NodeList/List of Nodes,
@@ -52,21 +68,24 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
 // --pods: adds every bound pod that is not Succeeded/Failed to its node's
 // usage and one instance of its app. False after reporting errors.
 bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
-                Diagnostics& diags);
+                Diagnostics& diags, PodCensus* census = nullptr);
 // --pods when given, as the commands read it: applied to the inventory (reset
 // after errors), or with no inventory (-n had errors) still read, so that
 // its problems are reported in the same run.
+// `more`: further --pods files, read after `pods` in their order; a pod
+// (namespace/name) met again counts once, the first time, with a warning
+// naming both places.
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
-               const KubernetesOptions& options, Diagnostics& diags);
+               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census = nullptr,
+               std::span<const Source> more = {});
 
 // -r: when the file holds Kubernetes manifests (kind and apiVersion at the
 // top), sets `matched` and reads them as requests; otherwise leaves `matched`
 // false and returns nullopt without a diagnostic (the caller reads the file
 // as an eruplan request).
-std::optional<RequestSet> load_kubernetes_requests(const Source& source,
-                                                   const RequestOverrides& overrides,
-                                                   const KubernetesOptions& options,
-                                                   bool count_required, Diagnostics& diags,
-                                                   bool& matched);
+std::optional<RequestSet> load_kubernetes_requests(
+    const Source& source, const RequestOverrides& overrides, const KubernetesOptions& options,
+    bool count_required, Diagnostics& diags, bool& matched, const Inventory* inventory = nullptr,
+    const PodCensus* census = nullptr);
 
 }  // namespace eruplan

@@ -50,9 +50,10 @@ inline constexpr std::array kKubeMetadataFields{
     FieldSpec{"namespace", FieldKind::Text, "", "a pod's: its id is namespace/name"},
     FieldSpec{"labels", FieldKind::Labels, "",
               "a node's labels; a pod's or manifest's app (app.kubernetes.io/name, app)"},
+    FieldSpec{"generateName", FieldKind::Text, "", "names an object that has no name"},
 };
 namespace kube_metadata_field {
-enum : std::size_t { kName, kNamespace, kLabels, kCount };
+enum : std::size_t { kName, kNamespace, kLabels, kGenerateName, kCount };
 }
 
 // spec: of a Node.
@@ -110,9 +111,10 @@ enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
 // status: of a Pod.
 inline constexpr std::array kKubePodStatusFields{
     FieldSpec{"phase", FieldKind::Text, "", "Succeeded or Failed: the pod holds nothing"},
+    FieldSpec{"startTime", FieldKind::Text, "", "when a running pod started"},
 };
 namespace kube_pod_status_field {
-enum : std::size_t { kPhase, kCount };
+enum : std::size_t { kPhase, kStartTime, kCount };
 }
 
 // A pod's spec: a running Pod's, a Pod manifest's or a pod template's.
@@ -126,6 +128,9 @@ inline constexpr std::array kKubePodSpecFields{
     FieldSpec{"nodeSelector", FieldKind::Labels, "", "a manifest's node_filter.labels"},
     FieldSpec{"tolerations", FieldKind::Block, "", "a manifest's tolerations"},
     FieldSpec{"affinity", FieldKind::Block, "", "not modelled: a manifest gets a warning"},
+    FieldSpec{"priority", FieldKind::Integer, "", "a running pod's priority"},
+    FieldSpec{"schedulerName", FieldKind::Text, "", "a manifest's scheduler"},
+    FieldSpec{"preemptionPolicy", FieldKind::Text, "", "Never: a manifest's pod never preempts"},
 };
 namespace kube_pod_spec_field {
 enum : std::size_t {
@@ -136,6 +141,9 @@ enum : std::size_t {
   kNodeSelector,
   kTolerations,
   kAffinity,
+  kPriority,
+  kSchedulerName,
+  kPreemptionPolicy,
   kCount
 };
 }
@@ -172,11 +180,45 @@ enum : std::size_t { kKind, kApiVersion, kMetadata, kSpec, kCount };
 
 // spec: of a Deployment, StatefulSet or ReplicaSet.
 inline constexpr std::array kKubeWorkloadSpecFields{
-    FieldSpec{"replicas", FieldKind::Integer, "", "the request's count (default 1)"},
+    FieldSpec{"replicas", FieldKind::Integer, "",
+              "the desired total (default 1); running pods count toward it"},
     FieldSpec{"template", FieldKind::Block, "", "the pod to place"},
+    FieldSpec{"selector", FieldKind::Block, "",
+              "which running pods are the workload's (default: the template's labels)"},
+    FieldSpec{"parallelism", FieldKind::Integer, "", "a Job's pods at once (default 1)"},
+    FieldSpec{"completions", FieldKind::Integer, "", "a Job's pods to succeed in all"},
+    FieldSpec{"jobTemplate", FieldKind::Block, "", "a CronJob's Job (metadata, spec)"},
 };
 namespace kube_workload_spec_field {
-enum : std::size_t { kReplicas, kTemplate, kCount };
+enum : std::size_t {
+  kReplicas,
+  kTemplate,
+  kSelector,
+  kParallelism,
+  kCompletions,
+  kJobTemplate,
+  kCount
+};
+}
+
+// A workload's spec.selector (a ReplicationController's is a plain map of
+// labels instead).
+inline constexpr std::array kKubeLabelSelectorFields{
+    FieldSpec{"matchLabels", FieldKind::Labels, "", "labels a pod must carry"},
+    FieldSpec{"matchExpressions", FieldKind::Block, "", "requirements a pod's labels must meet"},
+};
+namespace kube_label_selector_field {
+enum : std::size_t { kMatchLabels, kMatchExpressions, kCount };
+}
+
+// One of a selector's matchExpressions.
+inline constexpr std::array kKubeRequirementFields{
+    FieldSpec{"key", FieldKind::Text, "", "the label key"},
+    FieldSpec{"operator", FieldKind::Text, "", "In, NotIn, Exists or DoesNotExist"},
+    FieldSpec{"values", FieldKind::Block, "", "for In and NotIn"},
+};
+namespace kube_requirement_field {
+enum : std::size_t { kKey, kOperator, kValues, kCount };
 }
 
 // spec.template: of a Deployment, StatefulSet or ReplicaSet.
@@ -214,6 +256,8 @@ static_assert(kKubeResourcesFields.size() == kube_resources_field::kCount);
 static_assert(kKubeManifestFields.size() == kube_manifest_field::kCount);
 static_assert(kKubeWorkloadSpecFields.size() == kube_workload_spec_field::kCount);
 static_assert(kKubeTemplateFields.size() == kube_template_field::kCount);
+static_assert(kKubeLabelSelectorFields.size() == kube_label_selector_field::kCount);
+static_assert(kKubeRequirementFields.size() == kube_requirement_field::kCount);
 static_assert(kKubeTolerationFields.size() == kube_toleration_field::kCount);
 
 // An object's kind is looked up before its type is known (which list, a

@@ -33,14 +33,28 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
 // status.allocatable: cpu, memory, ephemeral-storage (storage), pods
 // (max_instances), hugepages-* (not modelled: a pod's hugepages are not
 // planned), and every other name an extended resource.
-void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_base, Node& node) {
+// A node without cpu, memory or pods there has 0 of it (as Kubernetes reads
+// a missing allocatable); `missing` names them.
+void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_base, Node& node,
+                      std::vector<std::string>& missing) {
   node.cpu_given = 0;
-  if (v == kNoValue) return;
+  node.max_instances = 0;
+  bool cpu = false, memory = false, pods = false;
+  auto note_missing = [&] {
+    if (!cpu) missing.emplace_back("cpu");
+    if (!memory) missing.emplace_back("memory");
+    if (!pods) missing.emplace_back("pods");
+  };
+  if (v == kNoValue) {
+    note_missing();
+    return;
+  }
   for (const Reader::Entry& e : r.members(path, v)) {
     const FieldPath here = path.child(e.key);
     if (r.doc()[e.value].kind == ValueKind::Null || e.key.starts_with("hugepages-")) continue;
     switch (resource_row(e.key)) {
       case kube_resource_field::kCpu:
+        cpu = true;
         if (auto c = quantity(r, here, e.value, 9)) {
           if (*c / kNanoPerCore > kMaxCoresPerNode) {
             r.error(here, e.value,
@@ -54,12 +68,14 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
         }
         break;
       case kube_resource_field::kMemory:
+        memory = true;
         if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
         break;
       case kube_resource_field::kEphemeralStorage:
         if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
         break;
       case kube_resource_field::kPods:
+        pods = true;
         if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
         break;
       default:
@@ -72,6 +88,7 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
   }
   std::sort(node.extended.begin(), node.extended.end(),
             [](const ExtendedResource& a, const ExtendedResource& b) { return a.name < b.name; });
+  note_missing();
 }
 
 // One Node object at `at` (an item of the list, or the file's root) into
@@ -114,14 +131,24 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
     if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
   }
   read_taints(r, spec_path.child("taints"), taints, node);
-  read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
+  std::vector<std::string> missing;
+  read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node,
+                   missing);
+  if (!missing.empty() && !node.name.empty()) {
+    std::string what;
+    for (const std::string& m : missing) what += (what.empty() ? "" : ", ") + m;
+    r.warning(status_path.child("allocatable"), allocatable != kNoValue ? allocatable : item,
+              "node " + quoted(node.name) + " has no allocatable " + what +
+                  (allocatable == kNoValue ? " (no status.allocatable)" : "") +
+                  ": it takes no pod (0 of " + (missing.size() == 1 ? "it" : "each") + ")");
+  }
   inventory.nodes.push_back(std::move(node));
 }
 
 }  // namespace
 
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
-                                               Diagnostics& diags) {
+                                               Diagnostics& diags, bool forced) {
   const std::size_t errors_before = count_errors(diags);
   Reader r(doc, file, diags);
   if (doc[doc.root()].kind != ValueKind::Object) {
@@ -131,7 +158,23 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   Inventory inventory;  // share_base 100, as an eruplan inventory without one
   std::unordered_map<std::string_view, std::int64_t> seen;  // node name -> first item
   const FieldPath root, items_path = root.child("items");
-  if (root_kind(doc) == "Node") {
+  // Without kind, one object with metadata and status.allocatable is a Node
+  // when --nodes-format kubernetes says the file is Kubernetes'.
+  bool bare_node = false;
+  if (forced && root_kind(doc).empty()) {
+    std::array<ValueId, kKubeListFields.size()> l;
+    pick(r, root, doc.root(), kKubeListFields, l.data(), {kube_list_field::kItems});
+    std::array<ValueId, kKubeNodeFields.size()> f;
+    pick(r, root, doc.root(), kKubeNodeFields, f.data(),
+         {kube_node_field::kMetadata, kube_node_field::kStatus});
+    std::array<ValueId, kKubeNodeStatusFields.size()> st;
+    if (l[kube_list_field::kItems] == kNoValue && f[kube_node_field::kMetadata] != kNoValue &&
+        doc[f[kube_node_field::kStatus]].kind == ValueKind::Object) {
+      pick(r, root.child("status"), f[kube_node_field::kStatus], kKubeNodeStatusFields, st.data());
+      bare_node = st[kube_node_status_field::kAllocatable] != kNoValue;
+    }
+  }
+  if (root_kind(doc) == "Node" || bare_node) {
     // One Node (kubectl get node NAME -o json): an inventory of one node,
     // its field paths from the file's root.
     read_node(r, root, doc.root(), seen, inventory);

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "k8s_read.h"
-#include "k8s_running_pod.h"
 
 namespace eruplan {
 
@@ -47,8 +46,15 @@ std::string pod_name(const Doc& doc, ValueId ns, ValueId name) {
 // apply_pods, or with no inventory (-n had errors) the pods file read for
 // its own problems alone: no node list to match the pods against, so
 // nothing about nodes is said.
+// Pods already read (namespace/name -> where), across --pods files.
+struct SeenPod {
+  const std::string* file;  // the Source's name, alive for the whole load
+  std::uint32_t index;      // in its items
+};
+using SeenPods = std::unordered_map<std::string, SeenPod>;
+
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
-               Diagnostics& diags) {
+               Diagnostics& diags, PodCensus* census, SeenPods* seen_pods = nullptr) {
   Inventory none;
   Inventory& inventory = nodes ? *nodes : none;
   const std::size_t errors_before = count_errors(diags);
@@ -99,12 +105,40 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
                   ns = meta[kube_metadata_field::kNamespace],
                   labels = meta[kube_metadata_field::kLabels],
                   phase = status[kube_pod_status_field::kPhase];
-    if (text_of(*doc, phase) == "Succeeded" || text_of(*doc, phase) == "Failed")
+    auto seen = [&] {
+      PodCensus::Pod p;
+      p.ns = ns != kNoValue ? std::string(text_of(*doc, ns)) : "default";
+      p.name = std::string(text_of(*doc, name));
+      if (labels != kNoValue && (*doc)[labels].kind == ValueKind::Object)
+        for (std::uint32_t j = 0; j < doc->size(labels); ++j)
+          p.labels.emplace_back(std::string(doc->text(doc->key(labels, j))),
+                                std::string(text_of(*doc, doc->member(labels, j))));
+      std::sort(p.labels.begin(), p.labels.end());
+      return p;
+    };
+    if (text_of(*doc, phase) == "Succeeded") {
+      if (census) census->succeeded.push_back(seen());
       continue;  // finished pods hold no resources
+    }
+    if (text_of(*doc, phase) == "Failed") continue;
+    if (seen_pods && name != kNoValue) {
+      std::string key = (ns != kNoValue ? std::string(text_of(*doc, ns)) : "default") + "/" +
+                        std::string(text_of(*doc, name));
+      auto [it, fresh] = seen_pods->try_emplace(std::move(key), SeenPod{&pods.name, i});
+      if (!fresh) {
+        r.warning(meta_path.child("name"), name,
+                  "pod " + it->first + " appears twice: first in " + *it->second.file +
+                      " at items[" + std::to_string(it->second.index) + "], again here (" +
+                      pods.name + " items[" + std::to_string(i) + "]); counted once");
+        continue;
+      }
+    }
     // Where it runs; what it requests is pod_request's to pick.
     std::array<ValueId, kKubePodSpecFields.size()> placed;
-    pick(r, spec_path, spec, kKubePodSpecFields, placed.data(), {kube_pod_spec_field::kNodeName});
-    const ValueId node_name = placed[kube_pod_spec_field::kNodeName];
+    pick(r, spec_path, spec, kKubePodSpecFields, placed.data(),
+         {kube_pod_spec_field::kNodeName, kube_pod_spec_field::kPriority});
+    const ValueId node_name = placed[kube_pod_spec_field::kNodeName],
+                  priority = placed[kube_pod_spec_field::kPriority];
     if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
     const PodRequest req = pod_request(r, spec_path, spec);
     if (!nodes) continue;
@@ -118,6 +152,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
         u = unknown.end() - 1;
       }
       ++u->second.pods;
+      if (census) census->elsewhere.push_back(seen());
       continue;
     }
     Node& node = inventory.nodes[found->second];
@@ -132,9 +167,27 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       if (it != node.extended.end()) it->used = saturating_add(it->used, value);
     }
     std::string app = pod_app(*doc, labels, options, text_of(*doc, name));
-    if (!options.pods_as_workloads)
-      running.push_back(running_pod(r, at, item, static_cast<std::uint32_t>(found->second), req.cpu,
-                                    req.memory, app));
+    if (!options.pods_as_workloads) {
+      RunningPod pod;
+      pod.node = static_cast<std::uint32_t>(found->second);
+      pod.ns = ns != kNoValue ? std::string(text_of(*doc, ns)) : "default";
+      pod.name = std::string(text_of(*doc, name));
+      if (labels != kNoValue) {
+        NamedList<std::string> l = string_map(r, meta_path.child("labels"), labels);
+        pod.labels.assign(std::make_move_iterator(l.begin()), std::make_move_iterator(l.end()));
+      }
+      if (priority != kNoValue) {
+        if (auto p = r.integer(spec_path.child("priority"), priority, INT32_MIN, INT32_MAX))
+          pod.priority = static_cast<std::int32_t>(*p);
+      }
+      pod.cpu = req.cpu;
+      pod.memory = req.memory;
+      pod.nonzero_cpu = req.nonzero_cpu;
+      pod.nonzero_memory = req.nonzero_memory;
+      pod.start_time = std::string(text_of(*doc, status[kube_pod_status_field::kStartTime]));
+      pod.app = app;
+      running.push_back(std::move(pod));
+    }
     if (options.pods_as_workloads) {
       Workload w;
       w.id = pod_name(*doc, ns, name);
@@ -151,15 +204,17 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
                   quoted(node) + ", which is not in the node list, ignored (first: " + u.first_pod +
                   ")");
 
+  if (!running.empty()) {
+    std::vector<RunningPod>& all = inventory.pods.get();
+    if (all.empty())
+      all = std::move(running);
+    else
+      all.insert(all.end(), std::make_move_iterator(running.begin()),
+                 std::make_move_iterator(running.end()));
+  }
   // Merge the instances, and keep usage within what the node has: pods that
   // ask for more than the allocatable (static pods, a shrunk node) leave it
   // full, with a warning. usage.cpu may exceed the CPU (SPEC §8.1).
-  if (!running.empty()) {
-    std::vector<RunningPod> all = inventory.pods;
-    all.insert(all.end(), std::make_move_iterator(running.begin()),
-               std::make_move_iterator(running.end()));
-    inventory.pods = std::move(all);
-  }
   for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
     Node& node = inventory.nodes[i];
     for (auto& [app, count] : apps[i]) {
@@ -188,14 +243,19 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
 }  // namespace
 
 bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
-                Diagnostics& diags) {
-  return read_pods(&inventory, pods, options, diags);
+                Diagnostics& diags, PodCensus* census) {
+  return read_pods(&inventory, pods, options, diags, census);
 }
 
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
-               const KubernetesOptions& options, Diagnostics& diags) {
+               const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
+               std::span<const Source> more) {
   if (!pods) return;
-  if (!read_pods(inventory ? &*inventory : nullptr, *pods, options, diags)) inventory.reset();
+  SeenPods seen;
+  bool ok = read_pods(inventory ? &*inventory : nullptr, *pods, options, diags, census, &seen);
+  for (const Source& s : more)
+    ok = read_pods(inventory ? &*inventory : nullptr, s, options, diags, census, &seen) && ok;
+  if (!ok) inventory.reset();
 }
 
 }  // namespace eruplan

@@ -11,7 +11,7 @@ std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Di
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
   if (format == NodesFormat::Kubernetes || k8s::is_kubernetes_nodes(*doc))
-    return k8s::load_kubernetes_nodes(*doc, source.name, diags);
+    return k8s::load_kubernetes_nodes(*doc, source.name, diags, format == NodesFormat::Kubernetes);
   return load_inventory(*doc, source.name, diags);
 }
 

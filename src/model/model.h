@@ -434,6 +434,10 @@ struct Request {
   // A request read from a Kubernetes object: its pod's labels, affinity,
   // spread, ports and priority for the scheduling plugins; null otherwise.
   std::shared_ptr<const PodScheduling> pod;
+  // A Kubernetes object that needs no new pod (its replicas already run):
+  // why, e.g. "web: 30 of 30 replicas running, nothing to place". The
+  // request is then satisfied without planning (count 0).
+  std::string satisfied;
 
   // Several requests in one run (SPEC §8.4).
   std::string name;  // unique in the file; default the app

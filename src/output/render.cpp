@@ -238,7 +238,8 @@ void write_document(W& w, const Report& report) {
     w.key("name");
     w.string(report.request.name);
   }
-  if (outcome != nullptr && (report.entry || report.request.min_count > 0)) {
+  if (outcome != nullptr &&
+      (report.entry || report.request.min_count > 0 || !report.request.satisfied.empty())) {
     w.key("status");
     w.string(status_name(outcome->status));
     w.key("placed");

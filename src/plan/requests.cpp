@@ -89,6 +89,12 @@ struct Planner {
     RequestOutcome out;
     out.planned = true;
     out.capacity = cache.pass(state, request, capacity_options());
+    if (!request.satisfied.empty()) {
+      out.status = RequestStatus::Satisfied;
+      out.reason = request.satisfied;
+      out.deploy.assign(out.capacity.nodes.size(), 0);
+      return out;
+    }
     const std::vector<StrategyInfo>& infos = strategy_pass_infos(request, out.capacity);
     const std::vector<std::size_t>& where = where_;
     const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,

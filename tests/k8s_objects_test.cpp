@@ -1,0 +1,308 @@
+// Kubernetes objects as operators have them: mixed streams, typed lists,
+// workload counts against running pods, the pods eruplan knows one by one,
+// nodes without allocatable.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "kubernetes.h"
+#include "pipeline.h"
+
+using namespace eruplan;
+
+namespace {
+
+const char* kNodes = R"({"kind": "NodeList", "apiVersion": "v1", "items": [
+  {"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}},
+  {"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}]})";
+
+// A pod (JSON) of namespace ns on `node` with labels and phase.
+std::string pod(const std::string& name, const std::string& ns, const std::string& node,
+                const std::string& labels, const std::string& phase = "Running",
+                const std::string& containers =
+                    "[{\"resources\": {\"requests\": {\"cpu\": "
+                    "\"250m\", \"memory\": \"1Gi\"}}}]") {
+  return R"({"metadata": {"name": ")" + name + R"(", "namespace": ")" + ns + R"(", "labels": )" +
+         labels + R"(}, "spec": {"nodeName": ")" + node + R"(", "priority": 7, "containers": )" +
+         containers + R"(}, "status": {"phase": ")" + phase +
+         R"(", "startTime": "2026-01-02T03:04:05Z"}})";
+}
+
+std::string pod_list(const std::vector<std::string>& pods) {
+  std::string out = R"({"kind": "PodList", "apiVersion": "v1", "items": [)";
+  for (std::size_t i = 0; i < pods.size(); ++i) out += (i ? "," : "") + pods[i];
+  return out + "]}";
+}
+
+struct Loaded {
+  std::optional<Inventory> inventory;
+  PodCensus census;
+  std::optional<RequestSet> set;
+  Diagnostics diags;
+};
+
+Loaded load(const std::string& pods, const std::string& manifest,
+            const KubernetesOptions& options = {}) {
+  Loaded l;
+  l.inventory = load_nodes(Source{"nodes.json", kNodes}, NodesFormat::Auto, l.diags);
+  REQUIRE(l.inventory);
+  load_pods(l.inventory, Source{"pods.json", pods}, options, l.diags, &l.census);
+  bool matched = false;
+  l.set = load_kubernetes_requests(Source{"app.yaml", manifest}, {}, options, true, l.diags,
+                                   matched, l.inventory ? &*l.inventory : nullptr, &l.census);
+  CHECK(matched);
+  return l;
+}
+
+const std::string kWebPods = pod_list({
+    pod("web-1", "shop", "n1", R"({"app": "web", "tier": "front"})"),
+    pod("web-2", "shop", "n2", R"({"app": "web", "tier": "front"})"),
+    pod("web-3", "shop", "gone", R"({"app": "web"})"),             // not in the list: counts
+    pod("web-4", "other", "n1", R"({"app": "web"})"),              // another namespace
+    pod("web-5", "shop", "n1", R"({"app": "web"})", "Succeeded"),  // finished
+    pod("web-6", "shop", "", R"({"app": "web"})", "Pending"),      // not bound
+    pod("api-1", "shop", "n1", R"({"app": "api"})"),
+});
+
+std::string deployment(const std::string& replicas, const std::string& selector) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n"
+         "  replicas: " +
+         replicas + "\n" + selector +
+         "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: "
+         "[{resources: {requests: {cpu: 100m}}}]\n";
+}
+
+}  // namespace
+
+TEST_CASE("k8s objects: replicas is the desired total, running pods matched by the selector") {
+  // Bound, not finished, namespace shop, app=web: web-1, web-2, web-3.
+  Loaded l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web}}\n"));
+  INFO(l.diags.to_string());
+  REQUIRE(l.set);
+  REQUIRE(l.set->requests.size() == 1);
+  CHECK(l.set->requests[0].count == 2);
+  CHECK(l.set->requests[0].satisfied.empty());
+  REQUIRE(l.set->requests[0].pod);
+  CHECK(l.set->requests[0].pod->ns == "shop");
+  CHECK(l.set->requests[0].pod->owner_selector.has_value());
+
+  // matchExpressions: NotIn matches pods without the key (web-3).
+  l = load(kWebPods, deployment("5",
+                                "  selector:\n    matchLabels: {app: web}\n    matchExpressions: "
+                                "[{key: tier, operator: NotIn, values: [back]}]\n"));
+  CHECK(l.set->requests[0].count == 2);
+  // Exists: only web-1 and web-2 carry tier.
+  l = load(kWebPods, deployment("5",
+                                "  selector:\n    matchExpressions: [{key: tier, operator: "
+                                "Exists}]\n"));
+  CHECK(l.set->requests[0].count == 3);
+  // No selector: the template's labels (app=web).
+  l = load(kWebPods, deployment("4", ""));
+  CHECK(l.set->requests[0].count == 1);
+  // 3 of 3: satisfied, with the reason.
+  l = load(kWebPods, deployment("3", ""));
+  CHECK(l.set->requests[0].count == 0);
+  CHECK(l.set->requests[0].satisfied == "web: 3 of 3 replicas running, nothing to place");
+  // --replicas replaces spec.replicas.
+  KubernetesOptions o;
+  o.replicas = 10;
+  l = load(kWebPods, deployment("3", ""), o);
+  CHECK(l.set->requests[0].count == 7);
+  // A ReplicationController's selector is a plain map.
+  l = load(kWebPods,
+           "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: web, namespace: shop}\n"
+           "spec:\n  replicas: 4\n  selector: {app: web, tier: front}\n  template:\n    spec: "
+           "{containers: []}\n");
+  INFO(l.diags.to_string());
+  CHECK(l.set->requests[0].count == 2);
+  // A bad operator is an error at its place.
+  l = load(kWebPods, deployment("3",
+                                "  selector:\n    matchExpressions: [{key: tier, operator: "
+                                "Maybe}]\n"));
+  CHECK(l.diags.has_errors());
+  CHECK(l.diags.to_string().find("spec.selector.matchExpressions[0].operator") !=
+        std::string::npos);
+}
+
+TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
+  const std::string pods = pod_list({
+      pod("j-1", "b", "n1", R"({"job-name": "j"})", "Succeeded"),
+      pod("j-2", "b", "n1", R"({"job-name": "j"})", "Succeeded"),
+      pod("j-3", "b", "n2", R"({"job-name": "j"})"),
+      pod("solo", "b", "n2", "{}"),
+  });
+  auto job = [&](const std::string& spec) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec:\n" + spec +
+           "  template:\n    metadata: {labels: {job-name: j}}\n    spec: {containers: []}\n";
+  };
+  // min(parallelism 4, completions 5 - 2 succeeded) - 1 running = 2.
+  Loaded l = load(pods, job("  parallelism: 4\n  completions: 5\n"));
+  INFO(l.diags.to_string());
+  CHECK(l.set->requests[0].count == 2);
+  // completions 3 - 2 succeeded = 1, and 1 runs: satisfied.
+  l = load(pods, job("  parallelism: 4\n  completions: 3\n"));
+  CHECK(l.set->requests[0].count == 0);
+  CHECK_FALSE(l.set->requests[0].satisfied.empty());
+  // Without completions: 0 once any pod succeeded.
+  l = load(pods, job("  parallelism: 4\n"));
+  CHECK(l.set->requests[0].count == 0);
+  // A CronJob: its job template's parallelism, earlier runs ignored.
+  l = load(pods,
+           "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: j, namespace: b}\nspec:\n  "
+           "schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      parallelism: 3\n      "
+           "template:\n        metadata: {labels: {job-name: j}}\n        spec: {containers: "
+           "[]}\n");
+  CHECK(l.set->requests[0].count == 3);
+  // A Pod already bound is 0; another name is 1.
+  l = load(pods, "apiVersion: v1\nkind: Pod\nmetadata: {name: solo, namespace: b}\nspec: {}\n");
+  CHECK(l.set->requests[0].count == 0);
+  l = load(pods, "apiVersion: v1\nkind: Pod\nmetadata: {generateName: solo-}\nspec: {}\n");
+  CHECK(l.set->requests[0].count == 1);
+  CHECK(l.set->requests[0].name == "solo-");
+}
+
+TEST_CASE("k8s objects: streams of any kinds, typed lists, kind-less items") {
+  Loaded l = load(pod_list({}),
+                  "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n---\napiVersion: "
+                  "v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: "
+                  "Service\nmetadata: {name: t}\n---\napiVersion: v1\nkind: Pod\nmetadata: "
+                  "{name: p}\nspec: {}\n");
+  REQUIRE(l.set);
+  CHECK_FALSE(l.set->list);  // one pod-carrying object: one request
+  CHECK(l.diags.to_string().find("skipped 3 objects that place no pods: Service \u00d72, "
+                                 "ConfigMap \u00d71") != std::string::npos);
+  CHECK_FALSE(l.diags.has_errors());
+
+  l = load(
+      pod_list({}),
+      R"({"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "a"}, "spec": {}}, {"metadata": {"name": "b"}, "spec": {}}]})");
+  REQUIRE(l.set);
+  CHECK(l.set->list);
+  CHECK(l.set->requests.size() == 2);
+
+  l = load(
+      pod_list({}),
+      R"({"apiVersion": "v1", "kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "a"}, "spec": {}}, {"metadata": {"name": "b"}, "spec": {}}]})");
+  CHECK(l.diags.has_errors());
+  CHECK(l.diags.to_string().find("items[1]: \"b\" has no kind") != std::string::npos);
+}
+
+TEST_CASE("k8s objects: --pods fills the inventory's pods with Kubernetes' non-zero requests") {
+  Loaded l = load(
+      pod_list(
+          {pod("a", "ns", "n2", R"({"z": "1", "a": "2"})"),
+           pod("b", "", "n1", "{}", "Running",
+               R"([{"resources": {"requests": {"cpu": "1"}}}, {"resources": {"limits": {"memory": "1Gi"}}}, {}])"),
+           pod("gone", "ns", "n9", "{}")}),
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {}\n");
+  REQUIRE(l.inventory);
+  const auto& pods = l.inventory->pods;
+  REQUIRE(pods.size() == 2);  // n9 is not in the list
+  CHECK(pods[0].node == 1);
+  CHECK(pods[0].ns == "ns");
+  CHECK(pods[0].name == "a");
+  CHECK(pods[0].labels == Labels{{"a", "2"}, {"z", "1"}});
+  CHECK(pods[0].priority == 7);
+  CHECK(pods[0].cpu == 250'000'000);
+  CHECK(pods[0].nonzero_cpu == 250'000'000);
+  CHECK(pods[0].memory == (1LL << 30));
+  CHECK(pods[0].start_time == "2026-01-02T03:04:05Z");
+  // b: cpu 1 + 0 + 0 requested; non-zero 1 + 100m + 100m. memory 0 + 1Gi
+  // (its limit) + 0; non-zero 200Mi + 1Gi + 200Mi.
+  CHECK(pods[1].node == 0);
+  CHECK(pods[1].cpu == 1'000'000'000);
+  CHECK(pods[1].nonzero_cpu == 1'200'000'000);
+  CHECK(pods[1].memory == (1LL << 30));
+  CHECK(pods[1].nonzero_memory == (1LL << 30) + (400LL << 20));
+  REQUIRE(l.census.elsewhere.size() == 1);
+  CHECK(l.census.elsewhere[0].name == "gone");
+}
+
+TEST_CASE("k8s objects: a node without allocatable cpu, memory or pods takes nothing") {
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.json", R"({"kind": "NodeList", "apiVersion": "v1", "items": [
+    {"metadata": {"name": "bare"}, "status": {}},
+    {"metadata": {"name": "half"}, "status": {"allocatable": {"cpu": "4"}}}]})"},
+                        NodesFormat::Auto, diags);
+  REQUIRE(inv);
+  CHECK(inv->nodes[0].max_instances == 0);
+  CHECK(inv->nodes[0].memory == 0);
+  CHECK(inv->nodes[1].max_instances == 0);
+  const std::string text = diags.to_string();
+  CHECK(text.find("node \"bare\" has no allocatable cpu, memory, pods (no status.allocatable)") !=
+        std::string::npos);
+  CHECK(text.find("node \"half\" has no allocatable memory, pods") != std::string::npos);
+}
+
+namespace {
+
+// Runs the built binary from the source tree: exit status, stdout + stderr.
+std::pair<int, std::string> cli(const std::string& args) {
+  const std::string out = std::string(ERUPLAN_BINARY) + ".k8s_objects_test.out";
+  const std::string cmd = std::string("cd ") + ERUPLAN_SOURCE_DIR + " && " + ERUPLAN_BINARY + " " +
+                          args + " </dev/null >" + out + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(out, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(out.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+}  // namespace
+
+TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
+  const std::string k = "fixtures/kubernetes/";
+  const std::string plan = "plan -n " + k + "nodes.json -r " + k + "deployment.yaml -o json";
+  // A support bundle's per-namespace pod lists (items without kind) plan as
+  // the one pod list does.
+  auto [code, one] = cli(plan + " --pods " + k + "pods.json");
+  CHECK(code == 0);
+  auto [code2, dir] = cli(plan + " --pods " + k + "bundle");
+  CHECK(code2 == 0);
+  const auto body = [](const std::string& s) { return s.substr(s.find("\n{") + 1); };
+  CHECK(body(one) == body(dir));
+  CHECK(one.find("\"worker-1\": 3") != std::string::npos);
+  // The same pods twice: counted once, with a warning naming both places.
+  auto [code3, twice] = cli(plan + " --pods " + k + "bundle --pods " + k + "pods.json");
+  CHECK(code3 == 0);
+  CHECK(body(twice) == body(one));
+  CHECK(twice.find("pod shop/cache-0 appears twice: first in "
+                   "fixtures/kubernetes/bundle/shop.json at items[2], again here "
+                   "(fixtures/kubernetes/pods.json items[5]); counted once") != std::string::npos);
+  // --replicas: the desired total (3 run, so 2 new of 5); 3 is satisfied.
+  auto [code4, five] = cli(plan + " --pods " + k + "pods.json --replicas 5");
+  CHECK(code4 == 0);
+  CHECK(five.find("\"worker-1\": 2") != std::string::npos);
+  auto [code5, three] = cli(plan + " --pods " + k + "pods.json --replicas 3");
+  CHECK(code5 == 0);
+  CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
+  CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // With several pod-carrying objects, --replicas is a usage error.
+  const std::string two = std::string(ERUPLAN_BINARY) + ".two.yaml";
+  std::ofstream(two) << "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {}\n---\n"
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {}\n";
+  auto [code6, several] = cli("plan -n " + k + "nodes.json -r " + two + " --replicas 2");
+  CHECK(code6 == 2);
+  std::tie(code6, several) = cli("plan -n " + k + "nodes.json -r " + two);
+  CHECK(code6 == 0);
+  std::remove(two.c_str());
+}
+
+TEST_CASE("k8s objects: a kind-less Node under --nodes-format kubernetes") {
+  const std::string bare =
+      R"({"metadata": {"name": "solo"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "10"}}})";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"node.json", bare}, NodesFormat::Kubernetes, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  REQUIRE(inv->nodes.size() == 1);
+  CHECK(inv->nodes[0].name == "solo");
+  CHECK(inv->nodes[0].max_instances == 10);
+  // Without the flag it is no Kubernetes file (an eruplan inventory's errors).
+  Diagnostics auto_diags;
+  CHECK_FALSE(load_nodes(Source{"node.json", bare}, NodesFormat::Auto, auto_diags));
+}

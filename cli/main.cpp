@@ -83,8 +83,9 @@ struct PlanArgs {
   RequestOverrides overrides;
   bool atomic = false;
   std::string save_inventory;
-  std::string report;  // --report FILE.html
-  unsigned jobs = 0;   // 0: the number of cores
+  std::string report;              // --report FILE.html
+  unsigned jobs = 0;               // 0: the number of cores
+  std::string tie_break = "name";  // name | random:SEED
   bool strict = false, explain = false, all_nodes = false;
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
 };
@@ -345,6 +346,17 @@ void add_input_options(CLI::App* cmd, PlanArgs& a, bool table_output = true) {
   cmd->add_option("--node", o.nodes, flag_help("--node"));
   cmd->add_option("--exclude", o.exclude, flag_help("--exclude"));
   add_jobs_option(cmd, a.jobs);
+  cmd->add_option("--tie-break", a.tie_break,
+                  "Equal totals under the kubernetes profile: name (the lowest node name) or "
+                  "random:SEED (kube-scheduler's pick, seeded)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return parse_tie_break(s)
+                       ? std::string()
+                       : "expected name or random:SEED (SEED a whole number), got \"" + s + '"';
+          },
+          "name|random:SEED"))
+      ->capture_default_str();
   cmd->add_flag("--strict", a.strict, "Unknown fields in the inputs are errors (exit 3)");
   cmd->add_flag("--explain", a.explain, "Say for every node why it gets what it gets");
   cmd->add_flag("--all-nodes", a.all_nodes,
@@ -462,6 +474,7 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   options.kubernetes = kubernetes_options(a);
   options.atomic = a.atomic;
   options.jobs = jobs_of(a);
+  if (auto tie = parse_tie_break(a.tie_break)) options.tie_seed = *tie;
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   options.report = !a.report.empty();
   // Never freed (a static keeps it reachable for LeakSanitizer): the process

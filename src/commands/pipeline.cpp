@@ -12,6 +12,22 @@
 
 namespace eruplan {
 
+std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view text) {
+  if (text == "name") return std::optional<std::uint64_t>();
+  if (!text.starts_with("random:")) return std::nullopt;
+  text.remove_prefix(7);
+  if (text.empty() || text.size() > 20 ||
+      text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  std::uint64_t seed = 0;
+  for (const char c : text) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    if (seed > (UINT64_MAX - digit) / 10) return std::nullopt;
+    seed = seed * 10 + digit;
+  }
+  return std::optional<std::uint64_t>(seed);
+}
+
 namespace {
 
 std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
@@ -543,6 +559,11 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
           "edit the file instead\nRun with --help for more information.\n";
       return result;
     }
+    if (set && options.tie_seed)
+      for (Request& request : set->requests) {
+        request.scoring.tie_random = true;
+        request.scoring.tie_seed = *options.tie_seed;
+      }
     if (set && !set->list) result.request = set->requests.front();
   }
   if (result.inventory && set)

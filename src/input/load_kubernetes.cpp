@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "doc.h"
+#include "k8s_scheduling.h"
 #include "kubernetes.h"
 #include "kubernetes_fields.h"
 #include "strategy.h"
@@ -597,6 +598,8 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       node.workloads.push_back(std::move(w));
     }
     ++apps[found->second][std::move(app)];
+    inventory.pods.push_back(
+        read_running_pod(r, spec_path, spec, found->second, ns, name, labels, req.cpu, req.memory));
   }
   for (const auto& [node, u] : unknown)
     r.warning(items_path.at(u.index).child("spec").child("nodeName"), u.first,
@@ -702,6 +705,29 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   }
 }
 
+// The manifest's pod for the scheduling plugins: name, namespace, labels,
+// the workload's selector (its template labels) and the spec's scheduling
+// fields (k8s_scheduling.cpp).
+std::shared_ptr<const PodScheduling> manifest_pod(Reader& r, const FieldPath& spec_path,
+                                                  ValueId spec, const std::string& name, ValueId ns,
+                                                  const NamedList<std::string>& labels,
+                                                  bool workload) {
+  auto pod = std::make_shared<PodScheduling>();
+  pod->name = name;
+  if (ns != kNoValue && r.doc().is_scalar(ns)) pod->ns = r.doc().text(ns);
+  pod->labels = labels;
+  if (workload && !labels.empty()) {
+    LabelSelector selector;
+    for (const auto& [k, v] : labels) selector.requirements.push_back({k, SelectorOp::In, {v}});
+    pod->owner_selector = std::move(selector);
+  }
+  read_pod_scheduling(r, spec_path, spec, *pod);
+  const NonZeroRequest nonzero = nonzero_request(r.doc(), spec);
+  pod->nonzero_cpu = nonzero.cpu;
+  pod->nonzero_memory = nonzero.memory;
+  return pod;
+}
+
 // One Deployment, StatefulSet, ReplicaSet or Pod as a request; its name
 // even when other fields had errors (the caller counts them), so that a
 // later manifest of the same name is still reported.
@@ -715,7 +741,7 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
   std::array<ValueId, kKubeMetadataFields.size()> meta;
   pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kLabels});
+       {kube_metadata_field::kName, kube_metadata_field::kNamespace, kube_metadata_field::kLabels});
   const ValueId name = meta[kube_metadata_field::kName],
                 labels = meta[kube_metadata_field::kLabels];
   Request req;
@@ -788,9 +814,7 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
                 node_name = f[kube_pod_spec_field::kNodeName];
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), selector);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
-  if (affinity != kNoValue)
-    r.warning(pod_path.child("affinity"), affinity,
-              "affinity is not modelled by eruplan; planned without it");
+  (void)affinity;  // read by read_pod_scheduling
   if (node_name != kNoValue) {
     if (kind == "Pod") {
       if (auto n = r.string(pod_path.child("nodeName"), node_name)) {
@@ -799,6 +823,9 @@ Request read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_v
       }
     }
   }
+  req.pod = manifest_pod(r, pod_path, pod_spec, req.name, meta[kube_metadata_field::kNamespace],
+                         kind == "Pod" ? own_labels : template_labels, kind != "Pod");
+  req.scoring.profile = ScoringProfile::Kubernetes;
   return req;
 }
 

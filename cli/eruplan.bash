@@ -22,6 +22,8 @@ _eruplan() {
       fi
       return ;;
     --strategy) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
+    --model) COMPREPLY=($(compgen -W "drf mesos" -- "$cur")); return ;;
+    --seed) COMPREPLY=($(compgen -W "0 none" -- "$cur")); return ;;
     --plans) COMPREPLY=($(compgen -W "all assigned none" -- "$cur")); return ;;
     --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
     --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
@@ -43,7 +45,7 @@ _eruplan() {
       local extra=""  # the options only some commands take
       case $command in
         plan|apply) extra="--atomic --save-inventory --report" ;;
-        share) extra="--save-inventory --report" ;;
+        share) extra="--save-inventory --report --model --seed --cycles" ;;
         realloc) extra="--atomic --save-inventory" ;;
         compare) extra="--strategies --report" ;;
         grow) extra="--template --max" ;;

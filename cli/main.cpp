@@ -88,12 +88,15 @@ struct PlanArgs {
   std::string tie_break = "name";  // name | random:SEED
   bool strict = false, explain = false, all_nodes = false;
   std::string nodes_format = "auto", pods, app_label;  // SPEC §12
+  std::string model = "drf", seed, cycles;             // share --model mesos --seed --cycles
 };
 
 // compare, grow, drain (SPEC §14).
 struct WhatIfArgs {
-  std::string strategies;  // compare: "auto,fill,..."
-  std::string node_template;
+  std::string strategies;                           // compare: "auto,fill,..."
+  std::vector<std::string> templates, like, costs;  // grow
+  std::string expander;
+  bool mix = false;
   std::string max;  // --max as written; checked as a whole number, read in range below
   std::string node;
   bool each_node = false;
@@ -427,6 +430,28 @@ void add_share_options(CLI::App* cmd, PlanArgs& a) {
                   "Write the inventory after the share to FILE (YAML, or JSON for a .json name)");
   add_report_option(cmd, a);
   add_kubernetes_options(cmd, a);
+  cmd->add_option("--model", a.model,
+                  "drf: progressive filling of apps; mesos: Mesos' offers to frameworks in roles")
+      ->check(CLI::IsMember({"drf", "mesos"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", a.seed, "mesos: shuffle of the nodes each cycle, N or none (default 0)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            std::optional<std::uint64_t> seed;
+            return parse_seed(s, seed)
+                       ? std::string()
+                       : "expected a whole number 0..2^64-1 or none, got \"" + s + '"';
+          },
+          "N|none"));
+  cmd->add_option("--cycles", a.cycles,
+                  "mesos: at most K allocation cycles (default: until nothing more fits, 1000 at "
+                  "most)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return parse_cycles(s) ? std::string()
+                                   : "expected a whole number >= 1, got \"" + s + '"';
+          },
+          "K>=1"));
 }
 
 // Read by every command the same way: --nodes-format and --app-label (SPEC
@@ -477,6 +502,14 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
   if (auto tie = parse_tie_break(a.tie_break)) options.tie_seed = *tie;
   if (!a.save_inventory.empty()) options.save_inventory = format_for(a.save_inventory);
   options.report = !a.report.empty();
+  if (command == Command::Share && a.model == "mesos") {
+    MesosOptions mesos;
+    if (!a.seed.empty()) parse_seed(a.seed, mesos.seed);
+    if (!a.cycles.empty()) mesos.cycles = parse_cycles(a.cycles).value_or(0);
+    options.mesos = mesos;
+  } else if (command == Command::Share && (!a.seed.empty() || !a.cycles.empty())) {
+    return usage_error("--seed and --cycles go with --model mesos", output);
+  }
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
@@ -496,12 +529,16 @@ int run_command(Command command, const PlanArgs& a, bool output_given = true) {
 int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArgs& w) {
   const OutputFormat output = output_format(a.output);
   if (a.nodes.empty()) return usage_error("--nodes is required", output);
-  if (command == WhatIfCommand::Grow && w.node_template.empty())
-    return usage_error("--template is required", output);
+  if (command == WhatIfCommand::Grow && w.templates.empty() && w.like.empty())
+    return usage_error("--template or --like is required", output);
+  if (w.mix && !w.expander.empty())
+    return usage_error("give --mix or --expander, not both", output);
   if (command == WhatIfCommand::Drain && w.node.empty() == !w.each_node)
     return usage_error("give one of --node NAME and --each-node", output);
-  const int stdin_users = (a.nodes == kStdin) + (a.request == kStdin) +
-                          (w.node_template == kStdin) + (a.pods == kStdin);
+  const int stdin_users =
+      (a.nodes == kStdin) + (a.request == kStdin) +
+      static_cast<int>(std::count(w.templates.begin(), w.templates.end(), std::string(kStdin))) +
+      (a.pods == kStdin);
   if (stdin_users > 1) return usage_error("only one input may be - (stdin)", output);
   // --explain and --all-nodes shape a plan's output; drain --each-node
   // prints one line per node already.
@@ -516,7 +553,11 @@ int run_whatif_command(WhatIfCommand command, const PlanArgs& a, const WhatIfArg
   inputs.read(a.nodes, options.nodes);
   inputs.read_given(a.request, options.request);
   inputs.read_given(a.pods, options.pods);
-  inputs.read_given(w.node_template, options.template_node);
+  for (const std::string& t : w.templates) inputs.read(t, options.templates.emplace_back());
+  options.like = w.like;
+  options.costs = w.costs;
+  if (!w.expander.empty()) options.expander = w.expander;
+  options.mix = w.mix;
   if (!inputs.ok(output)) return static_cast<int>(ExitCode::Invalid);
   options.kubernetes = kubernetes_options(a);
   options.output = output;
@@ -746,8 +787,18 @@ int main_impl(int argc, char** argv) {
             return "unknown strategy '" + name + "'; expected " + strategy_choices();
         return std::string();
       });
-  grow->add_option("--template", grow_what.node_template,
-                   "One node object (YAML or JSON) to add copies of (required)");
+  grow->add_option("--template", grow_what.templates,
+                   "A node object (YAML or JSON, or a Kubernetes Node) to add copies of; "
+                   "repeatable");
+  grow->add_option("--like", grow_what.like,
+                   "A node of the inventory to add copies of, emptied (named NODE-new); "
+                   "repeatable");
+  grow->add_option("--cost", grow_what.costs, "NAME=VALUE: what one node of a template costs");
+  grow->add_option("--expander", grow_what.expander,
+                   "How to pick among several templates: least-waste (default), most-pods, "
+                   "price, priority")
+      ->check(CLI::IsMember({"least-waste", "most-pods", "price", "priority"}));
+  grow->add_flag("--mix", grow_what.mix, "Find the cheapest mix of the templates instead");
   grow->add_option("--max", grow_what.max, "Most copies to add (default 10000)")
       ->check(whole_number());
   // drain's --node names the lost node, not a node_filter entry.

@@ -19,6 +19,7 @@
 #include "kubernetes.h"
 #include "kubernetes_fields.h"
 #include "load.h"
+#include "mesos_fields.h"
 #include "realloc_command.h"
 #include "realloc_fields.h"
 #include "request_fields.h"
@@ -107,6 +108,9 @@ std::vector<Schema> schemas() {
       {"requests", kRequestListFields, {"CLUSTER STATE"}},
       {"share", kShareFields, {"FAIR SHARE"}},
       {"share app", kShareAppFields, {"FAIR SHARE"}},
+      {"mesos", kMesosFields, {"MESOS ALLOCATION"}},
+      {"mesos role", kMesosRoleFields, {"MESOS ALLOCATION"}},
+      {"mesos framework", kMesosFrameworkFields, {"MESOS ALLOCATION"}},
       {"realloc", kReallocFields, {"REALLOC"}},
       {"realloc resources", kReallocResourceFields, {"REALLOC"}},
       {"case", kCaseFields, {"FIXTURE CASES"}},

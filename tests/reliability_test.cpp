@@ -186,7 +186,7 @@ TEST_CASE("reliability: a 10 MB unknown key is warned about quickly, shown cut")
   CHECK(r.err == file + ":1:46: warning: nodes[0]." + std::string(64, 'k') +
                      "...(10000000 bytes): unknown field, ignored (known fields: name labels "
                      "available cpu cpu_map memory numa numa_memory storage volumes usage "
-                     "instances extended max_instances taints workloads)\n");
+                     "instances extended max_instances taints workloads reservations cost)\n");
   CHECK(r.err.size() < 400);
   CHECK(r.seconds < kLarge);
 }

@@ -257,7 +257,7 @@ TEST_CASE("whatif: grow refuses an inventory node named like a copy, with its po
   - {name: big-12, cpu: 4, memory: 1000Mi}
 )",
                                 "{app: web, count: 30, resources: {memory: 100Mi}}");
-  o.template_node = Source{"t.yaml", "{name: big, cpu: 4, memory: 1000Mi}", InputFormat::Yaml};
+  o.templates = {Source{"t.yaml", "{name: big, cpu: 4, memory: 1000Mi}", InputFormat::Yaml}};
   const WhatIfResult r = run_whatif(o);
   CHECK(r.run.exit == ExitCode::Invalid);
   CHECK(r.run.err.find("nodes.yaml:4:12: error: nodes[2].name: node big-12 is already named") !=
@@ -276,7 +276,7 @@ TEST_CASE("whatif: grow refuses an inventory node named like a copy, with its po
 TEST_CASE("whatif: grow's template errors point into the template file") {
   WhatIfOptions o =
       options_for(WhatIfCommand::Grow, kThree, "{app: web, count: 30, resources: {memory: 100Mi}}");
-  o.template_node = Source{"t.yaml", "name: big\ncpu: 4\nmemory: -1\n", InputFormat::Yaml};
+  o.templates = {Source{"t.yaml", "name: big\ncpu: 4\nmemory: -1\n", InputFormat::Yaml}};
   const WhatIfResult r = run_whatif(o);
   CHECK(r.run.exit == ExitCode::Invalid);
   CHECK(r.run.err.find("t.yaml:3:9: error: memory: negative size -1") != std::string::npos);
@@ -285,7 +285,7 @@ TEST_CASE("whatif: grow's template errors point into the template file") {
 TEST_CASE("whatif: grow with --max 0 is 0 when it fits, else exit 4") {
   WhatIfOptions o =
       options_for(WhatIfCommand::Grow, kThree, "{app: web, count: 25, resources: {memory: 100Mi}}");
-  o.template_node = Source{"t.yaml", "{name: big, cpu: 4, memory: 1000Mi}", InputFormat::Yaml};
+  o.templates = {Source{"t.yaml", "{name: big, cpu: 4, memory: 1000Mi}", InputFormat::Yaml}};
   o.max = 0;
   CHECK(run_whatif(o).added == 0);
   o.request->text = "{app: web, count: 26, resources: {memory: 100Mi}}";

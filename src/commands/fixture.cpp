@@ -180,6 +180,7 @@ struct Expectation {
     std::optional<std::int64_t> fit, balanced, total;
   };
   std::optional<Expected<Scores>> scores;
+  std::optional<std::vector<std::string>> offers;  // share --model mesos, every offer in order
 };
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
@@ -259,6 +260,12 @@ Expectation read_expectation(Reader& r, const FieldPath& path, const Fields& f) 
           e.error_contains.push_back(std::move(*t));
   } else if (v != kNoValue) {
     if (auto t = text(contains, v)) e.error_contains.push_back(std::move(*t));
+  }
+  if (const ValueId v = f["offers"]; v != kNoValue && r.is_array(path.child("offers"), v)) {
+    e.offers.emplace();
+    for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+      if (auto t = text(path.child("offers").at(i), r.doc().element(v, i)))
+        e.offers->push_back(std::move(*t));
   }
   return e;
 }
@@ -364,6 +371,19 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
     options.atomic = r.boolean(path.child("atomic"), a).value_or(false);
   if (const ValueId e = f["explain"]; e != kNoValue)
     options.explain = r.boolean(path.child("explain"), e).value_or(false);
+  // share's model (drf or mesos), and mesos' seed and cycles.
+  if (const ValueId m = f["model"]; m != kNoValue)
+    if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")
+      options.mesos.emplace();
+  const ValueId seed = f["seed"], cycles = f["cycles"];
+  if ((seed != kNoValue || cycles != kNoValue) && !options.mesos)
+    r.error(path, seed != kNoValue ? seed : cycles, "seed and cycles go with model: mesos");
+  if (seed != kNoValue && options.mesos)
+    if (auto t = read_text(r, path.child("seed"), seed); t && !parse_seed(*t, options.mesos->seed))
+      r.error(path.child("seed"), seed, "expected a whole number 0..2^64-1 or none");
+  if (cycles != kNoValue && options.mesos)
+    if (auto k = r.integer(path.child("cycles"), cycles, 1, 1'000'000'000))
+      options.mesos->cycles = *k;
 }
 
 // --- Comparing ----------------------------------------------------------------
@@ -573,6 +593,12 @@ void compare(const Expectation& e, const RunResult& result, std::vector<std::str
   compare_deploy(e, o, diffs);
   compare_operator(e, o, diffs);
   compare_scores(e, o, diffs);
+  if (e.offers && *e.offers != result.offers) {
+    std::string got;
+    for (const std::string& o : result.offers) got += (got.empty() ? "" : ", ") + o;
+    diffs.push_back("offers: expected " + std::to_string(e.offers->size()) + ", got " +
+                    std::to_string(result.offers.size()) + ": [" + got + "]");
+  }
   for (const std::string& want : e.error_contains)
     if (result.err.find(want) == std::string::npos)
       diffs.push_back("stderr: expected to contain " + in_quotes(want) +
@@ -631,12 +657,30 @@ void read_whatif_options(Reader& r, ValueId v, WhatIfOptions& o) {
     o.node = read_text(r, path.child("node"), n).value_or("");
   if (const ValueId e = f["each_node"]; e != kNoValue)
     o.each_node = r.boolean(path.child("each_node"), e).value_or(false);
+  auto texts = [&](std::string_view name, std::vector<std::string>& out) {
+    const ValueId v = f[name];
+    if (v == kNoValue) return;
+    const FieldPath at = path.child(name);
+    if (r.doc()[v].kind != ValueKind::Array) {
+      if (auto s = r.scalar(at, v)) out.emplace_back(*s);
+    } else {
+      for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+        if (auto s = r.scalar(at.at(i), r.doc().element(v, i))) out.emplace_back(*s);
+    }
+  };
+  texts("like", o.like);
+  texts("cost", o.costs);
+  if (const ValueId e = f["expander"]; e != kNoValue)
+    o.expander = read_text(r, path.child("expander"), e);
+  if (const ValueId m = f["mix"]; m != kNoValue)
+    o.mix = r.boolean(path.child("mix"), m).value_or(false);
 }
 
 struct WhatIfExpectation {
   std::optional<Expected<bool>> feasible, satisfied, absorbable;
   std::optional<Expected<std::int64_t>> nodes_used;
   std::optional<std::int64_t> added;
+  std::optional<Expected<std::int64_t>> added_by_template;
 };
 
 // The what-if fields of `expect` (kWhatIfExpectFields); read_expectation
@@ -650,6 +694,8 @@ WhatIfExpectation read_whatif_expectation(Reader& r, const FieldPath& path, cons
   e.absorbable = read_named<bool>(r, path.child("absorbable"), f["absorbable"], flag);
   e.nodes_used = read_named<std::int64_t>(r, path.child("nodes_used"), f["nodes_used"], count);
   if (const ValueId v = f["added"]; v != kNoValue) e.added = r.integer(path.child("added"), v, 0);
+  e.added_by_template =
+      read_named<std::int64_t>(r, path.child("added_by_template"), f["added_by_template"], count);
   return e;
 }
 
@@ -680,6 +726,16 @@ void compare_whatif(const WhatIfExpectation& e, const WhatIfResult& w,
   per_strategy(
       e.nodes_used, "nodes_used", [](const StrategyComparison& c) { return c.nodes_used; },
       [](std::int64_t n) { return std::to_string(n); });
+  if (e.added_by_template)
+    for (const auto& [name, want] : *e.added_by_template) {
+      std::optional<std::int64_t> got;
+      for (std::size_t t = 0; t < w.template_names.size(); ++t)
+        if (w.template_names[t] == name && t < w.added_by_template.size())
+          got = w.added_by_template[t];
+      if (got != want)
+        diffs.push_back("added_by_template." + name + ": expected " + std::to_string(want) +
+                        ", got " + (got ? std::to_string(*got) : std::string("none")));
+    }
   if (e.added && w.added != e.added)
     diffs.push_back("added: expected " + std::to_string(*e.added) + ", got " +
                     (w.added ? std::to_string(*w.added) : std::string("none")));
@@ -727,7 +783,7 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
     return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
-  options.template_node = std::move(node_template);
+  if (node_template) options.templates.push_back(std::move(*node_template));
   options.strict = true;  // SPEC §13: cases run strictly, what-if ones too
   const WhatIfResult result = run_whatif(options);
   compare(expect, result.run, c.result.differences);
@@ -941,6 +997,14 @@ std::optional<std::string> fixture_expect(const std::string& file, const std::st
     out += "  placed:\n";
     for (const RequestBrief& b : result.requests)
       out += "    " + yaml_key(b.name) + ": " + std::to_string(b.placed) + '\n';
+  }
+  if (!result.offers.empty()) {
+    out += "  offers:\n";
+    for (const std::string& o : result.offers) {
+      out += "    - ";
+      append_quoted(out, o);
+      out += '\n';
+    }
   }
   if (result.exit != ExitCode::Ok && !result.err.empty()) {
     std::string line = result.err.substr(0, result.err.find('\n'));

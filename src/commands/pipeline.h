@@ -13,6 +13,7 @@
 #include "inventory_writer.h"
 #include "kubernetes.h"
 #include "load.h"
+#include "mesos.h"
 #include "model.h"
 #include "render.h"
 #include "requests.h"
@@ -53,6 +54,8 @@ struct RunOptions {
   // SPEC §12: --nodes-format, --app-label, and --pods (kubectl get pods).
   KubernetesOptions kubernetes;
   std::optional<Source> pods;
+  // share --model mesos (set), with --seed and --cycles; unset: --model drf.
+  std::optional<MesosOptions> mesos;
   // `plan` with several requests, table or JSON: when set, the output is
   // handed over in pieces of about 1 MiB as it is rendered, and
   // RunResult::out holds only the rest; without it, all of it. The bytes are
@@ -87,6 +90,7 @@ struct RunResult {
   std::optional<std::string> saved_inventory;       // --save-inventory's text, when it is written
   std::optional<std::string> report;                // --report's HTML, when the plan ran
   std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
+  std::vector<std::string> offers;  // share --model mesos: "cycle node framework +launched"
 };
 
 // SPEC §13's failure document, {"error": {exit, kind, message, problems}},

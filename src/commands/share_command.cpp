@@ -10,6 +10,7 @@
 #include "capacity.h"
 #include "json_writer.h"
 #include "kubernetes.h"
+#include "mesos_command.h"
 #include "plan_writer.h"
 #include "render.h"
 #include "report_html.h"
@@ -184,6 +185,7 @@ std::string share_report(const Inventory& before, const Inventory& after, const 
 }  // namespace
 
 RunResult run_share(const RunOptions& options) {
+  if (options.mesos) return run_mesos(options);
   RunResult result;
   if (!options.request) {
     result.exit = ExitCode::Usage;

@@ -28,6 +28,7 @@
 
 #include "doc.h"
 #include "explain.h"
+#include "grow.h"
 #include "json_writer.h"
 #include "render.h"
 #include "report_html.h"
@@ -339,6 +340,144 @@ std::string template_useless(const Inventory& inventory, const Request& request,
   return {};
 }
 
+// --like NODE: the node as a template, its usage, instances and workloads
+// emptied, named NODE-new.
+Node template_like(const Node& n) {
+  Node t = n;
+  t.name = n.name + "-new";
+  for (Core& c : t.cores) c.used = 0;
+  for (NumaNode& m : t.numa_nodes) m.used = 0;
+  for (Device& d : t.devices) d.used = 0;
+  for (ExtendedResource& e : t.extended) e.used = 0;
+  t.memory_used = t.storage_used = t.cpu_used = 0;
+  t.cpu_given = -1;
+  t.instances.clear();
+  t.workloads.clear();
+  t.available = true;
+  t.revision = 0;
+  return t;
+}
+
+// The templates of --template, then of --like, with --cost applied; false
+// after reporting (exit 3).
+bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Request& request,
+                    RunResult& r, std::vector<GrowTemplate>& templates) {
+  Diagnostics diags;
+  diags.set_strict(o.strict);
+  for (const Source& source : o.templates) {
+    if (auto t = load_template(source, inventory.share_base, diags)) {
+      t->node.workloads.clear();
+      templates.push_back(std::move(*t));
+    }
+  }
+  for (const std::string& name : o.like) {
+    auto it = std::find_if(inventory.nodes.begin(), inventory.nodes.end(),
+                           [&](const Node& n) { return n.name == name; });
+    if (it == inventory.nodes.end())
+      diags.error(Origin{"<command line>", 0, 0, "--like"},
+                  "node " + name + " is not in the inventory");
+    else
+      templates.push_back(GrowTemplate{template_like(*it), std::nullopt});
+  }
+  for (const std::string& given : o.costs) {
+    const std::size_t eq = given.find('=');
+    const std::string name = given.substr(0, eq);
+    auto it = std::find_if(templates.begin(), templates.end(),
+                           [&](const GrowTemplate& t) { return t.node.name == name; });
+    const auto cost = eq == std::string::npos ? std::nullopt : parse_cost(given.substr(eq + 1));
+    if (eq == std::string::npos || !cost)
+      diags.error(Origin{"<command line>", 0, 0, "--cost"},
+                  "expected NAME=COST with a cost >= 0 of at most 9 decimals, such as big=0.192, "
+                  "got " +
+                      given);
+    else if (it == templates.end())
+      diags.error(Origin{"<command line>", 0, 0, "--cost"},
+                  "no template is named " + name + " (templates are named by their name field; " +
+                      "--like NODE makes NODE-new)");
+    else
+      it->cost = cost;
+  }
+  for (std::size_t i = 0; i < templates.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (templates[i].node.name == templates[j].node.name)
+        diags.error(Origin{"<command line>", 0, 0, "--template"},
+                    "two templates are named " + templates[i].node.name +
+                        "; their copies would share names");
+  const bool priced = o.mix || o.expander == "price";
+  if (priced)
+    for (const GrowTemplate& t : templates)
+      if (!t.cost)
+        diags.error(Origin{"<command line>", 0, 0, o.mix ? "--mix" : "--expander"},
+                    "template " + t.node.name + " has no cost; " +
+                        (o.mix ? std::string("--mix") : std::string("--expander price")) +
+                        " weighs costs (give cost: in the template or --cost " + t.node.name +
+                        "=VALUE)");
+  for (const GrowTemplate& t : templates) {
+    Inventory probe = grown_inventory(inventory, t.node, 1);
+    check_inputs(probe, request, diags);
+  }
+  if (diags.has_errors() || templates.size() != o.templates.size() + o.like.size()) {
+    r.problems = diags.items();
+    fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
+    return false;
+  }
+  r.err += diags.to_string();
+  for (const GrowTemplate& t : templates)
+    for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
+      const std::string& name = inventory.nodes[i].name;
+      if (!template_name_taken(name, t.node.name)) continue;
+      invalid(r, o.output, position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
+              "node " + name + " is already named like a copy of the template " + t.node.name +
+                  " (" + t.node.name + "-1, -2, ...); rename it or the template");
+      return false;
+    }
+  return true;
+}
+
+// `added: ...` before the plan document: the one figure for one template,
+// per template and the cost for several.
+void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templates,
+                 const Growth& g, RunResult& r) {
+  const std::string added = std::to_string(g.added());
+  bool priced = true;
+  CostSum cost = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    priced = priced && templates[t].cost.has_value();
+    cost += static_cast<CostSum>(g.counts[t]) * templates[t].cost.value_or(0);
+  }
+  if (o.output == OutputFormat::Json && r.out.starts_with("{")) {
+    std::string head = "\n  \"added\": " + added + ",";
+    if (templates.size() > 1 || priced) {
+      head += "\n  \"added_by_template\": {";
+      for (std::size_t t = 0; t < templates.size(); ++t)
+        head += (t ? ", " : ""), append_quoted(head, templates[t].node.name),
+            head += ": " + std::to_string(g.counts[t]);
+      head += "},";
+      if (priced) head += "\n  \"cost\": " + cost_text(cost) + ",";
+    }
+    r.out.insert(1, head);
+  } else if (o.output == OutputFormat::Yaml) {
+    std::string head = "added: " + added + '\n';
+    if (templates.size() > 1 || priced) {
+      head += "added_by_template:\n";
+      for (std::size_t t = 0; t < templates.size(); ++t)
+        head += "  ", append_yaml_string(head, templates[t].node.name),
+            head += ": " + std::to_string(g.counts[t]) + '\n';
+      if (priced) head += "cost: " + cost_text(cost) + '\n';
+    }
+    r.out = head + r.out;
+  } else if (templates.size() == 1) {
+    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " like " +
+            templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+  } else {
+    std::string parts;
+    for (std::size_t t = 0; t < templates.size(); ++t)
+      parts += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
+    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts + ")" +
+            (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+  }
+}
+
 void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   RunResult& r = w.run;
   Inventory inventory;
@@ -349,68 +488,79 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
             "must be >= 0, got " + std::to_string(o.max));
     return;
   }
-  if (!o.template_node) {
+  if (o.templates.empty() && o.like.empty()) {
     fail(r, ExitCode::Usage,
-         "eruplan: error: --template is required\nRun with --help for more information.", o.output);
+         "eruplan: error: --template or --like is required\nRun with --help for more information.",
+         o.output);
     return;
   }
-  Diagnostics diags;
-  diags.set_strict(o.strict);
-  std::optional<Node> node_template = load_node(*o.template_node, inventory.share_base, diags);
-  if (node_template) {
-    node_template->workloads.clear();
-    Inventory probe = grown_inventory(inventory, *node_template, 1);
-    check_inputs(probe, request, diags);
-  }
-  if (diags.has_errors() || !node_template) {
-    r.problems = diags.items();
-    fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
+  std::optional<Expander> expander = Expander::LeastWaste;
+  if (o.expander) expander = parse_expander(*o.expander);
+  if (!expander) {
+    fail(r, ExitCode::Usage,
+         "eruplan: error: --expander: unknown expander " + *o.expander +
+             "; expected least-waste, most-pods, price or priority",
+         o.output);
     return;
   }
-  r.err += diags.to_string();
-  for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
-    const std::string& name = inventory.nodes[i].name;
-    if (!template_name_taken(name, node_template->name)) continue;
-    invalid(r, o.output, position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
-            "node " + name + " is already named like a copy of the template " +
-                node_template->name + " (" + node_template->name +
-                "-1, -2, ...); rename it or the template");
-    return;
-  }
+  std::vector<GrowTemplate> templates;
+  if (!load_templates(o, inventory, request, r, templates)) return;
   request.min_count = 0;
-  std::optional<std::int64_t> k;
+  Growth g;
   std::string head;        // why growing does not help, when it does not
-  std::int64_t shown = 0;  // copies in the inventory whose failure is shown
-  if (request_fits(inventory, request, o.jobs)) {
-    k = 0;
-  } else if (const std::string why = template_useless(inventory, request, *node_template);
-             !why.empty()) {
-    head = "the template can never help: " + why;
-    shown = 1;
+  std::int64_t shown = 0;  // copies of each template whose failure is shown
+  if (o.mix) {
+    std::string too_large;
+    auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large);
+    if (!mix) {
+      invalid(r, o.output, Origin{"<command line>", 0, 0, "--mix"}, too_large);
+      return;
+    }
+    g = *mix;
+  } else if (templates.size() == 1) {
+    if (auto k = smallest_growth(inventory, request, templates[0].node, o.max, o.jobs))
+      g = Growth{{*k}, true};
   } else {
-    k = smallest_growth(inventory, request, *node_template, o.max, o.jobs);
-    head = "even " + std::to_string(o.max) +
-           (o.max == 1 ? " node like " + node_template->name + " does not suffice"
-                       : " nodes like " + node_template->name + " do not suffice") +
-           " (--max " + std::to_string(o.max) + ")";
-    shown = o.max;
+    g = expand(inventory, request, templates, *expander, o.max, o.jobs);
   }
-  // Not feasible: the failure as `plan` reports it for the inventory with
-  // the copies that were tried (one copy for a useless template, so its
-  // reason shows), the what-if answer first.
-  Inventory state = grown_inventory(inventory, *node_template, k ? *k : shown);
-  plan_document(state, request, o, r, k ? std::string() : head);
-  if (!k) return;
-  w.added = *k;
-  const std::string added = std::to_string(*k);
+  if (!g.found) {
+    std::string why;
+    for (const GrowTemplate& t : templates) {
+      const std::string useless = template_useless(inventory, request, t.node);
+      if (useless.empty()) {
+        why.clear();
+        break;
+      }
+      why += (why.empty() ? "" : "; ") + useless;
+    }
+    const bool one = templates.size() == 1;
+    if (!why.empty()) {
+      head = (one ? "the template can never help: " : "no template can ever help: ") + why;
+      shown = 1;
+    } else {
+      const std::string like = one ? " like " + templates[0].node.name
+                                   : " of " + (o.mix ? std::string("any mix of the templates")
+                                                     : std::string("any one template"));
+      head = "even " + std::to_string(o.max) + (o.max == 1 ? " node" : " nodes") + like +
+             (o.max == 1 && one ? " does not suffice" : " do not suffice") + " (--max " +
+             std::to_string(o.max) + ")";
+      shown = o.max;
+    }
+    // Not feasible: the failure as `plan` reports it for the inventory with
+    // the copies that were tried (one copy for a useless template, so its
+    // reason shows), the what-if answer first.
+    std::vector<std::int64_t> counts(templates.size(), shown);
+    Inventory state = grown_inventory(inventory, templates, counts);
+    plan_document(state, request, o, r, head);
+    return;
+  }
+  Inventory state = grown_inventory(inventory, templates, g.counts);
+  plan_document(state, request, o, r);
+  w.added = g.added();
+  w.added_by_template = g.counts;
+  for (const GrowTemplate& t : templates) w.template_names.push_back(t.node.name);
   if (r.exit != ExitCode::Ok) return;
-  if (o.output == OutputFormat::Json && r.out.starts_with("{"))
-    r.out.insert(1, "\n  \"added\": " + added + ",");
-  else if (o.output == OutputFormat::Yaml)
-    r.out = "added: " + added + '\n' + r.out;
-  else
-    r.out = "added: " + added + " node" + (*k == 1 ? "" : "s") + " like " + node_template->name +
-            '\n' + r.out;
+  head_growth(o, templates, g, r);
 }
 
 // --- drain --------------------------------------------------------------------
@@ -572,45 +722,6 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
       if (nc.capacity == 0) c.zero_reasons[nc.node] = nc.reason();
   }
   return c;
-}
-
-Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k) {
-  Inventory out = inventory;
-  out.nodes.reserve(inventory.nodes.size() + static_cast<std::size_t>(k));
-  for (std::int64_t j = 1; j <= k; ++j) {
-    Node copy = node_template;
-    copy.name = node_template.name + "-" + std::to_string(j);
-    copy.workloads.clear();
-    copy.revision = 0;
-    out.nodes.push_back(std::move(copy));
-  }
-  return out;
-}
-
-bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
-  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
-  std::vector<std::size_t> where;
-  const std::vector<StrategyInfo> infos = strategy_infos(inventory, map, where);
-  const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
-                            &inventory, &request,      jobs};
-  const Placement p = place(input, request.min_count, request.strategy);
-  return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
-}
-
-std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
-                                            const Node& node_template, std::int64_t max,
-                                            unsigned jobs) {
-  auto fits = [&](std::int64_t k) {
-    return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
-  };
-  if (fits(0)) return 0;
-  if (max <= 0 || !fits(max)) return std::nullopt;
-  std::int64_t lo = 0, hi = max;  // fits(lo) false, fits(hi) true
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (fits(mid) ? hi : lo) = mid;
-  }
-  return hi;
 }
 
 Inventory lost_node_inventory(const Inventory& inventory, std::uint32_t index) {

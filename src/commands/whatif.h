@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "grow.h"
 #include "kubernetes.h"
 #include "load.h"
 #include "model.h"
@@ -35,7 +36,11 @@ struct WhatIfOptions {
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;
   std::vector<std::string> strategies;  // compare: names as given; empty = the default set
-  std::optional<Source> template_node;  // grow: --template
+  std::vector<Source> templates;        // grow: --template, in order given
+  std::vector<std::string> like;        // grow: --like NODE, after the templates
+  std::vector<std::string> costs;       // grow: --cost NAME=VALUE
+  std::optional<std::string> expander;  // grow: --expander (default least-waste)
+  bool mix = false;                     // grow: --mix
   std::int64_t max = kDefaultGrowMax;   // grow: --max
   std::string node;                     // drain: --node
   bool each_node = false;               // drain: --each-node
@@ -69,17 +74,6 @@ struct StrategyComparison {
 StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
                                unsigned jobs, Inventory* after = nullptr);
 
-// grow: the inventory with k copies of `node_template` after its nodes,
-// named <template name>-1..k (no workloads).
-Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k);
-// The request is feasible on the inventory (placed, partial or satisfied).
-bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs);
-// The smallest k in [0, max] with the request feasible after adding k
-// copies; nullopt when max do not suffice.
-std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
-                                            const Node& node_template, std::int64_t max,
-                                            unsigned jobs);
-
 // drain: the inventory with the node lost (available false, no instances).
 Inventory lost_node_inventory(const Inventory& inventory, std::uint32_t index);
 
@@ -99,10 +93,12 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
 
 struct WhatIfResult {
   RunResult run;  // exit, stdout, stderr; inventory/capacity/deploy for grow and drain
-  std::vector<StrategyComparison> strategies;  // compare
-  std::optional<std::int64_t> added;           // grow
-  std::vector<Absorption> absorption;          // drain --each-node
-  std::string report;                          // compare --report: the HTML page
+  std::vector<StrategyComparison> strategies;   // compare
+  std::optional<std::int64_t> added;            // grow
+  std::vector<std::int64_t> added_by_template;  // grow: parallel to template_names
+  std::vector<std::string> template_names;      // grow: the templates, in order
+  std::vector<Absorption> absorption;           // drain --each-node
+  std::string report;                           // compare --report: the HTML page
 };
 
 WhatIfResult run_whatif(const WhatIfOptions& options);

@@ -38,6 +38,8 @@ inline constexpr std::array kExpectFields{
     FieldSpec{"placed", FieldKind::Block, "", "placed, or per request name"},
     FieldSpec{"status", FieldKind::Block, "", "a status, or per request name or workload id"},
     FieldSpec{"scores", FieldKind::Block, "", "strategy score's first-instance scores per node"},
+    FieldSpec{"offers", FieldKind::List, "",
+              "share --model mesos: every offer, \"cycle node framework +launched\""},
 };
 
 // One node's entry of expect.scores.
@@ -53,6 +55,9 @@ inline constexpr std::array kCaseOptionFields{
     FieldSpec{"plans", FieldKind::Text, "--plans", "all, assigned or none"},
     FieldSpec{"atomic", FieldKind::Bool, "--atomic", "place all requests or none"},
     FieldSpec{"explain", FieldKind::Bool, "--explain", "say why each node gets what it gets"},
+    FieldSpec{"model", FieldKind::Text, "--model", "share: drf or mesos"},
+    FieldSpec{"seed", FieldKind::Text, "--seed", "share --model mesos: N or none"},
+    FieldSpec{"cycles", FieldKind::Integer, "--cycles", "share --model mesos: at most K cycles"},
 };
 
 // options: of a what-if case (compare, grow, drain).
@@ -62,6 +67,10 @@ inline constexpr std::array kWhatIfOptionFields{
     FieldSpec{"max", FieldKind::Integer, "--max", "most nodes grow may add"},
     FieldSpec{"node", FieldKind::Text, "--node", "the node drain takes out"},
     FieldSpec{"each_node", FieldKind::Bool, "--each-node", "drain each node on its own"},
+    FieldSpec{"like", FieldKind::List, "--like", "nodes of the inventory used as grow templates"},
+    FieldSpec{"cost", FieldKind::List, "--cost", "NAME=VALUE: a grow template's cost"},
+    FieldSpec{"expander", FieldKind::Text, "--expander", "how grow picks among templates"},
+    FieldSpec{"mix", FieldKind::Bool, "--mix", "grow's cheapest mix of templates"},
 };
 
 // The what-if part of expect:; the rest is read as kExpectFields.
@@ -72,6 +81,7 @@ inline constexpr std::array kWhatIfExpectFields{
     FieldSpec{"absorbable", FieldKind::Block, "", "per node: whether drain absorbs it"},
     FieldSpec{"nodes_used", FieldKind::Block, "", "per strategy: nodes it uses"},
     FieldSpec{"added", FieldKind::Integer, "", "nodes grow adds"},
+    FieldSpec{"added_by_template", FieldKind::Block, "", "per template: copies grow adds"},
 };
 
 // options: of a realloc case.

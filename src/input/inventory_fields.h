@@ -41,6 +41,8 @@ inline constexpr std::array kNodeFields{
     FieldSpec{"max_instances", FieldKind::Integer, "", "most instances the node runs"},
     FieldSpec{"taints", FieldKind::Block, "", "taints a request must tolerate"},
     FieldSpec{"workloads", FieldKind::Block, "", "running workloads (SPEC §11)"},
+    FieldSpec{"reservations", FieldKind::Block, "", "per role: resources only it is offered"},
+    FieldSpec{"cost", FieldKind::Text, "", "grow templates only: what one node costs, any unit"},
 };
 namespace node_field {
 enum : std::size_t {
@@ -60,6 +62,8 @@ enum : std::size_t {
   kMaxInstances,
   kTaints,
   kWorkloads,
+  kReservations,
+  kCost,
   kCount
 };
 }

@@ -62,6 +62,21 @@ std::optional<Inventory> load_inventory_streamed(const Source& source,
 // inventory's nodes are, with the given share_base.
 std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags);
 
+// A node to add copies of (grow's --template): an eruplan node object with an
+// optional `cost`, or a Kubernetes Node (`kubectl get node X -o yaml`).
+// Costs are exact decimals held in billionths of the unit written (0.192 is
+// 192,000,000).
+inline constexpr std::int64_t kCostScale = 1'000'000'000;
+struct GrowTemplate {
+  Node node;                         // copies are named <node.name>-1, -2, ...
+  std::optional<std::int64_t> cost;  // per node, in billionths; none when not given
+};
+std::optional<GrowTemplate> load_template(const Source& source, Pieces share_base,
+                                          Diagnostics& diags);
+// "0.192" -> 192000000; nullopt for a negative or malformed cost, or one
+// above 10^9.
+std::optional<std::int64_t> parse_cost(std::string_view text);
+
 // A request file: one request (SPEC §3), or a `requests:` list (§8.4).
 struct RequestSet {
   std::vector<Request> requests;       // file order

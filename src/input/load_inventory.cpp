@@ -12,6 +12,7 @@
 
 #include "doc.h"
 #include "inventory_fields.h"
+#include "kubernetes.h"
 #include "load.h"
 #include "units.h"
 
@@ -113,6 +114,9 @@ class NodeLoader {
   NodeLoader(Reader& r, Pieces share_base) : r_(r), share_base_(share_base) {}
 
   Node load(const FieldPath& path, ValueId v, ValueId& name_id);
+  // A grow template may carry `cost`; a node of an inventory may not.
+  void allow_cost() { cost_allowed_ = true; }
+  ValueId cost() const { return cost_; }
 
  private:
   // A node's fields, indexed by node_field.
@@ -141,6 +145,7 @@ class NodeLoader {
   void extended(const FieldPath& path, ValueId v);
   void usage_extended(const FieldPath& path, ValueId v);
   void taints(const FieldPath& path, ValueId v);
+  void reservations(const FieldPath& path, ValueId v);
   void workloads(const FieldPath& path, const Fields& f);
   bool workload(const FieldPath& path, ValueId v, Workload& w);
 
@@ -151,6 +156,8 @@ class NodeLoader {
 
   Reader& r_;
   Pieces share_base_;
+  bool cost_allowed_ = false;
+  ValueId cost_ = kNoValue;
   Node node_;
   // Whether each part read cleanly; checks that lean on a broken part are
   // skipped rather than reported twice.
@@ -219,6 +226,12 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   if (f[node_field::kInstances] != kNoValue)
     instances(path.child("instances"), f[node_field::kInstances]);
   if (f[node_field::kWorkloads] != kNoValue) workloads(path, f);
+  if (f[node_field::kReservations] != kNoValue)
+    reservations(path.child("reservations"), f[node_field::kReservations]);
+  cost_ = f[node_field::kCost];
+  if (cost_ != kNoValue && !cost_allowed_)
+    r_.error(path.child("cost"), cost_,
+             "only a grow template has a cost (grow --template); an inventory's node has none");
   labels_seen_.intern(node_.labels);
   instances_seen_.intern(node_.instances);
   return std::move(node_);
@@ -590,6 +603,69 @@ void NodeLoader::usage_extended(const FieldPath& path, ValueId v) {
       r_.error(here, e.value,
                std::to_string(*used) + " used, more than the node's " + std::to_string(it->total) +
                    " " + std::string(e.key));
+  }
+}
+
+// reservations: {role: {cpu, memory, storage, extended name: amount}}, each
+// kind's sum at most the node's capacity (eruplan share --model mesos).
+void NodeLoader::reservations(const FieldPath& path, ValueId v) {
+  std::vector<Entry> roles = r_.members(path, v);
+  r_.sort_unique(path, roles, byte_less);
+  NanoCores cpu = 0;
+  Bytes memory = 0, storage = 0;
+  NamedList<std::int64_t> extended;
+  std::vector<std::pair<std::string, ValueId>> where;  // kind -> its last value
+  for (const Entry& role : roles) {
+    const FieldPath at = path.child(role.key);
+    Reservation res;
+    res.role = std::string(role.key);
+    res.origin = r_.origin(at, role.key_id);
+    std::vector<Entry> kinds = r_.members(at, role.value);
+    r_.sort_unique(at, kinds, byte_less);
+    for (const Entry& k : kinds) {
+      const FieldPath here = at.child(k.key);
+      if (k.key == "cpu") {
+        if (auto c = r_.cpu(here, k.value)) res.cpu = *c, cpu += *c;
+      } else if (k.key == "memory" || k.key == "storage") {
+        if (auto b = r_.size(here, k.value)) {
+          (k.key == "memory" ? res.memory : res.storage) = *b;
+          (k.key == "memory" ? memory : storage) += *b;
+        }
+      } else if (extended_name_ok(r_, at, k)) {
+        if (auto n = r_.size(here, k.value)) {
+          res.extended.emplace_back(std::string(k.key), *n);
+          auto it = std::find_if(extended.begin(), extended.end(),
+                                 [&](const auto& e) { return e.first == k.key; });
+          if (it == extended.end())
+            extended.emplace_back(std::string(k.key), *n);
+          else
+            it->second += *n;
+        }
+      } else {
+        continue;
+      }
+      where.emplace_back(std::string(k.key), k.value);
+    }
+    node_.reservations.push_back(std::move(res));
+  }
+  // Sums above the node's capacity, reported at the last amount of the kind.
+  auto above = [&](std::string_view kind, std::int64_t sum, std::int64_t capacity,
+                   std::string (*shown)(std::int64_t)) {
+    if (sum <= capacity) return;
+    ValueId at = kNoValue;
+    for (const auto& [k, id] : where)
+      if (k == kind) at = id;
+    r_.error(path, at,
+             "reservations of " + std::string(kind) + " add up to " + shown(sum) +
+                 ", more than the node's " + shown(capacity));
+  };
+  auto plain = [](std::int64_t n) { return std::to_string(n); };
+  above("cpu", cpu, node_.cpu_total(), [](std::int64_t n) { return format_cores(n); });
+  above("memory", memory, node_.memory, [](std::int64_t n) { return format_bytes(n); });
+  above("storage", storage, node_.storage, [](std::int64_t n) { return format_bytes(n); });
+  for (const auto& [name, sum] : extended) {
+    const ExtendedResource* e = node_.find_extended(name);
+    above(name, sum, e != nullptr ? e->total : 0, plain);
   }
 }
 
@@ -1160,6 +1236,37 @@ namespace eruplan {
 // by the inventory's node reader with the inventory's share_base; positions
 // and field paths refer to the template file as written.
 std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnostics& diags) {
+  auto t = load_template(source, share_base, diags);
+  if (!t) return std::nullopt;
+  return std::move(t->node);
+}
+
+std::optional<std::int64_t> parse_cost(std::string_view text) {
+  std::int64_t whole = 0, frac = 0;
+  std::size_t i = 0, digits = 0, decimals = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+    if (whole > 100'000'000) return std::nullopt;
+    whole = whole * 10 + (text[i] - '0');
+  }
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++decimals) {
+      if (decimals >= 9) return std::nullopt;
+      frac = frac * 10 + (text[i] - '0');
+    }
+    if (decimals == 0) return std::nullopt;
+  }
+  if (i != text.size() || digits == 0 || whole > 1'000'000'000) return std::nullopt;
+  for (std::size_t d = decimals; d < 9; ++d) frac *= 10;
+  const std::int64_t nano = whole * kCostScale + frac;
+  if (nano > 1'000'000'000 * kCostScale) return std::nullopt;
+  return nano;
+}
+
+// A grow template (SPEC §14, §19): an eruplan node object read by the
+// inventory's node reader with the inventory's share_base, positions and
+// field paths from the template file as written; or a Kubernetes Node.
+std::optional<GrowTemplate> load_template(const Source& source, Pieces share_base,
+                                          Diagnostics& diags) {
   const std::size_t errors_before = count_errors(diags);
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
@@ -1170,11 +1277,35 @@ std::optional<Node> load_node(const Source& source, Pieces share_base, Diagnosti
     r.error(root, kNoValue, "the node is empty; expected a mapping such as {name: n, cpu: 4}");
     return std::nullopt;
   }
+  bool kubernetes = false;
+  if ((*doc)[top].kind == ValueKind::Object)
+    for (std::uint32_t i = 0; i < doc->size(top); ++i)
+      kubernetes |=
+          doc->text(doc->key(top, i)) == "kind" || doc->text(doc->key(top, i)) == "apiVersion";
+  if (kubernetes) {
+    // kubectl get node X -o yaml: read as a node list of one.
+    auto inv = load_nodes(source, NodesFormat::Kubernetes, diags);
+    if (!inv || inv->nodes.size() != 1) {
+      if (inv) r.error(root, top, "expected one Node, got " + std::to_string(inv->nodes.size()));
+      return std::nullopt;
+    }
+    return GrowTemplate{std::move(inv->nodes.front()), std::nullopt};
+  }
   ValueId name_id = kNoValue;
   NodeLoader loader(r, share_base);
-  Node node = loader.load(root, top, name_id);
+  loader.allow_cost();
+  GrowTemplate t{loader.load(root, top, name_id), std::nullopt};
+  if (const ValueId c = loader.cost(); c != kNoValue) {
+    if (auto text = r.scalar(root.child("cost"), c)) {
+      t.cost = parse_cost(*text);
+      if (!t.cost)
+        r.error(root.child("cost"), c,
+                "expected a cost: a number >= 0 with at most 9 decimals, such as 0.192, got " +
+                    quoted(*text));
+    }
+  }
   if (count_errors(diags) > errors_before) return std::nullopt;
-  return node;
+  return t;
 }
 
 Taint read_taint(Reader& r, const FieldPath& at, ValueId item, ValueId key, ValueId value,

@@ -22,6 +22,8 @@ std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
 constexpr std::uint64_t kMaxWeightPart = 1'000'000'000'000'000'000ULL;  // 10^18
 
+}  // namespace
+
 // A weight as written, exactly: digits, an optional fraction and an optional
 // exponent (2, 0.1, 1.5e2). Reduced, numerator and denominator must each be
 // at most 10^18, which keeps the share comparison inside its exact range.
@@ -97,6 +99,8 @@ std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
   }
   return Weight{num, den};
 }
+
+namespace {
 
 std::optional<SharePlacement> parse_placement(std::string_view text) {
   if (text == "first_fit") return SharePlacement::FirstFit;

@@ -24,6 +24,10 @@ struct Weight {
   std::uint64_t num = 1, den = 1;
 };
 
+// A weight as written (2, 0.1, 1.5e2), exactly; nullopt and `error` set
+// when it is not a number > 0 or too fine to compare exactly.
+std::optional<Weight> parse_weight(std::string_view text, std::string& error);
+
 struct ShareApp {
   std::string name;  // `app`; unique
   Weight weight;

@@ -279,6 +279,16 @@ struct Workload {
   int numa = -1;              // index into Node::numa_nodes, -1 = none
 };
 
+// Resources of a node that only one role may be offered (`eruplan share
+// --model mesos`): `reservations: {role: {cpu: 4, memory: 16Gi}}`.
+struct Reservation {
+  std::string role;
+  NanoCores cpu = 0;
+  Bytes memory = 0, storage = 0;
+  NamedList<std::int64_t> extended;  // sorted by name
+  Origin origin;                     // where the role was named, for checks against the roles
+};
+
 struct Node {
   std::string name;                                        // unique, non-empty
   SharedList<std::pair<std::string, std::string>> labels;  // sorted by key; shared (intern)
@@ -306,6 +316,7 @@ struct Node {
   std::int64_t max_instances = -1;        // -1 = no limit (Kubernetes' pods)
   SparseList<Taint> taints;               // in input order
   SparseList<Workload> workloads;         // in input order (SPEC §11)
+  std::vector<Reservation> reservations;  // by role name
   // Bumped by every reservation, so a cached capacity pass knows which nodes
   // to redo (SPEC §8.3); not part of the inventory as written.
   std::uint64_t revision = 0;

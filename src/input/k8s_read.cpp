@@ -1,0 +1,226 @@
+// The Kubernetes loaders' shared readers (k8s_read.h).
+#include "k8s_read.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace eruplan::k8s {
+
+std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
+std::size_t count_errors(const Diagnostics& diags) {
+  return static_cast<std::size_t>(
+      std::count_if(diags.items().begin(), diags.items().end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+          ValueId* values, Rows rows) {
+  std::fill(values, values + table.size(), kNoValue);
+  if (object == kNoValue) return true;
+  const Doc& doc = r.doc();
+  if (doc[object].kind == ValueKind::Null) return true;
+  if (!r.is_object(path, object)) return false;
+  auto slot = [&](std::string_view key) -> ValueId* {
+    if (rows.size() == 0) {
+      for (std::size_t f = 0; f < table.size(); ++f)
+        if (table[f].name == key) return values + f;
+      return nullptr;
+    }
+    for (const std::size_t f : rows)
+      if (table[f].name == key) return values + f;
+    return nullptr;
+  };
+  const std::uint32_t n = doc.size(object);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::string_view key = doc.text(doc.key(object, i));
+    ValueId* value = slot(key);
+    if (!value) continue;
+    const ValueId v = doc.member(object, i);
+    if (*value != kNoValue)
+      r.error(path.child(key), doc.key(object, i),
+              "given twice (first at " + r.where(*value) + ")");
+    else if (doc[v].kind != ValueKind::Null)
+      *value = v;
+  }
+  return true;
+}
+
+std::size_t resource_row(std::string_view name) {
+  for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
+    if (kKubeResourceFields[f].name == name) return f;
+  return kube_resource_field::kCount;
+}
+
+// A quantity in Kubernetes' grammar, times 10^scale, rounded up.
+std::optional<std::int64_t> quantity(Reader& r, const FieldPath& path, ValueId v, int scale) {
+  const Doc& doc = r.doc();
+  const ValueKind k = doc[v].kind;
+  if (k != ValueKind::Number && k != ValueKind::String) {
+    r.error(path, v,
+            "expected a Kubernetes quantity (like 1.5, 500m or 8Gi), got " + r.describe(v));
+    return std::nullopt;
+  }
+  std::string problem;
+  auto q = k8s_whole(doc.text(v), scale, problem);
+  if (!q) r.error(path, v, problem);
+  return q;
+}
+
+// A string -> scalar mapping (labels, nodeSelector), sorted by key.
+NamedList<std::string> string_map(Reader& r, const FieldPath& path, ValueId v) {
+  NamedList<std::string> out;
+  if (v == kNoValue) return out;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    if (r.doc()[e.value].kind == ValueKind::Null) {
+      out.emplace_back(std::string(e.key), std::string());
+      continue;
+    }
+    if (auto s = r.scalar(path.child(e.key), e.value))
+      out.emplace_back(std::string(e.key), std::string(*s));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A scalar's text; empty for an absent value, a list or a mapping.
+std::string_view text_of(const Doc& doc, ValueId v) {
+  return v != kNoValue && doc.is_scalar(v) ? doc.text(v) : std::string_view();
+}
+
+std::string_view label_value(const NamedList<std::string>& labels, std::string_view key) {
+  for (const auto& [k, v] : labels)
+    if (k == key && !v.empty()) return v;
+  return {};
+}
+
+std::string app_of(const KubernetesOptions& options, const NamedList<std::string>& primary,
+                   const NamedList<std::string>& secondary, std::string_view name) {
+  for (const auto* labels : {&primary, &secondary}) {
+    if (!options.app_label.empty()) {
+      if (auto a = label_value(*labels, options.app_label); !a.empty()) return std::string(a);
+      continue;
+    }
+    if (auto a = label_value(*labels, "app.kubernetes.io/name"); !a.empty()) return std::string(a);
+    if (auto a = label_value(*labels, "app"); !a.empty()) return std::string(a);
+  }
+  return std::string(name);
+}
+
+// The `items` of a List, checking the top-level kind when asked.
+ValueId list_items(Reader& r, ValueId root, std::string_view what) {
+  std::array<ValueId, kKubeListFields.size()> f;
+  if (!pick(r, FieldPath{}, root, kKubeListFields, f.data())) return kNoValue;
+  const ValueId items = f[kube_list_field::kItems];
+  if (items == kNoValue) {
+    r.error(FieldPath{}.child("items"), root,
+            "items is required (the " + std::string(what) + " of a Kubernetes List)");
+    return kNoValue;
+  }
+  return r.is_array(FieldPath{}.child("items"), items) ? items : kNoValue;
+}
+
+// " (and 4999 more items that are not Nodes)" when there are more.
+std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want) {
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < doc.size(items); ++i) {
+    const ValueId item = doc.element(items, i);
+    if (doc[item].kind != ValueKind::Object) continue;
+    for (std::uint32_t j = 0; j < doc.size(item); ++j)
+      if (doc.text(doc.key(item, j)) == kKindField && text_of(doc, doc.member(item, j)) != want)
+        ++n;
+  }
+  if (n <= 1) return {};
+  return " (and " + std::to_string(n - 1) + " more items that are not " + std::string(want) + "s)";
+}
+
+std::string_view root_kind(const Doc& doc) {
+  const ValueId root = doc.root();
+  if (doc[root].kind != ValueKind::Object) return {};
+  for (std::uint32_t i = 0; i < doc.size(root); ++i)
+    if (doc.text(doc.key(root, i)) == kKindField) return text_of(doc, doc.member(root, i));
+  return {};
+}
+
+// A resource list (requests, limits, overhead) into `out`, adding.
+void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
+                        std::vector<std::string_view>* names) {
+  if (v == kNoValue) return;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    if (r.doc()[e.value].kind == ValueKind::Null) continue;
+    if (e.key.starts_with("hugepages-")) {
+      out.hugepages.emplace_back(e.key);
+      continue;
+    }
+    if (e.key.empty() || e.key == "storage") continue;  // see read_allocatable
+    if (names) {
+      if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
+      names->push_back(e.key);
+    }
+    const bool cpu = resource_row(e.key) == kube_resource_field::kCpu;
+    if (auto q = quantity(r, path.child(e.key), e.value, cpu ? 9 : 0)) {
+      std::int64_t& slot = out.slot(e.key);
+      slot = saturating_add(slot, *q);
+    }
+  }
+}
+
+// One container: each resource its request, or its limit when it has no
+// request.
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
+  PodRequest out;
+  std::array<ValueId, kKubeContainerFields.size()> f;
+  if (!pick(r, path, container, kKubeContainerFields, f.data())) return out;
+  if (sidecar) *sidecar = text_of(r.doc(), f[kube_container_field::kRestartPolicy]) == "Always";
+  std::array<ValueId, kKubeResourcesFields.size()> res;
+  const FieldPath res_path = path.child("resources");
+  if (!pick(r, res_path, f[kube_container_field::kResources], kKubeResourcesFields, res.data()))
+    return out;
+  const ValueId requests = res[kube_resources_field::kRequests],
+                limits = res[kube_resources_field::kLimits];
+  std::vector<std::string_view> named;
+  read_resource_list(r, res_path.child("requests"), requests, out, &named);
+  read_resource_list(r, res_path.child("limits"), limits, out, &named);
+  return out;
+}
+
+// SPEC §12: per resource, the larger of (the containers plus the init
+// containers with restartPolicy Always) and (the largest other init
+// container), plus spec.overhead.
+PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
+  PodRequest sum, init_max, extra;
+  std::array<ValueId, kKubePodSpecFields.size()> f;
+  if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
+            {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
+             kube_pod_spec_field::kOverhead}))
+    return sum;
+  const ValueId containers = f[kube_pod_spec_field::kContainers],
+                init = f[kube_pod_spec_field::kInitContainers],
+                overhead = f[kube_pod_spec_field::kOverhead];
+  auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
+  auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
+  if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {
+    for (std::uint32_t i = 0; i < r.doc().size(containers); ++i)
+      sum.combine(container_request(r, path.child("containers").at(i),
+                                    r.doc().element(containers, i), nullptr),
+                  add);
+  }
+  if (init != kNoValue && r.is_array(path.child("initContainers"), init)) {
+    for (std::uint32_t i = 0; i < r.doc().size(init); ++i) {
+      bool sidecar = false;
+      PodRequest c = container_request(r, path.child("initContainers").at(i),
+                                       r.doc().element(init, i), &sidecar);
+      if (sidecar)
+        sum.combine(c, add);
+      else
+        init_max.combine(c, larger);
+    }
+  }
+  sum.combine(init_max, larger);
+  read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);
+  sum.combine(extra, add);
+  return sum;
+}
+
+}  // namespace eruplan::k8s

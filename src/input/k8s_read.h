@@ -1,0 +1,140 @@
+// What the Kubernetes loaders (load_k8s_nodes.cpp, load_k8s_pods.cpp,
+// load_k8s_manifests.cpp, load_nodes.cpp) share: picking fields by the
+// tables of kubernetes_fields.h, quantities, label maps, and one pod's
+// effective request. Internal to the input layer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "doc.h"
+#include "kubernetes.h"
+#include "kubernetes_fields.h"
+#include "reader.h"
+
+namespace eruplan::k8s {
+
+std::string quoted(std::string_view s);
+std::size_t count_errors(const Diagnostics& diags);
+
+constexpr std::int64_t kMaxCoresPerNode = 4096;  // as for an eruplan inventory
+
+// The rows of a table (kubernetes_fields.h) a reader takes, by index; empty:
+// all of them.
+using Rows = std::initializer_list<std::size_t>;
+
+// Picks the members that `rows` of `table` name out of `object` into
+// values[row] (every other value kNoValue), without a word about the other
+// members (the Kubernetes API's, not typos; see kubernetes_fields.h). A null member, or
+// a null object, counts as absent. False (after an error) when `object` is
+// neither a mapping nor null.
+bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
+          ValueId* values, Rows rows = {});
+
+// The name of every object's kind field (checked to be one in
+// kubernetes_fields.h), looked up before the object's type is known.
+constexpr std::string_view kKindField = kKubeListFields[kube_list_field::kKind].name;
+
+// The row of kKubeResourceFields named `name`, or kube_resource_field::kCount
+// (an extended resource, or one eruplan leaves out).
+std::size_t resource_row(std::string_view name);
+
+// A quantity in Kubernetes' grammar, times 10^scale, rounded up.
+std::optional<std::int64_t> quantity(Reader& r, const FieldPath& path, ValueId v, int scale);
+
+// A string -> scalar mapping (labels, nodeSelector), sorted by key.
+NamedList<std::string> string_map(Reader& r, const FieldPath& path, ValueId v);
+
+// A scalar's text; empty for an absent value, a list or a mapping.
+std::string_view text_of(const Doc& doc, ValueId v);
+
+// The non-empty value of `key`, or empty.
+std::string_view label_value(const NamedList<std::string>& labels, std::string_view key);
+
+// SPEC §12: the app is the label app.kubernetes.io/name, else app (or the
+// one key --app-label names), first among `primary`, then `secondary`.
+std::string app_of(const KubernetesOptions& options, const NamedList<std::string>& primary,
+                   const NamedList<std::string>& secondary, std::string_view name);
+
+// The `items` of a List (an error when it has none).
+ValueId list_items(Reader& r, ValueId root, std::string_view what);
+
+// " (and 4999 more items that are not Nodes)" when there are more.
+std::string wrong_kind_note(const Doc& doc, ValueId items, std::string_view want);
+
+// The root's kind, empty when it has none.
+std::string_view root_kind(const Doc& doc);
+
+inline std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+// One pod's (or one pod template's) effective request (SPEC §12).
+struct PodRequest {
+  NanoCores cpu = 0;
+  Bytes memory = 0;
+  Bytes storage = 0;
+  NamedList<std::int64_t> extended;    // sorted by name
+  std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
+
+  std::int64_t& slot(std::string_view name) {
+    switch (resource_row(name)) {
+      case kube_resource_field::kCpu:
+        return cpu;
+      case kube_resource_field::kMemory:
+        return memory;
+      case kube_resource_field::kEphemeralStorage:
+        return storage;
+      default:  // pods, in a request, is an extended resource
+        break;
+    }
+    auto it = std::lower_bound(extended.begin(), extended.end(), name,
+                               [](const auto& e, std::string_view k) { return e.first < k; });
+    if (it == extended.end() || it->first != name) it = extended.insert(it, {std::string(name), 0});
+    return it->second;
+  }
+  // Applies `f(mine, theirs)` to every resource either side names.
+  template <class F>
+  void combine(const PodRequest& o, F f) {
+    cpu = f(cpu, o.cpu);
+    memory = f(memory, o.memory);
+    storage = f(storage, o.storage);
+    for (const auto& [name, value] : o.extended) slot(name);
+    for (auto& [name, value] : extended) {
+      std::int64_t theirs = 0;
+      for (const auto& [n, v] : o.extended)
+        if (n == name) theirs = v;
+      value = f(value, theirs);
+    }
+    for (const std::string& h : o.hugepages)
+      if (std::find(hugepages.begin(), hugepages.end(), h) == hugepages.end())
+        hugepages.push_back(h);
+  }
+};
+
+// A resource list (requests, limits, overhead) into `out`, adding; `names`
+// (when given) skips a name already read.
+void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
+                        std::vector<std::string_view>* names);
+
+// One container: each resource its request, or its limit when it has no
+// request.
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar);
+
+// SPEC §12: per resource, the larger of (the containers plus the init
+// containers with restartPolicy Always) and (the largest other init
+// container), plus spec.overhead.
+PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
+
+// kubectl get nodes -o json (a List or NodeList), or one Node.
+bool is_kubernetes_nodes(const Doc& doc);
+std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
+                                               Diagnostics& diags);
+
+}  // namespace eruplan::k8s

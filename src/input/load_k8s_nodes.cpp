@@ -1,0 +1,166 @@
+// -n as `kubectl get nodes -o json` (SPEC §12): Nodes into an inventory,
+// read by the allow-list of kubernetes_fields.h.
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "k8s_read.h"
+
+namespace eruplan::k8s {
+
+// kubectl get nodes -o json (a List or NodeList), or one Node (kubectl get
+// node NAME -o json): an inventory of one node.
+bool is_kubernetes_nodes(const Doc& doc) {
+  const std::string_view kind = root_kind(doc);
+  return kind == "List" || kind == "NodeList" || kind == "Node";
+}
+
+namespace {
+
+void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
+    const FieldPath at = path.at(i);
+    const ValueId item = r.doc().element(v, i);
+    std::array<ValueId, kKubeTaintFields.size()> f;
+    if (!pick(r, at, item, kKubeTaintFields, f.data())) continue;
+    node.taints.push_back(read_taint(r, at, item, f[kube_taint_field::kKey],
+                                     f[kube_taint_field::kValue], f[kube_taint_field::kEffect]));
+  }
+}
+
+// status.allocatable: cpu, memory, ephemeral-storage (storage), pods
+// (max_instances), hugepages-* (not modelled: a pod's hugepages are not
+// planned), and every other name an extended resource.
+void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_base, Node& node) {
+  node.cpu_given = 0;
+  if (v == kNoValue) return;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    const FieldPath here = path.child(e.key);
+    if (r.doc()[e.value].kind == ValueKind::Null || e.key.starts_with("hugepages-")) continue;
+    switch (resource_row(e.key)) {
+      case kube_resource_field::kCpu:
+        if (auto c = quantity(r, here, e.value, 9)) {
+          if (*c / kNanoPerCore > kMaxCoresPerNode) {
+            r.error(here, e.value,
+                    "at most " + std::to_string(kMaxCoresPerNode) + " cores per node, got " +
+                        std::to_string(*c / kNanoPerCore));
+            continue;
+          }
+          node.cpu_given = *c;
+          node.plain_cores = *c / kNanoPerCore;
+          node.plain_core_pieces = share_base;
+        }
+        break;
+      case kube_resource_field::kMemory:
+        if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
+        break;
+      case kube_resource_field::kEphemeralStorage:
+        if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
+        break;
+      case kube_resource_field::kPods:
+        if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
+        break;
+      default:
+        // "storage" is not a Kubernetes allocatable name; eruplan's storage
+        // is ephemeral-storage, and §8.1 keeps "storage" from being extended.
+        if (e.key == "storage" || e.key.empty()) continue;
+        if (auto n = quantity(r, here, e.value, 0))
+          node.extended.push_back({std::string(e.key), *n, 0});
+    }
+  }
+  std::sort(node.extended.begin(), node.extended.end(),
+            [](const ExtendedResource& a, const ExtendedResource& b) { return a.name < b.name; });
+}
+
+// One Node object at `at` (an item of the list, or the file's root) into
+// the inventory; its problems into diags.
+void read_node(Reader& r, const FieldPath& at, ValueId item,
+               std::unordered_map<std::string_view, std::int64_t>& seen, Inventory& inventory) {
+  const Doc& doc = r.doc();
+  Node node;
+  std::array<ValueId, kKubeNodeFields.size()> object;  // its kind is the list's to check
+  pick(r, at, item, kKubeNodeFields, object.data(),
+       {kube_node_field::kMetadata, kube_node_field::kSpec, kube_node_field::kStatus});
+  const ValueId metadata = object[kube_node_field::kMetadata];
+  const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
+                  status_path = at.child("status");
+  std::array<ValueId, kKubeMetadataFields.size()> meta;
+  std::array<ValueId, kKubeNodeSpecFields.size()> spec;
+  std::array<ValueId, kKubeNodeStatusFields.size()> status;
+  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
+       {kube_metadata_field::kName, kube_metadata_field::kLabels});
+  pick(r, spec_path, object[kube_node_field::kSpec], kKubeNodeSpecFields, spec.data());
+  pick(r, status_path, object[kube_node_field::kStatus], kKubeNodeStatusFields, status.data());
+  const ValueId name = meta[kube_metadata_field::kName],
+                labels = meta[kube_metadata_field::kLabels],
+                unschedulable = spec[kube_node_spec_field::kUnschedulable],
+                taints = spec[kube_node_spec_field::kTaints],
+                allocatable = status[kube_node_status_field::kAllocatable];
+  if (name == kNoValue) {
+    r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
+            "metadata.name is required");
+  } else if (auto s = r.string(meta_path.child("name"), name)) {
+    node.name = *s;
+    auto [it, fresh] = seen.emplace(doc.text(name), at.index);
+    if (!fresh)  // only in a list: one Node has one name
+      r.error(meta_path.child("name"), name,
+              "duplicate node name " + quoted(*s) + ": items[" + std::to_string(it->second) +
+                  "] and items[" + std::to_string(at.index) + "] are both named so");
+  }
+  node.labels = string_map(r, meta_path.child("labels"), labels);
+  if (unschedulable != kNoValue) {
+    if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
+  }
+  read_taints(r, spec_path.child("taints"), taints, node);
+  read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node);
+  inventory.nodes.push_back(std::move(node));
+}
+
+}  // namespace
+
+std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
+                                               Diagnostics& diags) {
+  const std::size_t errors_before = count_errors(diags);
+  Reader r(doc, file, diags);
+  if (doc[doc.root()].kind != ValueKind::Object) {
+    r.is_object(FieldPath{}, doc.root());
+    return std::nullopt;
+  }
+  Inventory inventory;  // share_base 100, as an eruplan inventory without one
+  std::unordered_map<std::string_view, std::int64_t> seen;  // node name -> first item
+  const FieldPath root, items_path = root.child("items");
+  if (root_kind(doc) == "Node") {
+    // One Node (kubectl get node NAME -o json): an inventory of one node,
+    // its field paths from the file's root.
+    read_node(r, root, doc.root(), seen, inventory);
+    if (count_errors(diags) > errors_before) return std::nullopt;
+    return inventory;
+  }
+  const ValueId items = list_items(r, doc.root(), "nodes");
+  if (items == kNoValue) return std::nullopt;
+  const std::uint32_t n = doc.size(items);
+  inventory.nodes.reserve(n);
+  std::size_t wrong_kind = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FieldPath at = items_path.at(i);
+    const ValueId item = doc.element(items, i);
+    std::array<ValueId, kKubeNodeFields.size()> f;
+    if (!pick(r, at, item, kKubeNodeFields, f.data(), {kube_node_field::kKind})) continue;
+    const ValueId kind = f[kube_node_field::kKind];
+    if (kind != kNoValue && text_of(doc, kind) != "Node") {
+      // The first one says it; a whole list of something else is one mistake.
+      if (wrong_kind++ == 0)
+        r.error(at.child("kind"), kind,
+                "expected a Node (a node list, as kubectl get nodes -o json), got " +
+                    r.describe(kind) + wrong_kind_note(doc, items, "Node"));
+      continue;
+    }
+    read_node(r, at, item, seen, inventory);
+  }
+  if (count_errors(diags) > errors_before) return std::nullopt;
+  return inventory;
+}
+
+}  // namespace eruplan::k8s

@@ -1,0 +1,18 @@
+// -n: an eruplan inventory or Kubernetes Nodes, by content or by
+// --nodes-format.
+#include "k8s_read.h"
+
+namespace eruplan {
+
+std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags) {
+  if (format == NodesFormat::Eruplan) return load_inventory(source, diags);
+  if (format == NodesFormat::Auto)  // a JSON inventory holds no "kind": it is not a NodeList
+    if (auto inventory = load_inventory_streamed(source)) return inventory;
+  auto doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  if (format == NodesFormat::Kubernetes || k8s::is_kubernetes_nodes(*doc))
+    return k8s::load_kubernetes_nodes(*doc, source.name, diags);
+  return load_inventory(*doc, source.name, diags);
+}
+
+}  // namespace eruplan

@@ -1,0 +1,360 @@
+// Growing the cluster: one template by bisection, several by an expander, or
+// the cheapest mix.
+//
+// The mix is found without planning every combination: a lone copy of a
+// template adds a fixed amount toward what the request still needs, so the
+// search is a small covering problem solved exactly by enumeration with
+// pruning, and its answer is then planned. For strategies whose count is a
+// total (auto, global, drained, score) a copy adds its capacity and the need
+// is the count less the inventory's capacity; for fill and each a copy that
+// qualifies adds one node toward the nodes still needed. When the planned
+// answer disagrees (nodes_limit and other limits the model does not see),
+// every combination is planned in cost order instead, within a bound.
+#include "grow.h"
+
+#include <algorithm>
+
+#include "capacity.h"
+#include "requests.h"
+#include "strategy.h"
+
+namespace eruplan {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+// The order of two growths: cost (when given), then nodes, then more copies
+// of earlier templates.
+struct MixKey {
+  i128 cost = 0;
+  std::int64_t nodes = 0;
+  const std::vector<std::int64_t>* counts = nullptr;
+};
+
+bool better(const MixKey& a, const MixKey& b) {
+  if (a.cost != b.cost) return a.cost < b.cost;
+  if (a.nodes != b.nodes) return a.nodes < b.nodes;
+  for (std::size_t t = 0; t < a.counts->size(); ++t)
+    if ((*a.counts)[t] != (*b.counts)[t]) return (*a.counts)[t] > (*b.counts)[t];
+  return false;
+}
+
+MixKey key_of(std::span<const GrowTemplate> templates, const std::vector<std::int64_t>& counts) {
+  MixKey k;
+  k.counts = &counts;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    k.cost += static_cast<i128>(counts[t]) * templates[t].cost.value_or(0);
+    k.nodes += counts[t];
+  }
+  return k;
+}
+
+// New instances a plan on `grown` puts on nodes from index `from` on.
+std::int64_t placed_from(const Inventory& grown, const Request& request, std::size_t from,
+                         unsigned jobs) {
+  const CapacityMap map = capacity_pass(grown, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(grown, map, where);
+  const StrategyInput input{infos,  request.count, map.total, request.nodes_limit,
+                            &grown, &request,      jobs};
+  const Placement p = place(input, request.min_count, request.strategy);
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < infos.size() && i < p.result.deploy.size(); ++i)
+    if (infos[i].node >= from) n += p.result.deploy[i];
+  return n;
+}
+
+// The capacity of one copy of `t` for the request, at most `cap`.
+std::int64_t copy_capacity(const Inventory& inventory, const Request& request,
+                           const GrowTemplate& t, std::int64_t cap) {
+  const Inventory one = grown_inventory(inventory, t.node, 1);
+  if (!request.filter.accepts(one.nodes.back())) return 0;
+  const NodeCapacity nc = node_capacity(
+      one, request, static_cast<std::uint32_t>(one.nodes.size() - 1), CapacityOptions{0, 1});
+  return std::min(nc.capacity, cap);
+}
+
+bool total_count(Strategy s) { return s != Strategy::Fill && s != Strategy::Each; }
+
+}  // namespace
+
+std::string cost_text(CostSum nano) {
+  const bool negative = nano < 0;
+  if (negative) nano = -nano;
+  const i128 whole = nano / kCostScale;
+  std::int64_t frac = static_cast<std::int64_t>(nano % kCostScale);
+  std::string digits;
+  i128 w = whole;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(w % 10)));
+    w /= 10;
+  } while (w > 0);
+  if (frac != 0) {
+    std::string f = std::to_string(frac);
+    f.insert(0, 9 - f.size(), '0');
+    while (f.back() == '0') f.pop_back();
+    digits += '.' + f;
+  }
+  return (negative ? "-" : "") + digits;
+}
+
+std::string_view expander_name(Expander e) {
+  switch (e) {
+    case Expander::LeastWaste:
+      return "least-waste";
+    case Expander::MostPods:
+      return "most-pods";
+    case Expander::Price:
+      return "price";
+    case Expander::Priority:
+      return "priority";
+  }
+  return "";
+}
+
+std::optional<Expander> parse_expander(std::string_view text) {
+  for (Expander e : {Expander::LeastWaste, Expander::MostPods, Expander::Price, Expander::Priority})
+    if (expander_name(e) == text) return e;
+  return std::nullopt;
+}
+
+std::int64_t Growth::added() const {
+  std::int64_t n = 0;
+  for (std::int64_t k : counts) n += k;
+  return n;
+}
+
+Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTemplate> templates,
+                          std::span<const std::int64_t> counts) {
+  Inventory out = inventory;
+  std::int64_t total = 0;
+  for (std::int64_t k : counts) total += k;
+  out.nodes.reserve(inventory.nodes.size() + static_cast<std::size_t>(total));
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    for (std::int64_t j = 1; j <= counts[t]; ++j) {
+      Node copy = templates[t].node;
+      copy.name = templates[t].node.name + "-" + std::to_string(j);
+      copy.workloads.clear();
+      copy.revision = 0;
+      out.nodes.push_back(std::move(copy));
+    }
+  }
+  return out;
+}
+
+Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k) {
+  const GrowTemplate t{node_template, std::nullopt};
+  return grown_inventory(inventory, std::span(&t, 1), std::span(&k, 1));
+}
+
+bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
+  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(inventory, map, where);
+  const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
+                            &inventory, &request,      jobs};
+  const Placement p = place(input, request.min_count, request.strategy);
+  return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
+}
+
+std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
+                                            const Node& node_template, std::int64_t max,
+                                            unsigned jobs) {
+  auto fits = [&](std::int64_t k) {
+    return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
+  };
+  if (fits(0)) return 0;
+  if (max <= 0 || !fits(max)) return std::nullopt;
+  std::int64_t lo = 0, hi = max;  // fits(lo) false, fits(hi) true
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+Growth expand(const Inventory& inventory, const Request& request,
+              std::span<const GrowTemplate> templates, Expander expander, std::int64_t max,
+              unsigned jobs) {
+  Growth best;
+  best.counts.assign(templates.size(), 0);
+  std::optional<std::size_t> chosen;
+  // The chosen template's figures: idle cpu and memory as fractions
+  // (num/den, compared exactly), instances held, cost.
+  i128 idle_cpu_num = 0, idle_cpu_den = 1, idle_mem_num = 0, idle_mem_den = 1, held = 0, price = 0;
+  std::int64_t chosen_k = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    const std::optional<std::int64_t> k =
+        smallest_growth(inventory, request, templates[t].node, max, jobs);
+    if (!k) continue;
+    if (*k == 0) {  // nothing to add
+      best.found = true;
+      return best;
+    }
+    const Node& n = templates[t].node;
+    i128 cpu_num = 0, cpu_den = 1, mem_num = 0, mem_den = 1, t_held = 0, t_price = 0;
+    if (expander == Expander::LeastWaste) {
+      std::vector<std::int64_t> counts(templates.size(), 0);
+      counts[t] = *k;
+      const std::int64_t placed = placed_from(grown_inventory(inventory, templates, counts),
+                                              request, inventory.nodes.size(), jobs);
+      cpu_den = static_cast<i128>(*k) * n.cpu_total();
+      cpu_num =
+          cpu_den - static_cast<i128>(*k) * n.cpu_used - static_cast<i128>(placed) * request.cpu;
+      mem_den = static_cast<i128>(*k) * n.memory;
+      mem_num = mem_den - static_cast<i128>(*k) * n.memory_used -
+                static_cast<i128>(placed) * request.memory;
+      if (cpu_den == 0) cpu_num = 0, cpu_den = 1;
+      if (mem_den == 0) mem_num = 0, mem_den = 1;
+    } else if (expander == Expander::MostPods) {
+      const std::int64_t c = copy_capacity(inventory, request, templates[t], kUnlimited);
+      t_held =
+          c == kUnlimited ? static_cast<i128>(kUnlimited) * (max + 1) : static_cast<i128>(c) * *k;
+    } else if (expander == Expander::Price) {
+      t_price = static_cast<i128>(*k) * templates[t].cost.value_or(0);
+    }
+    bool take = !chosen;
+    if (chosen) {
+      switch (expander) {
+        case Expander::LeastWaste: {
+          const i128 a = cpu_num * idle_cpu_den, b = idle_cpu_num * cpu_den;
+          take = a < b || (a == b && mem_num * idle_mem_den < idle_mem_num * mem_den);
+          break;
+        }
+        case Expander::MostPods:
+          take = t_held > held;
+          break;
+        case Expander::Price:
+          take = t_price < price;
+          break;
+        case Expander::Priority:
+          take = false;
+          break;
+      }
+    }
+    if (take) {
+      chosen = t;
+      chosen_k = *k;
+      idle_cpu_num = cpu_num, idle_cpu_den = cpu_den, idle_mem_num = mem_num,
+      idle_mem_den = mem_den;
+      held = t_held, price = t_price;
+    }
+  }
+  if (!chosen) return best;
+  best.counts[*chosen] = chosen_k;
+  best.found = true;
+  return best;
+}
+
+std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& request,
+                                   std::span<const GrowTemplate> templates, std::int64_t max,
+                                   unsigned jobs, std::string& too_large) {
+  const std::size_t n = templates.size();
+  Growth best;
+  best.counts.assign(n, 0);
+  if (request_fits(inventory, request, jobs)) {
+    best.found = true;
+    return best;
+  }
+  // What each copy adds toward the need, and the need.
+  std::vector<std::int64_t> adds(n, 0);
+  std::int64_t need = 0;
+  if (total_count(request.strategy)) {
+    const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
+    const std::int64_t have = std::min(map.total, request.count);
+    need = request.count - have;
+    for (std::size_t t = 0; t < n; ++t)
+      adds[t] = copy_capacity(inventory, request, templates[t], request.count);
+  } else {
+    need = -1;
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto k = smallest_growth(inventory, request, templates[t].node, max, jobs);
+      if (!k) continue;
+      adds[t] = 1;
+      need = need < 0 ? *k : std::min(need, *k);
+    }
+    if (need < 0) return best;  // no template helps
+  }
+  // Enumerate counts template by template, the last one closed-form; a
+  // prefix that already covers the need leaves the rest at 0.
+  std::vector<std::int64_t> counts(n, 0), found;
+  std::int64_t visited = 0;
+  bool over = false;
+  auto search = [&](auto&& self, std::size_t t, std::int64_t still) -> void {
+    if (over) return;
+    if (++visited > kMixLimit) {
+      over = true;
+      return;
+    }
+    if (still <= 0) {
+      std::fill(counts.begin() + static_cast<long>(t), counts.end(), 0);
+      if (found.empty() || better(key_of(templates, counts), key_of(templates, found)))
+        found = counts;
+      return;
+    }
+    if (t == n) return;
+    const std::int64_t a = adds[t];
+    const std::int64_t enough = a > 0 ? (still + a - 1) / a : 0;
+    if (t + 1 == n) {
+      if (a == 0 || enough > max) return;
+      counts[t] = enough;
+      self(self, t + 1, 0);
+      return;
+    }
+    for (std::int64_t k = 0; k <= std::min(max, enough); ++k) {
+      counts[t] = k;
+      self(self, t + 1, still - k * a);
+      if (over) return;
+    }
+    counts[t] = 0;
+  };
+  search(search, 0, need);
+  if (over) {
+    too_large = "the mix of " + std::to_string(n) + " templates up to --max " +
+                std::to_string(max) + " has more than " + std::to_string(kMixLimit) +
+                " combinations to weigh; give fewer templates or a smaller --max";
+    return std::nullopt;
+  }
+  if (!found.empty() && request_fits(grown_inventory(inventory, templates, found), request, jobs)) {
+    best.counts = found;
+    best.found = true;
+    return best;
+  }
+  // The capacity model did not settle it (limits it does not see): plan
+  // every combination, within a bound.
+  i128 box = 1;
+  for (std::size_t t = 0; t < n && box <= 4096; ++t) box *= max + 1;
+  if (box > 4096) {
+    too_large =
+        "the mix could not be settled from the templates' capacities (the request's "
+        "nodes_limit or limits decide it), and planning every combination of " +
+        std::to_string(n) + " templates up to --max " + std::to_string(max) +
+        " exceeds 4096 plans; give a smaller --max";
+    return std::nullopt;
+  }
+  return cheapest_mix_oracle(inventory, request, templates, max, jobs);
+}
+
+Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
+                           std::span<const GrowTemplate> templates, std::int64_t max,
+                           unsigned jobs) {
+  const std::size_t n = templates.size();
+  Growth best;
+  std::vector<std::int64_t> counts(n, 0);
+  while (true) {
+    if ((!best.found || better(key_of(templates, counts), key_of(templates, best.counts))) &&
+        request_fits(grown_inventory(inventory, templates, counts), request, jobs)) {
+      best.counts = counts;
+      best.found = true;
+    }
+    std::size_t t = 0;
+    while (t < n && counts[t] == max) counts[t++] = 0;
+    if (t == n) break;
+    ++counts[t];
+  }
+  if (!best.found) best.counts.assign(n, 0);
+  return best;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,74 @@
+// Growing the cluster (`eruplan grow`): how many nodes like one of several
+// templates must be added for a request to fit, the template chosen as
+// cluster-autoscaler's expanders choose a node group, or the cheapest mix of
+// templates. Every answer is checked by planning on the grown inventory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "load.h"
+#include "model.h"
+
+namespace eruplan {
+
+// Sums of k x cost (GrowTemplate::cost, load.h) are exact in 128 bits.
+__extension__ typedef __int128 CostSum;
+std::string cost_text(CostSum nano);  // "0.384", "12", "0"
+
+enum class Expander { LeastWaste, MostPods, Price, Priority };
+std::string_view expander_name(Expander e);  // "least-waste", ...
+std::optional<Expander> parse_expander(std::string_view text);
+
+// The inventory with counts[t] copies of templates[t] after its nodes, in
+// template order.
+Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTemplate> templates,
+                          std::span<const std::int64_t> counts);
+Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k);
+
+// The request is feasible on the inventory (placed, partial or satisfied).
+bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs);
+
+// The smallest k in [0, max] with the request feasible after adding k
+// copies; nullopt when max do not suffice. Feasibility never falls as
+// identical nodes are added, so this bisects: O(log max) plans.
+std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
+                                            const Node& node_template, std::int64_t max,
+                                            unsigned jobs);
+
+// A choice of copies per template (parallel to the templates), or none.
+struct Growth {
+  std::vector<std::int64_t> counts;
+  bool found = false;
+  std::int64_t added() const;
+};
+
+// --expander: each template on its own needs its smallest count; the
+// expander picks one template among those that can help within `max`.
+// least-waste: the least idle CPU on the copies as a fraction of what they
+// add, then idle memory; most-pods: the copies holding the most instances of
+// the request; price: the lowest count x cost (every template has a cost);
+// priority: the first template given. Ties go to the earlier template.
+Growth expand(const Inventory& inventory, const Request& request,
+              std::span<const GrowTemplate> templates, Expander expander, std::int64_t max,
+              unsigned jobs);
+
+// --mix: the cheapest combination of counts (each at most `max`) that makes
+// the request fit, exactly; ties: fewer nodes, then more copies of earlier
+// templates. Every template has a cost. nullopt with `too_large` set when
+// the search would exceed its bound (more than kMixLimit combinations).
+inline constexpr std::int64_t kMixLimit = 20'000'000;
+std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& request,
+                                   std::span<const GrowTemplate> templates, std::int64_t max,
+                                   unsigned jobs, std::string& too_large);
+
+// The plain search cheapest_mix must agree with: every combination in the
+// box, each planned (the tests' oracle; small cases only).
+Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
+                           std::span<const GrowTemplate> templates, std::int64_t max,
+                           unsigned jobs);
+
+}  // namespace eruplan

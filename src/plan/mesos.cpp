@@ -1,0 +1,691 @@
+// Mesos-style allocation: the hierarchical DRF allocator of seed 003.
+//
+// A cycle: the available nodes in name order, shuffled (splitmix64 and
+// Fisher-Yates, random.h); a quota stage and a fair stage of offers over
+// them; then every offer answered in the order made. Offered resources count
+// as allocated from the moment they are offered, so the sorters change after
+// every offer.
+//
+// What makes it fast (the one-offer-at-a-time reference in
+// tests/mesos_test.cpp recomputes every share and sorts everything at every
+// step, and must agree on random inputs):
+// - shares are kept per framework and role and updated by the amounts that
+//   move; they compare as doubles and exactly (512-bit products) only when
+//   the doubles are too close to tell;
+// - each role's framework order and the role order are cached and sorted
+//   again only after a share they depend on changed;
+// - a node with nothing free is passed over without looking at any sorter;
+// - whether anything could still launch is asked per framework of the
+//   nodes it may use, stopping at the first that fits.
+#include "mesos.h"
+
+#include <algorithm>
+#include <numeric>
+#include <span>
+#include <unordered_map>
+
+#include "capacity.h"
+#include "random.h"
+#include "reserve.h"
+
+namespace eruplan {
+
+namespace {
+
+// --- Exact arithmetic ----------------------------------------------------------
+
+struct Wide {
+  std::uint64_t limb[8] = {};
+};
+
+Wide times(const Wide& a, std::uint64_t m, int shift) {
+  Wide r;
+  u128 carry = 0;
+  for (int i = 0; i + shift < 8; ++i) {
+    const u128 t = static_cast<u128>(a.limb[i]) * m + carry;
+    r.limb[i + shift] = static_cast<std::uint64_t>(t);
+    carry = t >> 64;
+  }
+  return r;
+}
+
+Wide plus(const Wide& a, const Wide& b) {
+  Wide r;
+  u128 carry = 0;
+  for (int i = 0; i < 8; ++i) {
+    const u128 t = static_cast<u128>(a.limb[i]) + b.limb[i] + carry;
+    r.limb[i] = static_cast<std::uint64_t>(t);
+    carry = t >> 64;
+  }
+  return r;
+}
+
+// The product of up to four factors below 2^128 (< 2^512).
+Wide product(std::initializer_list<u128> factors) {
+  Wide w;
+  w.limb[0] = 1;
+  for (const u128 f : factors) {
+    const auto lo = static_cast<std::uint64_t>(f), hi = static_cast<std::uint64_t>(f >> 64);
+    w = hi == 0 ? times(w, lo, 0) : plus(times(w, lo, 0), times(w, hi, 1));
+  }
+  return w;
+}
+
+int compare(const Wide& a, const Wide& b) {
+  for (int i = 7; i >= 0; --i)
+    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i] ? -1 : 1;
+  return 0;
+}
+
+u128 gcd(u128 a, u128 b) {
+  while (b != 0) {
+    const u128 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// A dominant share: allocation / total of its kind (the largest such ratio,
+// the first in byte order among equals); kind -1 when it is 0.
+struct Dominant {
+  int kind = -1;
+  u128 num = 0, den = 1;
+  double approx = 0;
+};
+
+Dominant dominant_of(std::span<const u128> alloc, std::span<const u128> totals) {
+  Dominant d;
+  for (std::size_t k = 0; k < alloc.size(); ++k) {
+    if (totals[k] == 0 || alloc[k] == 0) continue;
+    if (d.kind >= 0 && compare(product({alloc[k], d.den}), product({d.num, totals[k]})) <= 0)
+      continue;
+    d.kind = static_cast<int>(k);
+    d.num = alloc[k];
+    d.den = totals[k];
+  }
+  if (d.kind >= 0) d.approx = static_cast<double>(d.num) / static_cast<double>(d.den);
+  return d;
+}
+
+// a / wa against b / wb, exactly; the doubles decide when they are more than
+// a relative 10^-9 apart (each is within 2^-50 of its exact value).
+int compare_shares(const Dominant& a, const Weight& wa, const Dominant& b, const Weight& wb) {
+  if (a.kind < 0 || b.kind < 0) return (a.kind < 0) == (b.kind < 0) ? 0 : (a.kind < 0 ? -1 : 1);
+  const double x = a.approx * static_cast<double>(wa.den) / static_cast<double>(wa.num);
+  const double y = b.approx * static_cast<double>(wb.den) / static_cast<double>(wb.num);
+  if (x < y * (1 - 1e-9)) return -1;
+  if (y < x * (1 - 1e-9)) return 1;
+  return compare(product({a.num, wa.den, b.den, wb.num}), product({b.num, wb.den, a.den, wa.num}));
+}
+
+bool tolerated(const Node& node, const Request& request) {
+  for (const Taint& taint : node.taints) {
+    if (taint.effect == "PreferNoSchedule") continue;
+    bool ok = false;
+    for (const Toleration& t : request.tolerations) ok = ok || t.tolerates(taint);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::int64_t request_of(const Request& r, std::string_view kind) {
+  if (kind == "cpu") return r.cpu;
+  if (kind == "memory") return r.memory;
+  if (kind == "storage") return r.storage;
+  for (const auto& [name, n] : r.extended)
+    if (name == kind) return n;
+  return 0;
+}
+
+// --- The allocator -------------------------------------------------------------
+
+struct FrameworkState {
+  std::uint32_t role = 0;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> asks;  // kind, per instance > 0
+  std::vector<std::uint8_t> may_use;                         // per node: filter, taints
+  std::vector<std::uint32_t> usable;                         // those nodes
+  std::vector<u128> alloc;                                   // per kind
+  Dominant share;
+  std::int64_t existing = 0, placed = 0;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> launches;  // node, instances
+};
+
+struct RoleState {
+  std::vector<u128> alloc;
+  Dominant share;
+  std::vector<std::uint32_t> frameworks;  // sorted by share then name (when !dirty)
+  bool dirty = true;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> quota;  // kind, amount
+};
+
+struct Agent {
+  KindVector unreserved;                                       // free, per kind
+  std::vector<std::pair<std::uint32_t, KindVector>> reserved;  // role, free per kind
+  std::int64_t instances = 0, max_instances = -1;
+};
+
+// One offer being made: from each part, per kind.
+struct Pending {
+  std::uint32_t node = 0, framework = 0;
+  KindVector from_reserved, from_unreserved;
+};
+
+class Allocator {
+ public:
+  Allocator(Inventory& inv, const MesosSpec& spec, const MesosOptions& options)
+      : inv_(inv), spec_(spec), options_(options) {}
+
+  MesosResult run() {
+    setup();
+    const std::int64_t limit = options_.cycles > 0 ? options_.cycles : kMesosMaxCycles;
+    std::optional<SplitMix64> random;
+    if (options_.seed) random.emplace(*options_.seed);
+    while (static_cast<std::int64_t>(result_.cycles.size()) < limit && anything_fits()) {
+      std::vector<std::uint32_t> order = by_name_;
+      if (random) shuffle(order, *random);
+      cycle(order);
+    }
+    finish();
+    return std::move(result_);
+  }
+
+ private:
+  std::size_t kinds() const { return result_.kinds.size(); }
+
+  void setup() {
+    // The kinds: the pool's, and whatever a framework, quota or reservation names.
+    const PoolTotals pool = pool_totals(inv_);
+    std::vector<std::string> names;
+    for (const auto& [name, total] : pool.kinds) names.push_back(name);
+    for (const MesosFramework& fw : spec_.frameworks)
+      for (const auto& [name, n] : fw.request.extended) names.push_back(name);
+    for (const MesosRole& role : spec_.roles)
+      for (const auto& [name, n] : role.quota.extended) names.push_back(name);
+    for (const Node& node : inv_.nodes)
+      for (const Reservation& r : node.reservations)
+        for (const auto& [name, n] : r.extended) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    result_.kinds = names;
+    totals_.assign(names.size(), 0);
+    for (const auto& [name, total] : pool.kinds) totals_[kind_index(name)] = total;
+    const std::size_t K = names.size();
+
+    const std::size_t N = inv_.nodes.size();
+    for (const std::uint32_t i : filtered_nodes(inv_, NodeFilter{}))
+      if (inv_.nodes[i].available) by_name_.push_back(i);
+    agents_.resize(N);
+    for (const std::uint32_t i : by_name_) setup_agent(i);
+
+    const std::size_t F = spec_.frameworks.size(), R = spec_.roles.size();
+    roles_.resize(R);
+    for (std::size_t r = 0; r < R; ++r) {
+      roles_[r].alloc.assign(K, 0);
+      const KindAmounts& q = spec_.roles[r].quota;
+      if (q.cpu) roles_[r].quota.emplace_back(kind_index("cpu"), *q.cpu);
+      if (q.memory) roles_[r].quota.emplace_back(kind_index("memory"), *q.memory);
+      if (q.storage) roles_[r].quota.emplace_back(kind_index("storage"), *q.storage);
+      for (const auto& [name, n] : q.extended) roles_[r].quota.emplace_back(kind_index(name), n);
+      role_order_.push_back(static_cast<std::uint32_t>(r));
+    }
+    frameworks_.resize(F);
+    for (std::uint32_t f = 0; f < F; ++f) {
+      const MesosFramework& fw = spec_.frameworks[f];
+      FrameworkState& s = frameworks_[f];
+      s.role = static_cast<std::uint32_t>(fw.role);
+      roles_[s.role].frameworks.push_back(f);
+      for (std::uint32_t k = 0; k < K; ++k)
+        if (const std::int64_t n = request_of(fw.request, names[k]); n > 0)
+          s.asks.emplace_back(k, n);
+      s.may_use.assign(N, 0);
+      for (const std::uint32_t i : filtered_nodes(inv_, fw.request.filter))
+        if (inv_.nodes[i].available && tolerated(inv_.nodes[i], fw.request)) {
+          s.may_use[i] = 1;
+          s.usable.push_back(i);
+        }
+      for (const std::uint32_t i : by_name_) s.existing += inv_.nodes[i].instances_of(fw.name);
+      s.alloc.assign(K, 0);
+      for (const auto& [k, n] : s.asks) {
+        const u128 a = static_cast<u128>(s.existing) * static_cast<u128>(n);
+        s.alloc[k] += a;
+        roles_[s.role].alloc[k] += a;
+      }
+      s.share = dominant_of(s.alloc, totals_);
+    }
+    for (RoleState& r : roles_) r.share = dominant_of(r.alloc, totals_);
+    filtered_.assign(F * N, 0);
+    next_filtered_.assign(F * N, 0);
+    roles_dirty_ = true;
+  }
+
+  std::uint32_t kind_index(std::string_view name) const {
+    return static_cast<std::uint32_t>(
+        std::lower_bound(result_.kinds.begin(), result_.kinds.end(), name) - result_.kinds.begin());
+  }
+
+  std::optional<std::uint32_t> role_index(std::string_view name) const {
+    for (std::uint32_t r = 0; r < spec_.roles.size(); ++r)
+      if (spec_.roles[r].name == name) return r;
+    return std::nullopt;
+  }
+
+  // A node's free resources: its capacity less its usage, the reservations
+  // set apart; usage beyond the unreserved part comes out of the
+  // reservations, in role name order.
+  void setup_agent(std::uint32_t i) {
+    const Node& node = inv_.nodes[i];
+    const std::size_t K = kinds();
+    Agent& a = agents_[i];
+    a.unreserved.assign(K, 0);
+    KindVector used(K, 0);
+    auto set = [&](std::string_view kind, std::int64_t cap, std::int64_t use) {
+      const std::uint32_t k = kind_index(kind);
+      a.unreserved[k] = cap;
+      used[k] = use;
+    };
+    set("cpu", node.cpu_total(), node.cpu_used);
+    set("memory", node.memory, node.memory_used);
+    set("storage", node.storage, node.storage_used);
+    for (const ExtendedResource& e : node.extended) set(e.name, e.total, e.used);
+    for (const Reservation& res : node.reservations) {
+      const std::optional<std::uint32_t> role = role_index(res.role);
+      if (!role) continue;  // check_mesos reports it
+      KindVector amounts(K, 0);
+      amounts[kind_index("cpu")] = res.cpu;
+      amounts[kind_index("memory")] = res.memory;
+      amounts[kind_index("storage")] = res.storage;
+      for (const auto& [name, n] : res.extended) amounts[kind_index(name)] = n;
+      for (std::size_t k = 0; k < K; ++k) a.unreserved[k] -= amounts[k];
+      a.reserved.emplace_back(*role, std::move(amounts));
+    }
+    for (std::size_t k = 0; k < K; ++k) {
+      std::int64_t over = used[k] - std::max<std::int64_t>(a.unreserved[k], 0);
+      a.unreserved[k] = std::max<std::int64_t>(a.unreserved[k] - used[k], 0);
+      for (auto& [role, amounts] : a.reserved) {
+        if (over <= 0) break;
+        const std::int64_t take = std::min(over, amounts[k]);
+        amounts[k] -= take;
+        over -= take;
+      }
+    }
+    a.instances = node.max_instances >= 0 ? node.instances_total() : 0;
+    a.max_instances = node.max_instances;
+  }
+
+  const KindVector* reserved_for(const Agent& a, std::uint32_t role) const {
+    for (const auto& [r, amounts] : a.reserved)
+      if (r == role) return &amounts;
+    return nullptr;
+  }
+  KindVector* reserved_for(Agent& a, std::uint32_t role) {
+    for (auto& [r, amounts] : a.reserved)
+      if (r == role) return &amounts;
+    return nullptr;
+  }
+
+  bool at_max_count(std::uint32_t f) const {
+    const std::int64_t max = spec_.frameworks[f].max_count;
+    return max >= 0 && frameworks_[f].placed >= max;
+  }
+
+  bool has_room(const Agent& a) const {
+    return a.max_instances < 0 || a.instances < a.max_instances;
+  }
+
+  // The framework may be offered node i now: a node it may use with room,
+  // not at its max_count, not filtered there.
+  bool offerable(std::uint32_t f, std::uint32_t i) const {
+    return frameworks_[f].may_use[i] && !at_max_count(f) && has_room(agents_[i]) &&
+           !filtered_[f * inv_.nodes.size() + i];
+  }
+
+  // Filters aside: could some framework launch one more on some node's free
+  // resources?
+  bool anything_fits() const {
+    for (std::uint32_t f = 0; f < frameworks_.size(); ++f) {
+      if (at_max_count(f)) continue;
+      const FrameworkState& s = frameworks_[f];
+      for (const std::uint32_t i : s.usable) {
+        const Agent& a = agents_[i];
+        if (!has_room(a)) continue;
+        const KindVector* res = reserved_for(a, s.role);
+        bool fits = true;
+        for (const auto& [k, n] : s.asks)
+          if (a.unreserved[k] + (res != nullptr ? (*res)[k] : 0) < n) {
+            fits = false;
+            break;
+          }
+        if (fits) return true;
+      }
+    }
+    return false;
+  }
+
+  // --- Sorters ---
+
+  bool framework_before(std::uint32_t x, std::uint32_t y) const {
+    const int c = compare_shares(frameworks_[x].share, Weight{}, frameworks_[y].share, Weight{});
+    if (c != 0) return c < 0;
+    return spec_.frameworks[x].name < spec_.frameworks[y].name;
+  }
+
+  const std::vector<std::uint32_t>& frameworks_of(std::uint32_t r) {
+    RoleState& role = roles_[r];
+    if (role.dirty) {
+      std::sort(role.frameworks.begin(), role.frameworks.end(),
+                [&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
+      role.dirty = false;
+    }
+    return role.frameworks;
+  }
+
+  // Roles by weighted share (`weighted`) or unweighted, then name.
+  bool role_before(std::uint32_t x, std::uint32_t y, bool weighted) const {
+    const Weight one;
+    const int c = compare_shares(roles_[x].share, weighted ? spec_.roles[x].weight : one,
+                                 roles_[y].share, weighted ? spec_.roles[y].weight : one);
+    if (c != 0) return c < 0;
+    return spec_.roles[x].name < spec_.roles[y].name;
+  }
+
+  const std::vector<std::uint32_t>& fair_order() {
+    if (roles_dirty_) {
+      std::sort(role_order_.begin(), role_order_.end(),
+                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
+      roles_dirty_ = false;
+    }
+    return role_order_;
+  }
+
+  // --- Offers ---
+
+  // Moves the amounts into an offer: allocated to the framework and its role.
+  void make_offer(Pending&& p) {
+    FrameworkState& s = frameworks_[p.framework];
+    RoleState& role = roles_[s.role];
+    for (const auto& [k, n] : s.asks) {
+      const u128 a = static_cast<u128>(p.from_reserved[k] + p.from_unreserved[k]);
+      s.alloc[k] += a;
+      role.alloc[k] += a;
+    }
+    s.share = dominant_of(s.alloc, totals_);
+    role.share = dominant_of(role.alloc, totals_);
+    role.dirty = true;
+    roles_dirty_ = true;
+    const std::uint64_t key =
+        static_cast<std::uint64_t>(p.node) * spec_.frameworks.size() + p.framework;
+    const auto [it, fresh] = merged_.try_emplace(key, pending_.size());
+    if (fresh) {
+      pending_.push_back(std::move(p));
+      return;
+    }
+    Pending& first = pending_[it->second];  // answered as one, at the place of the first
+    for (std::size_t k = 0; k < kinds(); ++k) {
+      first.from_reserved[k] += p.from_reserved[k];
+      first.from_unreserved[k] += p.from_unreserved[k];
+    }
+  }
+
+  // The quota stage's offer of node i to framework f: each kind the quota
+  // names capped at what it still needs, the reserved part first.
+  bool quota_offer(std::uint32_t f, std::uint32_t i) {
+    const FrameworkState& s = frameworks_[f];
+    const RoleState& role = roles_[s.role];
+    Agent& a = agents_[i];
+    KindVector* res = reserved_for(a, s.role);
+    Pending p{i, f, KindVector(kinds(), 0), KindVector(kinds(), 0)};
+    bool any = false;
+    for (const auto& [k, n] : s.asks) {
+      const std::int64_t r = res != nullptr ? (*res)[k] : 0;
+      std::int64_t want = a.unreserved[k] + r;
+      for (const auto& [qk, amount] : role.quota)
+        if (qk == k) {
+          const u128 need = role.alloc[k] >= static_cast<u128>(amount)
+                                ? 0
+                                : static_cast<u128>(amount) - role.alloc[k];
+          if (need < static_cast<u128>(want)) want = static_cast<std::int64_t>(need);
+        }
+      p.from_reserved[k] = std::min(r, want);
+      p.from_unreserved[k] = want - p.from_reserved[k];
+      any = any || want > 0;
+    }
+    if (!any) return false;
+    for (const auto& [k, n] : s.asks) {
+      if (res != nullptr) (*res)[k] -= p.from_reserved[k];
+      a.unreserved[k] -= p.from_unreserved[k];
+    }
+    make_offer(std::move(p));
+    return true;
+  }
+
+  // The fair stage's offer: what is free on the node for the framework, the
+  // unreserved part only when `unreserved`.
+  bool fair_offer(std::uint32_t f, std::uint32_t i, bool unreserved) {
+    const FrameworkState& s = frameworks_[f];
+    Agent& a = agents_[i];
+    KindVector* res = reserved_for(a, s.role);
+    bool any = false;
+    for (const auto& [k, n] : s.asks)
+      any = any || (unreserved && a.unreserved[k] > 0) || (res != nullptr && (*res)[k] > 0);
+    if (!any) return false;
+    Pending p{i, f, KindVector(kinds(), 0), KindVector(kinds(), 0)};
+    for (const auto& [k, n] : s.asks) {
+      if (res != nullptr) p.from_reserved[k] = std::exchange((*res)[k], 0);
+      if (unreserved) p.from_unreserved[k] = std::exchange(a.unreserved[k], 0);
+    }
+    make_offer(std::move(p));
+    return true;
+  }
+
+  // A role the quota stage serves: some framework of it, not at its
+  // max_count, could launch one more within what the quota still needs.
+  bool below_quota(std::uint32_t r) const {
+    const RoleState& role = roles_[r];
+    if (role.quota.empty()) return false;
+    for (const std::uint32_t f : role.frameworks) {
+      if (at_max_count(f)) continue;
+      bool fits = true;
+      for (const auto& [k, amount] : role.quota) {
+        const u128 need = role.alloc[k] >= static_cast<u128>(amount)
+                              ? 0
+                              : static_cast<u128>(amount) - role.alloc[k];
+        if (need < static_cast<u128>(request_of(spec_.frameworks[f].request, result_.kinds[k]))) {
+          fits = false;
+          break;
+        }
+      }
+      if (fits) return true;
+    }
+    return false;
+  }
+
+  bool anything_free(const Agent& a) const {
+    for (const std::int64_t v : a.unreserved)
+      if (v > 0) return true;
+    for (const auto& [r, amounts] : a.reserved)
+      for (const std::int64_t v : amounts)
+        if (v > 0) return true;
+    return false;
+  }
+
+  void quota_stage(const std::vector<std::uint32_t>& order) {
+    std::vector<std::uint32_t> quota_roles;
+    for (std::uint32_t r = 0; r < roles_.size(); ++r)
+      if (!roles_[r].quota.empty()) quota_roles.push_back(r);
+    if (quota_roles.empty()) return;
+    std::vector<std::uint32_t> serving;
+    for (const std::uint32_t i : order) {
+      if (!anything_free(agents_[i])) continue;
+      serving.clear();
+      for (const std::uint32_t r : quota_roles)
+        if (below_quota(r)) serving.push_back(r);
+      if (serving.empty()) return;  // shares only grow within a cycle: none will again
+      std::sort(serving.begin(), serving.end(),
+                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
+      bool done = false;
+      for (const std::uint32_t r : serving) {
+        for (const std::uint32_t f : frameworks_of(r))
+          if (offerable(f, i) && quota_offer(f, i)) {
+            done = true;
+            break;
+          }
+        if (done) break;
+      }
+    }
+  }
+
+  void fair_stage(const std::vector<std::uint32_t>& order) {
+    std::vector<std::uint8_t> served(roles_.size());
+    for (const std::uint32_t i : order) {
+      Agent& a = agents_[i];
+      if (!anything_free(a)) continue;
+      // The first framework in order whose offer is not empty gets the
+      // unreserved part, and its role's reserved part.
+      std::optional<std::uint32_t> first;
+      for (const std::uint32_t r : fair_order()) {
+        for (const std::uint32_t f : frameworks_of(r))
+          if (offerable(f, i) && fair_offer(f, i, true)) {
+            first = r;
+            break;
+          }
+        if (first) break;
+      }
+      if (!first || a.reserved.empty()) continue;
+      // Then each other role, in the order of the moment, its reserved part.
+      std::fill(served.begin(), served.end(), 0);
+      served[*first] = 1;
+      for (;;) {
+        std::optional<std::uint32_t> next;
+        for (const std::uint32_t r : fair_order())
+          if (!served[r] && reserved_for(a, r) != nullptr) {
+            next = r;
+            break;
+          }
+        if (!next) break;
+        served[*next] = 1;
+        for (const std::uint32_t f : frameworks_of(*next))
+          if (offerable(f, i) && fair_offer(f, i, false)) break;
+      }
+    }
+  }
+
+  // --- Answers ---
+
+  void answer(Pending& p, MesosOffer& out) {
+    FrameworkState& s = frameworks_[p.framework];
+    RoleState& role = roles_[s.role];
+    Agent& a = agents_[p.node];
+    const std::size_t K = kinds();
+    out.node = p.node;
+    out.framework = p.framework;
+    out.offered.assign(K, 0);
+    out.declined.assign(K, 0);
+    std::int64_t n = INT64_MAX;
+    for (const auto& [k, per] : s.asks) {
+      out.offered[k] = p.from_reserved[k] + p.from_unreserved[k];
+      n = std::min(n, out.offered[k] / per);
+    }
+    const std::int64_t max = spec_.frameworks[p.framework].max_count;
+    if (max >= 0) n = std::min(n, max - s.placed);
+    if (a.max_instances >= 0) n = std::min(n, a.max_instances - a.instances);
+    n = std::max<std::int64_t>(n, 0);
+    out.launched = n;
+    KindVector* res = reserved_for(a, s.role);
+    bool declined = false;
+    for (const auto& [k, per] : s.asks) {
+      const std::int64_t used = n * per;
+      const std::int64_t from_res = std::min(used, p.from_reserved[k]);
+      const std::int64_t back_res = p.from_reserved[k] - from_res;
+      const std::int64_t back_unres = p.from_unreserved[k] - (used - from_res);
+      if (res != nullptr) (*res)[k] += back_res;
+      a.unreserved[k] += back_unres;
+      out.declined[k] = back_res + back_unres;
+      declined = declined || out.declined[k] > 0;
+      s.alloc[k] -= static_cast<u128>(out.declined[k]);
+      role.alloc[k] -= static_cast<u128>(out.declined[k]);
+    }
+    if (declined) next_filtered_[p.framework * inv_.nodes.size() + p.node] = 1;
+    s.share = dominant_of(s.alloc, totals_);
+    role.share = dominant_of(role.alloc, totals_);
+    role.dirty = true;
+    roles_dirty_ = true;
+    if (n > 0) {
+      s.placed += n;
+      a.instances += a.max_instances >= 0 ? n : 0;
+      s.launches.emplace_back(p.node, n);
+      result_.launched += n;
+    }
+  }
+
+  void cycle(const std::vector<std::uint32_t>& order) {
+    pending_.clear();
+    merged_.clear();
+    quota_stage(order);
+    fair_stage(order);
+    std::fill(next_filtered_.begin(), next_filtered_.end(), 0);
+    std::vector<MesosOffer>& offers = result_.cycles.emplace_back(pending_.size());
+    for (std::size_t j = 0; j < pending_.size(); ++j) answer(pending_[j], offers[j]);
+    filtered_.swap(next_filtered_);
+  }
+
+  void finish() {
+    const std::size_t N = inv_.nodes.size();
+    std::vector<std::uint32_t> rank(N, 0);
+    for (std::uint32_t r = 0; r < by_name_.size(); ++r) rank[by_name_[r]] = r;
+    result_.frameworks.resize(frameworks_.size());
+    std::vector<std::int64_t> count(N, 0);
+    for (std::uint32_t f = 0; f < frameworks_.size(); ++f) {
+      FrameworkState& s = frameworks_[f];
+      MesosFrameworkShare& out = result_.frameworks[f];
+      out.existing = s.existing;
+      out.placed = s.placed;
+      set_dominant(s.share, out.dominant_resource, out.dominant_share);
+      for (const auto& [node, n] : s.launches)
+        if (std::exchange(count[node], count[node] + n) == 0) out.deploy.emplace_back(node, 0);
+      for (auto& [node, n] : out.deploy) n = std::exchange(count[node], 0);
+      std::sort(out.deploy.begin(), out.deploy.end(),
+                [&](const auto& x, const auto& y) { return rank[x.first] < rank[y.first]; });
+      for (const auto& [node, n] : out.deploy)
+        reserve(inv_, node, spec_.frameworks[f].request, n, {});
+    }
+    result_.roles.resize(roles_.size());
+    for (std::uint32_t r = 0; r < roles_.size(); ++r) {
+      MesosRoleShare& out = result_.roles[r];
+      out.allocation = roles_[r].alloc;
+      set_dominant(roles_[r].share, out.dominant_resource, out.dominant_share);
+      for (const auto& [k, amount] : roles_[r].quota)
+        out.quota_met = out.quota_met && roles_[r].alloc[k] >= static_cast<u128>(amount);
+    }
+  }
+
+  void set_dominant(const Dominant& d, std::string& kind, Fraction& share) const {
+    if (d.kind < 0) return;
+    kind = result_.kinds[static_cast<std::size_t>(d.kind)];
+    const u128 g = gcd(d.num, d.den);
+    share = {d.num / g, d.den / g};
+  }
+
+  Inventory& inv_;
+  const MesosSpec& spec_;
+  const MesosOptions& options_;
+  MesosResult result_;
+  std::vector<u128> totals_;            // per kind, over the available nodes
+  std::vector<std::uint32_t> by_name_;  // the available nodes, by name
+  std::vector<Agent> agents_;           // per node
+  std::vector<FrameworkState> frameworks_;
+  std::vector<RoleState> roles_;
+  std::vector<std::uint32_t> role_order_;  // by weighted share (when !roles_dirty_)
+  bool roles_dirty_ = true;
+  std::vector<std::uint8_t> filtered_, next_filtered_;     // framework x node
+  std::vector<Pending> pending_;                           // this cycle's offers
+  std::unordered_map<std::uint64_t, std::size_t> merged_;  // node x framework -> pending_
+};
+
+}  // namespace
+
+MesosResult mesos_share(Inventory& state, const MesosSpec& spec, const MesosOptions& options) {
+  return Allocator(state, spec, options).run();
+}
+
+}  // namespace eruplan

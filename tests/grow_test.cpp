@@ -1,0 +1,185 @@
+// grow with several templates (plan/grow.h): the cheapest mix against a plan
+// of every combination on random clusters, and each expander on a worked
+// example with its figures.
+#include "grow.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "whatif.h"
+
+namespace eruplan {
+namespace {
+
+Inventory inventory_from(const std::string& text) {
+  Diagnostics diags;
+  auto inv = load_inventory(Source{"nodes.yaml", text, InputFormat::Yaml}, diags);
+  REQUIRE_MESSAGE(inv.has_value(), diags.to_string());
+  return *inv;
+}
+
+GrowTemplate node_template(const std::string& text, std::optional<std::int64_t> cost) {
+  Diagnostics diags;
+  auto t = load_template(Source{"t.yaml", text, InputFormat::Yaml}, 100, diags);
+  REQUIRE_MESSAGE(t.has_value(), diags.to_string());
+  if (cost) t->cost = cost;
+  return *t;
+}
+
+Request request_of(std::int64_t count, Bytes memory, NanoCores cpu, Strategy s) {
+  Request r;
+  r.app = r.name = "web";
+  r.count = count;
+  r.memory = r.memory_limit = memory;
+  r.cpu = r.cpu_limit = cpu;
+  r.strategy = s;
+  return r;
+}
+
+constexpr Bytes kMi = 1024 * 1024;
+
+std::string str(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (std::int64_t k : v) s += (s.empty() ? "" : ",") + std::to_string(k);
+  return s;
+}
+constexpr NanoCores kCore = kNanoPerCore;
+
+}  // namespace
+
+TEST_CASE("grow: parse_cost and cost_text are exact decimals") {
+  CHECK(parse_cost("0.192") == 192'000'000);
+  CHECK(parse_cost("12") == 12 * kCostScale);
+  CHECK(parse_cost("0.000000001") == 1);
+  CHECK_FALSE(parse_cost("-1"));
+  CHECK_FALSE(parse_cost("0.0000000001"));
+  CHECK_FALSE(parse_cost("1e3"));
+  CHECK_FALSE(parse_cost("."));
+  CHECK(cost_text(384'000'000) == "0.384");
+  CHECK(cost_text(3 * kCostScale) == "3");
+  CHECK(cost_text(0) == "0");
+}
+
+TEST_CASE("grow: a template's cost is read, and refused in an inventory") {
+  const GrowTemplate t = node_template("{name: big, cpu: 8, memory: 16Gi, cost: 0.5}", {});
+  CHECK(t.node.name == "big");
+  CHECK(t.cost == 500'000'000);
+  Diagnostics diags;
+  auto inv = load_inventory(
+      Source{"n.yaml", "nodes: [{name: a, cpu: 1, memory: 1Gi, cost: 1}]", InputFormat::Yaml},
+      diags);
+  CHECK_FALSE(inv);
+  CHECK(diags.to_string() ==
+        "n.yaml:1:46: error: nodes[0].cost: only a grow template has a cost (grow --template); "
+        "an inventory's node has none\n");
+}
+
+TEST_CASE("grow: a Kubernetes Node is a template") {
+  const GrowTemplate t = node_template(R"(
+kind: Node
+apiVersion: v1
+metadata: {name: m5, labels: {pool: a}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+)",
+                                       {});
+  CHECK(t.node.name == "m5");
+  CHECK(t.node.memory == 8192 * kMi);
+  CHECK(t.node.max_instances == 110);
+  CHECK_FALSE(t.cost);
+}
+
+TEST_CASE("grow: the expanders on a worked example") {
+  // 10 instances of 1 core / 1Gi. small: 2 cores, 4Gi (2 per copy, 5
+  // copies); big: 8 cores, 4Gi (4 per copy by memory, 3 copies).
+  const Inventory inv = inventory_from("nodes: [{name: n0, cpu: 1, memory: 512Mi}]\n");
+  Request req = request_of(10, 1024 * kMi, kCore, Strategy::Auto);
+  req.cpu_fit = true;
+  const std::vector<GrowTemplate> ts{
+      node_template("{name: small, cpu: 2, memory: 4Gi}", 100'000'000),  // 0.1
+      node_template("{name: big, cpu: 8, memory: 4Gi}", 250'000'000)};   // 0.25
+  // least-waste: small idles (10 - 10) / 10 cpu = 0; big (24 - 10) / 24.
+  Growth g = expand(inv, req, ts, Expander::LeastWaste, 100, 1);
+  CHECK(g.found);
+  CHECK(str(g.counts) == "5,0");
+  // most-pods: small's 5 copies hold 10, big's 3 hold 12.
+  g = expand(inv, req, ts, Expander::MostPods, 100, 1);
+  CHECK(str(g.counts) == "0,3");
+  // price: 5 x 0.1 = 0.5 against 3 x 0.25 = 0.75.
+  g = expand(inv, req, ts, Expander::Price, 100, 1);
+  CHECK(str(g.counts) == "5,0");
+  // priority: the first given.
+  g = expand(inv, req, ts, Expander::Priority, 100, 1);
+  CHECK(str(g.counts) == "5,0");
+  // With --max 4, small cannot help alone: big wins every expander.
+  g = expand(inv, req, ts, Expander::Price, 4, 1);
+  CHECK(str(g.counts) == "0,3");
+  // The mix with --max 4: 3 small (6) + 1 big (4) = 0.55 beats 1 small + 2
+  // big = 0.6 and 3 big = 0.75.
+  std::string too_large;
+  auto mix = cheapest_mix(inv, req, ts, 4, 1, too_large);
+  REQUIRE(mix);
+  CHECK(str(mix->counts) == "3,1");
+  CHECK(str(cheapest_mix_oracle(inv, req, ts, 4, 1).counts) == "3,1");
+}
+
+TEST_CASE("grow: cheapest_mix agrees with planning every combination (random clusters)") {
+  std::mt19937 rng(20261125);
+  std::uniform_int_distribution<int> small(0, 6), nodes(0, 4), count(1, 12), coin(0, 3),
+      tcount(1, 3), maxd(0, 4), cost(0, 9);
+  const Strategy strategies[] = {Strategy::Auto,  Strategy::Global, Strategy::Drained,
+                                 Strategy::Score, Strategy::Fill,   Strategy::Each};
+  int found = 0, cases = 0;
+  for (int iter = 0; iter < 1500; ++iter) {
+    std::string text = "nodes:\n";
+    const int n = nodes(rng);
+    for (int i = 0; i < n; ++i)
+      text += "  - {name: n" + std::to_string(i) + ", cpu: " + std::to_string(1 + small(rng)) +
+              ", memory: " + std::to_string(small(rng) * 512) +
+              "Mi, instances: {web: " + std::to_string(coin(rng)) + "}}\n";
+    if (n == 0) text = "nodes: []\n";
+    const Inventory inv = inventory_from(text);
+    const Strategy s = strategies[static_cast<std::size_t>(iter) % 6];
+    Request req = request_of(count(rng), (1 + coin(rng)) * 512 * kMi, kCore * coin(rng) / 2, s);
+    if (s == Strategy::Fill || s == Strategy::Each) req.count = 1 + coin(rng);
+    std::vector<GrowTemplate> ts;
+    const int k = tcount(rng);
+    for (int t = 0; t < k; ++t)
+      ts.push_back(node_template("{name: t" + std::to_string(t) +
+                                     ", cpu: " + std::to_string(1 + small(rng)) +
+                                     ", memory: " + std::to_string(small(rng) * 512) + "Mi}",
+                                 static_cast<std::int64_t>(cost(rng)) * 100'000'000));
+    const std::int64_t max = maxd(rng);
+    std::string too_large;
+    const auto fast = cheapest_mix(inv, req, ts, max, 1, too_large);
+    REQUIRE_MESSAGE(fast, too_large);
+    const Growth slow = cheapest_mix_oracle(inv, req, ts, max, 1);
+    CAPTURE(text);
+    CAPTURE(iter);
+    CHECK(fast->found == slow.found);
+    CHECK(str(fast->counts) == str(slow.counts));
+    found += slow.found;
+    ++cases;
+  }
+  CHECK(found > cases / 3);  // the cases are not all hopeless
+}
+
+TEST_CASE("grow: --mix on 3 templates and --max 1000 answers quickly") {
+  const Inventory inv = inventory_from("nodes: [{name: n0, cpu: 1, memory: 512Mi}]\n");
+  const Request req = request_of(2999, 1024 * kMi, kCore, Strategy::Auto);
+  const std::vector<GrowTemplate> ts{node_template("{name: a, cpu: 2, memory: 2Gi}", 110'000'000),
+                                     node_template("{name: b, cpu: 3, memory: 3Gi}", 160'000'000),
+                                     node_template("{name: c, cpu: 7, memory: 7Gi}", 370'000'000)};
+  std::string too_large;
+  auto mix = cheapest_mix(inv, req, ts, 1000, 1, too_large);
+  REQUIRE(mix);
+  // 2999 instances: per instance a costs 0.055, b 0.0533, c 0.0529: 428 c
+  // hold 2996, and one b (0.16) the last 3, cheaper than 2 a (0.22), 429 c
+  // (0.37 more) or 427 c + 2 b + 2 a.
+  CHECK(mix->found);
+  CHECK(mix->counts[2] * 7 + mix->counts[1] * 3 + mix->counts[0] * 2 >= 2999);
+  CHECK(str(mix->counts) == "0,1,428");
+}
+
+}  // namespace eruplan

@@ -651,3 +651,21 @@ TEST_CASE("k8s runs: --tie-break random is kube-scheduler's selectHost, seeded")
   }
   CHECK(chosen.size() > 1);
 }
+
+TEST_CASE("k8s runs: cross-node constraints need strategy score (exit 3)") {
+  const std::string nodes = node_list({{"a"}, {"b"}});
+  const std::string spread =
+      "      topologySpreadConstraints:\n"
+      "      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {app: web}}}\n" +
+      kRequests;
+  RunOptions o;
+  o.command = Command::Plan;
+  o.nodes = Source{"nodes.json", nodes};
+  o.request = Source{"app.yaml", deployment(2, spread)};
+  o.overrides.strategy = "fill";
+  RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(r.err.find("web: topologySpreadConstraints depends on where the other replicas go; it "
+                   "needs strategy score") != std::string::npos);
+}

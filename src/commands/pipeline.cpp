@@ -559,6 +559,24 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
           "edit the file instead\nRun with --help for more information.\n";
       return result;
     }
+    // Constraints that depend on where the other replicas go need score.
+    if (set && source)
+      for (const Request& request : set->requests) {
+        if (!request.pod || request.strategy == Strategy::Score) continue;
+        const PodScheduling& p = *request.pod;
+        std::string field;
+        if (!p.spread.empty()) field = "topologySpreadConstraints";
+        if (field.empty() && !p.affinity.required.empty()) field = "affinity.podAffinity";
+        for (const PodAffinityTerm& t : p.anti_affinity.required)
+          if (field.empty() && (t.topology_key != "kubernetes.io/hostname" || !t.selector ||
+                                !t.selector->matches(p.labels)))
+            field = "affinity.podAntiAffinity";
+        if (!field.empty())
+          diags.error(Origin{source->name, 0, 0, field},
+                      request.name + ": " + field +
+                          " depends on where the other replicas go; it needs strategy score "
+                          "(leave --strategy out, or give --strategy score)");
+      }
     if (set && options.tie_seed)
       for (Request& request : set->requests) {
         request.scoring.tie_random = true;

@@ -618,6 +618,10 @@ TEST_CASE("k8s runs: a pod without requests among pods without requests") {
   CHECK(r.scores.at(0).total == 590);
   CHECK(r.scores.at(1).total == 595);
   CHECK(placed(r) == std::map<std::string, std::int64_t>{{"a", 1}, {"b", 1}});
+  CHECK(r.out.find("\"plugins\": {\n        \"TaintToleration\": 100,\n        "
+                   "\"NodeAffinity\": 0,\n        \"PodTopologySpread\": 100,\n        "
+                   "\"InterPodAffinity\": 0,\n        \"NodeResourcesFit\": 90,") !=
+        std::string::npos);
 }
 
 TEST_CASE("k8s runs: --tie-break random is kube-scheduler's selectHost, seeded") {

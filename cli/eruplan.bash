@@ -64,8 +64,9 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --tie-break --help --version"
       ;;
     validate)
       case $prev in
@@ -121,8 +122,9 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --tie-break --help --version"
       ;;
     share)
       case $prev in

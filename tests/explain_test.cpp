@@ -142,7 +142,7 @@ TEST_CASE("explain: score compares first totals with the best node") {
   RequestOutcome o;
   o.status = RequestStatus::Placed;
   o.deploy = {2, 0, 0, 0};
-  o.scores = {{100, 50, 150}, {60, 52, 112}, {}, {100, 50, 150}};
+  o.scores = {{100, 50, 150, {}}, {60, 52, 112, {}}, {}, {100, 50, 150, {}}};
   std::map<std::string, std::string> l;
   for (ExplainLine& line : explain(inv, r, map, &o.deploy, &o)) l[line.node] = line.text;
   CHECK(l.at("n1") == "score: +2, total 150 for the first");

@@ -15,6 +15,7 @@
 #include "binary.h"
 #include "fixture_fields.h"
 #include "inventory_fields.h"
+#include "k8s_scheduling_fields.h"
 #include "kubernetes.h"
 #include "kubernetes_fields.h"
 #include "load.h"
@@ -134,6 +135,18 @@ std::vector<Schema> schemas() {
       {"kubernetes resources", kKubeResourcesFields, {"KUBERNETES INPUTS"}},
       {"kubernetes manifest", kKubeManifestFields, {"KUBERNETES INPUTS"}},
       {"kubernetes workload spec", kKubeWorkloadSpecFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes affinity", kKubeAffinityFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node affinity", kKubeNodeAffinityFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node selector", kKubeNodeSelectorFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes node selector term", kKubeNodeSelectorTermFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes requirement", kKubeRequirementFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes preferred term", kKubePreferredSchedulingTermFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod affinity", kKubePodAffinityFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod affinity term", kKubePodAffinityTermFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes weighted term", kKubeWeightedPodAffinityTermFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes label selector", kKubeLabelSelectorFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes spread", kKubeSpreadFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes container port", kKubeContainerPortFields, {"KUBERNETES INPUTS"}},
       {"kubernetes template", kKubeTemplateFields, {"KUBERNETES INPUTS"}},
       {"kubernetes toleration", kKubeTolerationFields, {"KUBERNETES INPUTS"}},
       {"kubernetes selector", kKubeLabelSelectorFields, {"KUBERNETES INPUTS"}},

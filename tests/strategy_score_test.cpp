@@ -175,8 +175,8 @@ TEST_CASE("score: requested_to_capacity_ratio rounds half away from zero over s 
 }
 
 TEST_CASE("score: balanced with 1, 2 and 3+ resources, in IEEE double as written") {
-  CHECK(balanced({}) == 100);
-  CHECK(balanced({at(30)}) == 100);                   // one resource: std 0
+  CHECK(balanced({}) == 0);          // asks for nothing scored: not computed (Kubernetes' skip)
+  CHECK(balanced({at(30)}) == 100);  // one resource: std 0
   CHECK(balanced({{0, 0, 1, 1}, at(30)}) == 100);     // alloc 0 skipped: one left
   CHECK(balanced({at(50), at(25)}) == 87);            // |0.5 - 0.25| / 2 = 0.125 -> 87.5 -> 87
   CHECK(balanced({at(50), {100, 95, 10, 1}}) == 75);  // f capped at 1: |0.5 - 1| / 2

@@ -104,6 +104,12 @@ std::string check_cycles(const std::string& s) {
   return parse_cycles(s) ? std::string() : "expected a whole number >= 1, got \"" + s + '"';
 }
 
+std::string check_tie_break(const std::string& s) {
+  return parse_tie_break(s)
+             ? std::string()
+             : "expected name or random:SEED (SEED a whole number), got \"" + s + '"';
+}
+
 std::string check_cost(const std::string& s) {
   const std::size_t eq = s.find('=');
   return eq == std::string::npos || eq == 0
@@ -289,7 +295,11 @@ Group state_group() {
           save_inventory_option("plan"), units_option(), report_option(),
           flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
           file("--pdbs",
-               "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects")};
+               "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
+          checked("--tie-break",
+                  "Equal totals under the kubernetes profile: name (the lowest node name) or "
+                  "random:SEED (kube-scheduler's pick, seeded)",
+                  check_tie_break, "name|random:SEED")};
 }
 
 // --- Running: from parsed options to a command's own function.
@@ -487,6 +497,8 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
   options.preempt = a.flag("--preempt");
+  if (a.has("--tie-break"))
+    if (auto tie = parse_tie_break(a.value("--tie-break"))) options.tie_seed = *tie;
   // apply prints an inventory in the format of -n unless -o says otherwise.
   if (command == Command::Apply && !a.has("--output"))
     options.output =

@@ -13,6 +13,22 @@
 
 namespace eruplan {
 
+std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view text) {
+  if (text == "name") return std::optional<std::uint64_t>();
+  if (!text.starts_with("random:")) return std::nullopt;
+  text.remove_prefix(7);
+  if (text.empty() || text.size() > 20 ||
+      text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  std::uint64_t seed = 0;
+  for (const char c : text) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    if (seed > (UINT64_MAX - digit) / 10) return std::nullopt;
+    seed = seed * 10 + digit;
+  }
+  return std::optional<std::uint64_t>(seed);
+}
+
 namespace {
 
 std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
@@ -574,6 +590,29 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
           "instead";
       return result;
     }
+    // Constraints that depend on where the other replicas go need score.
+    if (set && source)
+      for (const Request& request : set->requests) {
+        if (!request.pod || request.strategy == Strategy::Score) continue;
+        const PodScheduling& p = *request.pod;
+        std::string field;
+        if (!p.spread.empty()) field = "topologySpreadConstraints";
+        if (field.empty() && !p.affinity.required.empty()) field = "affinity.podAffinity";
+        for (const PodAffinityTerm& t : p.anti_affinity.required)
+          if (field.empty() && (t.topology_key != "kubernetes.io/hostname" || !t.selector ||
+                                !t.selector->matches(p.labels)))
+            field = "affinity.podAntiAffinity";
+        if (!field.empty())
+          diags.error(Origin{source->name, 0, 0, field},
+                      request.name + ": " + field +
+                          " depends on where the other replicas go; it needs strategy score "
+                          "(leave --strategy out, or give --strategy score)");
+      }
+    if (set && options.tie_seed)
+      for (Request& request : set->requests) {
+        request.scoring.tie_random = true;
+        request.scoring.tie_seed = *options.tie_seed;
+      }
     if (set && !set->list) result.request = set->requests.front();
   }
   if (result.inventory && set)

@@ -42,6 +42,8 @@ struct RunOptions {
   PlansShown plans = PlansShown::All;
   bool atomic = false;  // --atomic: every request of the file one gang
   unsigned jobs = 1;    // --jobs
+  // --tie-break random:SEED (kubernetes profile); nullopt = by name.
+  std::optional<std::uint64_t> tie_seed;
   // --save-inventory: write the inventory after the run into
   // RunResult::saved_inventory, in this format.
   std::optional<OutputFormat> save_inventory;
@@ -76,6 +78,10 @@ struct RequestBrief {
   std::int64_t placed = 0;
   std::vector<std::string> evicted;  // --preempt's victims, in output order
 };
+
+// --tie-break: "name" gives nullopt inside, "random:SEED" the seed; nullopt
+// outside for anything else.
+std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view text);
 
 struct RunResult {
   ExitCode exit = ExitCode::Ok;

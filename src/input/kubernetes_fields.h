@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 
+#include "k8s_scheduling_fields.h"
 #include "reader.h"
 
 namespace eruplan {
@@ -201,25 +202,9 @@ enum : std::size_t {
 };
 }
 
-// A workload's spec.selector (a ReplicationController's is a plain map of
-// labels instead).
-inline constexpr std::array kKubeLabelSelectorFields{
-    FieldSpec{"matchLabels", FieldKind::Labels, "", "labels a pod must carry"},
-    FieldSpec{"matchExpressions", FieldKind::Block, "", "requirements a pod's labels must meet"},
-};
-namespace kube_label_selector_field {
-enum : std::size_t { kMatchLabels, kMatchExpressions, kCount };
-}
-
-// One of a selector's matchExpressions.
-inline constexpr std::array kKubeRequirementFields{
-    FieldSpec{"key", FieldKind::Text, "", "the label key"},
-    FieldSpec{"operator", FieldKind::Text, "", "In, NotIn, Exists or DoesNotExist"},
-    FieldSpec{"values", FieldKind::Block, "", "for In and NotIn"},
-};
-namespace kube_requirement_field {
-enum : std::size_t { kKey, kOperator, kValues, kCount };
-}
+// A workload's spec.selector and its matchExpressions: kKubeLabelSelectorFields
+// and kKubeRequirementFields (k8s_scheduling_fields.h; a ReplicationController's
+// selector is a plain map of labels instead).
 
 // spec.template: of a Deployment, StatefulSet or ReplicaSet.
 inline constexpr std::array kKubeTemplateFields{

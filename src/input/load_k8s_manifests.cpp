@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "k8s_read.h"
+#include "k8s_scheduling.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -291,9 +292,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
                 preemption = f[kube_pod_spec_field::kPreemptionPolicy];
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
-  if (affinity != kNoValue)
-    r.warning(pod_path.child("affinity"), affinity,
-              "affinity is not modelled by eruplan; planned without it");
+  (void)affinity;  // read by read_pod_scheduling
   if (node_name != kNoValue) {
     if (kind == "Pod") {
       if (auto n = r.string(pod_path.child("nodeName"), node_name)) {
@@ -318,7 +317,16 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
               "expected PreemptLowerPriority or Never, got " + r.describe(preemption));
   }
   if (kind != "Pod") sched->owner_selector = m.selector;
+  // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
+  // non-zero request for scoring (k8s_scheduling.cpp).
+  read_pod_scheduling(r, pod_path, pod_spec, *sched);
+  if (pod_spec != kNoValue) {
+    const NonZeroRequest nonzero = nonzero_request(r.doc(), pod_spec);
+    sched->nonzero_cpu = nonzero.cpu;
+    sched->nonzero_memory = nonzero.memory;
+  }
   req.pod = std::move(sched);
+  req.scoring.profile = ScoringProfile::Kubernetes;
   return m;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "k8s_read.h"
+#include "k8s_scheduling.h"
 
 namespace eruplan {
 
@@ -182,10 +183,18 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       }
       pod.cpu = req.cpu;
       pod.memory = req.memory;
-      pod.nonzero_cpu = req.nonzero_cpu;
-      pod.nonzero_memory = req.nonzero_memory;
+      const NonZeroRequest nonzero = nonzero_request(*doc, spec);
+      pod.nonzero_cpu = nonzero.cpu;
+      pod.nonzero_memory = nonzero.memory;
       pod.start_time = std::string(text_of(*doc, status[kube_pod_status_field::kStartTime]));
       pod.app = app;
+      // Affinity, spread and ports, kept only when the pod has any.
+      auto scheduling = std::make_shared<PodScheduling>();
+      scheduling->ns = pod.ns;
+      scheduling->name = pod.name;
+      scheduling->labels = pod.labels;
+      if (read_pod_scheduling(r, spec_path, spec, *scheduling))
+        pod.scheduling = std::move(scheduling);
       running.push_back(std::move(pod));
     }
     if (options.pods_as_workloads) {

@@ -308,6 +308,18 @@ class RequestReader {
     d_.scoring_origin = r_.origin(path, v);
     d_.shape_given = shape != kNoValue;
     if (o_.scoring) type = kNoValue;  // --scoring replaces it
+    if (const ValueId profile = f[scoring_field::kProfile]; profile != kNoValue) {
+      if (auto p = r_.string(path.child("profile"), profile)) {
+        if (*p == "kubernetes")
+          sc.profile = ScoringProfile::Kubernetes;
+        else if (*p == "resources")
+          sc.profile = ScoringProfile::Resources;
+        else
+          r_.error(
+              path.child("profile"), profile,
+              "unknown profile " + r_.describe(profile) + "; expected kubernetes or resources");
+      }
+    }
     if (type != kNoValue) {
       if (auto t = r_.string(path.child("type"), type)) {
         if (auto parsed = parse_scoring_type(*t))

@@ -67,6 +67,8 @@ enum : std::size_t { kKey, kOperator, kValue, kEffect, kTolerationSeconds, kCoun
 
 // scoring: of a request (strategy score, SPEC §9).
 inline constexpr std::array kScoringFields{
+    FieldSpec{"profile", FieldKind::Text, "",
+              "kubernetes (kube-scheduler's default profile) or resources (the default)"},
     FieldSpec{"type", FieldKind::Text, "",
               "least_allocated, most_allocated or requested_to_capacity_ratio (--scoring)"},
     FieldSpec{"resources", FieldKind::Block, "", "the resources scored, {name, weight} each"},
@@ -75,7 +77,7 @@ inline constexpr std::array kScoringFields{
     FieldSpec{"balanced_weight", FieldKind::Integer, "", "weight of the balanced score (0 to 100)"},
 };
 namespace scoring_field {
-enum : std::size_t { kType, kResources, kShape, kFitWeight, kBalancedWeight, kCount };
+enum : std::size_t { kProfile, kType, kResources, kShape, kFitWeight, kBalancedWeight, kCount };
 }
 
 // One entry of scoring.resources.

@@ -404,12 +404,20 @@ struct ShapePoint {
   std::int64_t utilization = 0;  // 0..100, strictly increasing
   std::int64_t score = 0;        // 0..10 as written
 };
+// kubernetes: kube-scheduler's default profile (every filter and score
+// plugin); resources: NodeResourcesFit and BalancedAllocation alone.
+enum class ScoringProfile { Resources, Kubernetes };
 struct Scoring {
+  ScoringProfile profile = ScoringProfile::Resources;  // Kubernetes for manifest requests
   ScoringType type = ScoringType::LeastAllocated;
   std::vector<ScoringResource> resources{{"cpu", 1}, {"memory", 1}};
   std::vector<ShapePoint> shape;     // requested_to_capacity_ratio only
   std::int64_t fit_weight = 1;       // 0..100
   std::int64_t balanced_weight = 1;  // 0..100
+  // --tie-break: false = the lowest name among the highest totals; true =
+  // kube-scheduler's selectHost driven by splitmix64 seeded with tie_seed.
+  bool tie_random = false;
+  std::uint64_t tie_seed = 0;
 };
 
 // A normalised request (SPEC §3): missing requests take their limits,

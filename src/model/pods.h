@@ -124,6 +124,11 @@ struct PodScheduling {
   bool preempt_never = false;  // preemptionPolicy: Never
   // The workload's selector (its pods: spread's system defaults, counts).
   std::optional<LabelSelector> owner_selector;
+  // Its cpu and memory request with Kubernetes' scoring defaults (a
+  // container without a cpu request counts 100m, without a memory request
+  // 200Mi); -1 when not known (the request's own are used then).
+  NanoCores nonzero_cpu = -1;
+  Bytes nonzero_memory = -1;
 };
 
 // A running pod eruplan knows one by one (from --pods): its place and what

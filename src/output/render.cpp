@@ -21,6 +21,7 @@
 #include <span>
 
 #include "json_writer.h"
+#include "k8s_profile.h"
 #include "plan_writer.h"
 
 namespace eruplan {
@@ -270,6 +271,15 @@ void write_document(W& w, const Report& report) {
       w.integer(sc.balanced);
       w.key("total");
       w.integer(sc.total);
+      if (!sc.plugins.empty()) {  // the kubernetes profile: every plugin's normalized score
+        w.key("plugins");
+        w.begin_object();
+        for (std::size_t p = 0; p < sc.plugins.size() && p < std::size(kK8sScorePlugins); ++p) {
+          w.key(kK8sScorePlugins[p].name);
+          w.integer(sc.plugins[p]);
+        }
+        w.end_object();
+      }
       w.end_object();
     }
     w.end_object();

@@ -55,7 +55,10 @@ std::string shape_key(const Request& r) {
 bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
   // score fills every node before it refuses one (SPEC §9): it places n
   // exactly when the nodes can take n, so min_count's bisection need not run it.
-  if (input.request != nullptr && input.request->strategy == Strategy::Score)
+  // The kubernetes profile can refuse before the nodes are full (spread,
+  // affinity, ports): it is run.
+  if (input.request != nullptr && input.request->strategy == Strategy::Score &&
+      input.request->scoring.profile == ScoringProfile::Resources)
     return input.total >= n;
   StrategyInput in = input;
   in.count = n;

@@ -36,6 +36,9 @@ struct NodeScore {
   std::int64_t fit = 0;       // unweighted
   std::int64_t balanced = 0;  // unweighted
   std::int64_t total = 0;     // fit_weight x fit + balanced_weight x balanced
+  // The kubernetes profile: every score plugin's normalized score, in the
+  // order of kK8sScorePlugins (k8s_profile.h); empty otherwise.
+  std::vector<std::int64_t> plugins;
 };
 
 struct StrategyResult {

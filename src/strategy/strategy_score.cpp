@@ -24,6 +24,7 @@
 #include <map>
 
 #include "capacity.h"
+#include "k8s_profile.h"
 #include "parallel.h"
 #include "reserve.h"
 
@@ -192,14 +193,6 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
                     [&](std::int64_t kk) { return balanced_score(resources, kk) != here; });
 }
 
-// Kubernetes' words for a reason kind of SPEC §8.5.
-std::string kubernetes_words(const std::string& kind) {
-  if (kind == "not available") return "node(s) were unschedulable";
-  if (kind == "taint") return "node(s) had untolerated taint";
-  if (kind == "instances") return "Too many pods";
-  return "Insufficient " + kind;
-}
-
 // The kinds that stop a node holding `cap` new instances from taking one
 // more, read off each dimension alone: those that allow exactly `cap`. Exact
 // for every dimension but CPU-bind mode, whose core plans carry the memory
@@ -224,10 +217,16 @@ std::vector<std::string> kinds_by_dimension(const Inventory& inventory, const Re
   return kinds;
 }
 
-// The kinds that stop instance cap + 1 on a node that took `cap`: with
-// bindings, reserve the cap instances on a copy of the node and ask the
-// capacity pass, as the next instance would; else (or past the plans we
-// are willing to list) dimension by dimension.
+}  // namespace
+
+std::string kubernetes_words(const std::string& kind, bool kubernetes_input) {
+  if (kind == "not available") return "node(s) were unschedulable";
+  if (kind == "taint") return "node(s) had untolerated taint";
+  if (kind == "instances") return "Too many pods";
+  if (kind == "storage" && kubernetes_input) return "Insufficient ephemeral-storage";
+  return "Insufficient " + kind;
+}
+
 std::vector<std::string> kinds_when_full(const Inventory& inventory, const Request& request,
                                          std::uint32_t index, std::int64_t cap) {
   if (!binds_anything(request) || cap > kDefaultMaxPlans)
@@ -240,6 +239,8 @@ std::vector<std::string> kinds_when_full(const Inventory& inventory, const Reque
   reserve(one, 0, request, cap, plans);
   return reason_kinds(node_capacity(one, request, 0, CapacityOptions{0, 1}).reasons);
 }
+
+namespace {
 
 // SPEC §9's Kubernetes line for the instance that could not be placed:
 // every node is full or has capacity 0. N counts the nodes after
@@ -257,7 +258,7 @@ std::string unavailable_message(const StrategyInput& in) {
   }
   for (const StrategyInfo& info : in.infos)
     count(kinds_when_full(*in.inventory, *in.request, info.node, info.capacity));
-  return unavailable_summary(nodes, {counts.begin(), counts.end()});
+  return unavailable_summary(nodes, {counts.begin(), counts.end()}, in.request->pod != nullptr);
 }
 
 struct HeapEntry {
@@ -284,7 +285,10 @@ std::vector<ScoredResource> scored_resources(const Node& node, const Request& re
     } else if (sr.name == "storage") {
       r = {node.storage, node.storage_used, request.storage, sr.weight};
     } else if (const ExtendedResource* e = node.find_extended(sr.name)) {
-      r = {e->total, e->used, per_instance_extended(request, sr.name), sr.weight};
+      // An extended resource the request does not ask for is skipped, as
+      // Kubernetes skips it.
+      const std::int64_t per = per_instance_extended(request, sr.name);
+      if (per > 0) r = {e->total, e->used, per, sr.weight};
     }
     out.push_back(r);
   }
@@ -321,16 +325,20 @@ NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& s
                                             ? (2 * weighted + weights) / (2 * weights)
                                             : weighted / weights);
   }
-  out.balanced = balanced_score(resources, k);
+  // Not computed for a request asking for none of the resources scored.
+  if (std::any_of(resources.begin(), resources.end(),
+                  [](const ScoredResource& r) { return r.per_instance > 0; }))
+    out.balanced = balanced_score(resources, k);
   out.total = scoring.fit_weight * out.fit + scoring.balanced_weight * out.balanced;
   return out;
 }
 
 std::string unavailable_summary(std::size_t nodes,
-                                const std::vector<std::pair<std::string, std::int64_t>>& kinds) {
+                                const std::vector<std::pair<std::string, std::int64_t>>& kinds,
+                                bool kubernetes_input) {
   std::vector<std::string> parts;
   for (const auto& [kind, n] : kinds)
-    parts.push_back(std::to_string(n) + " " + kubernetes_words(kind));
+    parts.push_back(std::to_string(n) + " " + kubernetes_words(kind, kubernetes_input));
   std::sort(parts.begin(), parts.end());
   std::string out = "0/" + std::to_string(nodes) + " nodes are available";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? ": " : ", ") + parts[i];
@@ -338,6 +346,7 @@ std::string unavailable_summary(std::size_t nodes,
 }
 
 StrategyResult score_strategy(const StrategyInput& in) {
+  if (in.request->scoring.profile == ScoringProfile::Kubernetes) return k8s_profile_strategy(in);
   const std::size_t n = in.infos.size();
   if (in.count <= 0) return *strategy_precheck("score", n, in.count);
   const Request& request = *in.request;

@@ -34,8 +34,18 @@ NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& s
 // "0/5 nodes are available: 1 Insufficient memory, 2 Insufficient cpu." for
 // kinds of SPEC §8.5 counted per node: Kubernetes' words for each kind,
 // "count words" parts sorted as strings.
+// Kubernetes inputs (`kubernetes_input`) say ephemeral-storage for storage.
 std::string unavailable_summary(std::size_t nodes,
-                                const std::vector<std::pair<std::string, std::int64_t>>& kinds);
+                                const std::vector<std::pair<std::string, std::int64_t>>& kinds,
+                                bool kubernetes_input = false);
+// Kubernetes' words for a reason kind of SPEC §8.5 ("Insufficient cpu").
+std::string kubernetes_words(const std::string& kind, bool kubernetes_input);
+// The kinds that stop instance cap + 1 on a node (inventory index) that took
+// `cap`: with bindings, reserve the cap instances on a copy of the node and
+// ask the capacity pass, as the next instance would; else dimension by
+// dimension.
+std::vector<std::string> kinds_when_full(const Inventory& inventory, const Request& request,
+                                         std::uint32_t index, std::int64_t cap);
 
 // The strategy (table row "score").
 StrategyResult score_strategy(const StrategyInput& input);

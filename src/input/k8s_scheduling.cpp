@@ -1,0 +1,526 @@
+// Reading a pod spec's scheduling fields (k8s_scheduling.h). Each Kubernetes
+// type is read through its whole table in k8s_scheduling_fields.h, so a
+// misspelt field is an unknown field with a "did you mean"; values are
+// checked as the API server would (operators, value counts, weights 1..100).
+#include "k8s_scheduling.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "k8s_scheduling_fields.h"
+#include "kubernetes.h"
+
+namespace eruplan {
+
+namespace {
+
+// The pod spec's members this file reads, by name (the spec's other fields
+// are the request reader's, or not modelled).
+struct SpecFields {
+  ValueId node_selector = kNoValue, affinity = kNoValue, spread = kNoValue, containers = kNoValue,
+          init = kNoValue, node_name = kNoValue, scheduler_name = kNoValue, overhead = kNoValue;
+};
+
+SpecFields spec_fields(const Doc& doc, ValueId spec) {
+  SpecFields f;
+  if (spec == kNoValue || doc[spec].kind != ValueKind::Object) return f;
+  for (std::uint32_t i = 0; i < doc.size(spec); ++i) {
+    const std::string_view key = doc.text(doc.key(spec, i));
+    const ValueId v = doc.member(spec, i);
+    if (doc[v].kind == ValueKind::Null) continue;
+    if (key == "nodeSelector") f.node_selector = v;
+    if (key == "affinity") f.affinity = v;
+    if (key == "topologySpreadConstraints") f.spread = v;
+    if (key == "containers") f.containers = v;
+    if (key == "initContainers") f.init = v;
+    if (key == "nodeName") f.node_name = v;
+    if (key == "schedulerName") f.scheduler_name = v;
+    if (key == "overhead") f.overhead = v;
+  }
+  return f;
+}
+
+// The member `name` of a mapping, or kNoValue.
+ValueId member(const Doc& doc, ValueId object, std::string_view name) {
+  if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
+  for (std::uint32_t i = 0; i < doc.size(object); ++i)
+    if (doc.text(doc.key(object, i)) == name) {
+      const ValueId v = doc.member(object, i);
+      return doc[v].kind == ValueKind::Null ? kNoValue : v;
+    }
+  return kNoValue;
+}
+
+std::vector<std::string> string_list(Reader& r, const FieldPath& path, ValueId v) {
+  std::vector<std::string> out;
+  if (v == kNoValue || !r.is_array(path, v)) return out;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i)
+    if (auto s = r.scalar(path.at(i), r.doc().element(v, i))) out.emplace_back(*s);
+  return out;
+}
+
+Labels label_map(Reader& r, const FieldPath& path, ValueId v) {
+  Labels out;
+  if (v == kNoValue) return out;
+  for (const Reader::Entry& e : r.members(path, v)) {
+    if (r.doc()[e.value].kind == ValueKind::Null) {
+      out.emplace_back(std::string(e.key), std::string());
+    } else if (auto s = r.scalar(path.child(e.key), e.value)) {
+      out.emplace_back(std::string(e.key), std::string(*s));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <class Table>
+bool fields(Reader& r, const FieldPath& path, ValueId v, const Table& table, ValueId* values) {
+  std::fill(values, values + table.size(), kNoValue);
+  if (v == kNoValue) return false;
+  return r.fields(path, v, table, values);
+}
+
+bool is_integer(std::string_view s) {
+  if (s.empty()) return false;
+  std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size()) return false;
+  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A NodeSelectorRequirement (`node`) or a LabelSelectorRequirement.
+std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId v, bool node) {
+  std::array<ValueId, kKubeRequirementFields.size()> f;
+  if (!fields(r, path, v, kKubeRequirementFields, f.data())) return std::nullopt;
+  Requirement out;
+  bool ok = true;
+  const ValueId key = f[kube_requirement_field::kKey], op = f[kube_requirement_field::kOperator];
+  if (key == kNoValue) {
+    r.error(path.child("key"), v, "key is required");
+    ok = false;
+  } else if (auto k = r.string(path.child("key"), key)) {
+    out.key = *k;
+  } else {
+    ok = false;
+  }
+  if (op == kNoValue) {
+    r.error(path.child("operator"), v, "operator is required");
+    return std::nullopt;
+  }
+  const std::string_view o = r.doc().is_scalar(op) ? r.doc().text(op) : std::string_view();
+  static constexpr std::array kOps{SelectorOp::In,           SelectorOp::NotIn, SelectorOp::Exists,
+                                   SelectorOp::DoesNotExist, SelectorOp::Gt,    SelectorOp::Lt};
+  const auto found = std::find_if(kOps.begin(), kOps.begin() + (node ? 6 : 4),
+                                  [&](SelectorOp s) { return selector_op_name(s) == o; });
+  if (found == kOps.begin() + (node ? 6 : 4)) {
+    r.error(path.child("operator"), op,
+            "unknown operator " + r.describe(op) + "; expected " +
+                (node ? "In, NotIn, Exists, DoesNotExist, Gt or Lt"
+                      : "In, NotIn, Exists or DoesNotExist"));
+    return std::nullopt;
+  }
+  out.op = *found;
+  const FieldPath values_path = path.child("values");
+  out.values = string_list(r, values_path, f[kube_requirement_field::kValues]);
+  const ValueId at =
+      f[kube_requirement_field::kValues] != kNoValue ? f[kube_requirement_field::kValues] : op;
+  switch (out.op) {
+    case SelectorOp::In:
+    case SelectorOp::NotIn:
+      if (out.values.empty()) {
+        r.error(values_path, at, "operator " + std::string(o) + " needs at least one value");
+        ok = false;
+      }
+      break;
+    case SelectorOp::Exists:
+    case SelectorOp::DoesNotExist:
+      if (!out.values.empty()) {
+        r.error(values_path, at, "operator " + std::string(o) + " takes no values");
+        ok = false;
+      }
+      break;
+    case SelectorOp::Gt:
+    case SelectorOp::Lt:
+      if (out.values.size() != 1 || !is_integer(out.values[0])) {
+        r.error(values_path, at, "operator " + std::string(o) + " takes exactly one integer value");
+        ok = false;
+      }
+      break;
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<LabelSelector> label_selector(Reader& r, const FieldPath& path, ValueId v) {
+  std::array<ValueId, kKubeLabelSelectorFields.size()> f;
+  if (!fields(r, path, v, kKubeLabelSelectorFields, f.data())) return std::nullopt;
+  LabelSelector out;
+  for (auto& [k, value] :
+       label_map(r, path.child("matchLabels"), f[kube_label_selector_field::kMatchLabels]))
+    out.requirements.push_back({k, SelectorOp::In, {value}});
+  const ValueId exprs = f[kube_label_selector_field::kMatchExpressions];
+  const FieldPath ep = path.child("matchExpressions");
+  if (exprs != kNoValue && r.is_array(ep, exprs))
+    for (std::uint32_t i = 0; i < r.doc().size(exprs); ++i)
+      if (auto q = requirement(r, ep.at(i), r.doc().element(exprs, i), false))
+        out.requirements.push_back(std::move(*q));
+  return out;
+}
+
+NodeSelectorTerm node_selector_term(Reader& r, const FieldPath& path, ValueId v) {
+  NodeSelectorTerm out;
+  std::array<ValueId, kKubeNodeSelectorTermFields.size()> f;
+  if (!fields(r, path, v, kKubeNodeSelectorTermFields, f.data())) return out;
+  for (const bool is_field : {false, true}) {
+    const ValueId list = f[is_field ? kube_node_selector_term_field::kMatchFields
+                                    : kube_node_selector_term_field::kMatchExpressions];
+    const FieldPath lp = path.child(is_field ? "matchFields" : "matchExpressions");
+    if (list == kNoValue || !r.is_array(lp, list)) continue;
+    for (std::uint32_t i = 0; i < r.doc().size(list); ++i) {
+      auto q = requirement(r, lp.at(i), r.doc().element(list, i), true);
+      if (!q) continue;
+      if (is_field) {
+        if (q->key != "metadata.name") {
+          r.error(lp.at(i).child("key"), r.doc().element(list, i),
+                  "matchFields supports the key metadata.name only, got \"" + q->key + "\"");
+          continue;
+        }
+        if ((q->op != SelectorOp::In && q->op != SelectorOp::NotIn) || q->values.size() != 1) {
+          r.error(lp.at(i), r.doc().element(list, i),
+                  "matchFields on metadata.name takes In or NotIn with exactly one value");
+          continue;
+        }
+        out.fields.push_back(std::move(*q));
+      } else {
+        out.expressions.push_back(std::move(*q));
+      }
+    }
+  }
+  return out;
+}
+
+std::int32_t weight(Reader& r, const FieldPath& path, ValueId v, ValueId parent) {
+  if (v == kNoValue) {
+    r.error(path, parent, "weight is required (1 to 100)");
+    return 0;
+  }
+  return static_cast<std::int32_t>(r.integer(path, v, 1, 100).value_or(0));
+}
+
+void node_affinity(Reader& r, const FieldPath& path, ValueId v, NodeAffinity& out) {
+  std::array<ValueId, kKubeNodeAffinityFields.size()> f;
+  if (!fields(r, path, v, kKubeNodeAffinityFields, f.data())) return;
+  const ValueId req = f[kube_node_affinity_field::kRequired];
+  const FieldPath rp = path.child("requiredDuringSchedulingIgnoredDuringExecution");
+  std::array<ValueId, kKubeNodeSelectorFields.size()> sel;
+  if (fields(r, rp, req, kKubeNodeSelectorFields, sel.data())) {
+    out.required.emplace();
+    const ValueId terms = sel[kube_node_selector_field::kTerms];
+    const FieldPath tp = rp.child("nodeSelectorTerms");
+    if (terms == kNoValue) {
+      r.error(tp, req, "nodeSelectorTerms is required");
+    } else if (r.is_array(tp, terms)) {
+      for (std::uint32_t i = 0; i < r.doc().size(terms); ++i)
+        out.required->push_back(node_selector_term(r, tp.at(i), r.doc().element(terms, i)));
+      if (out.required->empty()) r.error(tp, terms, "nodeSelectorTerms needs at least one term");
+    }
+  }
+  const ValueId pref = f[kube_node_affinity_field::kPreferred];
+  const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
+  if (pref != kNoValue && r.is_array(pp, pref)) {
+    for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
+      const ValueId item = r.doc().element(pref, i);
+      std::array<ValueId, kKubePreferredSchedulingTermFields.size()> t;
+      if (!fields(r, pp.at(i), item, kKubePreferredSchedulingTermFields, t.data())) continue;
+      PreferredSchedulingTerm term;
+      term.weight = weight(r, pp.at(i).child("weight"),
+                           t[kube_preferred_scheduling_term_field::kWeight], item);
+      const ValueId preference = t[kube_preferred_scheduling_term_field::kPreference];
+      if (preference == kNoValue)
+        r.error(pp.at(i).child("preference"), item, "preference is required");
+      else
+        term.term = node_selector_term(r, pp.at(i).child("preference"), preference);
+      out.preferred.push_back(std::move(term));
+    }
+  }
+}
+
+// The pod's own values of `keys` join the selector (In for match, NotIn for
+// mismatch), as the API server merges matchLabelKeys; keys the pod lacks
+// add nothing.
+void merge_label_keys(LabelSelector& selector, const std::vector<std::string>& keys,
+                      const Labels& labels, SelectorOp op) {
+  for (const std::string& k : keys)
+    if (const std::string* v = find_label(labels, k))
+      selector.requirements.push_back({k, op, {*v}});
+}
+
+PodAffinityTerm pod_affinity_term(Reader& r, const FieldPath& path, ValueId v,
+                                  const Labels& labels) {
+  PodAffinityTerm out;
+  std::array<ValueId, kKubePodAffinityTermFields.size()> f;
+  if (!fields(r, path, v, kKubePodAffinityTermFields, f.data())) return out;
+  if (const ValueId s = f[kube_pod_affinity_term_field::kLabelSelector]; s != kNoValue)
+    out.selector = label_selector(r, path.child("labelSelector"), s);
+  out.namespaces =
+      string_list(r, path.child("namespaces"), f[kube_pod_affinity_term_field::kNamespaces]);
+  if (const ValueId s = f[kube_pod_affinity_term_field::kNamespaceSelector]; s != kNoValue)
+    out.namespace_selector = label_selector(r, path.child("namespaceSelector"), s);
+  const ValueId key = f[kube_pod_affinity_term_field::kTopologyKey];
+  if (key == kNoValue)
+    r.error(path.child("topologyKey"), v, "topologyKey is required");
+  else if (auto k = r.string(path.child("topologyKey"), key))
+    out.topology_key = *k;
+  out.match_label_keys = string_list(r, path.child("matchLabelKeys"),
+                                     f[kube_pod_affinity_term_field::kMatchLabelKeys]);
+  out.mismatch_label_keys = string_list(r, path.child("mismatchLabelKeys"),
+                                        f[kube_pod_affinity_term_field::kMismatchLabelKeys]);
+  if (out.selector) {
+    merge_label_keys(*out.selector, out.match_label_keys, labels, SelectorOp::In);
+    merge_label_keys(*out.selector, out.mismatch_label_keys, labels, SelectorOp::NotIn);
+  }
+  return out;
+}
+
+void pod_affinity(Reader& r, const FieldPath& path, ValueId v, const Labels& labels,
+                  PodAffinity& out) {
+  std::array<ValueId, kKubePodAffinityFields.size()> f;
+  if (!fields(r, path, v, kKubePodAffinityFields, f.data())) return;
+  const ValueId req = f[kube_pod_affinity_field::kRequired];
+  const FieldPath rp = path.child("requiredDuringSchedulingIgnoredDuringExecution");
+  if (req != kNoValue && r.is_array(rp, req))
+    for (std::uint32_t i = 0; i < r.doc().size(req); ++i)
+      out.required.push_back(pod_affinity_term(r, rp.at(i), r.doc().element(req, i), labels));
+  const ValueId pref = f[kube_pod_affinity_field::kPreferred];
+  const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
+  if (pref != kNoValue && r.is_array(pp, pref)) {
+    for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
+      const ValueId item = r.doc().element(pref, i);
+      std::array<ValueId, kKubeWeightedPodAffinityTermFields.size()> t;
+      if (!fields(r, pp.at(i), item, kKubeWeightedPodAffinityTermFields, t.data())) continue;
+      WeightedPodAffinityTerm term;
+      term.weight = weight(r, pp.at(i).child("weight"),
+                           t[kube_weighted_pod_affinity_term_field::kWeight], item);
+      const ValueId inner = t[kube_weighted_pod_affinity_term_field::kPodAffinityTerm];
+      if (inner == kNoValue)
+        r.error(pp.at(i).child("podAffinityTerm"), item, "podAffinityTerm is required");
+      else
+        term.term = pod_affinity_term(r, pp.at(i).child("podAffinityTerm"), inner, labels);
+      out.preferred.push_back(std::move(term));
+    }
+  }
+}
+
+std::optional<SpreadPolicy> policy(Reader& r, const FieldPath& path, ValueId v) {
+  const std::string_view s = r.doc().is_scalar(v) ? r.doc().text(v) : std::string_view();
+  if (s == "Honor") return SpreadPolicy::Honor;
+  if (s == "Ignore") return SpreadPolicy::Ignore;
+  r.error(path, v, "expected Honor or Ignore, got " + r.describe(v));
+  return std::nullopt;
+}
+
+TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, ValueId v,
+                                           const Labels& labels) {
+  TopologySpreadConstraint out;
+  std::array<ValueId, kKubeSpreadFields.size()> f;
+  if (!fields(r, path, v, kKubeSpreadFields, f.data())) return out;
+  const ValueId skew = f[kube_spread_field::kMaxSkew], key = f[kube_spread_field::kTopologyKey],
+                when = f[kube_spread_field::kWhenUnsatisfiable];
+  if (skew == kNoValue)
+    r.error(path.child("maxSkew"), v, "maxSkew is required (at least 1)");
+  else if (auto s = r.integer(path.child("maxSkew"), skew, 1, INT32_MAX))
+    out.max_skew = static_cast<std::int32_t>(*s);
+  if (key == kNoValue)
+    r.error(path.child("topologyKey"), v, "topologyKey is required");
+  else if (auto k = r.string(path.child("topologyKey"), key))
+    out.topology_key = *k;
+  if (when == kNoValue) {
+    r.error(path.child("whenUnsatisfiable"), v,
+            "whenUnsatisfiable is required (DoNotSchedule or ScheduleAnyway)");
+  } else {
+    const std::string_view w = r.doc().is_scalar(when) ? r.doc().text(when) : std::string_view();
+    if (w == "ScheduleAnyway")
+      out.do_not_schedule = false;
+    else if (w != "DoNotSchedule")
+      r.error(path.child("whenUnsatisfiable"), when,
+              "expected DoNotSchedule or ScheduleAnyway, got " + r.describe(when));
+  }
+  if (const ValueId s = f[kube_spread_field::kLabelSelector]; s != kNoValue)
+    out.selector = label_selector(r, path.child("labelSelector"), s);
+  if (const ValueId m = f[kube_spread_field::kMinDomains]; m != kNoValue) {
+    if (auto n = r.integer(path.child("minDomains"), m, 1, INT32_MAX)) {
+      out.min_domains = static_cast<std::int32_t>(*n);
+      if (!out.do_not_schedule)
+        r.error(path.child("minDomains"), m,
+                "minDomains is allowed only with whenUnsatisfiable: DoNotSchedule");
+    }
+  }
+  if (const ValueId p = f[kube_spread_field::kNodeAffinityPolicy]; p != kNoValue)
+    if (auto s = policy(r, path.child("nodeAffinityPolicy"), p)) out.node_affinity_policy = *s;
+  if (const ValueId p = f[kube_spread_field::kNodeTaintsPolicy]; p != kNoValue)
+    if (auto s = policy(r, path.child("nodeTaintsPolicy"), p)) out.node_taints_policy = *s;
+  out.match_label_keys =
+      string_list(r, path.child("matchLabelKeys"), f[kube_spread_field::kMatchLabelKeys]);
+  if (out.selector) merge_label_keys(*out.selector, out.match_label_keys, labels, SelectorOp::In);
+  return out;
+}
+
+void container_ports(Reader& r, const FieldPath& path, ValueId containers,
+                     std::vector<HostPort>& out) {
+  if (containers == kNoValue || !r.is_array(path, containers)) return;
+  const Doc& doc = r.doc();
+  for (std::uint32_t i = 0; i < doc.size(containers); ++i) {
+    const ValueId ports = member(doc, doc.element(containers, i), "ports");
+    const FieldPath at = path.at(i), pp = at.child("ports");
+    if (ports == kNoValue || !r.is_array(pp, ports)) continue;
+    for (std::uint32_t j = 0; j < doc.size(ports); ++j) {
+      std::array<ValueId, kKubeContainerPortFields.size()> f;
+      if (!fields(r, pp.at(j), doc.element(ports, j), kKubeContainerPortFields, f.data())) continue;
+      const ValueId host = f[kube_container_port_field::kHostPort];
+      if (host == kNoValue) continue;
+      auto port = r.integer(pp.at(j).child("hostPort"), host, 0, 65535);
+      if (!port || *port == 0) continue;
+      HostPort hp;
+      hp.port = static_cast<std::int32_t>(*port);
+      if (const ValueId p = f[kube_container_port_field::kProtocol]; p != kNoValue) {
+        const std::string_view s = doc.is_scalar(p) ? doc.text(p) : std::string_view();
+        if (s == "TCP" || s == "UDP" || s == "SCTP")
+          hp.protocol = s;
+        else
+          r.error(pp.at(j).child("protocol"), p, "expected TCP, UDP or SCTP, got " + r.describe(p));
+      }
+      if (const ValueId ip = f[kube_container_port_field::kHostIP]; ip != kNoValue)
+        if (auto s = r.string(pp.at(j).child("hostIP"), ip)) hp.ip = *s;
+      out.push_back(std::move(hp));
+    }
+  }
+}
+
+// One container's request of a resource: its request, else its limit.
+ValueId container_quantity(const Doc& doc, ValueId container, std::string_view name) {
+  const ValueId resources = member(doc, container, "resources");
+  if (ValueId q = member(doc, member(doc, resources, "requests"), name); q != kNoValue) return q;
+  return member(doc, member(doc, resources, "limits"), name);
+}
+
+std::int64_t quiet_quantity(const Doc& doc, ValueId v, int scale) {
+  if (v == kNoValue || !doc.is_scalar(v)) return -1;
+  std::string error;
+  return k8s_whole(doc.text(v), scale, error).value_or(0);
+}
+
+}  // namespace
+
+bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out) {
+  const SpecFields s = spec_fields(r.doc(), spec);
+  bool any = false;
+  if (s.node_selector != kNoValue) {
+    out.node_selector = label_map(r, spec_path.child("nodeSelector"), s.node_selector);
+    any = any || !out.node_selector.empty();
+  }
+  if (s.affinity != kNoValue) {
+    const FieldPath ap = spec_path.child("affinity");
+    std::array<ValueId, kKubeAffinityFields.size()> f;
+    if (fields(r, ap, s.affinity, kKubeAffinityFields, f.data())) {
+      node_affinity(r, ap.child("nodeAffinity"), f[kube_affinity_field::kNodeAffinity],
+                    out.node_affinity);
+      pod_affinity(r, ap.child("podAffinity"), f[kube_affinity_field::kPodAffinity], out.labels,
+                   out.affinity);
+      pod_affinity(r, ap.child("podAntiAffinity"), f[kube_affinity_field::kPodAntiAffinity],
+                   out.labels, out.anti_affinity);
+      any = true;
+    }
+  }
+  if (s.spread != kNoValue) {
+    const FieldPath sp = spec_path.child("topologySpreadConstraints");
+    if (r.is_array(sp, s.spread))
+      for (std::uint32_t i = 0; i < r.doc().size(s.spread); ++i)
+        out.spread.push_back(
+            spread_constraint(r, sp.at(i), r.doc().element(s.spread, i), out.labels));
+    any = any || !out.spread.empty();
+  }
+  container_ports(r, spec_path.child("containers"), s.containers, out.host_ports);
+  any = any || !out.host_ports.empty();
+  if (s.node_name != kNoValue)
+    if (auto n = r.string(spec_path.child("nodeName"), s.node_name)) out.node_name = *n;
+  if (s.scheduler_name != kNoValue)
+    if (auto n = r.string(spec_path.child("schedulerName"), s.scheduler_name))
+      out.scheduler_name = *n == "default-scheduler" ? std::string() : std::string(*n);
+  return any;
+}
+
+NonZeroRequest nonzero_request(const Doc& doc, ValueId spec) {
+  constexpr NanoCores kDefaultCpu = 100'000'000;  // 100m
+  constexpr Bytes kDefaultMemory = 200ll << 20;   // 200Mi
+  const SpecFields s = spec_fields(doc, spec);
+  const auto request = [&](ValueId c) {
+    NonZeroRequest q;
+    const std::int64_t cpu = quiet_quantity(doc, container_quantity(doc, c, "cpu"), 9);
+    const std::int64_t mem = quiet_quantity(doc, container_quantity(doc, c, "memory"), 0);
+    q.cpu = cpu < 0 ? kDefaultCpu : cpu;
+    q.memory = mem < 0 ? kDefaultMemory : mem;
+    return q;
+  };
+  NonZeroRequest sum, sidecars, init_max;
+  if (s.containers != kNoValue && doc[s.containers].kind == ValueKind::Array)
+    for (std::uint32_t i = 0; i < doc.size(s.containers); ++i) {
+      const NonZeroRequest q = request(doc.element(s.containers, i));
+      sum.cpu += q.cpu;
+      sum.memory += q.memory;
+    }
+  if (s.init != kNoValue && doc[s.init].kind == ValueKind::Array)
+    for (std::uint32_t i = 0; i < doc.size(s.init); ++i) {
+      const ValueId c = doc.element(s.init, i);
+      NonZeroRequest q = request(c);
+      const ValueId policy = member(doc, c, "restartPolicy");
+      if (policy != kNoValue && doc.is_scalar(policy) && doc.text(policy) == "Always") {
+        sum.cpu += q.cpu;
+        sum.memory += q.memory;
+        sidecars.cpu += q.cpu;
+        sidecars.memory += q.memory;
+        q = sidecars;
+      } else {
+        q.cpu += sidecars.cpu;
+        q.memory += sidecars.memory;
+      }
+      init_max.cpu = std::max(init_max.cpu, q.cpu);
+      init_max.memory = std::max(init_max.memory, q.memory);
+    }
+  sum.cpu = std::max(sum.cpu, init_max.cpu);
+  sum.memory = std::max(sum.memory, init_max.memory);
+  sum.cpu += std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "cpu"), 9));
+  sum.memory +=
+      std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "memory"), 0));
+  return sum;
+}
+
+RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
+                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory) {
+  const Doc& doc = r.doc();
+  RunningPod pod;
+  pod.node = node;
+  pod.ns = ns != kNoValue && doc.is_scalar(ns) ? std::string(doc.text(ns)) : "default";
+  if (name != kNoValue && doc.is_scalar(name)) pod.name = doc.text(name);
+  if (labels != kNoValue && doc[labels].kind == ValueKind::Object) {
+    for (std::uint32_t i = 0; i < doc.size(labels); ++i) {
+      const ValueId v = doc.member(labels, i);
+      pod.labels.emplace_back(std::string(doc.text(doc.key(labels, i))),
+                              doc.is_scalar(v) ? std::string(doc.text(v)) : std::string());
+    }
+    std::sort(pod.labels.begin(), pod.labels.end());
+  }
+  pod.cpu = cpu;
+  pod.memory = memory;
+  const NonZeroRequest nz = nonzero_request(doc, spec);
+  pod.nonzero_cpu = nz.cpu;
+  pod.nonzero_memory = nz.memory;
+  auto scheduling = std::make_shared<PodScheduling>();
+  scheduling->ns = pod.ns;
+  scheduling->name = pod.name;
+  scheduling->labels = pod.labels;
+  if (read_pod_scheduling(r, spec_path, spec, *scheduling)) pod.scheduling = std::move(scheduling);
+  return pod;
+}
+
+}  // namespace eruplan

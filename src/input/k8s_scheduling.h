@@ -1,0 +1,38 @@
+// A pod spec's scheduling fields (nodeSelector, affinity, topology spread
+// constraints, host ports, nodeName, schedulerName) into PodScheduling, for a
+// manifest's pod (Request::pod) and for a running pod (RunningPod::scheduling).
+// The field tables are k8s_scheduling_fields.h.
+#pragma once
+
+#include <memory>
+
+#include "model.h"
+#include "reader.h"
+
+namespace eruplan {
+
+// Fills `out`'s node_selector, node_affinity, affinity, anti_affinity,
+// spread, host_ports, node_name and scheduler_name from the pod spec at
+// `spec` (kNoValue: nothing). Reads `out.labels` for matchLabelKeys, so
+// fill them first. Problems go to the reader's diagnostics. True when the
+// pod has any of these fields (a running pod then keeps them).
+bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out);
+
+// Kubernetes' PodRequests of the pod spec at `spec` for cpu and memory
+// alone, with each container's missing cpu request counted as 100m and
+// missing memory request as 200Mi (the scoring defaults), overhead added;
+// no diagnostics (the request reader reports the quantities).
+struct NonZeroRequest {
+  NanoCores cpu = 0;
+  Bytes memory = 0;
+};
+NonZeroRequest nonzero_request(const Doc& doc, ValueId spec);
+
+// A running pod of --pods, bound to inventory node `node`: namespace, name
+// and labels from its metadata values (kNoValue: absent), its request as
+// added to the node, the non-zero request, and its scheduling fields when
+// it has any.
+RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
+                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory);
+
+}  // namespace eruplan

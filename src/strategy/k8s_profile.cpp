@@ -1,0 +1,234 @@
+// The kubernetes profile's cycle (k8s_profile.h): one replica at a time,
+// every node of the inventory through the filters in kube-scheduler's
+// order, the feasible ones scored by every score plugin, normalized and
+// weighted, and the pick: the lowest name among the highest totals, or
+// kube-scheduler's selectHost with a seeded splitmix64. NodeResourcesFit's
+// filter is the capacity pass (resources and pods); its score and
+// BalancedAllocation are the resources profile's arithmetic, the fit score
+// over requests with Kubernetes' non-zero defaults (100m cpu, 200Mi memory
+// per container without a request), the balanced one over the requests as
+// they are.
+#include "k8s_profile.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "capacity.h"
+#include "random.h"
+#include "strategy_score.h"
+
+namespace eruplan {
+
+namespace {
+
+constexpr NanoCores kDefaultCpu = 100'000'000;  // 100m
+constexpr Bytes kDefaultMemory = 200ll << 20;   // 200Mi
+constexpr std::int64_t kMaxReplicas = 1'000'000;
+
+std::string ordinal(std::int64_t n) {
+  const std::int64_t tens = n % 100, ones = n % 10;
+  const char* suffix = "th";
+  if (tens < 11 || tens > 13)
+    suffix = ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
+struct Fit {
+  std::int64_t capacity = 0;  // replicas the resources allow; -1: not in the capacity pass
+  const NodeCapacity* entry = nullptr;
+};
+
+// The NodeResourcesFit filter's reasons on a node holding `placed` new
+// replicas: the kinds of the capacity pass (Insufficient cpu, Too many pods).
+std::vector<std::string> fit_reasons(const StrategyInput& in, const Fit& fit, std::uint32_t node,
+                                     std::int64_t placed) {
+  std::vector<std::string> kinds;
+  if (fit.capacity == 0) {
+    for (std::string& kind : reason_kinds(fit.entry->reasons.get()))
+      if (kind != "not available" && kind != "taint") kinds.push_back(std::move(kind));
+    if (kinds.empty()) kinds.emplace_back("not available");
+  } else {
+    kinds = kinds_when_full(*in.inventory, *in.request, node, placed);
+  }
+  std::vector<std::string> out;
+  for (const std::string& kind : kinds)
+    out.push_back(kubernetes_words(kind, in.request->pod != nullptr));
+  return out;
+}
+
+}  // namespace
+
+StrategyResult k8s_profile_strategy(const StrategyInput& in) {
+  const Inventory& inv = *in.inventory;
+  const Request& request = *in.request;
+  const std::size_t n_nodes = inv.nodes.size();
+  StrategyResult result;
+  result.deploy.assign(in.infos.size(), 0);
+  result.scores.resize(in.infos.size());
+  if (in.count <= 0) return *strategy_precheck("score", in.infos.size(), in.count);
+  // One cycle per replica: the replicas past what the nodes can hold are
+  // never tried (the first of them fails), and an unlimited cluster is
+  // planned up to kMaxReplicas.
+  if (in.total == kUnlimited && in.count > kMaxReplicas)
+    return strategy_failure(in.infos.size(),
+                            "the kubernetes profile places one replica at a time, at most " +
+                                std::to_string(kMaxReplicas) + "; " + std::to_string(in.count) +
+                                " asked on nodes without a pod limit");
+
+  // The pod: the manifest's, or for an eruplan request one with its app's
+  // label in the default namespace.
+  PodScheduling plain;
+  plain.name = request.name.empty() ? request.app : request.name;
+  plain.labels = {{"app", request.app}};
+  const PodScheduling& pod = request.pod ? *request.pod : plain;
+
+  K8sCluster cluster;
+  cluster.inventory = &inv;
+  cluster.request = &request;
+  cluster.pod = &pod;
+  cluster.labels.reserve(n_nodes);
+  for (const Node& node : inv.nodes) cluster.labels.push_back(k8s_node_labels(node));
+  cluster.pods.resize(n_nodes);
+  std::vector<NanoCores> nonzero_cpu_extra(n_nodes, 0);
+  std::vector<Bytes> nonzero_memory_extra(n_nodes, 0);
+  for (const RunningPod& p : inv.pods.get()) {
+    if (p.node >= n_nodes) continue;
+    cluster.pods[p.node].push_back({&p.ns, &p.labels, p.scheduling.get()});
+    nonzero_cpu_extra[p.node] += p.nonzero_cpu - p.cpu;
+    nonzero_memory_extra[p.node] += p.nonzero_memory - p.memory;
+  }
+  if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
+    TopologySpreadConstraint zone, host;
+    zone.max_skew = 5;
+    zone.topology_key = kZoneLabel;
+    zone.do_not_schedule = false;
+    zone.selector = pod.owner_selector;
+    host = zone;
+    host.max_skew = 3;
+    host.topology_key = kHostnameLabel;
+    cluster.default_spread = {zone, host};
+  }
+  const NanoCores pod_nonzero_cpu =
+      pod.nonzero_cpu >= 0 ? pod.nonzero_cpu : (request.cpu > 0 ? request.cpu : kDefaultCpu);
+  const Bytes pod_nonzero_memory = pod.nonzero_memory >= 0
+                                       ? pod.nonzero_memory
+                                       : (request.memory > 0 ? request.memory : kDefaultMemory);
+
+  // Every node in name order; its capacity entry and its place in the infos.
+  std::vector<std::uint32_t> order(n_nodes);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return inv.nodes[a].name < inv.nodes[b].name;
+  });
+  std::vector<Fit> fit(n_nodes, Fit{-1, nullptr});
+  if (in.capacity != nullptr)
+    for (const NodeCapacity& nc : in.capacity->nodes) fit[nc.node] = {nc.capacity, &nc};
+  std::vector<std::int64_t> info_of(n_nodes, -1);
+  for (std::size_t k = 0; k < in.infos.size(); ++k)
+    info_of[in.infos[k].node] = static_cast<std::int64_t>(k);
+  std::vector<std::int64_t> placed(n_nodes, 0);
+
+  using Filter = K8sStatus (*)(const K8sCycle&, std::uint32_t);
+  static constexpr Filter kBefore[] = {k8s_filter_node_unschedulable, k8s_filter_node_name,
+                                       k8s_filter_taint_toleration, k8s_filter_node_affinity,
+                                       k8s_filter_node_ports};
+  static constexpr Filter kAfter[] = {k8s_filter_spread, k8s_filter_interpod};
+
+  SplitMix64 random(request.scoring.tie_seed);
+  const Scoring& scoring = request.scoring;
+  for (std::int64_t replica = 0; replica < in.count; ++replica) {
+    K8sCycle cycle;
+    cycle.cluster = &cluster;
+    k8s_prefilter_spread(cycle);
+    k8s_prefilter_interpod(cycle);
+    std::vector<std::uint32_t> feasible;
+    std::vector<K8sStatus> statuses(n_nodes);
+    for (const std::uint32_t i : order) {
+      K8sStatus status;
+      for (const Filter f : kBefore)
+        if (!(status = f(cycle, i)).ok()) break;
+      if (status.ok() && fit[i].capacity >= 0 && placed[i] >= fit[i].capacity)
+        status.reasons = fit_reasons(in, fit[i], i, placed[i]);
+      if (status.ok() && fit[i].capacity < 0)  // filtered out before the capacity pass
+        status = K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
+      if (status.ok())
+        for (const Filter f : kAfter)
+          if (!(status = f(cycle, i)).ok()) break;
+      if (status.ok())
+        feasible.push_back(i);
+      else
+        statuses[i] = std::move(status);
+    }
+    if (feasible.empty()) {
+      std::map<std::string, std::int64_t> counts;
+      for (const K8sStatus& s : statuses)
+        for (const std::string& reason : s.reasons) ++counts[reason];
+      std::vector<std::string> parts;
+      for (const auto& [reason, n] : counts) parts.push_back(std::to_string(n) + " " + reason);
+      std::sort(parts.begin(), parts.end());
+      std::string message = "0/" + std::to_string(n_nodes) + " nodes are available";
+      for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
+      message += ".";
+      if (replica > 0)
+        message += "\nplaced " + std::to_string(replica) + " of " + std::to_string(in.count) +
+                   "; the " + ordinal(replica + 1) + " could not be placed";
+      result.outcome = StrategyOutcome::Infeasible;
+      result.message = std::move(message);
+      std::fill(result.deploy.begin(), result.deploy.end(), 0);
+      return result;
+    }
+    // Score.
+    const std::vector<std::int64_t> plugin_scores[] = {
+        k8s_score_taint_toleration(cycle, feasible), k8s_score_node_affinity(cycle, feasible),
+        k8s_score_spread(cycle, feasible), k8s_score_interpod(cycle, feasible)};
+    std::vector<std::int64_t> totals(feasible.size());
+    std::size_t best = 0, ties = 0;
+    for (std::size_t f = 0; f < feasible.size(); ++f) {
+      const std::uint32_t i = feasible[f];
+      const Node& node = inv.nodes[i];
+      std::vector<ScoredResource> row = scored_resources(node, request);
+      const NodeScore actual = score_node(row, scoring, placed[i]);
+      for (std::size_t r = 0; r < row.size(); ++r) {
+        if (scoring.resources[r].name == "cpu") {
+          row[r].used += nonzero_cpu_extra[i];
+          row[r].per_instance = pod_nonzero_cpu;
+        } else if (scoring.resources[r].name == "memory") {
+          row[r].used += nonzero_memory_extra[i];
+          row[r].per_instance = pod_nonzero_memory;
+        }
+      }
+      const NodeScore nonzero = score_node(row, scoring, placed[i]);
+      NodeScore score;
+      std::int64_t total = 0;
+      for (std::size_t p = 0; p < 4; ++p) {
+        score.plugins.push_back(plugin_scores[p][f]);
+        total += kK8sScorePlugins[p].weight * plugin_scores[p][f];
+      }
+      score.fit = nonzero.fit;
+      score.balanced = actual.balanced;
+      score.plugins.push_back(score.fit);
+      score.plugins.push_back(score.balanced);
+      score.plugins.push_back(0);  // ImageLocality: eruplan knows no images
+      total += scoring.fit_weight * score.fit + scoring.balanced_weight * score.balanced;
+      score.total = total;
+      totals[f] = total;
+      if (replica == 0 && info_of[i] >= 0)
+        result.scores[static_cast<std::size_t>(info_of[i])] = score;
+      // Pick: nodes in name order.
+      if (f == 0 || total > totals[best]) {
+        best = f;
+        ties = 1;
+      } else if (total == totals[best]) {
+        ++ties;
+        if (scoring.tie_random && random.next() % ties == 0) best = f;
+      }
+    }
+    const std::uint32_t chosen = feasible[best];
+    ++placed[chosen];
+    cluster.pods[chosen].push_back({&pod.ns, &pod.labels, &pod});
+    if (info_of[chosen] >= 0) ++result.deploy[static_cast<std::size_t>(info_of[chosen])];
+  }
+  return result;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,146 @@
+// The kubernetes scoring profile: `strategy: score` as kube-scheduler's
+// default profile. Each replica runs one scheduling cycle against the state
+// the earlier ones left: the filter plugins in kube-scheduler's order (a
+// node's reasons are those of the first that rejects it), then the score
+// plugins, each normalized and weighted, then the pick.
+//
+// Every plugin is a file of its own behind the signatures below:
+//   k8s_node_filters.cpp  NodeUnschedulable, NodeName, TaintToleration,
+//                         NodeAffinity, NodePorts
+//   k8s_spread.cpp        PodTopologySpread
+//   k8s_interpod.cpp      InterPodAffinity
+//   k8s_profile.cpp       NodeResourcesFit, BalancedAllocation, ImageLocality,
+//                         the cycle, the pick and the message
+// Each plugin reads the cycle (K8sCycle) and returns a K8sStatus (Filter) or
+// a raw score (Score) that its NormalizeScore turns into 0..100.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model.h"
+#include "strategy.h"
+
+namespace eruplan {
+
+// A filter's verdict: no reasons = the node passes. Reasons are
+// kube-scheduler's own strings.
+struct K8sStatus {
+  std::vector<std::string> reasons;
+  bool ok() const { return reasons.empty(); }
+  static K8sStatus fail(std::string reason) { return K8sStatus{{std::move(reason)}}; }
+};
+
+// A pod on a node as the plugins see it: running (from --pods) or a
+// replica placed earlier in this run.
+struct K8sPod {
+  const std::string* ns = nullptr;
+  const Labels* labels = nullptr;
+  const PodScheduling* scheduling = nullptr;  // null: no affinity, ports, ...
+};
+
+// The reason strings (kube-scheduler v1.35).
+namespace k8s_reason {
+inline constexpr std::string_view kUnschedulable = "node(s) were unschedulable";
+inline constexpr std::string_view kNodeName = "node(s) didn't match the requested node name";
+inline constexpr std::string_view kTaint = "node(s) had untolerated taint(s)";
+inline constexpr std::string_view kNodeAffinity =
+    "node(s) didn't match Pod's node affinity/selector";
+inline constexpr std::string_view kNodePorts =
+    "node(s) didn't have free ports for the requested pod ports";
+inline constexpr std::string_view kSpread = "node(s) didn't match pod topology spread constraints";
+inline constexpr std::string_view kSpreadLabel =
+    "node(s) didn't match pod topology spread constraints (missing required label)";
+inline constexpr std::string_view kAffinity = "node(s) didn't match pod affinity rules";
+inline constexpr std::string_view kAntiAffinity = "node(s) didn't match pod anti-affinity rules";
+inline constexpr std::string_view kExistingAntiAffinity =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+}  // namespace k8s_reason
+
+inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
+inline constexpr std::int64_t kMaxNodeScore = 100;
+
+// The cluster one cycle sees.
+struct K8sCluster {
+  const Inventory* inventory = nullptr;
+  const Request* request = nullptr;
+  const PodScheduling* pod = nullptr;  // the pod to place
+  std::vector<Labels> labels;  // per inventory node; kubernetes.io/hostname added when absent
+  std::vector<std::vector<K8sPod>> pods;  // per inventory node: running, then placed
+  // System default spreading (zone 5, hostname 3, ScheduleAnyway) over the
+  // workload's pods, when the pod has no constraints of its own.
+  std::vector<TopologySpreadConstraint> default_spread;
+};
+
+// A topology domain: a node label's key and value.
+using K8sDomain = std::pair<std::string, std::string>;
+
+// What the PreFilter/PreScore steps compute once per cycle.
+struct K8sCycle {
+  const K8sCluster* cluster = nullptr;
+  // PodTopologySpread, filter: per DoNotSchedule constraint, matching pods
+  // per domain value (domains of eligible nodes only) and the minimum.
+  std::vector<TopologySpreadConstraint> hard_spread;
+  std::vector<std::map<std::string, std::int64_t>> spread_counts;
+  // InterPodAffinity, filter.
+  std::map<K8sDomain, std::int64_t> affinity_counts, anti_counts, existing_anti_counts;
+};
+
+// --- plugin helpers (k8s_node_filters.cpp) -------------------------------
+// The node's labels with kubernetes.io/hostname = its name when absent.
+Labels k8s_node_labels(const Node& node);
+// nodeSelector and required node affinity (spread's nodeAffinityPolicy).
+bool k8s_required_node_affinity(const PodScheduling& pod, const Labels& labels,
+                                std::string_view name);
+// Some NoSchedule or NoExecute taint no toleration matches.
+bool k8s_untolerated_taint(const Node& node, const std::vector<Toleration>& tolerations);
+// A term of `owner` (in namespace owner_ns) matches a pod (ns, labels):
+// namespaces (default the owner's), namespaceSelector against the
+// inventory's namespaces, labelSelector (absent: no pod).
+bool k8s_term_matches(const Inventory& inventory, const PodAffinityTerm& term,
+                      const std::string& owner_ns, const std::string& ns, const Labels& labels);
+
+// --- Filter plugins, in kube-scheduler's order ---------------------------
+K8sStatus k8s_filter_node_unschedulable(const K8sCycle&, std::uint32_t node);
+K8sStatus k8s_filter_node_name(const K8sCycle&, std::uint32_t node);
+K8sStatus k8s_filter_taint_toleration(const K8sCycle&, std::uint32_t node);
+K8sStatus k8s_filter_node_affinity(const K8sCycle&, std::uint32_t node);
+K8sStatus k8s_filter_node_ports(const K8sCycle&, std::uint32_t node);
+// (NodeResourcesFit: k8s_profile.cpp, from the capacity pass)
+void k8s_prefilter_spread(K8sCycle&);
+K8sStatus k8s_filter_spread(const K8sCycle&, std::uint32_t node);
+void k8s_prefilter_interpod(K8sCycle&);
+K8sStatus k8s_filter_interpod(const K8sCycle&, std::uint32_t node);
+
+// --- Score plugins: raw scores of the feasible nodes, normalized in place --
+std::vector<std::int64_t> k8s_score_taint_toleration(const K8sCycle&,
+                                                     const std::vector<std::uint32_t>& nodes);
+std::vector<std::int64_t> k8s_score_node_affinity(const K8sCycle&,
+                                                  const std::vector<std::uint32_t>& nodes);
+std::vector<std::int64_t> k8s_score_spread(const K8sCycle&,
+                                           const std::vector<std::uint32_t>& nodes);
+std::vector<std::int64_t> k8s_score_interpod(const K8sCycle&,
+                                             const std::vector<std::uint32_t>& nodes);
+// Kubernetes' DefaultNormalizeScore: scores x 100 / max, reversed when asked
+// (all 100 reversed, all 0 not, when the max is 0).
+void k8s_default_normalize(std::vector<std::int64_t>& scores, bool reverse);
+
+// The profile's score plugins and default weights, in output order.
+struct K8sScorePlugin {
+  std::string_view name;
+  std::int64_t weight;
+};
+inline constexpr K8sScorePlugin kK8sScorePlugins[] = {
+    {"TaintToleration", 3},  {"NodeAffinity", 2},     {"PodTopologySpread", 2},
+    {"InterPodAffinity", 2}, {"NodeResourcesFit", 1}, {"NodeResourcesBalancedAllocation", 1},
+    {"ImageLocality", 1},
+};
+
+// The strategy for a request with scoring.profile kubernetes.
+StrategyResult k8s_profile_strategy(const StrategyInput& input);
+
+}  // namespace eruplan

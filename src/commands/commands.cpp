@@ -291,15 +291,17 @@ Group planning_group() { return planning_group(output_option()); }
 
 // plan, apply: the options that change the cluster state.
 Group state_group() {
-  return {flag("--atomic", "All requests of the file succeed together or none is placed"),
-          save_inventory_option("plan"), units_option(), report_option(),
-          flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
-          file("--pdbs",
-               "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
-          checked("--tie-break",
-                  "Equal totals under the kubernetes profile: name (the lowest node name) or "
-                  "random:SEED (kube-scheduler's pick, seeded)",
-                  check_tie_break, "name|random:SEED")};
+  return {
+      flag("--atomic", "All requests of the file succeed together or none is placed"),
+      save_inventory_option("plan"),
+      units_option(),
+      report_option(),
+      flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
+      file("--pdbs", "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
+      checked("--tie-break",
+              "Equal totals under the kubernetes profile: name (the lowest node name) or "
+              "random:SEED (kube-scheduler's pick, seeded)",
+              check_tie_break, "name|random:SEED")};
 }
 
 // --- Running: from parsed options to a command's own function.
@@ -897,10 +899,9 @@ std::vector<CommandRow> make_table() {
     o.push_back(list(value("--like",
                            "A node of the inventory to add copies of, emptied (named NODE-new); "
                            "repeatable")));
-    o.push_back(list(checked("--cost", "NAME=VALUE: what one node of a template costs",
-                             check_cost, "NAME=VALUE")));
-    o.push_back(choice("--expander",
-                       "How to pick among several templates (default least-waste)",
+    o.push_back(list(checked("--cost", "NAME=VALUE: what one node of a template costs", check_cost,
+                             "NAME=VALUE")));
+    o.push_back(choice("--expander", "How to pick among several templates (default least-waste)",
                        {"least-waste", "most-pods", "price", "priority"}));
     o.push_back(flag("--mix", "Find the cheapest mix of the templates instead"));
     o.push_back(

@@ -40,7 +40,7 @@ inline constexpr std::array kNodeFields{
     FieldSpec{"extended", FieldKind::Block, "", "extended resources and their amounts"},
     FieldSpec{"max_instances", FieldKind::Integer, "", "most instances the node runs"},
     FieldSpec{"taints", FieldKind::Block, "", "taints a request must tolerate"},
-    FieldSpec{"workloads", FieldKind::Block, "", "running workloads (SPEC §11)"},
+    FieldSpec{"workloads", FieldKind::Block, "", "running workloads (realloc)"},
     FieldSpec{"reservations", FieldKind::Block, "", "per role: resources only it is offered"},
     FieldSpec{"cost", FieldKind::Text, "", "grow templates only: what one node costs, any unit"},
 };

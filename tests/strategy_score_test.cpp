@@ -640,7 +640,7 @@ TEST_CASE("score: a billion tiny instances are placed in runs, not one at a time
   const StrategyInput in{infos, req.count, map.total, 0, &inv, &req, 1, &map};
   const auto start = std::chrono::steady_clock::now();
   const StrategyResult r = score_strategy(in);
-  const double seconds =
+  [[maybe_unused]] const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(r.outcome == StrategyOutcome::Deployed);
   CHECK(r.deploy[0] + r.deploy[1] + r.deploy[2] == 1'000'000'000);

@@ -20,7 +20,6 @@ namespace {
 
 // The tables' quantities (default_preemption_test.go): cpu in millicores,
 // memory in bytes.
-const oracle::Incoming kNone{};
 constexpr std::int32_t neg = -100, low = 0, mid = 100, high = 1000, very_high = 10000;
 struct Res {
   std::int64_t cpu, mem;

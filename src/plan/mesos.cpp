@@ -27,64 +27,13 @@
 #include "capacity.h"
 #include "random.h"
 #include "reserve.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
 
 // --- Exact arithmetic ----------------------------------------------------------
-
-struct Wide {
-  std::uint64_t limb[8] = {};
-};
-
-Wide times(const Wide& a, std::uint64_t m, int shift) {
-  Wide r;
-  u128 carry = 0;
-  for (int i = 0; i + shift < 8; ++i) {
-    const u128 t = static_cast<u128>(a.limb[i]) * m + carry;
-    r.limb[i + shift] = static_cast<std::uint64_t>(t);
-    carry = t >> 64;
-  }
-  return r;
-}
-
-Wide plus(const Wide& a, const Wide& b) {
-  Wide r;
-  u128 carry = 0;
-  for (int i = 0; i < 8; ++i) {
-    const u128 t = static_cast<u128>(a.limb[i]) + b.limb[i] + carry;
-    r.limb[i] = static_cast<std::uint64_t>(t);
-    carry = t >> 64;
-  }
-  return r;
-}
-
-// The product of up to four factors below 2^128 (< 2^512).
-Wide product(std::initializer_list<u128> factors) {
-  Wide w;
-  w.limb[0] = 1;
-  for (const u128 f : factors) {
-    const auto lo = static_cast<std::uint64_t>(f), hi = static_cast<std::uint64_t>(f >> 64);
-    w = hi == 0 ? times(w, lo, 0) : plus(times(w, lo, 0), times(w, hi, 1));
-  }
-  return w;
-}
-
-int compare(const Wide& a, const Wide& b) {
-  for (int i = 7; i >= 0; --i)
-    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i] ? -1 : 1;
-  return 0;
-}
-
-u128 gcd(u128 a, u128 b) {
-  while (b != 0) {
-    const u128 t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 // A dominant share: allocation / total of its kind (the largest such ratio,
 // the first in byte order among equals); kind -1 when it is 0.

@@ -45,59 +45,6 @@ __extension__ typedef __int128 i128;
 
 // --- Exact arithmetic ----------------------------------------------------------
 
-// An unsigned integer of 512 bits, enough for a product of the factors below
-// (each < 2^128, together < 2^400; see share_less).
-struct Wide {
-  std::uint64_t limb[8] = {};
-};
-
-Wide times(const Wide& a, std::uint64_t m, int shift) {
-  Wide r;
-  u128 carry = 0;
-  for (int i = 0; i + shift < 8; ++i) {
-    const u128 t = static_cast<u128>(a.limb[i]) * m + carry;
-    r.limb[i + shift] = static_cast<std::uint64_t>(t);
-    carry = t >> 64;
-  }
-  return r;
-}
-
-Wide plus(const Wide& a, const Wide& b) {
-  Wide r;
-  u128 carry = 0;
-  for (int i = 0; i < 8; ++i) {
-    const u128 t = static_cast<u128>(a.limb[i]) + b.limb[i] + carry;
-    r.limb[i] = static_cast<std::uint64_t>(t);
-    carry = t >> 64;
-  }
-  return r;
-}
-
-Wide product(std::initializer_list<u128> factors) {
-  Wide w;
-  w.limb[0] = 1;
-  for (const u128 f : factors) {
-    const auto lo = static_cast<std::uint64_t>(f), hi = static_cast<std::uint64_t>(f >> 64);
-    w = hi == 0 ? times(w, lo, 0) : plus(times(w, lo, 0), times(w, hi, 1));
-  }
-  return w;
-}
-
-int compare(const Wide& a, const Wide& b) {
-  for (int i = 7; i >= 0; --i)
-    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i] ? -1 : 1;
-  return 0;
-}
-
-u128 gcd(u128 a, u128 b) {
-  while (b != 0) {
-    const u128 t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 Fraction reduced(Fraction f) {
   if (f.num == 0) return {0, 1};
   const u128 g = gcd(f.num, f.den);

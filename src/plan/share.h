@@ -16,10 +16,9 @@
 #include "load.h"
 #include "model.h"
 #include "share_spec.h"
+#include "wide.h"
 
 namespace eruplan {
-
-__extension__ typedef unsigned __int128 u128;
 
 // An exact fraction; `den` > 0. Reduced where it is shown.
 struct Fraction {

@@ -2,7 +2,7 @@
 # `eruplan completion bash` prints it). Made from eruplan's command table.
 _eruplan() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="capacity plan validate apply share realloc compare grow drain diff test completion"
+  local commands="capacity plan validate apply share realloc compare grow drain diff snapshot test completion"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -258,6 +258,14 @@ _eruplan() {
       esac
       flags="--input-format --output --exit-code --strict --lenient --help --version"
       operands=files
+      ;;
+    snapshot)
+      case $prev in
+        -o|--output-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --context) return ;;
+        --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      flags="--output-dir --context --kubeconfig --help --version"
       ;;
     test)
       case $prev in

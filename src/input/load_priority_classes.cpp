@@ -41,7 +41,7 @@ ResolvedPriority resolve_priority_class(Reader& r, const FieldPath& path, ValueI
   const auto text = r.string(path, name);
   if (!text) return {};
   if (const PriorityClass* c = known.find(*text)) return {c->value, c->preempt_never};
-  std::string message = "unknown priority class " + k8s::quoted(*text);
+  std::string message = "unknown priority class " + quoted(*text);
   message += classes ? "; " + known.file + " does not define it and it is not built in"
                      : "; give its class with --priority-classes FILE (kubectl get "
                        "priorityclasses -o json)";
@@ -83,7 +83,7 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
   auto doc = parse_document_stream(source, diags, documents);
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
-  const std::size_t errors_before = k8s::count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   PriorityClasses out;
   out.file = source.name;
   std::unordered_set<std::string> names;  // read so far
@@ -124,7 +124,7 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
     if (c.name.empty()) return;
     if (!names.insert(c.name).second) {
       r.error(meta_path.child("name"), meta[priority_class_metadata_field::kName],
-              "priority class " + k8s::quoted(c.name) + " is given twice");
+              "priority class " + quoted(c.name) + " is given twice");
       return;
     }
     out.classes.push_back(std::move(c));
@@ -151,7 +151,7 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
   }
   std::sort(out.classes.begin(), out.classes.end(),
             [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
-  if (k8s::count_errors(diags) > errors_before) return std::nullopt;
+  if (diags.error_count() > errors_before) return std::nullopt;
   return out;
 }
 

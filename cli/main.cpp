@@ -1,6 +1,10 @@
 // eruplan's command line: the command table (src/commands/commands.h) wired
 // into CLI11 once, files and stdin read for the commands, their output
 // printed and their exit code returned. Everything else lives in the library.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -102,6 +106,66 @@ std::optional<std::vector<std::string>> list_dir(const std::string& path) {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(path, ec))
     if (!e.is_directory(ec)) out.push_back(e.path().string());
+  return out;
+}
+
+// Runs argv[0], looked up on PATH, with standard output into a pipe and
+// standard error into a temporary file; its output, or nullopt and why
+// (its standard error, or why it could not run).
+std::optional<std::string> run_program(const std::vector<std::string>& argv, std::string& why) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
+  std::FILE* errors = std::tmpfile();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  if (errors) posix_spawn_file_actions_adddup2(&actions, fileno(errors), STDERR_FILENO);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  std::string out;
+  if (spawned == 0) {
+    char buffer[1 << 16];
+    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      out.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  if (spawned == 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  std::string err;
+  if (errors) {
+    std::rewind(errors);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, errors)) > 0;)
+      err.append(buffer, n);
+    std::fclose(errors);
+  }
+  while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+  if (spawned != 0) {
+    why = std::string("cannot run ") + argv[0] + ": " + std::strerror(spawned);
+    return std::nullopt;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    why = err.empty()
+              ? "exited with status " +
+                    std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status))
+              : err;
+    return std::nullopt;
+  }
   return out;
 }
 
@@ -220,7 +284,7 @@ void wire(CLI::App& app, const CommandRow& row, Wired& w) {
 int run(Wired& w) {
   for (const auto& [key, option] : w.options)
     if (option->count() > 0) w.args.given.insert(key);
-  const FileAccess files{read_input, list_dir};
+  const FileAccess files{read_input, list_dir, run_program};
   const CommandInput input{w.args, files, [](std::string_view piece) {
                              std::fwrite(piece.data(), 1, piece.size(), stdout);
                            }};

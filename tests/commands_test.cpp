@@ -43,7 +43,7 @@ FileAccess memory_files(std::map<std::string, std::string> files) {
         why = "No such file or directory";
         return std::nullopt;
       },
-      nullptr};
+      nullptr, nullptr};
 }
 
 Args args_of(std::initializer_list<std::pair<std::string, std::string>> values) {
@@ -75,11 +75,11 @@ TEST_CASE("commands: the table holds each command once, in --help order") {
   std::vector<std::string> names;
   for (const CommandRow& row : command_table()) names.emplace_back(row.name);
   CHECK(names == std::vector<std::string>{"capacity", "plan", "validate", "apply", "share",
-                                          "realloc", "compare", "grow", "drain", "diff", "test",
-                                          "completion"});
+                                          "realloc", "compare", "grow", "drain", "diff", "snapshot",
+                                          "test", "completion"});
   CHECK(command_names() ==
-        "capacity, plan, validate, apply, share, realloc, compare, grow, drain, diff, test, "
-        "completion");
+        "capacity, plan, validate, apply, share, realloc, compare, grow, drain, diff, snapshot, "
+        "test, completion");
   CHECK(find_command("plan") != nullptr);
   CHECK(find_command("plans") == nullptr);
   for (const CommandRow& row : command_table()) {

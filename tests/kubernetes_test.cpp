@@ -229,7 +229,7 @@ TEST_CASE("kubernetes nodes: kubectl get nodes -o json as an inventory") {
 }
 
 TEST_CASE("kubernetes nodes: detection by kind, --nodes-format, extended names sorted") {
-  const std::string list = R"({"kind": "List", "apiVersion": "v1", "items": [
+  const std::string list = R"({"kind": "NodeList", "apiVersion": "v1", "items": [
     {"metadata": {"name": "a", "labels": null}, "spec": {"unschedulable": false, "taints": null},
      "status": {"allocatable": {"pods": "10", "z.io/x": "1k", "a.io/y": "3", "cpu": null}}}]})";
   Diagnostics diags;
@@ -257,7 +257,7 @@ TEST_CASE("kubernetes nodes: detection by kind, --nodes-format, extended names s
 }
 
 TEST_CASE("kubernetes nodes: bad documents are exit 3 with file, line:col and field path") {
-  const std::string nodes = R"({"kind": "List", "apiVersion": "v1", "items": [
+  const std::string nodes = R"({"kind": "NodeList", "apiVersion": "v1", "items": [
   {"metadata": {"name": "a"}, "status": {"allocatable": {"memory": "1Gi"}}},
   {"metadata": {"name": "b"}, "status": {"allocatable": {"memory": "12Zi", "cpu": "-2"}}},
   {"metadata": {"name": "a"}, "spec": {"unschedulable": "maybe", "taints": [{"key": "k", "effect": "Sometimes"}]}},
@@ -730,4 +730,29 @@ spec:
   CHECK(has_problem(r, "documents[0].spec.containers[0].resources.requests.memory", 6));
   CHECK(has_problem(r, "documents[1].metadata.name", 8));
   CHECK(r.err.find("two manifests are named \"a\"") != std::string::npos);
+}
+
+// A plain List's item without kind is no Node unless --nodes-format
+// kubernetes says so; a NodeList's items are Nodes.
+TEST_CASE("kubernetes nodes: a kind-less item of a plain List is a Node only when forced") {
+  const std::string list = R"({"kind": "List", "apiVersion": "v1", "items": [
+  {"kind": "Node", "metadata": {"name": "a"}, "status": {"allocatable": {"memory": "1Gi"}}},
+  {"metadata": {"name": "b"}, "status": {"allocatable": {"memory": "2Gi"}}}]})";
+  Diagnostics auto_diags;
+  CHECK_FALSE(load_nodes(Source{"n.json", list}, NodesFormat::Auto, auto_diags).has_value());
+  CHECK(auto_diags.to_string().ends_with(
+      "n.json:3:3: error: items[1]: item \"b\" has no kind; a List's items each need one (a "
+      "NodeList's are Nodes; --nodes-format kubernetes reads kind-less items as Nodes)\n"));
+  Diagnostics forced_diags;
+  auto forced = load_nodes(Source{"n.json", list}, NodesFormat::Kubernetes, forced_diags);
+  REQUIRE(forced.has_value());
+  REQUIRE(forced->nodes.size() == 2);
+  CHECK(forced->nodes[1].name == "b");
+  CHECK(forced->nodes[1].memory == 2147483648);
+  std::string typed = list;
+  typed.replace(typed.find("\"List\""), 6, "\"NodeList\"");
+  Diagnostics typed_diags;
+  auto read = load_nodes(Source{"n.json", typed}, NodesFormat::Auto, typed_diags);
+  REQUIRE(read.has_value());
+  CHECK(read->nodes.size() == 2);
 }

@@ -148,6 +148,20 @@ std::vector<std::string> reason_kinds(const std::vector<Reason>& reasons) {
   return kinds;
 }
 
+namespace {
+
+// A Kubernetes pod that tolerates node.kubernetes.io/unschedulable:NoSchedule
+// (a DaemonSet's do) may go to a cordoned node, as kube-scheduler's
+// NodeUnschedulable filter lets it; an eruplan request never does.
+bool tolerates_cordon(const Request& request) {
+  if (!request.pod) return false;
+  const Taint cordon{"node.kubernetes.io/unschedulable", "", "NoSchedule"};
+  return std::any_of(request.tolerations.begin(), request.tolerations.end(),
+                     [&](const Toleration& t) { return t.tolerates(cordon); });
+}
+
+}  // namespace
+
 NodeCapacity node_capacity(const Inventory& inventory, const Request& request, std::uint32_t index,
                            const CapacityOptions& options) {
   const Node& node = inventory.nodes[index];
@@ -156,7 +170,7 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
   out.revision = node.revision;
   out.existing = node.instances_of(request.app);
   usage_and_rate(node, request, out);
-  if (!node.available) {
+  if (!node.available && !tolerates_cordon(request)) {
     out.capacity = 0;
     out.reasons.push_back(Reason::words("not available", {}));
     return out;

@@ -254,6 +254,9 @@ Group planning_group(OptionSpec output) {
                      "reason)"),
             });
   append(g, kubernetes_group());
+  g.push_back(file("--priority-classes",
+                   "PriorityClasses (kubectl get priorityclasses -o json): what a manifest's "
+                   "priorityClassName means"));
   return g;
 }
 

@@ -16,6 +16,7 @@
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
+#include "snapshot.h"
 #include "whatif.h"
 
 namespace eruplan {
@@ -224,6 +225,16 @@ std::vector<CommandRow> make_table() {
                      "eruplan diff nodes.yaml <(eruplan apply -n nodes.yaml -r request.yaml) "
                      "--exit-code -o json"}});
   }
+  rows.push_back(
+      {"snapshot",
+       "Save the cluster's nodes, pods, priority classes, PDBs and DaemonSets with kubectl",
+       {file("-o,--output-dir", "Directory the files go to (default: the current one)"),
+        value("--context", "kubectl's --context: the kubeconfig context to read"),
+        file("--kubeconfig", "kubectl's --kubeconfig: the kubeconfig file")},
+       run_snapshot,
+       {"eruplan snapshot -o cluster/ && eruplan plan -n cluster/nodes.json --pods "
+        "cluster/pods.json -r deploy.yaml",
+        "eruplan snapshot --context prod -o prod/"}});
   {
     OptionSpec paths = file("paths", "Case files and directories");
     paths.kind = OptionKind::Positionals;

@@ -77,6 +77,11 @@ struct FileAccess {
   // The entries of a directory (file names with their path), or nullopt
   // when `path` is not a directory; may be unset (nothing is a directory).
   std::function<std::optional<std::vector<std::string>>(const std::string& path)> list_dir;
+  // Runs a program (argv[0] looked up on PATH) and gives its standard
+  // output; nullopt with `why` (its standard error, or why it could not
+  // start) when it fails. May be unset (eruplan snapshot then fails).
+  std::function<std::optional<std::string>(const std::vector<std::string>& argv, std::string& why)>
+      run;
 };
 
 // What a command hands back to the CLI, for every command alike.

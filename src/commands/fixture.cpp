@@ -632,7 +632,8 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
                    {{"nodes", &nodes},
                     {"request", &options.request},
                     {"pods", &options.pods},
-                    {"pdbs", &options.pdbs}}))
+                    {"pdbs", &options.pdbs},
+                    {"priority_classes", &options.priority_classes}}))
     return;  // malformed, or an unreadable input: nothing to run
   options.nodes = std::move(*nodes);
   const RunResult result = run_function(options);

@@ -7,6 +7,7 @@
 #include "explain.h"
 #include "json_writer.h"
 #include "load_pdbs.h"
+#include "priority_classes.h"
 #include "report_html.h"
 #include "reserve.h"
 #include "share_command.h"
@@ -583,8 +584,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   // The Inventory copies what it keeps: the text can go before planning
   // (for 1,000,000 nodes, 110 MB).
   if (nodes_text) std::string().swap(*nodes_text);
+  const KubernetesOptions kube =
+      with_priority_classes(options.kubernetes, options.priority_classes, diags);
   PodCensus census;  // --pods beyond the inventory's: the manifests' counts
-  load_pods(result.inventory, options.pods, options.kubernetes, diags, &census, options.more_pods);
+  load_pods(result.inventory, options.pods, kube, diags, &census, options.more_pods);
   std::vector<PodDisruptionBudget> pdbs;
   if (options.pdbs) {
     if (auto read = load_pdbs(*options.pdbs, diags)) pdbs = std::move(*read);
@@ -599,9 +602,9 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
         options.command == Command::Plan || options.command == Command::Apply;
     bool kubernetes = false;  // SPEC §12: Deployment, StatefulSet, ReplicaSet, Pod manifests
     if (source)
-      set = load_kubernetes_requests(*source, options.overrides, options.kubernetes, count_required,
-                                     diags, kubernetes,
-                                     result.inventory ? &*result.inventory : nullptr, &census);
+      set = load_kubernetes_requests(*source, options.overrides, kube, count_required, diags,
+                                     kubernetes, result.inventory ? &*result.inventory : nullptr,
+                                     &census);
     if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
     if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;
@@ -613,7 +616,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     // Constraints that depend on where the other replicas go need score.
     if (set && source)
       for (const Request& request : set->requests) {
-        if (!request.pod || request.strategy == Strategy::Score) continue;
+        if (!request.pod || request.strategy == Strategy::Score || request.daemon) continue;
         const PodScheduling& p = *request.pod;
         std::string field;
         if (!p.spread.empty()) field = "topologySpreadConstraints";

@@ -60,6 +60,9 @@ struct RunOptions {
   // nowhere) and --pdbs (kubectl get pdb -A -o json).
   bool preempt = false;
   std::optional<Source> pdbs;
+  // --priority-classes (kubectl get priorityclasses -o json): what
+  // priorityClassName means (SPEC §15).
+  std::optional<Source> priority_classes;
   // share --model mesos (set), with --seed and --cycles; unset: --model drf.
   std::optional<MesosOptions> mesos;
   std::vector<Source> more_pods;  // further --pods files, in command-line order

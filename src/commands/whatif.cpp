@@ -31,6 +31,7 @@
 #include "explain.h"
 #include "grow.h"
 #include "json_writer.h"
+#include "priority_classes.h"
 #include "render.h"
 #include "report_html.h"
 #include "requests.h"
@@ -101,13 +102,14 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   Diagnostics diags;
   diags.set_strict(o.strict);
   auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
+  const KubernetesOptions kube = with_priority_classes(o.kubernetes, o.priority_classes, diags);
   PodCensus census;
-  load_pods(inv, o.pods, o.kubernetes, diags, &census, o.more_pods);
+  load_pods(inv, o.pods, kube, diags, &census, o.more_pods);
   bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
   std::optional<RequestSet> set;
   if (o.request)
-    set = load_kubernetes_requests(*o.request, o.overrides, o.kubernetes, count_required, diags,
-                                   kubernetes, inv ? &*inv : nullptr, &census);
+    set = load_kubernetes_requests(*o.request, o.overrides, kube, count_required, diags, kubernetes,
+                                   inv ? &*inv : nullptr, &census);
   if (!kubernetes)
     set = load_requests(o.request ? &*o.request : nullptr, o.overrides, count_required, diags);
   if (set && set->list) {

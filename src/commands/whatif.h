@@ -32,9 +32,10 @@ struct WhatIfOptions {
   Source nodes;
   std::optional<Source> request;
   RequestOverrides overrides;
-  KubernetesOptions kubernetes;   // SPEC §12: --nodes-format, --app-label
-  std::optional<Source> pods;     // SPEC §12: --pods
-  std::vector<Source> more_pods;  // further --pods files, in command-line order
+  KubernetesOptions kubernetes;            // SPEC §12: --nodes-format, --app-label
+  std::optional<Source> pods;              // SPEC §12: --pods
+  std::vector<Source> more_pods;           // further --pods files, in command-line order
+  std::optional<Source> priority_classes;  // SPEC §15: --priority-classes
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;

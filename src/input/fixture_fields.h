@@ -20,6 +20,8 @@ inline constexpr std::array kCaseFields{
     FieldSpec{"request", FieldKind::Block, "", "the request, inline, a path, or absent"},
     FieldSpec{"pods", FieldKind::Block, "", "kubectl's pods, inline or a path"},
     FieldSpec{"pdbs", FieldKind::Block, "", "kubectl's PodDisruptionBudgets, inline or a path"},
+    FieldSpec{"priority_classes", FieldKind::Block, "",
+              "kubectl's PriorityClasses, inline or a path"},
     FieldSpec{"template", FieldKind::Block, "", "grow's node template, inline or a path"},
     FieldSpec{"options", FieldKind::Block, "", "the command's options"},
     FieldSpec{"expect", FieldKind::Block, "", "what the run must give"},

@@ -39,6 +39,45 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const Fiel
   return true;
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
+                      std::span<const std::string_view> names) {
+  const Doc& doc = r.doc();
+  if (object == kNoValue || doc[object].kind != ValueKind::Object || names.empty()) return;
+  for (std::uint32_t i = 0; i < doc.size(object); ++i) {
+    const ValueId key = doc.key(object, i);
+    const std::string_view name = doc.text(key);
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    std::string message = "unknown field, ignored";
+    std::string_view best;
+    std::size_t best_distance = 3;
+    for (const std::string_view known : names) {
+      // The distance is at least the difference in length: long keys cost nothing.
+      const std::size_t gap =
+          name.size() > known.size() ? name.size() - known.size() : known.size() - name.size();
+      if (gap >= best_distance) continue;
+      const std::size_t d = edit_distance(name, known);
+      if (d < best_distance) best_distance = d, best = known;
+    }
+    if (!best.empty()) message += "; did you mean " + std::string(best) + "?";
+    diags.unknown_field(r.origin(path.child(name), key), std::move(message));
+  }
+}
+
 std::size_t resource_row(std::string_view name) {
   for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
     if (kKubeResourceFields[f].name == name) return f;

@@ -140,6 +140,23 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // container), plus spec.overhead.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
 
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// SPEC §15: every key of `object` (a mapping; anything else is the
+// reader's to report) that the API type's `names` (kubernetes_api_fields.h)
+// lack is an unknown field, with the nearest name within two edits: an
+// error by default, a warning with --lenient.
+void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
+                      std::span<const std::string_view> names);
+
+// The same over a pod-carrying object of `kind` (k8s_api_check.cpp): the
+// object, its metadata, its workload spec (a CronJob's job template and its
+// Job spec), its pod template's metadata and spec, the containers, init
+// containers, their resources, and the tolerations.
+void check_manifest_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
+                           std::string_view kind);
+
 // kubectl get nodes -o json (a List or NodeList), or one Node.
 bool is_kubernetes_nodes(const Doc& doc);
 // `forced`: --nodes-format kubernetes (kind-less items and objects are Nodes).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,8 @@ std::optional<K8sQuantity> parse_k8s_quantity(std::string_view text, std::string
 // nullopt and `error` when it is negative or beyond int64.
 std::optional<std::int64_t> k8s_whole(std::string_view text, int scale, std::string& error);
 
+struct PriorityClasses;  // priority_classes.h
+
 // How -n is read (--nodes-format): by content, or forced.
 enum class NodesFormat { Auto, Eruplan, Kubernetes };
 
@@ -47,6 +50,10 @@ struct KubernetesOptions {
   bool pods_as_workloads = false;
   // --replicas: a workload's desired total instead of its spec.replicas.
   std::optional<std::int64_t> replicas;
+  // --priority-classes: priorityClassName resolved through these, Kubernetes'
+  // built-in system classes, and the globalDefault class for workloads (and
+  // pods without spec.priority) that name none. Null: the built-in ones only.
+  std::shared_ptr<const PriorityClasses> priority_classes;
 };
 
 // What --pods says beyond the inventory's own pods (Inventory::pods), for

@@ -132,6 +132,10 @@ inline constexpr std::array kKubePodSpecFields{
     FieldSpec{"priority", FieldKind::Integer, "", "a running pod's priority"},
     FieldSpec{"schedulerName", FieldKind::Text, "", "a manifest's scheduler"},
     FieldSpec{"preemptionPolicy", FieldKind::Text, "", "Never: a manifest's pod never preempts"},
+    FieldSpec{"hostNetwork", FieldKind::Bool, "",
+              "a DaemonSet's pods then tolerate network-unavailable too"},
+    FieldSpec{"priorityClassName", FieldKind::Text, "",
+              "a manifest's priority (and a pod's without priority), by --priority-classes"},
 };
 namespace kube_pod_spec_field {
 enum : std::size_t {
@@ -145,6 +149,8 @@ enum : std::size_t {
   kPriority,
   kSchedulerName,
   kPreemptionPolicy,
+  kHostNetwork,
+  kPriorityClassName,
   kCount
 };
 }

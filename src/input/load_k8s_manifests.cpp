@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "k8s_daemonset.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
+#include "priority_classes.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -157,6 +159,7 @@ struct Manifest {
   std::optional<std::int64_t> desired;  // replicas (the desired total)
   std::int64_t parallelism = 1;
   std::optional<std::int64_t> completions;
+  bool host_network = false;  // spec.hostNetwork (a DaemonSet's tolerations)
 };
 
 // One pod-carrying object as a request; its name even when other fields
@@ -283,13 +286,18 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
          {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
           kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName,
-          kube_pod_spec_field::kSchedulerName, kube_pod_spec_field::kPreemptionPolicy});
+          kube_pod_spec_field::kSchedulerName, kube_pod_spec_field::kPreemptionPolicy,
+          kube_pod_spec_field::kHostNetwork, kube_pod_spec_field::kPriorityClassName});
   const ValueId node_selector = f[kube_pod_spec_field::kNodeSelector],
                 tolerations = f[kube_pod_spec_field::kTolerations],
                 affinity = f[kube_pod_spec_field::kAffinity],
                 node_name = f[kube_pod_spec_field::kNodeName],
                 scheduler = f[kube_pod_spec_field::kSchedulerName],
-                preemption = f[kube_pod_spec_field::kPreemptionPolicy];
+                preemption = f[kube_pod_spec_field::kPreemptionPolicy],
+                host_network = f[kube_pod_spec_field::kHostNetwork],
+                class_name = f[kube_pod_spec_field::kPriorityClassName];
+  if (host_network != kNoValue)
+    if (auto b = r.boolean(pod_path.child("hostNetwork"), host_network)) m.host_network = *b;
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
   (void)affinity;  // read by read_pod_scheduling
@@ -316,6 +324,13 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
       r.error(pod_path.child("preemptionPolicy"), preemption,
               "expected PreemptLowerPriority or Never, got " + r.describe(preemption));
   }
+  // Its priority (the §8.4 order and preemption's): the class's, or the
+  // globalDefault class's; the class's preemptionPolicy unless its own says.
+  const ResolvedPriority priority = resolve_priority_class(
+      r, pod_path.child("priorityClassName"), class_name, options.priority_classes.get());
+  req.priority = priority.value;
+  sched->priority = priority.value;
+  if (preemption == kNoValue && priority.preempt_never) sched->preempt_never = true;
   if (kind != "Pod") sched->owner_selector = m.selector;
   // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
   // non-zero request for scoring (k8s_scheduling.cpp).
@@ -392,6 +407,48 @@ std::int64_t new_instances(const Manifest& m, const Running& pods, const Kuberne
     why = name + ": " + std::to_string(pods.running) + " of " + std::to_string(desired) +
           " replicas running, nothing to place";
   return n;
+}
+
+// SPEC §15: a DaemonSet's pods go one to every eligible node that runs none
+// of them yet. Adds the controller's tolerations to the request and says
+// where its pods go (nothing without an inventory: -n's errors are reported).
+DaemonPlacement daemon_targets(Manifest& m, const Inventory* inventory) {
+  Request& req = m.request;
+  const std::vector<Toleration> added = daemon_tolerations(m.host_network);
+  req.tolerations.insert(req.tolerations.end(), added.begin(), added.end());
+  req.daemon = true;
+  if (inventory == nullptr || !req.pod) return {};
+  return place_daemon(*inventory, *req.pod, req.tolerations, m.ns, m.selector);
+}
+
+// The request as each with count 1 on the nodes that need a pod, all of
+// them (nodes_limit); satisfied when there are none, then over the nodes
+// that run one (or none at all).
+void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inventory) {
+  req.strategy = Strategy::Each;
+  req.filter.labels.clear();
+  req.filter.nodes.clear();
+  req.filter.exclude.clear();
+  req.nodes_origins.clear();
+  req.exclude_origins.clear();
+  req.count = p.wanted.empty() ? 0 : 1;
+  req.nodes_limit = static_cast<std::int64_t>(p.wanted.size());
+  if (inventory == nullptr) {
+    req.count = 1;
+    return;
+  }
+  const std::vector<std::uint32_t>& shown = p.wanted.empty() ? p.done : p.wanted;
+  for (const std::uint32_t i : shown) req.filter.nodes.push_back(inventory->nodes[i].name);
+  if (shown.empty())  // no eligible node: every node is left out
+    for (const Node& node : inventory->nodes) req.filter.exclude.push_back(node.name);
+  if (!p.wanted.empty()) return;
+  req.satisfied =
+      p.eligible.empty()
+          ? req.name +
+                ": no node is eligible for its pods (nodeSelector, node affinity, taints), "
+                "nothing to place"
+          : req.name + ": " + std::to_string(p.done.size()) + " of " +
+                std::to_string(p.eligible.size()) + " eligible nodes run its pod, nothing to place";
 }
 
 }  // namespace
@@ -520,20 +577,45 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const FieldPath items_path = in_stream.child("items"), item = items_path.at(manifests[i].index);
     const FieldPath& path = manifests[i].index >= 0 ? item : in_stream;
     const std::string_view k = manifests[i].kind;
-    if (k == "DaemonSet") {
-      r.error(path, value,
-              "a DaemonSet (one pod per eligible node) is not planned by this version of eruplan");
-      continue;
-    }
+    check_manifest_fields(r, diags, path, value, k);
     Manifest m = read_manifest(r, path, value, k, options);
     Request& req = m.request;
     std::string why;
-    req.count = new_instances(m, count_running(m, inventory, census), options, why);
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
-    // The flags apply and §3's checks run even after errors: every problem at once.
-    const bool satisfied = req.count == 0 && !per_request.count;
-    finish_request(req, per_request, count_required && !satisfied, source.name, prefix, diags);
-    if (satisfied && !per_request.count) req.satisfied = why;
+    if (k == "DaemonSet") {
+      // One pod per eligible node: the flags that set counts, the strategy
+      // or the nodes do not apply (a warning each).
+      RequestOverrides flags = per_request;
+      auto ignore = [&](bool given, std::string_view flag) {
+        if (given)
+          diags.warning(Origin{source.name, 0, 0, std::string(flag)},
+                        req.name + ": " + std::string(flag) +
+                            " does not apply to a DaemonSet (one pod on every eligible node); "
+                            "ignored");
+      };
+      ignore(flags.count.has_value(), "--count");
+      ignore(options.replicas.has_value() && !set.list, "--replicas");
+      ignore(flags.strategy.has_value(), "--strategy");
+      ignore(flags.nodes_limit.has_value(), "--nodes-limit");
+      ignore(!flags.labels.empty() || !flags.nodes.empty() || !flags.exclude.empty(),
+             "the node filter flags");
+      flags.count.reset();
+      flags.strategy.reset();
+      flags.nodes_limit.reset();
+      flags.labels.clear();
+      flags.nodes.clear();
+      flags.exclude.clear();
+      const DaemonPlacement targets = daemon_targets(m, inventory);
+      req.count = 1;
+      finish_request(req, flags, false, source.name, prefix, diags);
+      daemon_request(req, targets, inventory);
+    } else {
+      req.count = new_instances(m, count_running(m, inventory, census), options, why);
+      // The flags apply and §3's checks run even after errors: every problem at once.
+      const bool satisfied = req.count == 0 && !per_request.count;
+      finish_request(req, per_request, count_required && !satisfied, source.name, prefix, diags);
+      if (satisfied && !per_request.count) req.satisfied = why;
+    }
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.
     if (!req.name.empty() && std::find(names.begin(), names.end(), req.name) != names.end())

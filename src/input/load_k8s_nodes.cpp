@@ -186,12 +186,28 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   const std::uint32_t n = doc.size(items);
   inventory.nodes.reserve(n);
   std::size_t wrong_kind = 0;
+  // A NodeList's items are Nodes; a plain List's item without kind is one
+  // only when --nodes-format kubernetes says so (SPEC §15).
+  const bool untyped = root_kind(doc) == "List" && !forced;
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);
     std::array<ValueId, kKubeNodeFields.size()> f;
-    if (!pick(r, at, item, kKubeNodeFields, f.data(), {kube_node_field::kKind})) continue;
+    if (!pick(r, at, item, kKubeNodeFields, f.data(),
+              {kube_node_field::kKind, kube_node_field::kMetadata}))
+      continue;
     const ValueId kind = f[kube_node_field::kKind];
+    if (kind == kNoValue && untyped) {
+      std::array<ValueId, kKubeMetadataFields.size()> meta;
+      pick(r, at.child("metadata"), f[kube_node_field::kMetadata], kKubeMetadataFields, meta.data(),
+           {kube_metadata_field::kName});
+      const std::string_view name = text_of(doc, meta[kube_metadata_field::kName]);
+      r.error(at, item,
+              (name.empty() ? std::string("the item") : "item " + quoted(name)) +
+                  " has no kind; a List's items each need one (a NodeList's are Nodes; "
+                  "--nodes-format kubernetes reads kind-less items as Nodes)");
+      continue;
+    }
     if (kind != kNoValue && text_of(doc, kind) != "Node") {
       // The first one says it; a whole list of something else is one mistake.
       if (wrong_kind++ == 0)

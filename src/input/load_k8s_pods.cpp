@@ -8,6 +8,7 @@
 
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
+#include "priority_classes.h"
 
 namespace eruplan {
 
@@ -137,9 +138,11 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     // Where it runs; what it requests is pod_request's to pick.
     std::array<ValueId, kKubePodSpecFields.size()> placed;
     pick(r, spec_path, spec, kKubePodSpecFields, placed.data(),
-         {kube_pod_spec_field::kNodeName, kube_pod_spec_field::kPriority});
+         {kube_pod_spec_field::kNodeName, kube_pod_spec_field::kPriority,
+          kube_pod_spec_field::kPriorityClassName});
     const ValueId node_name = placed[kube_pod_spec_field::kNodeName],
-                  priority = placed[kube_pod_spec_field::kPriority];
+                  priority = placed[kube_pod_spec_field::kPriority],
+                  class_name = placed[kube_pod_spec_field::kPriorityClassName];
     if (node_name == kNoValue || text_of(*doc, node_name).empty()) continue;  // not bound yet
     const PodRequest req = pod_request(r, spec_path, spec);
     if (!nodes) continue;
@@ -180,6 +183,12 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       if (priority != kNoValue) {
         if (auto p = r.integer(spec_path.child("priority"), priority, INT32_MIN, INT32_MAX))
           pod.priority = static_cast<std::int32_t>(*p);
+      } else {
+        // Admission writes spec.priority; a pod without it (written by
+        // hand) takes its class's, or the globalDefault class's.
+        pod.priority = resolve_priority_class(r, spec_path.child("priorityClassName"), class_name,
+                                              options.priority_classes.get())
+                           .value;
       }
       pod.cpu = req.cpu;
       pod.memory = req.memory;

@@ -446,6 +446,10 @@ struct Request {
   // why, e.g. "web: 30 of 30 replicas running, nothing to place". The
   // request is then satisfied without planning (count 0).
   std::string satisfied;
+  // A DaemonSet (SPEC §15): one instance on every node of filter.nodes (its
+  // eligible nodes without its pod), all or nothing; the strategy is each
+  // with count 1 and nodes_limit the number of those nodes.
+  bool daemon = false;
 
   // Several requests in one run (SPEC §8.4).
   std::string name;  // unique in the file; default the app

@@ -78,6 +78,20 @@ std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::i
   return lo;
 }
 
+// A DaemonSet that cannot place its pods: every node that needs one and has
+// no room, with why.
+std::string daemon_message(const Inventory& state, const Request& request, const CapacityMap& map) {
+  std::string nodes;
+  std::size_t full = 0;
+  for (const NodeCapacity& n : map.nodes) {
+    if (n.capacity != 0) continue;
+    nodes += (full++ == 0 ? "" : "; ") + state.nodes[n.node].name + " (" + n.reason() + ")";
+  }
+  return "DaemonSet " + request.name + ": no room on " + std::to_string(full) + " of " +
+         std::to_string(map.nodes.size()) + " eligible " +
+         (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes;
+}
+
 struct Planner {
   Inventory& state;
   const std::vector<Request>& requests;
@@ -104,7 +118,11 @@ struct Planner {
                               &state, &request,      options.jobs,       &out.capacity};
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
-    if (placement.first.outcome == StrategyOutcome::Infeasible && request.count > 0) {
+    if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
+      // A DaemonSet names every node of its that has no room (SPEC §15);
+      // it does not preempt in this version.
+      placement.first.message = daemon_message(state, request, out.capacity);
+    } else if (placement.first.outcome == StrategyOutcome::Infeasible && request.count > 0) {
       if (options.preempt) return preempting(request, undo, std::move(out), input, placement);
       if (request.pod || request.priority != 0 || !state.pods.empty())
         preemption_note(request, input, placement);

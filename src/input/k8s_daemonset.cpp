@@ -1,0 +1,53 @@
+// Where a DaemonSet's pods go (k8s_daemonset.h).
+#include "k8s_daemonset.h"
+
+#include <algorithm>
+
+#include "k8s_profile.h"
+
+namespace eruplan {
+
+std::vector<Toleration> daemon_tolerations(bool host_network) {
+  auto exists = [](const char* key, const char* effect) {
+    Toleration t;
+    t.key = key;
+    t.exists = true;
+    t.effect = effect;
+    return t;
+  };
+  std::vector<Toleration> out = {
+      exists("node.kubernetes.io/not-ready", "NoExecute"),
+      exists("node.kubernetes.io/unreachable", "NoExecute"),
+      exists("node.kubernetes.io/disk-pressure", "NoSchedule"),
+      exists("node.kubernetes.io/memory-pressure", "NoSchedule"),
+      exists("node.kubernetes.io/pid-pressure", "NoSchedule"),
+      exists("node.kubernetes.io/unschedulable", "NoSchedule"),
+  };
+  if (host_network) out.push_back(exists("node.kubernetes.io/network-unavailable", "NoSchedule"));
+  return out;
+}
+
+bool daemon_should_run(const Node& node, const PodScheduling& pod,
+                       const std::vector<Toleration>& tolerations) {
+  if (!pod.node_name.empty() && pod.node_name != node.name) return false;
+  if (!k8s_required_node_affinity(pod, k8s_node_labels(node), node.name)) return false;
+  return !k8s_untolerated_taint(node, tolerations);
+}
+
+DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& pod,
+                             const std::vector<Toleration>& tolerations, const std::string& ns,
+                             const LabelSelector& selector) {
+  DaemonPlacement out;
+  const std::size_t n = inventory.nodes.size();
+  std::vector<char> running(n, 0);
+  for (const RunningPod& p : inventory.pods.get())
+    if (p.node < n && p.ns == ns && selector.matches(p.labels)) running[p.node] = 1;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!daemon_should_run(inventory.nodes[i], pod, tolerations)) continue;
+    out.eligible.push_back(i);
+    (running[i] ? out.done : out.wanted).push_back(i);
+  }
+  return out;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,158 @@
+// --priority-classes (priority_classes.h), read by priority_class_fields.h.
+#include <algorithm>
+#include <array>
+#include <unordered_set>
+
+#include "doc.h"
+#include "k8s_read.h"
+#include "kubernetes.h"
+#include "priority_class_fields.h"
+#include "priority_classes.h"
+#include "reader.h"
+
+namespace eruplan {
+
+namespace {
+
+const PriorityClass kBuiltIn[] = {
+    {"system-cluster-critical", kSystemClusterCritical, false, false},
+    {"system-node-critical", kSystemNodeCritical, false, false},
+};
+
+}  // namespace
+
+KubernetesOptions with_priority_classes(const KubernetesOptions& options,
+                                        const std::optional<Source>& file, Diagnostics& diags) {
+  KubernetesOptions out = options;
+  if (file)
+    if (auto classes = load_priority_classes(*file, diags))
+      out.priority_classes = std::make_shared<const PriorityClasses>(std::move(*classes));
+  return out;
+}
+
+ResolvedPriority resolve_priority_class(Reader& r, const FieldPath& path, ValueId name,
+                                        const PriorityClasses* classes) {
+  static const PriorityClasses kNone;
+  const PriorityClasses& known = classes ? *classes : kNone;
+  if (name == kNoValue) {
+    if (const PriorityClass* d = known.global_default()) return {d->value, d->preempt_never};
+    return {};
+  }
+  const auto text = r.string(path, name);
+  if (!text) return {};
+  if (const PriorityClass* c = known.find(*text)) return {c->value, c->preempt_never};
+  std::string message = "unknown priority class " + quoted(*text);
+  message += classes ? "; " + known.file + " does not define it and it is not built in"
+                     : "; give its class with --priority-classes FILE (kubectl get "
+                       "priorityclasses -o json)";
+  std::string_view best;
+  std::size_t best_distance = 4;
+  auto consider = [&](std::string_view candidate) {
+    const std::size_t d = k8s::edit_distance(*text, candidate);
+    if (d < best_distance) best_distance = d, best = candidate;
+  };
+  if (text->size() <= 256) {
+    for (const PriorityClass& c : known.classes) consider(c.name);
+    for (const PriorityClass& c : kBuiltIn) consider(c.name);
+  }
+  if (!best.empty()) message += "; did you mean " + std::string(best) + "?";
+  r.error(path, name, message);
+  return {};
+}
+
+const PriorityClass* PriorityClasses::find(std::string_view name) const {
+  const auto it =
+      std::lower_bound(classes.begin(), classes.end(), name,
+                       [](const PriorityClass& c, std::string_view n) { return c.name < n; });
+  if (it != classes.end() && it->name == name) return &*it;
+  for (const PriorityClass& c : kBuiltIn)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const PriorityClass* PriorityClasses::global_default() const {
+  const PriorityClass* out = nullptr;
+  for (const PriorityClass& c : classes)
+    if (c.global_default && (out == nullptr || c.value < out->value)) out = &c;
+  return out;
+}
+
+std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagnostics& diags) {
+  using k8s::pick;
+  std::vector<ValueId> documents;
+  auto doc = parse_document_stream(source, diags, documents);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  const std::size_t errors_before = diags.error_count();
+  PriorityClasses out;
+  out.file = source.name;
+  std::unordered_set<std::string> names;  // read so far
+  // One class at `at` (paths live on the caller's stack).
+  auto read_class = [&](const FieldPath& at, ValueId item) {
+    std::array<ValueId, kPriorityClassFields.size()> f;
+    if (!pick(r, at, item, kPriorityClassFields, f.data())) return;
+    const ValueId kind = f[priority_class_field::kKind];
+    if (kind != kNoValue && k8s::text_of(*doc, kind) != "PriorityClass") {
+      r.error(at.child("kind"), kind,
+              "expected a PriorityClass (kubectl get priorityclasses -o json), got " +
+                  r.describe(kind));
+      return;
+    }
+    PriorityClass c;
+    std::array<ValueId, kPriorityClassMetadataFields.size()> meta;
+    const FieldPath meta_path = at.child("metadata");
+    pick(r, meta_path, f[priority_class_field::kMetadata], kPriorityClassMetadataFields,
+         meta.data());
+    if (const ValueId name = meta[priority_class_metadata_field::kName]; name == kNoValue)
+      r.error(meta_path.child("name"), item, "metadata.name is required (the class's name)");
+    else if (auto s = r.string(meta_path.child("name"), name))
+      c.name = std::string(*s);
+    if (const ValueId value = f[priority_class_field::kValue]; value == kNoValue)
+      r.error(at.child("value"), item, "value is required (the class's priority)");
+    else if (auto n = r.integer(at.child("value"), value, INT32_MIN, INT32_MAX))
+      c.value = static_cast<std::int32_t>(*n);
+    if (const ValueId g = f[priority_class_field::kGlobalDefault]; g != kNoValue)
+      if (auto b = r.boolean(at.child("globalDefault"), g)) c.global_default = *b;
+    if (const ValueId p = f[priority_class_field::kPreemptionPolicy]; p != kNoValue) {
+      const std::string_view text = k8s::text_of(*doc, p);
+      if (text == "Never")
+        c.preempt_never = true;
+      else if (text != "PreemptLowerPriority")
+        r.error(at.child("preemptionPolicy"), p,
+                "expected PreemptLowerPriority or Never, got " + r.describe(p));
+    }
+    if (c.name.empty()) return;
+    if (!names.insert(c.name).second) {
+      r.error(meta_path.child("name"), meta[priority_class_metadata_field::kName],
+              "priority class " + quoted(c.name) + " is given twice");
+      return;
+    }
+    out.classes.push_back(std::move(c));
+  };
+  const FieldPath root, stream = root.child("documents");
+  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
+                         return (*doc)[d].kind != ValueKind::Null;
+                       }) > 1;
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const ValueId d = documents[di];
+    if ((*doc)[d].kind == ValueKind::Null) continue;
+    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
+    std::array<ValueId, kPriorityClassListFields.size()> list;
+    if (!pick(r, at, d, kPriorityClassListFields, list.data())) continue;
+    const ValueId arr = list[priority_class_list_field::kItems];
+    if (arr == kNoValue) {
+      read_class(at, d);
+      continue;
+    }
+    const FieldPath items_path = at.child("items");
+    if (!r.is_array(items_path, arr)) continue;
+    for (std::uint32_t i = 0; i < doc->size(arr); ++i)
+      read_class(items_path.at(i), doc->element(arr, i));
+  }
+  std::sort(out.classes.begin(), out.classes.end(),
+            [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
+  if (diags.error_count() > errors_before) return std::nullopt;
+  return out;
+}
+
+}  // namespace eruplan

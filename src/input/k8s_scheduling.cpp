@@ -152,7 +152,16 @@ std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId
   return out;
 }
 
-std::optional<LabelSelector> label_selector(Reader& r, const FieldPath& path, ValueId v) {
+}  // namespace
+
+std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
+                                                 bool plain_map) {
+  if (plain_map) {
+    LabelSelector out;
+    for (auto& [k, value] : label_map(r, path, v))
+      out.requirements.push_back({k, SelectorOp::In, {value}});
+    return out;
+  }
   std::array<ValueId, kKubeLabelSelectorFields.size()> f;
   if (!fields(r, path, v, kKubeLabelSelectorFields, f.data())) return std::nullopt;
   LabelSelector out;
@@ -167,6 +176,8 @@ std::optional<LabelSelector> label_selector(Reader& r, const FieldPath& path, Va
         out.requirements.push_back(std::move(*q));
   return out;
 }
+
+namespace {
 
 NodeSelectorTerm node_selector_term(Reader& r, const FieldPath& path, ValueId v) {
   NodeSelectorTerm out;
@@ -262,11 +273,11 @@ PodAffinityTerm pod_affinity_term(Reader& r, const FieldPath& path, ValueId v,
   std::array<ValueId, kKubePodAffinityTermFields.size()> f;
   if (!fields(r, path, v, kKubePodAffinityTermFields, f.data())) return out;
   if (const ValueId s = f[kube_pod_affinity_term_field::kLabelSelector]; s != kNoValue)
-    out.selector = label_selector(r, path.child("labelSelector"), s);
+    out.selector = read_label_selector(r, path.child("labelSelector"), s);
   out.namespaces =
       string_list(r, path.child("namespaces"), f[kube_pod_affinity_term_field::kNamespaces]);
   if (const ValueId s = f[kube_pod_affinity_term_field::kNamespaceSelector]; s != kNoValue)
-    out.namespace_selector = label_selector(r, path.child("namespaceSelector"), s);
+    out.namespace_selector = read_label_selector(r, path.child("namespaceSelector"), s);
   const ValueId key = f[kube_pod_affinity_term_field::kTopologyKey];
   if (key == kNoValue)
     r.error(path.child("topologyKey"), v, "topologyKey is required");
@@ -347,7 +358,7 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
               "expected DoNotSchedule or ScheduleAnyway, got " + r.describe(when));
   }
   if (const ValueId s = f[kube_spread_field::kLabelSelector]; s != kNoValue)
-    out.selector = label_selector(r, path.child("labelSelector"), s);
+    out.selector = read_label_selector(r, path.child("labelSelector"), s);
   if (const ValueId m = f[kube_spread_field::kMinDomains]; m != kNoValue) {
     if (auto n = r.integer(path.child("minDomains"), m, 1, INT32_MAX)) {
       out.min_domains = static_cast<std::int32_t>(*n);

@@ -18,6 +18,13 @@ namespace eruplan {
 // pod has any of these fields (a running pod then keeps them).
 bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out);
 
+// A metav1.LabelSelector (matchLabels, matchExpressions with In, NotIn,
+// Exists, DoesNotExist), or with `plain_map` a map of labels (a
+// ReplicationController's selector). Problems go to the reader's
+// diagnostics; nullopt when `v` is absent or not a mapping.
+std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
+                                                 bool plain_map = false);
+
 // Kubernetes' PodRequests of the pod spec at `spec` for cpu and memory
 // alone, with each container's missing cpu request counted as 100m and
 // missing memory request as 200Mi (the scoring defaults), overhead added;

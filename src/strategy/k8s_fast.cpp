@@ -113,6 +113,25 @@ struct SoftSpread {
   bool adds = false;
 };
 
+// Applies `f` to the scores in [min, max] (every one, or those `keep`
+// allows), through a table of its values when the range is small: raw
+// scores take few values, and the normalizations divide.
+template <class F, class Keep>
+void normalize(std::vector<std::int64_t>& scores, std::int64_t min, std::int64_t max, F f,
+               Keep keep) {
+  if (min > max) return;
+  constexpr std::int64_t kTable = 4096;
+  if (max - min >= kTable || static_cast<std::int64_t>(scores.size()) < max - min) {
+    for (std::size_t n = 0; n < scores.size(); ++n)
+      if (keep(n)) scores[n] = f(scores[n]);
+    return;
+  }
+  std::vector<std::int64_t> table(static_cast<std::size_t>(max - min + 1));
+  for (std::int64_t x = min; x <= max; ++x) table[static_cast<std::size_t>(x - min)] = f(x);
+  for (std::size_t n = 0; n < scores.size(); ++n)
+    if (keep(n)) scores[n] = table[static_cast<std::size_t>(scores[n] - min)];
+}
+
 }  // namespace
 
 StrategyResult k8s_profile_strategy(const StrategyInput& in) {
@@ -386,15 +405,13 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
         min = std::min(min, scores[2][f]);
         max = std::max(max, scores[2][f]);
       }
-      for (std::size_t f = 0; f < nf; ++f) {
-        const std::uint32_t i = feasible[f];
-        if (own_spread && !soft_keys[i])
-          scores[2][f] = 0;
-        else if (max == 0)
-          scores[2][f] = kMaxNodeScore;
-        else
-          scores[2][f] = kMaxNodeScore * (max + min - scores[2][f]) / max;
-      }
+      // NormalizeScore: fewer matching pods score higher; ignored nodes 0.
+      normalize(
+          scores[2], min, max,
+          [&](std::int64_t x) {
+            return max == 0 ? kMaxNodeScore : kMaxNodeScore * (max + min - x) / max;
+          },
+          [&](std::size_t f) { return !own_spread || soft_keys[feasible[f]]; });
     }
     // InterPodAffinity.
     if (has_preferred || any_affinity) {
@@ -410,13 +427,16 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
         max = std::max(max, sum);
       }
       const std::int64_t diff = max - min;
-      for (std::int64_t& s : scores[3]) {
-        double v = 0;
-        if (diff > 0)
-          v = static_cast<double>(kMaxNodeScore) *
-              (static_cast<double>(s - min) / static_cast<double>(diff));
-        s = static_cast<std::int64_t>(v);
-      }
+      normalize(
+          scores[3], min, max,
+          [&](std::int64_t x) {
+            double v = 0;
+            if (diff > 0)
+              v = static_cast<double>(kMaxNodeScore) *
+                  (static_cast<double>(x - min) / static_cast<double>(diff));
+            return static_cast<std::int64_t>(v);
+          },
+          [](std::size_t) { return true; });
     }
     // Totals and the pick, nodes in name order.
     std::int64_t best_total = 0;

@@ -377,11 +377,17 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
   return out;
 }
 
+// The host ports of `containers`; with `sidecars_only` (initContainers),
+// those of the sidecars (restartPolicy Always) alone, as NodePorts counts.
 void container_ports(Reader& r, const FieldPath& path, ValueId containers,
-                     std::vector<HostPort>& out) {
+                     std::vector<HostPort>& out, bool sidecars_only = false) {
   if (containers == kNoValue || !r.is_array(path, containers)) return;
   const Doc& doc = r.doc();
   for (std::uint32_t i = 0; i < doc.size(containers); ++i) {
+    if (sidecars_only) {
+      const ValueId policy = member(doc, doc.element(containers, i), "restartPolicy");
+      if (policy == kNoValue || !doc.is_scalar(policy) || doc.text(policy) != "Always") continue;
+    }
     const ValueId ports = member(doc, doc.element(containers, i), "ports");
     const FieldPath at = path.at(i), pp = at.child("ports");
     if (ports == kNoValue || !r.is_array(pp, ports)) continue;
@@ -406,19 +412,6 @@ void container_ports(Reader& r, const FieldPath& path, ValueId containers,
       out.push_back(std::move(hp));
     }
   }
-}
-
-// One container's request of a resource: its request, else its limit.
-ValueId container_quantity(const Doc& doc, ValueId container, std::string_view name) {
-  const ValueId resources = member(doc, container, "resources");
-  if (ValueId q = member(doc, member(doc, resources, "requests"), name); q != kNoValue) return q;
-  return member(doc, member(doc, resources, "limits"), name);
-}
-
-std::int64_t quiet_quantity(const Doc& doc, ValueId v, int scale) {
-  if (v == kNoValue || !doc.is_scalar(v)) return -1;
-  std::string error;
-  return k8s_whole(doc.text(v), scale, error).value_or(0);
 }
 
 }  // namespace
@@ -452,6 +445,7 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
     any = any || !out.spread.empty();
   }
   container_ports(r, spec_path.child("containers"), s.containers, out.host_ports);
+  container_ports(r, spec_path.child("initContainers"), s.init, out.host_ports, true);
   any = any || !out.host_ports.empty();
   if (s.node_name != kNoValue)
     if (auto n = r.string(spec_path.child("nodeName"), s.node_name)) out.node_name = *n;
@@ -459,79 +453,6 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
     if (auto n = r.string(spec_path.child("schedulerName"), s.scheduler_name))
       out.scheduler_name = *n == "default-scheduler" ? std::string() : std::string(*n);
   return any;
-}
-
-NonZeroRequest nonzero_request(const Doc& doc, ValueId spec) {
-  constexpr NanoCores kDefaultCpu = 100'000'000;  // 100m
-  constexpr Bytes kDefaultMemory = 200ll << 20;   // 200Mi
-  const SpecFields s = spec_fields(doc, spec);
-  const auto request = [&](ValueId c) {
-    NonZeroRequest q;
-    const std::int64_t cpu = quiet_quantity(doc, container_quantity(doc, c, "cpu"), 9);
-    const std::int64_t mem = quiet_quantity(doc, container_quantity(doc, c, "memory"), 0);
-    q.cpu = cpu < 0 ? kDefaultCpu : cpu;
-    q.memory = mem < 0 ? kDefaultMemory : mem;
-    return q;
-  };
-  NonZeroRequest sum, sidecars, init_max;
-  if (s.containers != kNoValue && doc[s.containers].kind == ValueKind::Array)
-    for (std::uint32_t i = 0; i < doc.size(s.containers); ++i) {
-      const NonZeroRequest q = request(doc.element(s.containers, i));
-      sum.cpu += q.cpu;
-      sum.memory += q.memory;
-    }
-  if (s.init != kNoValue && doc[s.init].kind == ValueKind::Array)
-    for (std::uint32_t i = 0; i < doc.size(s.init); ++i) {
-      const ValueId c = doc.element(s.init, i);
-      NonZeroRequest q = request(c);
-      const ValueId policy = member(doc, c, "restartPolicy");
-      if (policy != kNoValue && doc.is_scalar(policy) && doc.text(policy) == "Always") {
-        sum.cpu += q.cpu;
-        sum.memory += q.memory;
-        sidecars.cpu += q.cpu;
-        sidecars.memory += q.memory;
-        q = sidecars;
-      } else {
-        q.cpu += sidecars.cpu;
-        q.memory += sidecars.memory;
-      }
-      init_max.cpu = std::max(init_max.cpu, q.cpu);
-      init_max.memory = std::max(init_max.memory, q.memory);
-    }
-  sum.cpu = std::max(sum.cpu, init_max.cpu);
-  sum.memory = std::max(sum.memory, init_max.memory);
-  sum.cpu += std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "cpu"), 9));
-  sum.memory +=
-      std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "memory"), 0));
-  return sum;
-}
-
-RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
-                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory) {
-  const Doc& doc = r.doc();
-  RunningPod pod;
-  pod.node = node;
-  pod.ns = ns != kNoValue && doc.is_scalar(ns) ? std::string(doc.text(ns)) : "default";
-  if (name != kNoValue && doc.is_scalar(name)) pod.name = doc.text(name);
-  if (labels != kNoValue && doc[labels].kind == ValueKind::Object) {
-    for (std::uint32_t i = 0; i < doc.size(labels); ++i) {
-      const ValueId v = doc.member(labels, i);
-      pod.labels.emplace_back(std::string(doc.text(doc.key(labels, i))),
-                              doc.is_scalar(v) ? std::string(doc.text(v)) : std::string());
-    }
-    std::sort(pod.labels.begin(), pod.labels.end());
-  }
-  pod.cpu = cpu;
-  pod.memory = memory;
-  const NonZeroRequest nz = nonzero_request(doc, spec);
-  pod.nonzero_cpu = nz.cpu;
-  pod.nonzero_memory = nz.memory;
-  auto scheduling = std::make_shared<PodScheduling>();
-  scheduling->ns = pod.ns;
-  scheduling->name = pod.name;
-  scheduling->labels = pod.labels;
-  if (read_pod_scheduling(r, spec_path, spec, *scheduling)) pod.scheduling = std::move(scheduling);
-  return pod;
 }
 
 }  // namespace eruplan

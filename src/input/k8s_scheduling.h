@@ -25,21 +25,4 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
 std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
                                                  bool plain_map = false);
 
-// Kubernetes' PodRequests of the pod spec at `spec` for cpu and memory
-// alone, with each container's missing cpu request counted as 100m and
-// missing memory request as 200Mi (the scoring defaults), overhead added;
-// no diagnostics (the request reader reports the quantities).
-struct NonZeroRequest {
-  NanoCores cpu = 0;
-  Bytes memory = 0;
-};
-NonZeroRequest nonzero_request(const Doc& doc, ValueId spec);
-
-// A running pod of --pods, bound to inventory node `node`: namespace, name
-// and labels from its metadata values (kNoValue: absent), its request as
-// added to the node, the non-zero request, and its scheduling fields when
-// it has any.
-RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
-                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory);
-
 }  // namespace eruplan

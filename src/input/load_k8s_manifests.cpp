@@ -259,9 +259,8 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   // non-zero request for scoring (k8s_scheduling.cpp).
   read_pod_scheduling(r, pod_path, pod_spec, *sched);
   if (pod_spec != kNoValue) {
-    const NonZeroRequest nonzero = nonzero_request(r.doc(), pod_spec);
-    sched->nonzero_cpu = nonzero.cpu;
-    sched->nonzero_memory = nonzero.memory;
+    sched->nonzero_cpu = pod.nonzero_cpu;
+    sched->nonzero_memory = pod.nonzero_memory;
   }
   req.pod = std::move(sched);
   req.scoring.profile = ScoringProfile::Kubernetes;

@@ -250,3 +250,208 @@ TEST_CASE("k8s PodTopologySpread filter: TestSingleConstraint") {
               {"node-a", kSkew}, {"node-b", kSkew}, {"node-x", kOk}, {"node-y", kOk}});
   }
 }
+
+// --- NodePorts -------------------------------------------------------------
+// Transcribed from nodeports/node_ports_test.go, TestNodePorts: the new pod's
+// ports against one pod's on the node, "PROTOCOL/hostIP/port".
+namespace {
+
+std::vector<HostPort> ports(std::initializer_list<const char*> specs) {
+  std::vector<HostPort> out;
+  for (const std::string s : specs) {
+    const std::size_t a = s.find('/'), b = s.rfind('/');
+    out.push_back({s.substr(a + 1, b - a - 1), s.substr(0, a), std::stoi(s.substr(b + 1))});
+  }
+  return out;
+}
+
+std::string node_ports(std::initializer_list<const char*> pod,
+                       std::initializer_list<const char*> node) {
+  Plugins p;
+  p.node("m1");
+  p.running("m1", {}).host_ports = ports(node);
+  p.pod.host_ports = ports(pod);
+  p.ready();
+  return p.verdicts(k8s_filter_node_ports).at("m1");
+}
+
+const std::string kPorts(k8s_reason::kNodePorts);
+
+}  // namespace
+
+TEST_CASE("k8s NodePorts filter: TestNodePorts") {
+  CHECK(node_ports({}, {}) == kOk);                                             // skip filter
+  CHECK(node_ports({"UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/9090"}) == kOk);     // other port
+  CHECK(node_ports({"UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/8080"}) == kPorts);  // same udp port
+  CHECK(node_ports({"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}) == kPorts);  // same tcp port
+  CHECK(node_ports({"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.2/8080"}) == kOk);     // different host ip
+  CHECK(node_ports({"UDP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}) == kOk);  // different protocol
+  CHECK(node_ports({"UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080"}, {"UDP/127.0.0.1/8080"}) ==
+        kPorts);  // second udp port conflict
+  CHECK(node_ports({"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080"},
+                   {"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081"}) ==
+        kPorts);  // first tcp port conflict
+  CHECK(node_ports({"TCP/0.0.0.0/8001"}, {"TCP/127.0.0.1/8001"}) ==
+        kPorts);  // first tcp port conflict due to 0.0.0.0 hostIP
+  CHECK(node_ports({"TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001"}, {"TCP/127.0.0.1/8001"}) ==
+        kPorts);  // TCP hostPort conflict due to 0.0.0.0 hostIP
+  CHECK(node_ports({"TCP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001"}) ==
+        kPorts);  // second tcp port conflict to 0.0.0.0 hostIP
+  CHECK(node_ports({"UDP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001"}) ==
+        kOk);  // second different protocol
+  CHECK(node_ports({"UDP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001"}) ==
+        kPorts);  // UDP hostPort conflict due to 0.0.0.0 hostIP
+}
+
+// --- InterPodAffinity, filter ----------------------------------------------
+// Transcribed from interpodaffinity/filtering_test.go,
+// TestRequiredAffinitySingleNode: machine1 {region: r1, zone: z11}; podLabel
+// service=securityscan, podLabel2 security=S1.
+namespace {
+
+PodAffinityTerm term(std::vector<Requirement> reqs, std::string key,
+                     std::vector<std::string> namespaces = {}) {
+  PodAffinityTerm t;
+  t.selector = LabelSelector{std::move(reqs)};
+  t.topology_key = std::move(key);
+  t.namespaces = std::move(namespaces);
+  return t;
+}
+Requirement in(std::vector<std::string> v) { return {"service", SelectorOp::In, std::move(v)}; }
+Requirement not_in(std::vector<std::string> v) {
+  return {"service", SelectorOp::NotIn, std::move(v)};
+}
+
+const Labels kPodLabel = {{"service", "securityscan"}}, kPodLabel2 = {{"security", "S1"}};
+const std::string kAff(k8s_reason::kAffinity), kAnti(k8s_reason::kAntiAffinity),
+    kExisting(k8s_reason::kExistingAntiAffinity);
+
+struct Single {
+  Plugins p;
+  Single() { p.node("machine1", {{"region", "r1"}, {"zone", "z11"}}); }
+  std::string verdict() {
+    p.ready();
+    return p.verdicts(k8s_filter_interpod).at("machine1");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("k8s InterPodAffinity filter: TestRequiredAffinitySingleNode") {
+  Single s;
+  SUBCASE(
+      "A pod that has no required pod affinity scheduling rules can schedule onto a node with no "
+      "existing pods") {
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE(
+      "satisfies with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using In "
+      "operator that matches the existing pod") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {term({in({"securityscan", "value2"})}, "region")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE(
+      "satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using "
+      "not in operator in labelSelector that matches the existing pod") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {term({not_in({"securityscan3", "value3"})}, "region")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE("Does not satisfy the PodAffinity with labelSelector because of diff Namespace") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {
+        term({in({"securityscan", "value2"})}, "region", {"DiffNameSpace"})};
+    s.p.running("machine1", kPodLabel, "ns");
+    CHECK(s.verdict() == kAff);
+  }
+  SUBCASE(
+      "Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod") {
+    s.p.pod.labels = kPodLabel;
+    s.p.pod.affinity.required = {term({in({"antivirusscan", "value2"})}, "")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kAff);
+  }
+  SUBCASE(
+      "satisfies the PodAffinity with different label Operators in multiple "
+      "RequiredDuringSchedulingIgnoredDuringExecution") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {
+        term({{"service", SelectorOp::Exists, {}}, {"wrongkey", SelectorOp::DoesNotExist, {}}},
+             "region"),
+        term({in({"securityscan"}), not_in({"WrongValue"})}, "region")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE(
+      "The labelSelector requirements(items of matchExpressions) are ANDed, the pod cannot "
+      "schedule onto the node because one of the matchExpression item don't match.") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {
+        term({{"service", SelectorOp::Exists, {}}, {"wrongkey", SelectorOp::DoesNotExist, {}}},
+             "region"),
+        term({in({"securityscan2"}), not_in({"WrongValue"})}, "region")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kAff);
+  }
+  SUBCASE("satisfies the PodAffinity and PodAntiAffinity with the existing pod") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {term({in({"securityscan", "value2"})}, "region")};
+    s.p.pod.anti_affinity.required = {term({in({"antivirusscan", "value2"})}, "node")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE(
+      "satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity symmetry with the "
+      "existing pod") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {term({in({"securityscan", "value2"})}, "region")};
+    s.p.pod.anti_affinity.required = {term({in({"antivirusscan", "value2"})}, "node")};
+    s.p.running("machine1", kPodLabel).anti_affinity.required = {
+        term({in({"antivirusscan", "value2"})}, "node")};
+    CHECK(s.verdict() == kOk);
+  }
+  SUBCASE(
+      "satisfies the PodAffinity but doesn't satisfy the PodAntiAffinity with the existing pod") {
+    s.p.pod.labels = kPodLabel2;
+    s.p.pod.affinity.required = {term({in({"securityscan", "value2"})}, "region")};
+    s.p.pod.anti_affinity.required = {term({in({"securityscan", "value2"})}, "zone")};
+    s.p.running("machine1", kPodLabel);
+    CHECK(s.verdict() == kAnti);
+  }
+  SUBCASE(
+      "satisfies the PodAffinity and PodAntiAffinity but doesn't satisfy PodAntiAffinity symmetry "
+      "with the existing pod") {
+    s.p.pod.labels = kPodLabel;
+    s.p.pod.affinity.required = {term({in({"securityscan", "value2"})}, "region")};
+    s.p.pod.anti_affinity.required = {term({in({"antivirusscan", "value2"})}, "node")};
+    s.p.running("machine1", kPodLabel).anti_affinity.required = {
+        term({in({"securityscan", "value2"})}, "zone")};
+    CHECK(s.verdict() == kExisting);
+  }
+  SUBCASE("pod matches its own Label in PodAffinity and that matches the existing pod Labels") {
+    s.p.node("machine2");  // not labelled with region
+    s.p.pod.labels = kPodLabel;
+    s.p.pod.affinity.required = {term({not_in({"securityscan", "value2"})}, "region")};
+    s.p.running("machine2", kPodLabel);
+    CHECK(s.verdict() == kAff);
+  }
+  SUBCASE(
+      "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity "
+      "constraints. doesn't satisfy PodAntiAffinity symmetry with the existing pod") {
+    s.p.pod.labels = kPodLabel;
+    s.p.running("machine1", kPodLabel).anti_affinity.required = {
+        term({in({"securityscan", "value2"})}, "zone")};
+    CHECK(s.verdict() == kExisting);
+  }
+  SUBCASE(
+      "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity "
+      "constraints. satisfy PodAntiAffinity symmetry with the existing pod") {
+    s.p.pod.labels = kPodLabel;
+    s.p.running("machine1", kPodLabel).anti_affinity.required = {
+        term({not_in({"securityscan", "value2"})}, "zone")};
+    CHECK(s.verdict() == kOk);
+  }
+}

@@ -455,4 +455,40 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
   return any;
 }
 
+void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId object_spec,
+                     const FieldPath& spec_path, ValueId spec, const PodScheduling& pod) {
+  const Doc& doc = r.doc();
+  const std::string kVolumes =
+      "not modelled by eruplan: volume binding, volume zones and attach limits are not checked";
+  bool volumes_noted = false;
+  if (const ValueId claims = member(doc, object_spec, "volumeClaimTemplates");
+      claims != kNoValue && spec != object_spec) {
+    r.warning(object_spec_path.child("volumeClaimTemplates"), claims, kVolumes);
+    volumes_noted = true;
+  }
+  if (const ValueId volumes = member(doc, spec, "volumes");
+      !volumes_noted && volumes != kNoValue && doc[volumes].kind == ValueKind::Array)
+    for (std::uint32_t i = 0; i < doc.size(volumes); ++i) {
+      const ValueId v = doc.element(volumes, i);
+      for (const char* source : {"persistentVolumeClaim", "ephemeral"})
+        if (const ValueId at = member(doc, v, source); at != kNoValue && !volumes_noted) {
+          r.warning(spec_path.child("volumes").at(i).child(source), at, kVolumes);
+          volumes_noted = true;
+        }
+    }
+  if (const ValueId claims = member(doc, spec, "resourceClaims"); claims != kNoValue)
+    r.warning(spec_path.child("resourceClaims"), claims,
+              "not modelled by eruplan: dynamic resource claims are not allocated");
+  if (const ValueId gates = member(doc, spec, "schedulingGates");
+      gates != kNoValue && doc[gates].kind == ValueKind::Array && doc.size(gates) > 0)
+    r.warning(spec_path.child("schedulingGates"), gates,
+              "not modelled by eruplan: the pod is planned as if its scheduling gates were "
+              "removed");
+  if (!pod.scheduler_name.empty() && pod.scheduler_name != "default-scheduler")
+    r.warning(spec_path.child("schedulerName"), member(doc, spec, "schedulerName"),
+              "scheduler \"" + pod.scheduler_name +
+                  "\" places this pod, not kube-scheduler's default profile; eruplan plans it as "
+                  "the default profile would");
+}
+
 }  // namespace eruplan

@@ -25,4 +25,12 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
 std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
                                                  bool plain_map = false);
 
+// Warnings for what a manifest's pod uses that eruplan does not model, each
+// once: PersistentVolumeClaims (volumes or a StatefulSet's
+// volumeClaimTemplates), dynamic resource claims, scheduling gates, and a
+// schedulerName other than default-scheduler. `object_spec` is the object's
+// own spec, `spec` the pod's.
+void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId object_spec,
+                     const FieldPath& spec_path, ValueId spec, const PodScheduling& pod);
+
 }  // namespace eruplan

@@ -3,6 +3,7 @@
 // with a warning.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 #include "pipeline.h"
@@ -76,4 +77,51 @@ TEST_CASE("k8s notes: preferred terms are ignored by other strategies, with a wa
                    "score weighs them)") != std::string::npos);
   r = plan(workload("Deployment", preferred));  // score: weighed, no warning
   CHECK(r.err.find("ignored by strategy") == std::string::npos);
+}
+
+TEST_CASE("k8s node-local constraints are capacity dimensions for every other strategy") {
+  const std::string nodes =
+      R"({"kind": "List", "apiVersion": "v1", "items": [)"
+      R"({"kind": "Node", "metadata": {"name": "a", "labels": {"pool": "x"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},)"
+      R"({"kind": "Node", "metadata": {"name": "b", "labels": {"pool": "x"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},)"
+      R"({"kind": "Node", "metadata": {"name": "c", "labels": {"pool": "x"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},)"
+      R"({"kind": "Node", "metadata": {"name": "d", "labels": {"pool": "y"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}}]})";
+  const std::string pods =
+      R"({"kind": "List", "apiVersion": "v1", "items": [{"kind": "Pod", "metadata": {"name": "old", "namespace": "default", "labels": {"app": "old"}}, "spec": {"nodeName": "b", "containers": [{"name": "c", "ports": [{"containerPort": 80, "hostPort": 80}]}]}, "status": {"phase": "Running"}}]})";
+  auto run_with = [&](const std::string& pod_spec, int replicas) {
+    RunOptions o;
+    o.command = Command::Plan;
+    o.nodes = Source{"nodes.json", nodes};
+    o.pods = Source{"pods.json", pods};
+    o.request =
+        Source{"app.yaml",
+               "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  "
+               "replicas: " +
+                   std::to_string(replicas) +
+                   "\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n" + pod_spec +
+                   "      containers:\n      - name: c\n        ports: [{containerPort: "
+                   "80, hostPort: 80}]\n        resources: {requests: {cpu: 100m}}\n"};
+    o.output = OutputFormat::Json;
+    o.overrides.strategy = "auto";
+    return run(o);
+  };
+  // hostPort 80: one per node, none on b (old holds port 80); required
+  // node affinity pool=x leaves d out. Three nodes could take 2 at most.
+  const std::string affinity =
+      "      affinity:\n        nodeAffinity:\n          "
+      "requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n           "
+      " "
+      "- matchExpressions: [{key: pool, operator: In, values: [x]}]\n";
+  RunResult r = run_with(affinity, 2);
+  INFO(r.err);
+  REQUIRE(r.exit == ExitCode::Ok);
+  REQUIRE(r.capacity);
+  std::map<std::string, std::int64_t> cap;
+  for (const NodeCapacity& nc : r.capacity->nodes)
+    cap[r.inventory->nodes[nc.node].name] = nc.capacity;
+  CHECK(cap == std::map<std::string, std::int64_t>{{"a", 1}, {"b", 0}, {"c", 1}, {"d", 0}});
+  CHECK(r.out.find("host port 80/TCP in use by default/old") != std::string::npos);
+  CHECK(r.out.find("required node affinity not matched") != std::string::npos);
+  r = run_with(affinity, 3);
+  CHECK(r.exit == ExitCode::Infeasible);
 }

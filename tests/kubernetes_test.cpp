@@ -281,9 +281,10 @@ TEST_CASE("kubernetes nodes: bad documents are exit 3 with file, line:col and fi
 TEST_CASE("kubernetes pods: usage and instances from kubectl get pods") {
   const Inventory inv = cluster();
   const Node& w1 = node(inv, "worker-1");
-  // coredns 100m; web-1 max(500m + 100m sidecar, 2 migrate) = 2; web-2 600m;
-  // cache-0 its limit 1500m + overhead 250m. Succeeded/Failed pods: nothing.
-  CHECK(w1.cpu_used == 4450000000);
+  // coredns 100m; web-1 max(500m + 100m sidecar, 2 migrate + the 100m
+  // sidecar started before it) = 2.1; web-2 600m; cache-0 its limit 1500m +
+  // overhead 250m. Succeeded/Failed pods: nothing.
+  CHECK(w1.cpu_used == 4550000000);
   CHECK(w1.memory_used == (70LL + 1152 + 1152 + 4096 + 120) * 1048576);
   CHECK(instances(w1, "web") == 2);  // app.kubernetes.io/name wins over app
   CHECK(instances(w1, "cache") == 1);
@@ -323,13 +324,14 @@ TEST_CASE("kubernetes pods: the effective request, resource by resource") {
   CHECK(n.extended[0].used == 1);                   // limit without request
   CHECK(n.instances_of("p1") == 1);
 
-  // A sidecar (restartPolicy Always) adds to the containers.
+  // A sidecar (restartPolicy Always) adds to the containers, and the init
+  // container after it needs its own 1.5 plus the sidecar's 1 (PodRequests).
   n = pod_usage(one_pod(R"({"nodeName": "n1",
     "containers": [{"resources": {"requests": {"cpu": "1"}}}],
     "initContainers": [{"restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}},
                        {"resources": {"requests": {"cpu": "1500m"}}}]})",
                         R"({"app": "db"})"));
-  CHECK(n.cpu_used == 2000000000);
+  CHECK(n.cpu_used == 2500000000);  // max(1 + 1, 1.5 + 1)
   CHECK(n.instances_of("db") == 1);
 
   // A request wins over its limit; phases Succeeded/Failed and unbound pods count nothing.
@@ -576,10 +578,10 @@ TEST_CASE("kubernetes: will this Deployment fit? end to end") {
   REQUIRE(r.exit == ExitCode::Ok);
   REQUIRE(r.capacity);
   REQUIRE(r.capacity->nodes.size() == 2);  // nodeSelector pool=general
-  // worker-1: (15.89 - 4.45 used) / 0.6 = 19 by CPU fit; memory allows 46.
-  CHECK(r.capacity->nodes[0].capacity == 19);
+  // worker-1: (15.89 - 4.55 used) / 0.6 = 18 by CPU fit; memory allows 46.
+  CHECK(r.capacity->nodes[0].capacity == 18);
   CHECK(r.capacity->nodes[1].capacity == 0);  // worker-2 is cordoned
-  CHECK(r.capacity->total == 19);
+  CHECK(r.capacity->total == 18);
   REQUIRE(r.deploy);
   // replicas 6 is the desired total: 3 web pods run (two on worker-1, one
   // on worker-9, which is not in the list), so 3 are new.

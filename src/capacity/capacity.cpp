@@ -16,8 +16,8 @@ __extension__ typedef __int128 i128;
 // The dimension table. Rows come in SPEC §8.5's reason order, so a node's
 // reasons read in that order too.
 constexpr DimensionFn kDimensions[] = {
-    taint_dimension,   cpu_dimension,      memory_dimension,    storage_dimension,
-    volumes_dimension, extended_dimension, instances_dimension,
+    taint_dimension,   pod_constraints_dimension, cpu_dimension,      memory_dimension,
+    storage_dimension, volumes_dimension,         extended_dimension, instances_dimension,
 };
 
 struct Weighted {

@@ -153,6 +153,9 @@ DimensionResult storage_dimension(const DimensionInput&);    // storage.cpp
 DimensionResult volumes_dimension(const DimensionInput&);    // volume_plans.cpp
 DimensionResult extended_dimension(const DimensionInput&);   // extended.cpp
 DimensionResult instances_dimension(const DimensionInput&);  // instances.cpp (max_instances)
+// A manifest's node affinity, host ports and self anti-affinity by hostname
+// (pod_constraints.cpp), for every strategy but the kubernetes profile.
+DimensionResult pod_constraints_dimension(const DimensionInput&);
 
 // Scheduled (AUTO) volume plans (volume_plans.cpp).
 DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans);

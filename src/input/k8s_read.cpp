@@ -225,11 +225,15 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   return out;
 }
 
-// SPEC §12: per resource, the larger of (the containers plus the init
-// containers with restartPolicy Always) and (the largest other init
-// container), plus spec.overhead.
+// Kubernetes' PodRequests (k8s.io/component-helpers): the containers
+// summed; then the init containers in order, each sidecar (restartPolicy
+// Always) added to the sum and to the sidecars started so far, each other
+// init container needing its own request plus those sidecars; per resource
+// the larger of the sum and the largest init container's need; plus
+// spec.overhead. The cpu sum rounds up to a whole millicore, as Kubernetes'
+// MilliValue of the summed quantity does.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
-  PodRequest sum, init_max, extra;
+  PodRequest sum, sidecars, init_max, extra;
   std::array<ValueId, kKubePodSpecFields.size()> f;
   if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
             {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
@@ -251,10 +255,14 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
       bool sidecar = false;
       PodRequest c = container_request(r, path.child("initContainers").at(i),
                                        r.doc().element(init, i), &sidecar);
-      if (sidecar)
+      if (sidecar) {
         sum.combine(c, add);
-      else
+        sidecars.combine(c, add);
+        init_max.combine(sidecars, larger);
+      } else {
+        c.combine(sidecars, add);
         init_max.combine(c, larger);
+      }
     }
   }
   sum.combine(init_max, larger);
@@ -262,6 +270,9 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   extra.nonzero_cpu = extra.cpu;
   extra.nonzero_memory = extra.memory;
   sum.combine(extra, add);
+  constexpr NanoCores kMilli = 1'000'000;
+  for (NanoCores* cpu : {&sum.cpu, &sum.nonzero_cpu})
+    if (*cpu % kMilli != 0 && *cpu < INT64_MAX - kMilli) *cpu += kMilli - *cpu % kMilli;
   return sum;
 }
 

@@ -135,9 +135,11 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
 // request.
 PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar);
 
-// SPEC §12: per resource, the larger of (the containers plus the init
-// containers with restartPolicy Always) and (the largest other init
-// container), plus spec.overhead.
+// Kubernetes' PodRequests: per resource, the larger of (the containers
+// plus the sidecar init containers) and (each other init container plus the
+// sidecars started before it), plus spec.overhead; cpu rounded up to a
+// whole millicore. nonzero_cpu and nonzero_memory the same with the
+// scoring defaults per container.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
 
 // Levenshtein distance, for "did you mean".

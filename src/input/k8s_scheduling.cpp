@@ -152,7 +152,16 @@ std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId
   return out;
 }
 
-std::optional<LabelSelector> label_selector(Reader& r, const FieldPath& path, ValueId v) {
+}  // namespace
+
+std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
+                                                 bool plain_map) {
+  if (plain_map) {
+    LabelSelector out;
+    for (auto& [k, value] : label_map(r, path, v))
+      out.requirements.push_back({k, SelectorOp::In, {value}});
+    return out;
+  }
   std::array<ValueId, kKubeLabelSelectorFields.size()> f;
   if (!fields(r, path, v, kKubeLabelSelectorFields, f.data())) return std::nullopt;
   LabelSelector out;
@@ -167,6 +176,8 @@ std::optional<LabelSelector> label_selector(Reader& r, const FieldPath& path, Va
         out.requirements.push_back(std::move(*q));
   return out;
 }
+
+namespace {
 
 NodeSelectorTerm node_selector_term(Reader& r, const FieldPath& path, ValueId v) {
   NodeSelectorTerm out;
@@ -262,11 +273,11 @@ PodAffinityTerm pod_affinity_term(Reader& r, const FieldPath& path, ValueId v,
   std::array<ValueId, kKubePodAffinityTermFields.size()> f;
   if (!fields(r, path, v, kKubePodAffinityTermFields, f.data())) return out;
   if (const ValueId s = f[kube_pod_affinity_term_field::kLabelSelector]; s != kNoValue)
-    out.selector = label_selector(r, path.child("labelSelector"), s);
+    out.selector = read_label_selector(r, path.child("labelSelector"), s);
   out.namespaces =
       string_list(r, path.child("namespaces"), f[kube_pod_affinity_term_field::kNamespaces]);
   if (const ValueId s = f[kube_pod_affinity_term_field::kNamespaceSelector]; s != kNoValue)
-    out.namespace_selector = label_selector(r, path.child("namespaceSelector"), s);
+    out.namespace_selector = read_label_selector(r, path.child("namespaceSelector"), s);
   const ValueId key = f[kube_pod_affinity_term_field::kTopologyKey];
   if (key == kNoValue)
     r.error(path.child("topologyKey"), v, "topologyKey is required");
@@ -347,7 +358,7 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
               "expected DoNotSchedule or ScheduleAnyway, got " + r.describe(when));
   }
   if (const ValueId s = f[kube_spread_field::kLabelSelector]; s != kNoValue)
-    out.selector = label_selector(r, path.child("labelSelector"), s);
+    out.selector = read_label_selector(r, path.child("labelSelector"), s);
   if (const ValueId m = f[kube_spread_field::kMinDomains]; m != kNoValue) {
     if (auto n = r.integer(path.child("minDomains"), m, 1, INT32_MAX)) {
       out.min_domains = static_cast<std::int32_t>(*n);
@@ -366,11 +377,17 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
   return out;
 }
 
+// The host ports of `containers`; with `sidecars_only` (initContainers),
+// those of the sidecars (restartPolicy Always) alone, as NodePorts counts.
 void container_ports(Reader& r, const FieldPath& path, ValueId containers,
-                     std::vector<HostPort>& out) {
+                     std::vector<HostPort>& out, bool sidecars_only = false) {
   if (containers == kNoValue || !r.is_array(path, containers)) return;
   const Doc& doc = r.doc();
   for (std::uint32_t i = 0; i < doc.size(containers); ++i) {
+    if (sidecars_only) {
+      const ValueId policy = member(doc, doc.element(containers, i), "restartPolicy");
+      if (policy == kNoValue || !doc.is_scalar(policy) || doc.text(policy) != "Always") continue;
+    }
     const ValueId ports = member(doc, doc.element(containers, i), "ports");
     const FieldPath at = path.at(i), pp = at.child("ports");
     if (ports == kNoValue || !r.is_array(pp, ports)) continue;
@@ -395,19 +412,6 @@ void container_ports(Reader& r, const FieldPath& path, ValueId containers,
       out.push_back(std::move(hp));
     }
   }
-}
-
-// One container's request of a resource: its request, else its limit.
-ValueId container_quantity(const Doc& doc, ValueId container, std::string_view name) {
-  const ValueId resources = member(doc, container, "resources");
-  if (ValueId q = member(doc, member(doc, resources, "requests"), name); q != kNoValue) return q;
-  return member(doc, member(doc, resources, "limits"), name);
-}
-
-std::int64_t quiet_quantity(const Doc& doc, ValueId v, int scale) {
-  if (v == kNoValue || !doc.is_scalar(v)) return -1;
-  std::string error;
-  return k8s_whole(doc.text(v), scale, error).value_or(0);
 }
 
 }  // namespace
@@ -441,6 +445,7 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
     any = any || !out.spread.empty();
   }
   container_ports(r, spec_path.child("containers"), s.containers, out.host_ports);
+  container_ports(r, spec_path.child("initContainers"), s.init, out.host_ports, true);
   any = any || !out.host_ports.empty();
   if (s.node_name != kNoValue)
     if (auto n = r.string(spec_path.child("nodeName"), s.node_name)) out.node_name = *n;
@@ -450,77 +455,40 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
   return any;
 }
 
-NonZeroRequest nonzero_request(const Doc& doc, ValueId spec) {
-  constexpr NanoCores kDefaultCpu = 100'000'000;  // 100m
-  constexpr Bytes kDefaultMemory = 200ll << 20;   // 200Mi
-  const SpecFields s = spec_fields(doc, spec);
-  const auto request = [&](ValueId c) {
-    NonZeroRequest q;
-    const std::int64_t cpu = quiet_quantity(doc, container_quantity(doc, c, "cpu"), 9);
-    const std::int64_t mem = quiet_quantity(doc, container_quantity(doc, c, "memory"), 0);
-    q.cpu = cpu < 0 ? kDefaultCpu : cpu;
-    q.memory = mem < 0 ? kDefaultMemory : mem;
-    return q;
-  };
-  NonZeroRequest sum, sidecars, init_max;
-  if (s.containers != kNoValue && doc[s.containers].kind == ValueKind::Array)
-    for (std::uint32_t i = 0; i < doc.size(s.containers); ++i) {
-      const NonZeroRequest q = request(doc.element(s.containers, i));
-      sum.cpu += q.cpu;
-      sum.memory += q.memory;
-    }
-  if (s.init != kNoValue && doc[s.init].kind == ValueKind::Array)
-    for (std::uint32_t i = 0; i < doc.size(s.init); ++i) {
-      const ValueId c = doc.element(s.init, i);
-      NonZeroRequest q = request(c);
-      const ValueId policy = member(doc, c, "restartPolicy");
-      if (policy != kNoValue && doc.is_scalar(policy) && doc.text(policy) == "Always") {
-        sum.cpu += q.cpu;
-        sum.memory += q.memory;
-        sidecars.cpu += q.cpu;
-        sidecars.memory += q.memory;
-        q = sidecars;
-      } else {
-        q.cpu += sidecars.cpu;
-        q.memory += sidecars.memory;
-      }
-      init_max.cpu = std::max(init_max.cpu, q.cpu);
-      init_max.memory = std::max(init_max.memory, q.memory);
-    }
-  sum.cpu = std::max(sum.cpu, init_max.cpu);
-  sum.memory = std::max(sum.memory, init_max.memory);
-  sum.cpu += std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "cpu"), 9));
-  sum.memory +=
-      std::max<std::int64_t>(0, quiet_quantity(doc, member(doc, s.overhead, "memory"), 0));
-  return sum;
-}
-
-RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
-                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory) {
+void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId object_spec,
+                     const FieldPath& spec_path, ValueId spec, const PodScheduling& pod) {
   const Doc& doc = r.doc();
-  RunningPod pod;
-  pod.node = node;
-  pod.ns = ns != kNoValue && doc.is_scalar(ns) ? std::string(doc.text(ns)) : "default";
-  if (name != kNoValue && doc.is_scalar(name)) pod.name = doc.text(name);
-  if (labels != kNoValue && doc[labels].kind == ValueKind::Object) {
-    for (std::uint32_t i = 0; i < doc.size(labels); ++i) {
-      const ValueId v = doc.member(labels, i);
-      pod.labels.emplace_back(std::string(doc.text(doc.key(labels, i))),
-                              doc.is_scalar(v) ? std::string(doc.text(v)) : std::string());
-    }
-    std::sort(pod.labels.begin(), pod.labels.end());
+  const std::string kVolumes =
+      "not modelled by eruplan: volume binding, volume zones and attach limits are not checked";
+  bool volumes_noted = false;
+  if (const ValueId claims = member(doc, object_spec, "volumeClaimTemplates");
+      claims != kNoValue && spec != object_spec) {
+    r.warning(object_spec_path.child("volumeClaimTemplates"), claims, kVolumes);
+    volumes_noted = true;
   }
-  pod.cpu = cpu;
-  pod.memory = memory;
-  const NonZeroRequest nz = nonzero_request(doc, spec);
-  pod.nonzero_cpu = nz.cpu;
-  pod.nonzero_memory = nz.memory;
-  auto scheduling = std::make_shared<PodScheduling>();
-  scheduling->ns = pod.ns;
-  scheduling->name = pod.name;
-  scheduling->labels = pod.labels;
-  if (read_pod_scheduling(r, spec_path, spec, *scheduling)) pod.scheduling = std::move(scheduling);
-  return pod;
+  if (const ValueId volumes = member(doc, spec, "volumes");
+      !volumes_noted && volumes != kNoValue && doc[volumes].kind == ValueKind::Array)
+    for (std::uint32_t i = 0; i < doc.size(volumes); ++i) {
+      const ValueId v = doc.element(volumes, i);
+      for (const char* source : {"persistentVolumeClaim", "ephemeral"})
+        if (const ValueId at = member(doc, v, source); at != kNoValue && !volumes_noted) {
+          r.warning(spec_path.child("volumes").at(i).child(source), at, kVolumes);
+          volumes_noted = true;
+        }
+    }
+  if (const ValueId claims = member(doc, spec, "resourceClaims"); claims != kNoValue)
+    r.warning(spec_path.child("resourceClaims"), claims,
+              "not modelled by eruplan: dynamic resource claims are not allocated");
+  if (const ValueId gates = member(doc, spec, "schedulingGates");
+      gates != kNoValue && doc[gates].kind == ValueKind::Array && doc.size(gates) > 0)
+    r.warning(spec_path.child("schedulingGates"), gates,
+              "not modelled by eruplan: the pod is planned as if its scheduling gates were "
+              "removed");
+  if (!pod.scheduler_name.empty() && pod.scheduler_name != "default-scheduler")
+    r.warning(spec_path.child("schedulerName"), member(doc, spec, "schedulerName"),
+              "scheduler \"" + pod.scheduler_name +
+                  "\" places this pod, not kube-scheduler's default profile; eruplan plans it as "
+                  "the default profile would");
 }
 
 }  // namespace eruplan

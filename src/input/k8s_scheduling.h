@@ -18,21 +18,19 @@ namespace eruplan {
 // pod has any of these fields (a running pod then keeps them).
 bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out);
 
-// Kubernetes' PodRequests of the pod spec at `spec` for cpu and memory
-// alone, with each container's missing cpu request counted as 100m and
-// missing memory request as 200Mi (the scoring defaults), overhead added;
-// no diagnostics (the request reader reports the quantities).
-struct NonZeroRequest {
-  NanoCores cpu = 0;
-  Bytes memory = 0;
-};
-NonZeroRequest nonzero_request(const Doc& doc, ValueId spec);
+// A metav1.LabelSelector (matchLabels, matchExpressions with In, NotIn,
+// Exists, DoesNotExist), or with `plain_map` a map of labels (a
+// ReplicationController's selector). Problems go to the reader's
+// diagnostics; nullopt when `v` is absent or not a mapping.
+std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& path, ValueId v,
+                                                 bool plain_map = false);
 
-// A running pod of --pods, bound to inventory node `node`: namespace, name
-// and labels from its metadata values (kNoValue: absent), its request as
-// added to the node, the non-zero request, and its scheduling fields when
-// it has any.
-RunningPod read_running_pod(Reader& r, const FieldPath& spec_path, ValueId spec, std::uint32_t node,
-                            ValueId ns, ValueId name, ValueId labels, NanoCores cpu, Bytes memory);
+// Warnings for what a manifest's pod uses that eruplan does not model, each
+// once: PersistentVolumeClaims (volumes or a StatefulSet's
+// volumeClaimTemplates), dynamic resource claims, scheduling gates, and a
+// schedulerName other than default-scheduler. `object_spec` is the object's
+// own spec, `spec` the pod's.
+void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId object_spec,
+                     const FieldPath& spec_path, ValueId spec, const PodScheduling& pod);
 
 }  // namespace eruplan

@@ -86,68 +86,6 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   }
 }
 
-std::optional<SelectorOp> selector_op(std::string_view text) {
-  if (text == "In") return SelectorOp::In;
-  if (text == "NotIn") return SelectorOp::NotIn;
-  if (text == "Exists") return SelectorOp::Exists;
-  if (text == "DoesNotExist") return SelectorOp::DoesNotExist;
-  return std::nullopt;
-}
-
-// A workload's spec.selector: matchLabels and matchExpressions, or (a
-// ReplicationController's) a plain map of labels.
-LabelSelector read_selector(Reader& r, const FieldPath& path, ValueId v, bool plain_map) {
-  LabelSelector out;
-  const Doc& doc = r.doc();
-  if (plain_map) {
-    for (auto& [k, val] : string_map(r, path, v))
-      out.requirements.push_back({k, SelectorOp::In, {val}});
-    return out;
-  }
-  std::array<ValueId, kKubeLabelSelectorFields.size()> f;
-  if (!pick(r, path, v, kKubeLabelSelectorFields, f.data())) return out;
-  for (auto& [k, val] :
-       string_map(r, path.child("matchLabels"), f[kube_label_selector_field::kMatchLabels]))
-    out.requirements.push_back({k, SelectorOp::In, {val}});
-  const ValueId exprs = f[kube_label_selector_field::kMatchExpressions];
-  const FieldPath exprs_path = path.child("matchExpressions");
-  if (exprs == kNoValue || !r.is_array(exprs_path, exprs)) return out;
-  for (std::uint32_t i = 0; i < doc.size(exprs); ++i) {
-    const FieldPath at = exprs_path.at(i);
-    const ValueId item = doc.element(exprs, i);
-    std::array<ValueId, kKubeRequirementFields.size()> e;
-    if (!pick(r, at, item, kKubeRequirementFields, e.data())) continue;
-    Requirement req;
-    const ValueId key = e[kube_requirement_field::kKey], op = e[kube_requirement_field::kOperator],
-                  values = e[kube_requirement_field::kValues];
-    if (key == kNoValue)
-      r.error(at.child("key"), item, "key is required");
-    else if (auto k = r.scalar(at.child("key"), key))
-      req.key = *k;
-    const auto parsed = selector_op(text_of(doc, op));
-    if (!parsed) {
-      r.error(at.child("operator"), op != kNoValue ? op : item,
-              "expected In, NotIn, Exists or DoesNotExist, got " +
-                  (op != kNoValue ? r.describe(op) : std::string("nothing")));
-      continue;
-    }
-    req.op = *parsed;
-    if (values != kNoValue && r.is_array(at.child("values"), values))
-      for (std::uint32_t j = 0; j < doc.size(values); ++j)
-        if (auto s = r.scalar(at.child("values").at(j), doc.element(values, j)))
-          req.values.emplace_back(*s);
-    const bool wants_values = req.op == SelectorOp::In || req.op == SelectorOp::NotIn;
-    if (wants_values && req.values.empty())
-      r.error(at.child("values"), item,
-              "values must be non-empty for " + std::string(selector_op_name(req.op)));
-    if (!wants_values && !req.values.empty())
-      r.error(at.child("values"), values,
-              "values must be empty for " + std::string(selector_op_name(req.op)));
-    out.requirements.push_back(std::move(req));
-  }
-  return out;
-}
-
 Labels to_labels(const NamedList<std::string>& l) { return Labels(l.begin(), l.end()); }
 
 // What a manifest asks for beyond one request: its count's parts, for the
@@ -255,8 +193,8 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
         m.completions = *n;
     }
     if (sel != kNoValue && kind != "CronJob")
-      selector =
-          read_selector(r, workload_path.child("selector"), sel, kind == "ReplicationController");
+      selector = read_label_selector(r, workload_path.child("selector"), sel,
+                                     kind == "ReplicationController");
   }
   if (!selector) {
     LabelSelector own;  // the template's labels (a Pod: its own)
@@ -335,10 +273,10 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
   // non-zero request for scoring (k8s_scheduling.cpp).
   read_pod_scheduling(r, pod_path, pod_spec, *sched);
+  note_unmodelled(r, spec_path, spec, pod_path, pod_spec, *sched);
   if (pod_spec != kNoValue) {
-    const NonZeroRequest nonzero = nonzero_request(r.doc(), pod_spec);
-    sched->nonzero_cpu = nonzero.cpu;
-    sched->nonzero_memory = nonzero.memory;
+    sched->nonzero_cpu = pod.nonzero_cpu;
+    sched->nonzero_memory = pod.nonzero_memory;
   }
   req.pod = std::move(sched);
   req.scoring.profile = ScoringProfile::Kubernetes;

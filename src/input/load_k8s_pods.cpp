@@ -192,9 +192,8 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       }
       pod.cpu = req.cpu;
       pod.memory = req.memory;
-      const NonZeroRequest nonzero = nonzero_request(*doc, spec);
-      pod.nonzero_cpu = nonzero.cpu;
-      pod.nonzero_memory = nonzero.memory;
+      pod.nonzero_cpu = req.nonzero_cpu;
+      pod.nonzero_memory = req.nonzero_memory;
       pod.start_time = std::string(text_of(*doc, status[kube_pod_status_field::kStartTime]));
       pod.app = app;
       // Affinity, spread and ports, kept only when the pod has any.

@@ -1,19 +1,19 @@
-// The kubernetes profile's cycle (k8s_profile.h): one replica at a time,
-// every node of the inventory through the filters in kube-scheduler's
-// order, the feasible ones scored by every score plugin, normalized and
-// weighted, and the pick: the lowest name among the highest totals, or
-// kube-scheduler's selectHost with a seeded splitmix64. NodeResourcesFit's
-// filter is the capacity pass (resources and pods); its score and
-// BalancedAllocation are the resources profile's arithmetic, the fit score
-// over requests with Kubernetes' non-zero defaults (100m cpu, 200Mi memory
-// per container without a request), the balanced one over the requests as
-// they are.
+// The kubernetes profile's cycle (k8s_profile.h): what the fast path
+// (k8s_fast.cpp) and the one-at-a-time reference share, and the reference:
+// one replica at a time, every node of the inventory through the filters in
+// kube-scheduler's order, the feasible ones scored by every score plugin,
+// normalized and weighted, and the pick: the lowest name among the highest
+// totals, or kube-scheduler's selectHost with a seeded splitmix64.
+// NodeResourcesFit's filter is the capacity pass (resources and pods); its
+// score and BalancedAllocation are the resources profile's arithmetic, the
+// fit score over requests with Kubernetes' non-zero defaults (100m cpu,
+// 200Mi memory per container without a request), the balanced one over the
+// requests as they are.
 #include "k8s_profile.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "capacity.h"
 #include "random.h"
 #include "strategy_score.h"
 
@@ -33,14 +33,9 @@ std::string ordinal(std::int64_t n) {
   return std::to_string(n) + suffix;
 }
 
-struct Fit {
-  std::int64_t capacity = 0;  // replicas the resources allow; -1: not in the capacity pass
-  const NodeCapacity* entry = nullptr;
-};
-
 // The NodeResourcesFit filter's reasons on a node holding `placed` new
 // replicas: the kinds of the capacity pass (Insufficient cpu, Too many pods).
-std::vector<std::string> fit_reasons(const StrategyInput& in, const Fit& fit, std::uint32_t node,
+std::vector<std::string> fit_reasons(const StrategyInput& in, const K8sFit& fit, std::uint32_t node,
                                      std::int64_t placed) {
   std::vector<std::string> kinds;
   if (fit.capacity == 0) {
@@ -58,13 +53,10 @@ std::vector<std::string> fit_reasons(const StrategyInput& in, const Fit& fit, st
 
 }  // namespace
 
-StrategyResult k8s_profile_strategy(const StrategyInput& in) {
+std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {
   const Inventory& inv = *in.inventory;
   const Request& request = *in.request;
   const std::size_t n_nodes = inv.nodes.size();
-  StrategyResult result;
-  result.deploy.assign(in.infos.size(), 0);
-  result.scores.resize(in.infos.size());
   if (in.count <= 0) return *strategy_precheck("score", in.infos.size(), in.count);
   // One cycle per replica: the replicas past what the nodes can hold are
   // never tried (the first of them fails), and an unlimited cluster is
@@ -77,25 +69,25 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.
-  PodScheduling plain;
-  plain.name = request.name.empty() ? request.app : request.name;
-  plain.labels = {{"app", request.app}};
-  const PodScheduling& pod = request.pod ? *request.pod : plain;
+  run.plain.name = request.name.empty() ? request.app : request.name;
+  run.plain.labels = {{"app", request.app}};
+  run.pod = request.pod ? request.pod.get() : &run.plain;
+  const PodScheduling& pod = *run.pod;
 
-  K8sCluster cluster;
+  K8sCluster& cluster = run.cluster;
   cluster.inventory = &inv;
   cluster.request = &request;
   cluster.pod = &pod;
   cluster.labels.reserve(n_nodes);
   for (const Node& node : inv.nodes) cluster.labels.push_back(k8s_node_labels(node));
   cluster.pods.resize(n_nodes);
-  std::vector<NanoCores> nonzero_cpu_extra(n_nodes, 0);
-  std::vector<Bytes> nonzero_memory_extra(n_nodes, 0);
+  run.nonzero_cpu_extra.assign(n_nodes, 0);
+  run.nonzero_memory_extra.assign(n_nodes, 0);
   for (const RunningPod& p : inv.pods.get()) {
     if (p.node >= n_nodes) continue;
     cluster.pods[p.node].push_back({&p.ns, &p.labels, p.scheduling.get()});
-    nonzero_cpu_extra[p.node] += p.nonzero_cpu - p.cpu;
-    nonzero_memory_extra[p.node] += p.nonzero_memory - p.memory;
+    run.nonzero_cpu_extra[p.node] += p.nonzero_cpu - p.cpu;
+    run.nonzero_memory_extra[p.node] += p.nonzero_memory - p.memory;
   }
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
@@ -108,72 +100,113 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     host.topology_key = kHostnameLabel;
     cluster.default_spread = {zone, host};
   }
-  const NanoCores pod_nonzero_cpu =
+  run.pod_nonzero_cpu =
       pod.nonzero_cpu >= 0 ? pod.nonzero_cpu : (request.cpu > 0 ? request.cpu : kDefaultCpu);
-  const Bytes pod_nonzero_memory = pod.nonzero_memory >= 0
-                                       ? pod.nonzero_memory
-                                       : (request.memory > 0 ? request.memory : kDefaultMemory);
+  run.pod_nonzero_memory = pod.nonzero_memory >= 0
+                               ? pod.nonzero_memory
+                               : (request.memory > 0 ? request.memory : kDefaultMemory);
 
-  // Every node in name order; its capacity entry and its place in the infos.
-  std::vector<std::uint32_t> order(n_nodes);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+  run.order.resize(n_nodes);
+  std::iota(run.order.begin(), run.order.end(), 0u);
+  std::sort(run.order.begin(), run.order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inv.nodes[a].name < inv.nodes[b].name;
   });
-  std::vector<Fit> fit(n_nodes, Fit{-1, nullptr});
+  run.fit.assign(n_nodes, K8sFit{});
   if (in.capacity != nullptr)
-    for (const NodeCapacity& nc : in.capacity->nodes) fit[nc.node] = {nc.capacity, &nc};
-  std::vector<std::int64_t> info_of(n_nodes, -1);
+    for (const NodeCapacity& nc : in.capacity->nodes) run.fit[nc.node] = {nc.capacity, &nc};
+  run.info_of.assign(n_nodes, -1);
   for (std::size_t k = 0; k < in.infos.size(); ++k)
-    info_of[in.infos[k].node] = static_cast<std::int64_t>(k);
-  std::vector<std::int64_t> placed(n_nodes, 0);
+    run.info_of[in.infos[k].node] = static_cast<std::int64_t>(k);
+  return std::nullopt;
+}
 
+std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run,
+                                      const K8sCycle& cycle,
+                                      const std::vector<std::int64_t>& placed,
+                                      std::vector<std::uint32_t>& feasible) {
   using Filter = K8sStatus (*)(const K8sCycle&, std::uint32_t);
   static constexpr Filter kBefore[] = {k8s_filter_node_unschedulable, k8s_filter_node_name,
                                        k8s_filter_taint_toleration, k8s_filter_node_affinity,
                                        k8s_filter_node_ports};
   static constexpr Filter kAfter[] = {k8s_filter_spread, k8s_filter_interpod};
+  std::vector<K8sStatus> statuses(run.order.size());
+  feasible.clear();
+  for (const std::uint32_t i : run.order) {
+    K8sStatus status;
+    for (const Filter f : kBefore)
+      if (!(status = f(cycle, i)).ok()) break;
+    if (status.ok() && run.fit[i].capacity >= 0 && placed[i] >= run.fit[i].capacity)
+      status.reasons = fit_reasons(in, run.fit[i], i, placed[i]);
+    if (status.ok() && run.fit[i].capacity < 0)  // filtered out before the capacity pass
+      status = K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
+    if (status.ok())
+      for (const Filter f : kAfter)
+        if (!(status = f(cycle, i)).ok()) break;
+    if (status.ok())
+      feasible.push_back(i);
+    else
+      statuses[i] = std::move(status);
+  }
+  return statuses;
+}
 
-  SplitMix64 random(request.scoring.tie_seed);
-  const Scoring& scoring = request.scoring;
+std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
+                                      std::int64_t count) {
+  std::map<std::string, std::int64_t> counts;
+  for (const K8sStatus& s : statuses)
+    for (const std::string& reason : s.reasons) ++counts[reason];
+  std::vector<std::string> parts;
+  for (const auto& [reason, n] : counts) parts.push_back(std::to_string(n) + " " + reason);
+  std::sort(parts.begin(), parts.end());
+  std::string message = "0/" + std::to_string(statuses.size()) + " nodes are available";
+  for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
+  message += ".";
+  if (replica > 0)
+    message += "\nplaced " + std::to_string(replica) + " of " + std::to_string(count) + "; the " +
+               ordinal(replica + 1) + " could not be placed";
+  return message;
+}
+
+NodeScore k8s_resource_score(const StrategyInput& in, const K8sRun& run, std::uint32_t i,
+                             std::int64_t placed) {
+  const Scoring& scoring = in.request->scoring;
+  std::vector<ScoredResource> row = scored_resources(in.inventory->nodes[i], *in.request);
+  const NodeScore actual = score_node(row, scoring, placed);
+  for (std::size_t r = 0; r < row.size(); ++r) {
+    if (scoring.resources[r].name == "cpu") {
+      row[r].used += run.nonzero_cpu_extra[i];
+      row[r].per_instance = run.pod_nonzero_cpu;
+    } else if (scoring.resources[r].name == "memory") {
+      row[r].used += run.nonzero_memory_extra[i];
+      row[r].per_instance = run.pod_nonzero_memory;
+    }
+  }
+  NodeScore out;
+  out.fit = score_node(row, scoring, placed).fit;
+  out.balanced = actual.balanced;
+  return out;
+}
+
+StrategyResult k8s_profile_reference(const StrategyInput& in) {
+  K8sRun run;
+  if (auto early = k8s_prepare(in, run)) return std::move(*early);
+  const Inventory& inv = *in.inventory;
+  const Scoring& scoring = in.request->scoring;
+  StrategyResult result;
+  result.deploy.assign(in.infos.size(), 0);
+  result.scores.resize(in.infos.size());
+  std::vector<std::int64_t> placed(inv.nodes.size(), 0);
+  SplitMix64 random(scoring.tie_seed);
+  std::vector<std::uint32_t> feasible;
   for (std::int64_t replica = 0; replica < in.count; ++replica) {
     K8sCycle cycle;
-    cycle.cluster = &cluster;
+    cycle.cluster = &run.cluster;
     k8s_prefilter_spread(cycle);
     k8s_prefilter_interpod(cycle);
-    std::vector<std::uint32_t> feasible;
-    std::vector<K8sStatus> statuses(n_nodes);
-    for (const std::uint32_t i : order) {
-      K8sStatus status;
-      for (const Filter f : kBefore)
-        if (!(status = f(cycle, i)).ok()) break;
-      if (status.ok() && fit[i].capacity >= 0 && placed[i] >= fit[i].capacity)
-        status.reasons = fit_reasons(in, fit[i], i, placed[i]);
-      if (status.ok() && fit[i].capacity < 0)  // filtered out before the capacity pass
-        status = K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
-      if (status.ok())
-        for (const Filter f : kAfter)
-          if (!(status = f(cycle, i)).ok()) break;
-      if (status.ok())
-        feasible.push_back(i);
-      else
-        statuses[i] = std::move(status);
-    }
+    std::vector<K8sStatus> statuses = k8s_filter_all(in, run, cycle, placed, feasible);
     if (feasible.empty()) {
-      std::map<std::string, std::int64_t> counts;
-      for (const K8sStatus& s : statuses)
-        for (const std::string& reason : s.reasons) ++counts[reason];
-      std::vector<std::string> parts;
-      for (const auto& [reason, n] : counts) parts.push_back(std::to_string(n) + " " + reason);
-      std::sort(parts.begin(), parts.end());
-      std::string message = "0/" + std::to_string(n_nodes) + " nodes are available";
-      for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
-      message += ".";
-      if (replica > 0)
-        message += "\nplaced " + std::to_string(replica) + " of " + std::to_string(in.count) +
-                   "; the " + ordinal(replica + 1) + " could not be placed";
       result.outcome = StrategyOutcome::Infeasible;
-      result.message = std::move(message);
+      result.message = k8s_unschedulable_message(statuses, replica, in.count);
       std::fill(result.deploy.begin(), result.deploy.end(), 0);
       return result;
     }
@@ -181,52 +214,37 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     const std::vector<std::int64_t> plugin_scores[] = {
         k8s_score_taint_toleration(cycle, feasible), k8s_score_node_affinity(cycle, feasible),
         k8s_score_spread(cycle, feasible), k8s_score_interpod(cycle, feasible)};
-    std::vector<std::int64_t> totals(feasible.size());
+    std::int64_t best_total = 0;
     std::size_t best = 0, ties = 0;
     for (std::size_t f = 0; f < feasible.size(); ++f) {
       const std::uint32_t i = feasible[f];
-      const Node& node = inv.nodes[i];
-      std::vector<ScoredResource> row = scored_resources(node, request);
-      const NodeScore actual = score_node(row, scoring, placed[i]);
-      for (std::size_t r = 0; r < row.size(); ++r) {
-        if (scoring.resources[r].name == "cpu") {
-          row[r].used += nonzero_cpu_extra[i];
-          row[r].per_instance = pod_nonzero_cpu;
-        } else if (scoring.resources[r].name == "memory") {
-          row[r].used += nonzero_memory_extra[i];
-          row[r].per_instance = pod_nonzero_memory;
-        }
-      }
-      const NodeScore nonzero = score_node(row, scoring, placed[i]);
-      NodeScore score;
+      NodeScore score = k8s_resource_score(in, run, i, placed[i]);
       std::int64_t total = 0;
       for (std::size_t p = 0; p < 4; ++p) {
         score.plugins.push_back(plugin_scores[p][f]);
         total += kK8sScorePlugins[p].weight * plugin_scores[p][f];
       }
-      score.fit = nonzero.fit;
-      score.balanced = actual.balanced;
       score.plugins.push_back(score.fit);
       score.plugins.push_back(score.balanced);
       score.plugins.push_back(0);  // ImageLocality: eruplan knows no images
       total += scoring.fit_weight * score.fit + scoring.balanced_weight * score.balanced;
       score.total = total;
-      totals[f] = total;
-      if (replica == 0 && info_of[i] >= 0)
-        result.scores[static_cast<std::size_t>(info_of[i])] = score;
+      if (replica == 0 && run.info_of[i] >= 0)
+        result.scores[static_cast<std::size_t>(run.info_of[i])] = score;
       // Pick: nodes in name order.
-      if (f == 0 || total > totals[best]) {
+      if (f == 0 || total > best_total) {
         best = f;
+        best_total = total;
         ties = 1;
-      } else if (total == totals[best]) {
+      } else if (total == best_total) {
         ++ties;
         if (scoring.tie_random && random.next() % ties == 0) best = f;
       }
     }
     const std::uint32_t chosen = feasible[best];
     ++placed[chosen];
-    cluster.pods[chosen].push_back({&pod.ns, &pod.labels, &pod});
-    if (info_of[chosen] >= 0) ++result.deploy[static_cast<std::size_t>(info_of[chosen])];
+    run.cluster.pods[chosen].push_back({&run.pod->ns, &run.pod->labels, run.pod});
+    if (run.info_of[chosen] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[chosen])];
   }
   return result;
 }

@@ -17,10 +17,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "capacity.h"
 #include "model.h"
 #include "strategy.h"
 
@@ -140,7 +142,58 @@ inline constexpr K8sScorePlugin kK8sScorePlugins[] = {
     {"ImageLocality", 1},
 };
 
-// The strategy for a request with scoring.profile kubernetes.
+// --- The run (k8s_profile.cpp): what the fast path and the reference share --
+// NodeResourcesFit's filter on one node: the replicas the capacity pass
+// allows there (-1: the node never reached it, node_filter left it out).
+struct K8sFit {
+  std::int64_t capacity = -1;
+  const NodeCapacity* entry = nullptr;
+};
+// One run's fixed parts. Not movable: `cluster.pod` may point at `plain`.
+struct K8sRun {
+  K8sRun() = default;
+  K8sRun(const K8sRun&) = delete;
+  K8sRun& operator=(const K8sRun&) = delete;
+  PodScheduling plain;  // the pod of an eruplan request (its app's label, default namespace)
+  const PodScheduling* pod = nullptr;
+  K8sCluster cluster;
+  // Per node: what Kubernetes' non-zero defaults add to its running pods'
+  // cpu and memory in scoring; the pod's own scoring request.
+  std::vector<NanoCores> nonzero_cpu_extra;
+  std::vector<Bytes> nonzero_memory_extra;
+  NanoCores pod_nonzero_cpu = 0;
+  Bytes pod_nonzero_memory = 0;
+  std::vector<std::uint32_t> order;   // every node, in name order
+  std::vector<K8sFit> fit;            // per node
+  std::vector<std::int64_t> info_of;  // per node: its place in the infos, or -1
+};
+// Fills `run`; a result when the run ends before any cycle (count 0, too
+// many replicas for an unlimited cluster).
+std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run);
+// The filters of one cycle over every node in name order, each node's
+// status (reasons of the first filter that rejects it); the nodes that pass
+// go to `feasible` in name order. `placed`: new replicas per node so far.
+std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run,
+                                      const K8sCycle& cycle,
+                                      const std::vector<std::int64_t>& placed,
+                                      std::vector<std::uint32_t>& feasible);
+// Kubernetes' "0/N nodes are available: ..." for the statuses of a cycle
+// with no feasible node, then eruplan's line when `replica` > 0 were placed.
+std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
+                                      std::int64_t count);
+// NodeResourcesFit's score (with the non-zero defaults) and
+// BalancedAllocation's (with the requests as they are) of the node's next
+// replica, `placed` being there; `plugins` left empty.
+NodeScore k8s_resource_score(const StrategyInput& in, const K8sRun& run, std::uint32_t node,
+                             std::int64_t placed);
+
+// The strategy for a request with scoring.profile kubernetes (k8s_fast.cpp):
+// the same cycle on counts kept per node and per domain, updated as each
+// replica is placed, so no cycle rescans the running pods.
 StrategyResult k8s_profile_strategy(const StrategyInput& input);
+// The one-at-a-time reference (k8s_profile.cpp): every cycle runs every
+// plugin over the cluster's pods as kube-scheduler would. The tests compare
+// the fast path with it; the bench times it.
+StrategyResult k8s_profile_reference(const StrategyInput& input);
 
 }  // namespace eruplan

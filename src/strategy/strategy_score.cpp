@@ -223,6 +223,9 @@ std::string kubernetes_words(const std::string& kind, bool kubernetes_input) {
   if (kind == "not available") return "node(s) were unschedulable";
   if (kind == "taint") return "node(s) had untolerated taint";
   if (kind == "instances") return "Too many pods";
+  if (kind == "node affinity") return "node(s) didn't match Pod's node affinity/selector";
+  if (kind == "ports") return "node(s) didn't have free ports for the requested pod ports";
+  if (kind == "anti-affinity") return "node(s) didn't match pod anti-affinity rules";
   if (kind == "storage" && kubernetes_input) return "Insufficient ephemeral-storage";
   return "Insufficient " + kind;
 }

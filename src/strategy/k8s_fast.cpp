@@ -1,0 +1,491 @@
+// The kubernetes profile's fast path (k8s_profile.h): the reference's cycle
+// (k8s_profile.cpp) on state computed once and updated per placed replica.
+// Every topology key the plugins use is interned once (each node's value as
+// a domain number); the running pods are read once into counts per domain
+// (PodTopologySpread's matching pods, InterPodAffinity's matching terms and
+// score sums) and per node (matching pods for hostname spreading, the
+// resource scores); a placed replica adds its own share to its node and
+// domains. A cycle is then a pass over the nodes with integer lookups, and
+// the normalizations over the feasible ones, as the plugins do. When no node
+// is feasible, the message comes from the reference's filters on the same
+// state, so both say the same.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <deque>
+#include <unordered_map>
+
+#include "k8s_profile.h"
+#include "random.h"
+
+namespace eruplan {
+
+namespace {
+
+// One node label key: each node's value as a domain number.
+struct Topology {
+  std::string key;
+  std::vector<std::int32_t> dom;  // per node; -1 when the node lacks the key
+  std::int32_t empty = -1;        // the domain of the value "" (nodes lacking the key join it
+                                  // where the reference reads a missing value as "")
+  std::size_t domains = 0;
+};
+
+class Topologies {
+ public:
+  explicit Topologies(const K8sCluster& k) : k_(k) {}
+  // The index of `key`'s topology, built on first use.
+  std::size_t of(const std::string& key) {
+    for (std::size_t t = 0; t < all_.size(); ++t)
+      if (all_[t].key == key) return t;
+    Topology t;
+    t.key = key;
+    t.dom.assign(k_.labels.size(), -1);
+    std::unordered_map<std::string, std::int32_t> ids;
+    for (std::size_t i = 0; i < k_.labels.size(); ++i)
+      if (const std::string* v = find_label(k_.labels[i], key))
+        t.dom[i] = ids.emplace(*v, static_cast<std::int32_t>(ids.size())).first->second;
+    t.empty = ids.emplace(std::string(), static_cast<std::int32_t>(ids.size())).first->second;
+    t.domains = ids.size();
+    all_.push_back(std::move(t));
+    return all_.size() - 1;
+  }
+  const Topology& operator[](std::size_t t) const { return all_[t]; }
+
+ private:
+  const K8sCluster& k_;
+  std::deque<Topology> all_;  // references stay valid as keys are added
+};
+
+// nodeAffinityPolicy and nodeTaintsPolicy: does node i count for the
+// constraint?
+bool included(const TopologySpreadConstraint& c, bool affinity_ok, bool untolerated) {
+  if (c.node_affinity_policy == SpreadPolicy::Honor && !affinity_ok) return false;
+  if (c.node_taints_policy == SpreadPolicy::Honor && untolerated) return false;
+  return true;
+}
+
+// The spread plugins count a pod when it is in the new pod's namespace and
+// the selector has requirements and matches it.
+bool counted(const TopologySpreadConstraint& c, const std::string& pod_ns, const std::string& ns,
+             const Labels& labels) {
+  return c.selector && !c.selector->requirements.empty() && ns == pod_ns &&
+         c.selector->matches(labels);
+}
+
+bool matches_all(const Inventory& inv, const std::vector<PodAffinityTerm>& terms,
+                 const std::string& owner_ns, const std::string& ns, const Labels& labels) {
+  return std::all_of(terms.begin(), terms.end(), [&](const PodAffinityTerm& t) {
+    return k8s_term_matches(inv, t, owner_ns, ns, labels);
+  });
+}
+
+bool with_affinity(const PodScheduling* s) {
+  return s && (!s->affinity.required.empty() || !s->affinity.preferred.empty() ||
+               !s->anti_affinity.required.empty() || !s->anti_affinity.preferred.empty());
+}
+
+// Counts per domain of one topology.
+struct DomainCounts {
+  std::size_t topo = 0;
+  std::vector<std::int64_t> n;
+};
+
+struct HardSpread {
+  const TopologySpreadConstraint* c = nullptr;
+  std::size_t topo = 0;
+  std::vector<char> eligible;       // per node: its pods count
+  std::vector<std::int64_t> count;  // per domain
+  std::vector<char> present;        // per domain: some eligible node has it
+  std::int64_t domains = 0;         // present ones
+  std::int64_t self = 0;            // the new pod matches the selector
+  bool adds = false;                // a placed replica is counted
+};
+
+struct SoftSpread {
+  const TopologySpreadConstraint* c = nullptr;
+  std::size_t topo = 0;
+  bool hostname = false;
+  std::vector<std::int64_t> on_node;  // per node: matching pods
+  std::vector<char> contributes;      // per node: adds to its domain
+  std::vector<std::int64_t> count;    // per domain
+  std::vector<std::uint32_t> stamp;   // per domain: last cycle seen among the feasible
+  bool adds = false;
+};
+
+// Applies `f` to the scores in [min, max] (every one, or those `keep`
+// allows), through a table of its values when the range is small: raw
+// scores take few values, and the normalizations divide.
+template <class F, class Keep>
+void normalize(std::vector<std::int64_t>& scores, std::int64_t min, std::int64_t max, F f,
+               Keep keep) {
+  if (min > max) return;
+  constexpr std::int64_t kTable = 4096;
+  if (max - min >= kTable || static_cast<std::int64_t>(scores.size()) < max - min) {
+    for (std::size_t n = 0; n < scores.size(); ++n)
+      if (keep(n)) scores[n] = f(scores[n]);
+    return;
+  }
+  std::vector<std::int64_t> table(static_cast<std::size_t>(max - min + 1));
+  for (std::int64_t x = min; x <= max; ++x) table[static_cast<std::size_t>(x - min)] = f(x);
+  for (std::size_t n = 0; n < scores.size(); ++n)
+    if (keep(n)) scores[n] = table[static_cast<std::size_t>(scores[n] - min)];
+}
+
+}  // namespace
+
+StrategyResult k8s_profile_strategy(const StrategyInput& in) {
+  K8sRun run;
+  if (auto early = k8s_prepare(in, run)) return std::move(*early);
+  const Inventory& inv = *in.inventory;
+  const Scoring& scoring = in.request->scoring;
+  const PodScheduling& pod = *run.pod;
+  const K8sCluster& k = run.cluster;
+  const std::size_t n_nodes = inv.nodes.size();
+  StrategyResult result;
+  result.deploy.assign(in.infos.size(), 0);
+  result.scores.resize(in.infos.size());
+
+  // Node-local: the filters before NodeResourcesFit, and the static scores.
+  K8sCycle local;
+  local.cluster = &k;
+  std::vector<char> local_ok(n_nodes, 0), affinity_ok(n_nodes, 0), untolerated(n_nodes, 0);
+  std::vector<std::int64_t> taint_raw(n_nodes, 0), affinity_raw(n_nodes, 0);
+  std::vector<Toleration> prefer;
+  for (const Toleration& t : in.request->tolerations)
+    if (t.effect.empty() || t.effect == "PreferNoSchedule") prefer.push_back(t);
+  for (std::uint32_t i = 0; i < n_nodes; ++i) {
+    const Node& node = inv.nodes[i];
+    affinity_ok[i] = k8s_required_node_affinity(pod, k.labels[i], node.name);
+    untolerated[i] = k8s_untolerated_taint(node, in.request->tolerations);
+    local_ok[i] = run.fit[i].capacity >= 0 && k8s_filter_node_unschedulable(local, i).ok() &&
+                  k8s_filter_node_name(local, i).ok() && !untolerated[i] &&
+                  k8s_filter_node_affinity(local, i).ok() && k8s_filter_node_ports(local, i).ok();
+    for (const Taint& taint : node.taints)
+      if (taint.effect == "PreferNoSchedule" &&
+          std::none_of(prefer.begin(), prefer.end(),
+                       [&](const Toleration& t) { return t.tolerates(taint); }))
+        ++taint_raw[i];
+    for (const PreferredSchedulingTerm& t : pod.node_affinity.preferred)
+      if (t.term.matches(k.labels[i], node.name)) affinity_raw[i] += t.weight;
+  }
+  const bool own_ports = !pod.host_ports.empty();  // a replica's ports clash with the next one's
+
+  Topologies topos(k);
+  // PodTopologySpread, filter.
+  std::vector<HardSpread> hard;
+  for (const TopologySpreadConstraint& s : pod.spread)
+    if (s.do_not_schedule) {
+      hard.emplace_back();
+      hard.back().c = &s;
+      hard.back().topo = topos.of(s.topology_key);
+    }
+  for (HardSpread& h : hard) {
+    const Topology& t = topos[h.topo];
+    h.count.assign(t.domains, 0);
+    h.present.assign(t.domains, 0);
+    h.eligible.assign(n_nodes, 0);
+    h.self = h.c->selector && h.c->selector->matches(pod.labels) ? 1 : 0;
+    h.adds = counted(*h.c, pod.ns, pod.ns, pod.labels);
+    for (std::uint32_t i = 0; i < n_nodes; ++i) {
+      const bool all_keys = std::all_of(
+          hard.begin(), hard.end(), [&](const HardSpread& o) { return topos[o.topo].dom[i] >= 0; });
+      if (!all_keys || !included(*h.c, affinity_ok[i], untolerated[i])) continue;
+      h.eligible[i] = 1;
+      const std::int32_t d = t.dom[i];
+      if (!h.present[d]) ++h.domains;
+      h.present[d] = 1;
+      for (const K8sPod& p : k.pods[i])
+        if (counted(*h.c, pod.ns, *p.ns, *p.labels)) ++h.count[d];
+    }
+  }
+  // PodTopologySpread, score.
+  const bool own_spread = !pod.spread.empty();
+  std::vector<SoftSpread> soft;
+  for (const TopologySpreadConstraint& s : own_spread ? pod.spread : k.default_spread) {
+    if (s.do_not_schedule) continue;
+    soft.emplace_back();
+    soft.back().c = &s;
+    soft.back().topo = topos.of(s.topology_key);
+  }
+  std::vector<char> soft_keys(n_nodes, 1);  // the node has every soft key
+  for (std::uint32_t i = 0; i < n_nodes; ++i)
+    for (const SoftSpread& s : soft)
+      if (topos[s.topo].dom[i] < 0) soft_keys[i] = 0;
+  for (SoftSpread& s : soft) {
+    const Topology& t = topos[s.topo];
+    s.hostname = s.c->topology_key == kHostnameLabel;
+    s.on_node.assign(n_nodes, 0);
+    s.contributes.assign(n_nodes, 0);
+    s.count.assign(t.domains, 0);
+    s.stamp.assign(t.domains, 0);
+    s.adds = counted(*s.c, pod.ns, pod.ns, pod.labels);
+    for (std::uint32_t i = 0; i < n_nodes; ++i) {
+      for (const K8sPod& p : k.pods[i])
+        if (counted(*s.c, pod.ns, *p.ns, *p.labels)) ++s.on_node[i];
+      s.contributes[i] = !s.hostname && (!own_spread || soft_keys[i]) &&
+                         included(*s.c, affinity_ok[i], untolerated[i]);
+      if (s.contributes[i]) s.count[t.dom[i] >= 0 ? t.dom[i] : t.empty] += s.on_node[i];
+    }
+  }
+
+  // InterPodAffinity: counts per domain for the filter, sums for the score.
+  std::vector<DomainCounts> aff, anti, existing_anti, score_sums;
+  auto slot = [&](std::vector<DomainCounts>& m, const std::string& key) -> DomainCounts& {
+    const std::size_t t = topos.of(key);
+    for (DomainCounts& d : m)
+      if (d.topo == t) return d;
+    m.push_back({t, std::vector<std::int64_t>(topos[t].domains, 0)});
+    return m.back();
+  };
+  std::int64_t aff_total = 0;
+  auto add = [&](std::vector<DomainCounts>& m, const std::string& key, std::uint32_t i,
+                 std::int64_t n) {
+    DomainCounts& d = slot(m, key);
+    const std::int32_t dom = topos[d.topo].dom[i];
+    if (dom < 0) return false;
+    d.n[static_cast<std::size_t>(dom)] += n;
+    return true;
+  };
+  std::vector<std::size_t> aff_terms;  // per required affinity term: its entry of `aff`
+  for (const PodAffinityTerm& t : pod.affinity.required) {
+    slot(aff, t.topology_key);
+    aff_terms.push_back(static_cast<std::size_t>(&slot(aff, t.topology_key) - aff.data()));
+  }
+  for (const PodAffinityTerm& t : pod.anti_affinity.required) slot(anti, t.topology_key);
+  const bool has_preferred =
+      !pod.affinity.preferred.empty() || !pod.anti_affinity.preferred.empty();
+  bool any_affinity = false;
+  // One pod `p` (running, or a placed replica) on node i.
+  auto add_pod = [&](const K8sPod& p, std::uint32_t i) {
+    if (p.scheduling)
+      for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
+        if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
+          add(existing_anti, t.topology_key, i, 1);
+    if (!pod.affinity.required.empty() &&
+        matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
+      for (const PodAffinityTerm& t : pod.affinity.required)
+        if (add(aff, t.topology_key, i, 1)) ++aff_total;
+    for (const PodAffinityTerm& t : pod.anti_affinity.required)
+      if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels)) add(anti, t.topology_key, i, 1);
+    const PodScheduling* s = p.scheduling;
+    const bool with = with_affinity(s);
+    any_affinity = any_affinity || with;
+    if (!has_preferred && !with) return;
+    for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
+      if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
+        add(score_sums, t.term.topology_key, i, t.weight);
+    for (const WeightedPodAffinityTerm& t : pod.anti_affinity.preferred)
+      if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
+        add(score_sums, t.term.topology_key, i, -t.weight);
+    if (!s) return;
+    for (const PodAffinityTerm& t : s->affinity.required)
+      if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
+        add(score_sums, t.topology_key, i, 1);  // hardPodAffinityWeight
+    for (const WeightedPodAffinityTerm& t : s->affinity.preferred)
+      if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
+        add(score_sums, t.term.topology_key, i, t.weight);
+    for (const WeightedPodAffinityTerm& t : s->anti_affinity.preferred)
+      if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
+        add(score_sums, t.term.topology_key, i, -t.weight);
+  };
+  for (std::uint32_t i = 0; i < n_nodes; ++i)
+    for (const K8sPod& p : k.pods[i]) add_pod(p, i);
+  const bool affinity_self = matches_all(inv, pod.affinity.required, pod.ns, pod.ns, pod.labels);
+  const K8sPod self{&pod.ns, &pod.labels, &pod};
+
+  // Resource scores per node, the chosen node's refreshed after each pick.
+  std::vector<NodeScore> resources(n_nodes);
+  std::vector<std::int64_t> placed(n_nodes, 0);
+  for (std::uint32_t i = 0; i < n_nodes; ++i)
+    if (local_ok[i]) resources[i] = k8s_resource_score(in, run, i, 0);
+
+  SplitMix64 random(scoring.tie_seed);
+  std::vector<std::uint32_t> feasible;
+  feasible.reserve(n_nodes);
+  std::vector<std::int64_t> scores[4];
+  std::vector<std::int64_t> hard_min(hard.size());
+  for (std::int64_t replica = 0; replica < in.count; ++replica) {
+    // Filter.
+    for (std::size_t h = 0; h < hard.size(); ++h) {
+      std::int64_t min = INT32_MAX;
+      for (std::size_t d = 0; d < hard[h].count.size(); ++d)
+        if (hard[h].present[d]) min = std::min(min, hard[h].count[d]);
+      if (hard[h].c->min_domains && hard[h].domains < *hard[h].c->min_domains) min = 0;
+      hard_min[h] = min;
+    }
+    feasible.clear();
+    for (const std::uint32_t i : run.order) {
+      if (!local_ok[i] || placed[i] >= run.fit[i].capacity || (own_ports && placed[i] > 0))
+        continue;
+      bool ok = true;
+      for (std::size_t h = 0; ok && h < hard.size(); ++h) {
+        const std::int32_t d = topos[hard[h].topo].dom[i];
+        ok = d >= 0 && hard[h].count[static_cast<std::size_t>(d)] + hard[h].self - hard_min[h] <=
+                           hard[h].c->max_skew;
+      }
+      if (!ok) continue;
+      bool exist = true;
+      for (const std::size_t a : aff_terms) {
+        const DomainCounts& d = aff[a];
+        const std::int32_t dom = topos[d.topo].dom[i];
+        if (dom < 0) {
+          ok = false;
+          break;
+        }
+        if (d.n[static_cast<std::size_t>(dom)] <= 0) exist = false;
+      }
+      if (!ok || (!exist && !(aff_total == 0 && affinity_self))) continue;
+      for (const DomainCounts& d : anti) {
+        const std::int32_t dom = topos[d.topo].dom[i];
+        if (dom >= 0 && d.n[static_cast<std::size_t>(dom)] > 0) ok = false;
+      }
+      for (const DomainCounts& d : existing_anti) {
+        const std::int32_t dom = topos[d.topo].dom[i];
+        if (dom >= 0 && d.n[static_cast<std::size_t>(dom)] > 0) ok = false;
+      }
+      if (ok) feasible.push_back(i);
+    }
+    if (feasible.empty()) {
+      K8sCycle cycle;
+      cycle.cluster = &run.cluster;
+      k8s_prefilter_spread(cycle);
+      k8s_prefilter_interpod(cycle);
+      std::vector<std::uint32_t> none;
+      result.outcome = StrategyOutcome::Infeasible;
+      result.message = k8s_unschedulable_message(k8s_filter_all(in, run, cycle, placed, none),
+                                                 replica, in.count);
+      std::fill(result.deploy.begin(), result.deploy.end(), 0);
+      return result;
+    }
+    const std::size_t nf = feasible.size();
+    // TaintToleration and NodeAffinity: static raw scores, normalized over
+    // the feasible nodes.
+    for (std::vector<std::int64_t>& s : scores) s.assign(nf, 0);
+    for (std::size_t f = 0; f < nf; ++f) {
+      scores[0][f] = taint_raw[feasible[f]];
+      scores[1][f] = affinity_raw[feasible[f]];
+    }
+    k8s_default_normalize(scores[0], true);
+    k8s_default_normalize(scores[1], false);
+    // PodTopologySpread.
+    if (!soft.empty()) {
+      const auto stamp = static_cast<std::uint32_t>(replica + 1);
+      std::vector<double> weight(soft.size());
+      std::size_t not_ignored = 0;
+      for (const std::uint32_t i : feasible) {
+        if (own_spread && !soft_keys[i]) continue;
+        ++not_ignored;
+        for (SoftSpread& s : soft) {
+          if (s.hostname) continue;
+          const Topology& t = topos[s.topo];
+          s.stamp[static_cast<std::size_t>(t.dom[i] >= 0 ? t.dom[i] : t.empty)] = stamp;
+        }
+      }
+      for (std::size_t ci = 0; ci < soft.size(); ++ci) {
+        std::size_t size = not_ignored;
+        if (!soft[ci].hostname)
+          size = static_cast<std::size_t>(
+              std::count(soft[ci].stamp.begin(), soft[ci].stamp.end(), stamp));
+        weight[ci] = std::log(static_cast<double>(size + 2));
+      }
+      std::int64_t min = INT64_MAX, max = 0;
+      for (std::size_t f = 0; f < nf; ++f) {
+        const std::uint32_t i = feasible[f];
+        if (own_spread && !soft_keys[i]) continue;
+        double score = 0;
+        for (std::size_t ci = 0; ci < soft.size(); ++ci) {
+          const SoftSpread& s = soft[ci];
+          const std::int32_t d = topos[s.topo].dom[i];
+          if (d < 0) continue;
+          const std::int64_t cnt = s.hostname ? s.on_node[i] : s.count[static_cast<std::size_t>(d)];
+          score += static_cast<double>(cnt) * weight[ci] + static_cast<double>(s.c->max_skew - 1);
+        }
+        scores[2][f] = static_cast<std::int64_t>(std::round(score));
+        min = std::min(min, scores[2][f]);
+        max = std::max(max, scores[2][f]);
+      }
+      // NormalizeScore: fewer matching pods score higher; ignored nodes 0.
+      normalize(
+          scores[2], min, max,
+          [&](std::int64_t x) {
+            return max == 0 ? kMaxNodeScore : kMaxNodeScore * (max + min - x) / max;
+          },
+          [&](std::size_t f) { return !own_spread || soft_keys[feasible[f]]; });
+    }
+    // InterPodAffinity.
+    if (has_preferred || any_affinity) {
+      std::int64_t min = INT64_MAX, max = INT64_MIN;
+      for (std::size_t f = 0; f < nf; ++f) {
+        std::int64_t sum = 0;
+        for (const DomainCounts& d : score_sums) {
+          const std::int32_t dom = topos[d.topo].dom[feasible[f]];
+          if (dom >= 0) sum += d.n[static_cast<std::size_t>(dom)];
+        }
+        scores[3][f] = sum;
+        min = std::min(min, sum);
+        max = std::max(max, sum);
+      }
+      const std::int64_t diff = max - min;
+      normalize(
+          scores[3], min, max,
+          [&](std::int64_t x) {
+            double v = 0;
+            if (diff > 0)
+              v = static_cast<double>(kMaxNodeScore) *
+                  (static_cast<double>(x - min) / static_cast<double>(diff));
+            return static_cast<std::int64_t>(v);
+          },
+          [](std::size_t) { return true; });
+    }
+    // Totals and the pick, nodes in name order.
+    std::int64_t best_total = 0;
+    std::size_t best = 0, ties = 0;
+    for (std::size_t f = 0; f < nf; ++f) {
+      const std::uint32_t i = feasible[f];
+      const NodeScore& r = resources[i];
+      std::int64_t total = scoring.fit_weight * r.fit + scoring.balanced_weight * r.balanced;
+      for (std::size_t p = 0; p < 4; ++p) total += kK8sScorePlugins[p].weight * scores[p][f];
+      if (replica == 0 && run.info_of[i] >= 0) {
+        NodeScore& out = result.scores[static_cast<std::size_t>(run.info_of[i])];
+        out = r;
+        out.plugins = {scores[0][f],
+                       scores[1][f],
+                       scores[2][f],
+                       scores[3][f],
+                       r.fit,
+                       r.balanced,
+                       0};  // ImageLocality: eruplan knows no images
+        out.total = total;
+      }
+      if (f == 0 || total > best_total) {
+        best = f;
+        best_total = total;
+        ties = 1;
+      } else if (total == best_total) {
+        ++ties;
+        if (scoring.tie_random && random.next() % ties == 0) best = f;
+      }
+    }
+    // Reserve: the replica joins its node's pods and domains.
+    const std::uint32_t c = feasible[best];
+    ++placed[c];
+    run.cluster.pods[c].push_back(self);
+    if (run.info_of[c] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[c])];
+    if (placed[c] < run.fit[c].capacity) resources[c] = k8s_resource_score(in, run, c, placed[c]);
+    for (HardSpread& h : hard)
+      if (h.adds && h.eligible[c]) ++h.count[static_cast<std::size_t>(topos[h.topo].dom[c])];
+    for (SoftSpread& s : soft) {
+      if (!s.adds) continue;
+      ++s.on_node[c];
+      if (s.contributes[c]) {
+        const Topology& t = topos[s.topo];
+        ++s.count[static_cast<std::size_t>(t.dom[c] >= 0 ? t.dom[c] : t.empty)];
+      }
+    }
+    add_pod(self, c);
+  }
+  return result;
+}
+
+}  // namespace eruplan

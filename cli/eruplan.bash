@@ -64,9 +64,10 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     validate)
       case $prev in
@@ -122,9 +123,10 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     share)
       case $prev in

@@ -298,6 +298,10 @@ Group state_group() {
       report_option(),
       flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
       file("--pdbs", "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
+      choice("--queue-sort",
+             "Order of several requests: priority, or priority then QoS class (qos: "
+             "Guaranteed, Burstable, BestEffort)",
+             {"priority", "qos"}, "priority"),
       checked("--tie-break",
               "Equal totals under the kubernetes profile: name (the lowest node name) or "
               "random:SEED (kube-scheduler's pick, seeded)",
@@ -499,6 +503,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
   options.preempt = a.flag("--preempt");
+  options.queue_qos = a.value("--queue-sort") == "qos";
   if (a.has("--tie-break"))
     if (auto tie = parse_tie_break(a.value("--tie-break"))) options.tie_seed = *tie;
   // apply prints an inventory in the format of -n unless -o says otherwise.

@@ -52,6 +52,9 @@ struct PlanOptions {
   // lower priority, as kube-scheduler's DefaultPreemption chooses them.
   bool preempt = false;
   std::vector<PodDisruptionBudget> pdbs;  // --pdbs
+  // --queue-sort qos: equal priorities by QoS class (Guaranteed, Burstable,
+  // BestEffort), as scheduler-plugins' QOSSort orders its queue.
+  bool queue_qos = false;
 };
 
 // Caches the capacity pass per request shape: a later request with the same

@@ -259,16 +259,21 @@ struct Planner {
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
     std::string why;
+    // Each replica changes one node (its own, and its victims'): every other
+    // node's verdict and victims are kept (no undo happens in this loop).
+    PreemptionCache answers;
     while (placed < request.count) {
+      if (!options.preemption_cache) answers = PreemptionCache{};
       std::size_t room = nodes.size();
       for (std::size_t p = 0; p < nodes.size() && room == nodes.size(); ++p)
-        if (filter(state, nodes[p]).code == FilterCode::Fits) room = p;
+        if (answers.verdict(state, nodes[p], filter).code == FilterCode::Fits) room = p;
       if (room < nodes.size()) {
         place_one(request, out, room, &local);
         ++placed;
         continue;
       }
-      PreemptionResult r = find_preemption(state, pods, nodes, preemptor, options.pdbs, filter);
+      PreemptionResult r =
+          find_preemption(state, pods, nodes, preemptor, options.pdbs, filter, &answers);
       if (!r.chosen) {
         why = r.message;
         break;

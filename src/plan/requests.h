@@ -55,6 +55,10 @@ struct PlanOptions {
   // --queue-sort qos: equal priorities by QoS class (Guaranteed, Burstable,
   // BestEffort), as scheduler-plugins' QOSSort orders its queue.
   bool queue_qos = false;
+  // Keep each node's preemption answers from replica to replica while the
+  // node is unchanged (PreemptionCache); false redoes every node for every
+  // replica, the plain reference the tests and the benchmark compare with.
+  bool preemption_cache = true;
 };
 
 // Caches the capacity pass per request shape: a later request with the same

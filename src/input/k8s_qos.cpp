@@ -22,6 +22,8 @@ QosClass pod_qos(const Doc& doc, ValueId spec) {
   // gives it a positive quantity.
   std::map<std::string, std::int64_t> requests, limits;
   bool guaranteed = true;
+  // `cpu` and `memory` say whether the list names the kind at all (a
+  // request of 0 is given, and keeps its limit from becoming the request).
   auto add_list = [&](ValueId list, std::map<std::string, std::int64_t>& to, bool& cpu,
                       bool& memory) {
     if (list == kNoValue || doc[list].kind != ValueKind::Object) return;
@@ -29,11 +31,11 @@ QosClass pod_qos(const Doc& doc, ValueId spec) {
       const std::string_view name = doc.text(doc.key(list, i));
       const bool is_cpu = name == "cpu", is_memory = name == "memory";
       if (!is_cpu && !is_memory) continue;
+      (is_cpu ? cpu : memory) = true;
       // cpu in nanocores, memory in bytes: exact enough to compare.
       const auto q = quantity(r, path, doc.member(list, i), is_cpu ? 9 : 0);
       if (!q || *q <= 0) continue;
       to[std::string(name)] = saturating_add(to[std::string(name)], *q);
-      (is_cpu ? cpu : memory) = true;
     }
   };
   for (const ValueId containers :
@@ -65,7 +67,8 @@ QosClass pod_qos(const Doc& doc, ValueId spec) {
         if ((name == "cpu" && !req_cpu) || (name == "memory" && !req_memory))
           requests[name] = saturating_add(requests[name], value);
       }
-      if (!lim_cpu || !lim_memory) guaranteed = false;
+      // Guaranteed needs a positive cpu and memory limit in every container.
+      if (!own_limits.count("cpu") || !own_limits.count("memory")) guaranteed = false;
     }
   }
   if (requests.empty() && limits.empty()) return QosClass::BestEffort;

@@ -46,8 +46,6 @@ bool Args::flag(std::string_view key) const {
 
 namespace {
 
-constexpr const char* kStdin = "-";
-
 using namespace command_options;
 using namespace command_runs;
 

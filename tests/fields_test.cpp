@@ -151,6 +151,7 @@ std::vector<Schema> schemas() {
       {"kubernetes toleration", kKubeTolerationFields, {"KUBERNETES INPUTS"}},
       {"kubernetes selector", kKubeLabelSelectorFields, {"KUBERNETES INPUTS"}},
       {"kubernetes requirement", kKubeRequirementFields, {"KUBERNETES INPUTS"}},
+      {"kubernetes pod group spec", kKubePodGroupSpecFields, {"KUBERNETES INPUTS"}},
   };
 }
 
@@ -202,6 +203,7 @@ const std::vector<std::pair<std::string, Table>>& kube_tables() {
       {"toleration", kKubeTolerationFields},
       {"selector", kKubeLabelSelectorFields},
       {"requirement", kKubeRequirementFields},
+      {"PodGroup spec", kKubePodGroupSpecFields},
   };
   return tables;
 }

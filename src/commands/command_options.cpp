@@ -271,6 +271,10 @@ Group state_group() {
       report_option(),
       flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
       file("--pdbs", "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
+      choice("--queue-sort",
+             "Order of several requests: priority, or priority then QoS class (qos: "
+             "Guaranteed, Burstable, BestEffort)",
+             {"priority", "qos"}, "priority"),
       checked("--tie-break",
               "Equal totals under the kubernetes profile: name (the lowest node name) or "
               "random:SEED (kube-scheduler's pick, seeded)",

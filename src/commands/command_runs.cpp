@@ -215,6 +215,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
   options.preempt = a.flag("--preempt");
+  options.queue_qos = a.value("--queue-sort") == "qos";
   if (a.has("--tie-break"))
     if (auto tie = parse_tie_break(a.value("--tie-break"))) options.tie_seed = *tie;
   // apply prints an inventory in the format of -n unless -o says otherwise.

@@ -355,6 +355,9 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
     options.explain = r.boolean(path.child("explain"), e).value_or(false);
   if (const ValueId e = f["preempt"]; e != kNoValue)
     options.preempt = r.boolean(path.child("preempt"), e).value_or(false);
+  if (const ValueId q = f["queue_sort"]; q != kNoValue)
+    options.queue_qos = read_choice(r, path.child("queue_sort"), q, {"priority", "qos"},
+                                    "priority or qos") == "qos";
   // share's model (drf or mesos), and mesos' seed and cycles.
   if (const ValueId m = f["model"]; m != kNoValue)
     if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")

@@ -208,8 +208,11 @@ struct PlanRunner {
     const CapacityMap& map = *result.capacity;
     if (outcome.status == RequestStatus::Partial)
       result.err += "partial: placed " + std::to_string(outcome.placed) + " of " +
-                    std::to_string(request.count) + ", min_count " +
-                    std::to_string(request.min_count) + '\n';
+                    std::to_string(request.count) +
+                    (request.group_min > 0 ? ", group " + request.group + " needs at least " +
+                                                 std::to_string(request.group_min) + " pods"
+                                           : ", min_count " + std::to_string(request.min_count)) +
+                    '\n';
     result.deploy = outcome.deploy;
     result.err += plan_cut_warnings(inventory, map, options.plans);
     if (options.command == Command::Apply) {
@@ -323,6 +326,7 @@ struct PlanRunner {
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
     plan_options.preempt = options.preempt;
+    plan_options.queue_qos = options.queue_qos;
     plan_options.pdbs = std::move(pdbs);
     if (!set.list) {
       plan_requests(state, set.requests, plan_options, [&](std::size_t, RequestOutcome&& o) {

@@ -77,6 +77,9 @@ inline std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
+// A pod spec's QoS class, as Kubernetes' ComputePodQOS (k8s_qos.cpp).
+QosClass pod_qos(const Doc& doc, ValueId spec);
+
 // One pod's (or one pod template's) effective request (SPEC §12).
 struct PodRequest {
   NanoCores cpu = 0;

@@ -232,7 +232,18 @@ namespace kube_toleration_field {
 enum : std::size_t { kKey, kOperator, kValue, kEffect, kCount };
 }
 
+// spec: of a PodGroup (scheduler-plugins' coscheduling,
+// scheduling.x-k8s.io/v1alpha1): the group's minimum in pods.
+inline constexpr std::array kKubePodGroupSpecFields{
+    FieldSpec{"minMember", FieldKind::Integer, "",
+              "a PodGroup's minimum in pods, running ones counting (required, >= 1)"},
+};
+namespace kube_pod_group_spec_field {
+enum : std::size_t { kMinMember, kCount };
+}
+
 static_assert(kKubeListFields.size() == kube_list_field::kCount);
+static_assert(kKubePodGroupSpecFields.size() == kube_pod_group_spec_field::kCount);
 static_assert(kKubeNodeFields.size() == kube_node_field::kCount);
 static_assert(kKubeMetadataFields.size() == kube_metadata_field::kCount);
 static_assert(kKubeNodeSpecFields.size() == kube_node_spec_field::kCount);

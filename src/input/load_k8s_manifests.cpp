@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "k8s_daemonset.h"
+#include "k8s_pod_groups.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
 #include "priority_classes.h"
@@ -98,6 +99,7 @@ struct Manifest {
   std::int64_t parallelism = 1;
   std::optional<std::int64_t> completions;
   bool host_network = false;  // spec.hostNetwork (a DaemonSet's tolerations)
+  std::optional<PodGroupLabels> group;  // coscheduling labels (SPEC §17)
 };
 
 // One pod-carrying object as a request; its name even when other fields
@@ -133,6 +135,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   if (ns != kNoValue)
     if (auto s = r.string(meta_path.child("namespace"), ns)) m.ns = *s;
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
+  if (kind == "Pod") m.group = read_pod_group_labels(r, meta_path.child("labels"), labels);
 
   NamedList<std::string> template_labels;
   ValueId pod_spec = spec;
@@ -173,6 +176,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
          {kube_metadata_field::kLabels});
     const ValueId t_labels = t_fields[kube_metadata_field::kLabels];
     template_labels = string_map(r, template_path.child("metadata").child("labels"), t_labels);
+    m.group = read_pod_group_labels(r, template_path.child("metadata").child("labels"), t_labels);
     pod_spec = t_spec;
     pod_path = template_spec_path;
     if (t_spec == kNoValue)
@@ -214,6 +218,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   req.memory = pod.memory;
   req.storage = pod.storage;
   req.extended = pod.extended;
+  req.qos = pod_qos(r.doc(), pod_spec);
   for (const std::string& h : pod.hugepages)
     r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
 
@@ -418,6 +423,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     std::string_view kind;
   };
   std::vector<Item> manifests;
+  std::vector<Item> pod_group_items;                  // PodGroup objects (SPEC §17)
   std::map<std::string, std::int64_t> skipped_kinds;  // kind -> objects skipped
   std::vector<std::string> skipped_order;             // kinds in the order first met
   std::int64_t skipped = 0;
@@ -445,6 +451,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     if (!k.ends_with("List")) {
       if (is_pod_kind(k))
         manifests.push_back({di, -1, d, k});
+      else if (k == "PodGroup")
+        pod_group_items.push_back({di, -1, d, k});
       else
         skip(k);
       continue;
@@ -478,6 +486,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       }
       if (is_pod_kind(ik))
         manifests.push_back({di, i, item, ik});
+      else if (ik == "PodGroup")
+        pod_group_items.push_back({di, i, item, ik});
       else
         skip(ik);
     }
@@ -507,7 +517,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   if (manifests.empty() && diags.error_count() == errors_before)
     r.error(FieldPath{}, doc->root(),
             "the file holds no object that places pods (" + pod_kinds_text() + ")");
-  std::vector<std::string> names;  // every manifest's name so far
+  std::vector<std::string> names;             // every manifest's name so far
+  std::vector<PodGroupMember> group_members;  // parallel to set.requests
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
     const FieldPath in_stream =
@@ -565,7 +576,22 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     // other problems too. The caller sees the errors in diags.
     set.requests.push_back(std::move(req));
     set.indexes.push_back(static_cast<std::uint32_t>(i));
+    group_members.push_back({m.ns, std::move(m.group)});
   }
+  // Pod groups: PodGroup objects and the members' labels (SPEC §17).
+  std::vector<PodGroupObject> pod_groups;
+  for (const Item& g : pod_group_items) {
+    const FieldPath in_stream = several ? stream.at(static_cast<std::int64_t>(g.document)) : root;
+    const FieldPath items_path = in_stream.child("items"), item = items_path.at(g.index);
+    if (auto o = read_pod_group(r, g.index >= 0 ? item : in_stream, g.value))
+      pod_groups.push_back(std::move(*o));
+  }
+  std::vector<RunningLabels> running;
+  if (inventory)
+    for (const RunningPod& p : inventory->pods) running.push_back({&p.ns, &p.labels});
+  if (census)
+    for (const PodCensus::Pod& p : census->elsewhere) running.push_back({&p.ns, &p.labels});
+  apply_pod_groups(set.requests, group_members, pod_groups, running);
   if (diags.error_count() > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }

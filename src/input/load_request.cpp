@@ -559,6 +559,20 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
 // request is raised to it, and with cpu_bind cpu is raised to cpu_limit.
 void normalise(Draft& d, Diagnostics& diags) {
   Request& req = d.request;
+  // QoS as Kubernetes has it for one container: BestEffort without requests
+  // and limits; Guaranteed with both limits and requests equal to them (a
+  // missing request takes its limit); else Burstable.
+  // (A Kubernetes object's class is its pod's, computed when it is read.)
+  if (req.pod)
+    ;
+  else if (req.cpu == 0 && req.cpu_limit == 0 && req.memory == 0 && req.memory_limit == 0)
+    req.qos = QosClass::BestEffort;
+  else if (req.cpu_limit > 0 && req.memory_limit > 0 &&
+           (req.cpu == 0 || req.cpu == req.cpu_limit) &&
+           (req.memory == 0 || req.memory == req.memory_limit))
+    req.qos = QosClass::Guaranteed;
+  else
+    req.qos = QosClass::Burstable;
   if (req.cpu == 0 && req.cpu_limit > 0) {
     req.cpu = req.cpu_limit;
     d.cpu_origin = d.cpu_limit_origin;

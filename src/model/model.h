@@ -420,6 +420,11 @@ struct Scoring {
   std::uint64_t tie_seed = 0;
 };
 
+// A pod's QoS class, as Kubernetes computes it from requests and limits
+// (cpu and memory): the order --queue-sort qos puts equal priorities in.
+enum class QosClass : std::uint8_t { Guaranteed, Burstable, BestEffort };
+std::string_view qos_name(QosClass q);  // "Guaranteed", ...
+
 // A normalised request (SPEC §3): missing requests take their limits,
 // limits are raised to requests, and with cpu_bind cpu is raised to cpu_limit.
 struct Request {
@@ -456,6 +461,12 @@ struct Request {
   std::int64_t priority = 0;
   std::int64_t min_count = 0;  // 0 = not given (count)
   std::string group;           // empty = none
+  // A pod group (coscheduling labels or a PodGroup object): its minimum in
+  // pods, running members counting; 0 = none (every member's count is its
+  // minimum). Every member of the group carries the same values.
+  std::int64_t group_min = 0;
+  std::int64_t group_running = 0;       // the group's pods already running
+  QosClass qos = QosClass::BestEffort;  // from the request's or pod's requests and limits
 
   Origin cpu_origin;  // where resources.cpu came from, for cross-file checks
   // Where each name of filter.nodes and of filter.exclude was given

@@ -256,19 +256,27 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
 }
 
 std::size_t pick_candidate(const Inventory& inventory, std::span<const NodeVictims> candidates) {
+  std::vector<const NodeVictims*> pointers;
+  pointers.reserve(candidates.size());
+  for (const NodeVictims& c : candidates) pointers.push_back(&c);
+  return pick_candidate(inventory, pointers);
+}
+
+std::size_t pick_candidate(const Inventory& inventory,
+                           std::span<const NodeVictims* const> candidates) {
   std::vector<std::size_t> left(candidates.size());
   for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
   // Keeps the candidates whose key is smallest (`less` orders keys).
   const auto keep_best = [&](auto key, auto less) {
     if (left.size() <= 1) return;
-    auto best = key(candidates[left.front()]);
+    auto best = key(*candidates[left.front()]);
     for (const std::size_t i : left) {
-      auto k = key(candidates[i]);
+      auto k = key(*candidates[i]);
       if (less(k, best)) best = k;
     }
     std::vector<std::size_t> next;
     for (const std::size_t i : left) {
-      auto k = key(candidates[i]);
+      auto k = key(*candidates[i]);
       if (!less(k, best) && !less(best, k)) next.push_back(i);
     }
     left.swap(next);
@@ -300,24 +308,58 @@ std::size_t pick_candidate(const Inventory& inventory, std::span<const NodeVicti
   return left.front();
 }
 
+PreemptionCache::Entry& PreemptionCache::entry(const Inventory& state, std::uint32_t node) {
+  if (entries_.size() < state.nodes.size()) entries_.resize(state.nodes.size());
+  Entry& e = entries_[node];
+  if (e.revision != state.nodes[node].revision) {
+    e.revision = state.nodes[node].revision;
+    e.has_verdict = e.has_victims = false;
+  }
+  return e;
+}
+
+const FilterVerdict& PreemptionCache::verdict(const Inventory& state, std::uint32_t node,
+                                              const ReplicaFilter& filter) {
+  Entry& e = entry(state, node);
+  if (!e.has_verdict) {
+    e.verdict = filter(state, node);
+    e.has_verdict = true;
+  }
+  return e.verdict;
+}
+
+const NodeVictims& PreemptionCache::victims(Inventory& state, const RunningPods& pods,
+                                            std::uint32_t node, const Preemptor& preemptor,
+                                            std::span<const PodDisruptionBudget> pdbs,
+                                            const ReplicaFilter& filter) {
+  Entry& e = entry(state, node);
+  if (!e.has_victims) {
+    e.victims = select_victims(state, pods, node, preemptor, pdbs, filter);
+    e.has_victims = true;
+  }
+  return e.victims;
+}
+
 PreemptionResult find_preemption(Inventory& state, const RunningPods& pods,
                                  std::span<const std::uint32_t> nodes, const Preemptor& preemptor,
                                  std::span<const PodDisruptionBudget> pdbs,
-                                 const ReplicaFilter& filter) {
+                                 const ReplicaFilter& filter, PreemptionCache* cache) {
   PreemptionResult result;
   if (preemptor.never) {
     result.message = "preemption: not eligible due to preemptionPolicy=Never.";
     return result;
   }
-  std::vector<NodeVictims> candidates;
+  PreemptionCache local;
+  PreemptionCache& answers = cache != nullptr ? *cache : local;
+  std::vector<const NodeVictims*> candidates;
   std::map<std::string, std::int64_t> histogram;
   std::size_t with_status = 0;
   for (const std::uint32_t node : nodes) {
-    const FilterVerdict first = filter(state, node);
-    if (first.code != FilterCode::Unschedulable) continue;  // absent: not helpful
-    NodeVictims nv = select_victims(state, pods, node, preemptor, pdbs, filter);
+    if (answers.verdict(state, node, filter).code != FilterCode::Unschedulable)
+      continue;  // absent: not helpful
+    const NodeVictims& nv = answers.victims(state, pods, node, preemptor, pdbs, filter);
     if (fits(nv.verdict) && !nv.victims.empty()) {
-      candidates.push_back(std::move(nv));
+      candidates.push_back(&nv);
       continue;
     }
     if (fits(nv.verdict)) continue;
@@ -325,7 +367,7 @@ PreemptionResult find_preemption(Inventory& state, const RunningPods& pods,
     for (const std::string& reason : nv.verdict.reasons) ++histogram[reason];
   }
   if (!candidates.empty()) {
-    result.chosen = std::move(candidates[pick_candidate(state, candidates)]);
+    result.chosen = *candidates[pick_candidate(state, candidates)];
     return result;
   }
   const std::int64_t absent = static_cast<std::int64_t>(state.nodes.size() - with_status);

@@ -116,6 +116,34 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
 // highest-priority victims, then node name. Returns an index into
 // `candidates`; candidates must not be empty.
 std::size_t pick_candidate(const Inventory& inventory, std::span<const NodeVictims> candidates);
+// The same over pointers (no candidate is copied).
+std::size_t pick_candidate(const Inventory& inventory,
+                           std::span<const NodeVictims* const> candidates);
+
+// Per-node answers of find_preemption for one preemptor and filter, kept
+// from call to call while a node's revision stays: its first filter verdict
+// and its victims. Placing a replica or evicting a pod changes only its own
+// node's revision, so planning many replicas redoes one node per replica
+// instead of every node. Valid only while nodes change through reserve()
+// and RunningPods::evict (which bump revisions), never through an undo.
+class PreemptionCache {
+ public:
+  const FilterVerdict& verdict(const Inventory& state, std::uint32_t node,
+                               const ReplicaFilter& filter);
+  const NodeVictims& victims(Inventory& state, const RunningPods& pods, std::uint32_t node,
+                             const Preemptor& preemptor, std::span<const PodDisruptionBudget> pdbs,
+                             const ReplicaFilter& filter);
+
+ private:
+  struct Entry {
+    std::uint64_t revision = 0;
+    bool has_verdict = false, has_victims = false;
+    FilterVerdict verdict;
+    NodeVictims victims;
+  };
+  Entry& entry(const Inventory& state, std::uint32_t node);
+  std::vector<Entry> entries_;
+};
 
 struct PreemptionResult {
   std::optional<NodeVictims> chosen;
@@ -131,7 +159,7 @@ struct PreemptionResult {
 PreemptionResult find_preemption(Inventory& state, const RunningPods& pods,
                                  std::span<const std::uint32_t> nodes, const Preemptor& preemptor,
                                  std::span<const PodDisruptionBudget> pdbs,
-                                 const ReplicaFilter& filter);
+                                 const ReplicaFilter& filter, PreemptionCache* cache = nullptr);
 
 // "would place it on n1 by evicting 1 pod"
 std::string preemption_line(const Inventory& inventory, const NodeVictims& chosen);

@@ -277,16 +277,21 @@ struct Planner {
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
     std::string why;
+    // Each replica changes one node (its own, and its victims'): every other
+    // node's verdict and victims are kept (no undo happens in this loop).
+    PreemptionCache answers;
     while (placed < request.count) {
+      if (!options.preemption_cache) answers = PreemptionCache{};
       std::size_t room = nodes.size();
       for (std::size_t p = 0; p < nodes.size() && room == nodes.size(); ++p)
-        if (filter(state, nodes[p]).code == FilterCode::Fits) room = p;
+        if (answers.verdict(state, nodes[p], filter).code == FilterCode::Fits) room = p;
       if (room < nodes.size()) {
         place_one(request, out, room, &local);
         ++placed;
         continue;
       }
-      PreemptionResult r = find_preemption(state, pods, nodes, preemptor, options.pdbs, filter);
+      PreemptionResult r =
+          find_preemption(state, pods, nodes, preemptor, options.pdbs, filter, &answers);
       if (!r.chosen) {
         why = r.message;
         break;
@@ -359,7 +364,9 @@ struct Planner {
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return requests[a].priority > requests[b].priority;
+      if (requests[a].priority != requests[b].priority)
+        return requests[a].priority > requests[b].priority;
+      return options.queue_qos && requests[a].qos < requests[b].qos;
     });
     std::vector<std::vector<std::size_t>> out;
     if (options.atomic) {
@@ -389,14 +396,19 @@ struct Planner {
       UndoLog undo;
       std::vector<RequestOutcome> outs;
       std::size_t failed = unit.size();
-      for (std::size_t m = 0; m < unit.size(); ++m) {
-        outs.push_back(plan_one(requests[unit[m]], gang ? &undo : nullptr));
-        if (gang && outs.back().status == RequestStatus::Rejected) {
-          failed = m;
-          break;
+      if (gang && !options.atomic && requests[unit.front()].group_min > 0) {
+        const std::string why = plan_pod_group(unit, outs, undo);
+        if (!why.empty()) reject_all(unit, outs, undo, why);
+      } else {
+        for (std::size_t m = 0; m < unit.size(); ++m) {
+          outs.push_back(plan_one(requests[unit[m]], gang ? &undo : nullptr));
+          if (gang && outs.back().status == RequestStatus::Rejected) {
+            failed = m;
+            break;
+          }
         }
+        if (failed < unit.size()) reject_gang(unit, failed, outs, undo);
       }
-      if (failed < unit.size()) reject_gang(unit, failed, outs, undo);
       for (std::size_t m = 0; m < outs.size(); ++m) {
         sink(unit[m], std::move(outs[m]));
         // A sink that rendered and left the map gives it back to the cache:
@@ -407,13 +419,35 @@ struct Planner {
     if (pods_) pods_->remove_evicted(state);
   }
 
+  // A pod group with a minimum (SPEC §17), as coscheduling places it: its
+  // pods (running ones counting) fewer than the minimum are rejected before
+  // any is tried (PreFilter); otherwise each member places as many of its
+  // pods as it can, and the group stands when they and the running ones
+  // reach the minimum, else nothing of it is placed. Returns why the group
+  // is rejected, or empty.
+  std::string plan_pod_group(const std::vector<std::size_t>& unit,
+                             std::vector<RequestOutcome>& outs, UndoLog& undo) {
+    const Request& head = requests[unit.front()];
+    std::int64_t pods = head.group_running;
+    for (const std::size_t i : unit)
+      if (requests[i].satisfied.empty()) pods += requests[i].count;
+    const std::string name = "group " + head.group + ": ";
+    const std::string needs = ", needs at least " + std::to_string(head.group_min);
+    if (pods < head.group_min) return name + std::to_string(pods) + " pods" + needs;
+    std::int64_t placed = 0;
+    for (const std::size_t i : unit) {
+      Request member = requests[i];
+      if (member.min_count == 0 && strategy_row(member.strategy).min_count) member.min_count = 1;
+      outs.push_back(plan_one(member, &undo));
+      placed += outs.back().placed;
+    }
+    if (placed + head.group_running >= head.group_min) return {};
+    return name + std::to_string(placed + head.group_running) + " of " + std::to_string(pods) +
+           " pods can run (" + std::to_string(head.group_running) + " running)" + needs;
+  }
+
   void reject_gang(const std::vector<std::size_t>& unit, std::size_t failed,
                    std::vector<RequestOutcome>& outs, UndoLog& undo) {
-    const std::vector<std::uint32_t> touched = undo.nodes();
-    undo.undo(state);
-    for (const std::uint32_t i : touched) cache.changed(state, i);
-    for (const Victim& v : unit_evicted_) pods_->restore(v);
-    unit_evicted_.clear();
     const Request& culprit = requests[unit[failed]];
     const RequestOutcome& why = outs[failed];
     std::string message =
@@ -425,6 +459,17 @@ struct Planner {
                  std::to_string(culprit.min_count);
     else
       message += ": " + why.reason;
+    reject_all(unit, outs, undo, message);
+  }
+
+  // Undoes the unit and rejects every member with `message`.
+  void reject_all(const std::vector<std::size_t>& unit, std::vector<RequestOutcome>& outs,
+                  UndoLog& undo, const std::string& message) {
+    const std::vector<std::uint32_t> touched = undo.nodes();
+    undo.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
+    for (const Victim& v : unit_evicted_) pods_->restore(v);
+    unit_evicted_.clear();
     for (std::size_t m = 0; m < unit.size(); ++m) {
       if (m >= outs.size()) {
         RequestOutcome skipped;

@@ -52,6 +52,13 @@ struct PlanOptions {
   // lower priority, as kube-scheduler's DefaultPreemption chooses them.
   bool preempt = false;
   std::vector<PodDisruptionBudget> pdbs;  // --pdbs
+  // --queue-sort qos: equal priorities by QoS class (Guaranteed, Burstable,
+  // BestEffort), as scheduler-plugins' QOSSort orders its queue.
+  bool queue_qos = false;
+  // Keep each node's preemption answers from replica to replica while the
+  // node is unchanged (PreemptionCache); false redoes every node for every
+  // replica, the plain reference the tests and the benchmark compare with.
+  bool preemption_cache = true;
 };
 
 // Caches the capacity pass per request shape: a later request with the same

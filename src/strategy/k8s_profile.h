@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,5 +143,12 @@ inline constexpr K8sScorePlugin kK8sScorePlugins[] = {
 
 // The strategy for a request with scoring.profile kubernetes.
 StrategyResult k8s_profile_strategy(const StrategyInput& input);
+
+// Bounded work: a cycle per replica over every node (and every pod placed
+// so far), so the replicas tried (count, or one past what the nodes hold)
+// times (nodes + (running pods + replicas) / 100) may be at most
+// kK8sProfileSteps; past it, what is too large, in words.
+inline constexpr std::int64_t kK8sProfileSteps = 4'000'000;
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& input);
 
 }  // namespace eruplan

@@ -292,29 +292,14 @@ std::string render_mesos(const Inventory& state, const MesosSpec& spec, const Me
 RunResult run_mesos(const RunOptions& options) {
   RunResult result;
   if (!options.request) {
-    result.exit = ExitCode::Usage;
-    result.err =
-        "eruplan: error: share needs -r FILE (the roles and frameworks)\n"
-        "Run with --help for more information.\n";
-    if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, "share needs -r FILE", {});
+    usage_failure(result, options.output, "share needs -r FILE (the roles and frameworks)");
     return result;
   }
   Diagnostics diags;
-  diags.set_strict(options.strict);
-  result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
-  load_pods(result.inventory, options.pods, options.kubernetes, diags);
+  load_node_inputs(result, options, diags);
   std::optional<MesosSpec> spec = load_mesos(*options.request, diags);
   if (result.inventory && spec) check_mesos(*result.inventory, *spec, diags);
-  result.err = diags.to_string();
-  if (diags.has_errors() || !result.inventory || !spec) {
-    result.exit = ExitCode::Invalid;
-    result.problems = diags.items();
-    if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
-                                    result.problems);
-    return result;
-  }
+  if (!inputs_valid(result, options, diags, spec.has_value())) return result;
   Inventory state = *result.inventory;
   const MesosResult shared = mesos_share(state, *spec, *options.mesos);
   if (options.report) result.report = mesos_report(*result.inventory, state, *spec, shared);
@@ -327,10 +312,7 @@ RunResult run_mesos(const RunOptions& options) {
                               spec->frameworks[o.framework].name + " +" +
                               std::to_string(o.launched));
   result.out = render_mesos(state, *spec, shared, *options.mesos, options.output);
-  if (options.save_inventory)
-    result.saved_inventory =
-        render_inventory(state, *options.save_inventory,
-                         options.units.value_or(default_units(*options.save_inventory)));
+  save_inventory(result, options, state);
   return result;
 }
 

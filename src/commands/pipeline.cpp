@@ -419,10 +419,7 @@ struct PlanRunner {
           options.output == OutputFormat::Table ? OutputFormat::Yaml : options.output;
       result.out = render_inventory(state, format, options.units.value_or(default_units(format)));
     }
-    if (options.save_inventory && stands)
-      result.saved_inventory =
-          render_inventory(state, *options.save_inventory,
-                           options.units.value_or(default_units(*options.save_inventory)));
+    if (stands) save_inventory(result, options, state);
     if (options.report) {
       const Request& first = set.requests.front();
       ReportSection section =
@@ -562,6 +559,31 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text);
 // the paths that stop early (usage, invalid input) get theirs here; those
 // whose capacity pass ran have written theirs already.
 RunResult run(const RunOptions& options) { return run_freeing(options, nullptr); }
+
+void load_node_inputs(RunResult& result, const RunOptions& options, Diagnostics& diags) {
+  diags.set_strict(options.strict);
+  result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
+  load_pods(result.inventory, options.pods, options.kubernetes, diags);
+}
+
+bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostics& diags,
+                  bool loaded) {
+  result.err = diags.to_string();
+  if (!diags.has_errors() && loaded && result.inventory) return true;
+  result.exit = ExitCode::Invalid;
+  result.problems = diags.items();
+  if (options.output != OutputFormat::Table)
+    result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
+                                  result.problems);
+  return false;
+}
+
+void save_inventory(RunResult& result, const RunOptions& options, const Inventory& state) {
+  if (options.save_inventory)
+    result.saved_inventory =
+        render_inventory(state, *options.save_inventory,
+                         options.units.value_or(default_units(*options.save_inventory)));
+}
 
 void usage_failure(RunResult& result, OutputFormat format, const std::string& message) {
   result.exit = ExitCode::Usage;

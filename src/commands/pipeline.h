@@ -135,6 +135,17 @@ void show_failure(RunResult& result, const Inventory& inventory, const Request& 
 // failure document of exit 3.
 std::string invalid_message(const std::vector<Diagnostic>& problems);
 
+// share's, share --model mesos' and realloc's first step: -n (an eruplan
+// inventory or Kubernetes nodes) and --pods into result.inventory.
+void load_node_inputs(RunResult& result, const RunOptions& options, Diagnostics& diags);
+// After a command's inputs loaded (`loaded` false when one did not): the
+// diagnostics into result.err and, when any is an error, exit 3 with the
+// failure document; true when the command may go on.
+bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostics& diags,
+                  bool loaded);
+// --save-inventory: the state after the command, when asked for.
+void save_inventory(RunResult& result, const RunOptions& options, const Inventory& state);
+
 RunResult run(const RunOptions& options);
 // The same, freeing options.nodes.text once the inventory is loaded.
 RunResult run(RunOptions&& options);

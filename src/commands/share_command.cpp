@@ -192,21 +192,11 @@ RunResult run_share(const RunOptions& options) {
     return result;
   }
   Diagnostics diags;
-  diags.set_strict(options.strict);
   // -n may be a Kubernetes node list and --pods its running pods (SPEC §12).
-  result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
-  load_pods(result.inventory, options.pods, options.kubernetes, diags);
+  load_node_inputs(result, options, diags);
   std::optional<ShareSpec> spec = load_share(*options.request, diags);
   if (result.inventory && spec) check_share(*result.inventory, *spec, diags);
-  result.err = diags.to_string();
-  if (diags.has_errors() || !result.inventory || !spec) {
-    result.exit = ExitCode::Invalid;
-    result.problems = diags.items();
-    if (options.output != OutputFormat::Table)
-      result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
-                                    result.problems);
-    return result;
-  }
+  if (!inputs_valid(result, options, diags, spec.has_value())) return result;
   Inventory state = *result.inventory;
   ShareOptions share_options;
   share_options.jobs = options.jobs;
@@ -224,10 +214,7 @@ RunResult run_share(const RunOptions& options) {
     return result;
   }
   result.out = render_share(state, *spec, shared, options.output);
-  if (options.save_inventory)
-    result.saved_inventory =
-        render_inventory(state, *options.save_inventory,
-                         options.units.value_or(default_units(*options.save_inventory)));
+  save_inventory(result, options, state);
   return result;
 }
 

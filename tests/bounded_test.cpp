@@ -233,6 +233,95 @@ std::vector<Case> cases() {
        {{"nodes.yaml", aliased}, {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
        "plan -n nodes.yaml -r request.yaml",
        {3}});
+  // Binding requests: each new instance gets its own plan, so the plans a
+  // run lists or gives out are bounded by the input (4096, or one per 4
+  // bytes); past that, exit 3.
+  const std::string device = "nodes:\n  - {name: n1, memory: 8Gi, volumes: {/sda0: 1Ti}}\n";
+  const std::string unlimited =
+      "app: a\ncount: 1000000\nresources: {memory: 1, volumes: [\"AUTO:/d:rw:0\"]}\n";
+  for (const char* command : {"plan", "apply"})
+    out.push_back({std::string(command) + ": a million instances of an unlimited volume quota",
+                   {{"nodes.yaml", device}, {"request.yaml", unlimited}},
+                   std::string(command) + " -n nodes.yaml -r request.yaml -o json",
+                   {3}});
+  out.push_back({"compare: a million instances of an unlimited volume quota",
+                 {{"nodes.yaml", device}, {"request.yaml", unlimited}},
+                 "compare -n nodes.yaml -r request.yaml -o json",
+                 {3}});
+  out.push_back({"grow: a million instances of an unlimited volume quota",
+                 {{"nodes.yaml", device},
+                  {"request.yaml", unlimited},
+                  {"template.yaml", "name: t\nmemory: 8Gi\nvolumes: {/sda0: 1Ti}\n"}},
+                 "grow -n nodes.yaml -r request.yaml --template template.yaml",
+                 {3}});
+  out.push_back(
+      {"drain: three million bound instances move",
+       {{"nodes.yaml",
+         "nodes:\n  - {name: n1, memory: 8Gi, volumes: {/sda0: 1Ti}, instances: {a: "
+         "3000000}}\n  - {name: n2, memory: 8Gi, volumes: {/sda0: 1Ti}}\n"},
+        {"request.yaml", "app: a\nresources: {memory: 1, volumes: [\"AUTO:/d:rw:0\"]}\n"}},
+       "drain -n nodes.yaml -r request.yaml --node n1 -o json",
+       {3}});
+  out.push_back({"plan: 4,000 instances of a 1-byte volume each, within the budget",
+                 {{"nodes.yaml", device},
+                  {"request.yaml",
+                   "app: a\ncount: 4000\nresources: {memory: 1, volumes: [\"AUTO:/d:rw:1\"]}\n"}},
+                 "plan -n nodes.yaml -r request.yaml -o json",
+                 {0}});
+  std::string fifty = "nodes:\n";
+  for (int n = 0; n < 50; ++n)
+    fifty += "  - {name: n" + std::to_string(n) + ", memory: 8Gi, volumes: {/sda0: 1Ti}}\n";
+  for (const char* output : {"json", "table"})
+    out.push_back(
+        {std::string("capacity: 50 nodes of billions of plans each, -o ") + output,
+         {{"nodes.yaml", fifty},
+          {"request.yaml", "app: a\nresources: {memory: 1, volumes: [\"AUTO:/d:rw:0\"]}\n"}},
+         std::string("capacity -n nodes.yaml -r request.yaml -o ") + output,
+         {0}});
+  out.push_back(
+      {"capacity: CPU binding of a microcore on 4096 cores",
+       {{"nodes.yaml", "share_base: 1000\nnodes:\n  - {name: n1, cpu: 4096, memory: 8Ti}\n"},
+        {"request.yaml", "app: a\nresources: {memory: 1, cpu: 0.001, cpu_bind: true}\n"}},
+       "capacity -n nodes.yaml -r request.yaml -o json",
+       {0}});
+  // --preempt: each instance past what fits evicts victims, one at a time.
+  std::string victims = "nodes:\n- name: n1\n  cpu: 2\n  memory: 8Gi\n  workloads:\n";
+  for (int w = 0; w < 700; ++w)
+    victims += "  - {id: w" + std::to_string(w) +
+               ", app: b, cpu: 0.001, memory: 1, priority: " + std::to_string(w % 7) + "}\n";
+  out.push_back({"plan --preempt: a billion instances against 700 tiny victims",
+                 {{"nodes.yaml", victims},
+                  {"request.yaml",
+                   "app: c\ncount: 1000000000\npriority: 1000\nresources: {cpu: 0.001, memory: 1, "
+                   "cpu_fit: true}\n"}},
+                 "plan -n nodes.yaml -r request.yaml --preempt",
+                 {0, 4}});
+  // The kubernetes profile checks every node for each replica.
+  const std::string k8s_score =
+      "app: a\ncount: 100000000\nstrategy: score\nscoring: {profile: kubernetes}\n"
+      "resources: {memory: 1}\n";
+  out.push_back(
+      {"plan: kubernetes profile, a hundred million replicas on two nodes",
+       {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"},
+        {"request.yaml", k8s_score}},
+       "plan -n nodes.yaml -r request.yaml",
+       {3}});
+  std::string many_nodes = "nodes:\n";
+  for (int n = 0; n < 2000; ++n)
+    many_nodes += "  - {name: n" + std::to_string(n) + ", memory: 8Gi}\n";
+  std::string k8s_5000 = k8s_score;
+  k8s_5000.replace(k8s_5000.find("100000000"), 9, "5000");
+  // 10 million node checks: within the bound since the fast path, so planned.
+  out.push_back({"plan: kubernetes profile, 5,000 replicas on 2,000 nodes",
+                 {{"nodes.yaml", many_nodes}, {"request.yaml", k8s_5000}},
+                 "plan -n nodes.yaml -r request.yaml",
+                 {0}});
+  out.push_back(
+      {"compare: score under the kubernetes profile, a hundred million replicas",
+       {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"},
+        {"request.yaml", k8s_score}},
+       "compare -n nodes.yaml -r request.yaml",
+       {0, 3, 4}});
   return out;
 }
 

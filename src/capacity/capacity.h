@@ -7,6 +7,7 @@
 // capacity.cpp for the table).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -113,6 +114,24 @@ struct CapacityMap {
 // exactly regardless. A node whose capacity runs to millions (1-byte volumes
 // on a terabyte device) would otherwise list them all.
 inline constexpr std::int64_t kDefaultMaxPlans = 100'000;
+// Bounded work: the binding plans one run lists in its PlanMaps or gives to
+// new instances (each instance of a binding request gets its own plan) are
+// at most 4,096, or one per 4 bytes of the run's input when that is more. A
+// PlanMap shares its part evenly among the inventory's nodes (the capacity
+// stays exact; a warning says where a list was cut).
+inline constexpr std::int64_t kMinPlanBudget = 4096;
+inline std::int64_t plan_budget(std::uint64_t input_bytes) {
+  const std::uint64_t by_input = input_bytes / 4;
+  return by_input > static_cast<std::uint64_t>(kMinPlanBudget) ? static_cast<std::int64_t>(by_input)
+                                                               : kMinPlanBudget;
+}
+// Plans listed per node when `budget` plans are shared among `nodes` nodes
+// and `requests` requests: at least 1, at most kDefaultMaxPlans.
+inline std::int64_t plans_per_node(std::int64_t budget, std::size_t nodes, std::size_t requests) {
+  const auto parts = static_cast<std::int64_t>(std::max<std::size_t>(nodes, 1)) *
+                     static_cast<std::int64_t>(std::max<std::size_t>(requests, 1));
+  return std::clamp<std::int64_t>(budget / parts, 1, kDefaultMaxPlans);
+}
 struct CapacityOptions {
   std::int64_t max_plans = kDefaultMaxPlans;
   unsigned jobs = 1;  // threads for the per-node map (SPEC §9 --jobs); output never depends on it

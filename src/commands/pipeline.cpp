@@ -147,8 +147,34 @@ std::string plan_cut_warnings(const Inventory& inventory, const CapacityMap& map
 
 // Plans listed per node: `--plans none|assigned` lists none up front; the
 // nodes that get instances then get exactly the plans they are assigned.
-std::int64_t listed_plans(PlansShown plans) {
-  return plans == PlansShown::All ? kDefaultMaxPlans : 0;
+// --plans all shares the run's plan budget among nodes and requests.
+std::int64_t listed_plans(PlansShown plans, std::int64_t budget, const Inventory& inventory,
+                          std::size_t requests) {
+  return plans == PlansShown::All ? plans_per_node(budget, inventory.nodes.size(), requests) : 0;
+}
+
+// The run's input in bytes: the plan budget grows with it.
+std::uint64_t input_bytes(const RunOptions& o) {
+  std::uint64_t n = o.nodes.text.size();
+  for (const std::optional<Source>* s : {&o.request, &o.pods, &o.pdbs})
+    if (*s) n += (*s)->text.size();
+  for (const Source& s : o.more_pods) n += s.text.size();
+  return n;
+}
+
+// A run past its plan budget: exit 3 naming the request and what is too large.
+void too_large(RunResult& result, const RunOptions& options, std::optional<std::size_t> index,
+               const std::string& reason) {
+  Diagnostics d;
+  d.error(Origin{options.request ? options.request->name : std::string("<command line>"), 0, 0,
+                 index ? "requests[" + std::to_string(*index) + "].count" : std::string("count")},
+          reason);
+  result.exit = ExitCode::Invalid;
+  result.problems = d.items();
+  result.err += d.to_string();
+  result.out.clear();
+  result.saved_inventory.reset();
+  result.report.reset();
 }
 
 struct PlanRunner {
@@ -169,6 +195,9 @@ struct PlanRunner {
   // `state` is the loaded inventory itself, not a copy (see run()).
   bool in_place = false;
   std::vector<PodDisruptionBudget> pdbs;  // --pdbs
+  std::int64_t budget = kMinPlanBudget;   // plan_budget of the run's input
+  std::string too_large_reason;           // a request past the budget (exit 3)
+  std::size_t too_large_index = 0;
 
   // The inventory as loaded, for what is shown.
   const Inventory& loaded() const { return in_place ? state : *result.inventory; }
@@ -189,6 +218,10 @@ struct PlanRunner {
   }
 
   void single(const Request& request, RequestOutcome&& outcome) {
+    if (outcome.too_large) {
+      too_large_reason = outcome.reason;
+      return;
+    }
     const Inventory& inventory = loaded();
     result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
     note_reasons("", outcome.capacity);
@@ -232,6 +265,11 @@ struct PlanRunner {
   }
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
+    if (outcome.too_large) {
+      too_large_reason = outcome.reason;
+      too_large_index = index;
+    }
+    if (!too_large_reason.empty()) return;
     const Request& request = set.requests[index];
     result.requests[index] = {request.name, outcome.status, outcome.placed, evicted(outcome)};
     switch (outcome.status) {
@@ -322,7 +360,8 @@ struct PlanRunner {
     else
       state = *result.inventory;
     PlanOptions plan_options;
-    plan_options.max_plans = listed_plans(options.plans);
+    plan_options.max_plans = listed_plans(options.plans, budget, state, set.requests.size());
+    plan_options.max_bound_instances = budget;
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
     plan_options.preempt = options.preempt;
@@ -332,12 +371,21 @@ struct PlanRunner {
       plan_requests(state, set.requests, plan_options, [&](std::size_t, RequestOutcome&& o) {
         single(set.requests.front(), std::move(o));
       });
+      if (!too_large_reason.empty()) {
+        too_large(result, options, std::nullopt, too_large_reason);
+        if (in_place) *result.inventory = std::move(state);
+        return;
+      }
     } else {
       entries.resize(set.requests.size());
       result.requests.resize(set.requests.size());
       if (options.output == OutputFormat::Json) stream += kJsonRequestListHead;
       plan_requests(state, set.requests, plan_options,
                     [&](std::size_t i, RequestOutcome&& o) { entry(i, std::move(o)); });
+      if (!too_large_reason.empty()) {
+        too_large(result, options, too_large_index, too_large_reason);
+        return;
+      }
       if (counts.rejected > 0) {
         result.exit = ExitCode::Infeasible;
         result.err += failures + "infeasible: " + std::to_string(counts.rejected) + " of " +
@@ -576,6 +624,7 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text) {
 
 RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   RunResult result;
+  const std::int64_t budget = plan_budget(input_bytes(options));
   if (options.command == Command::Share) return run_share(options);  // SPEC §10, share.h
   if (options.command != Command::Validate && !options.request && options.overrides.empty()) {
     result.exit = ExitCode::Usage;
@@ -666,6 +715,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
 
   CapacityOptions capacity_options;
   capacity_options.jobs = options.jobs;
+  capacity_options.max_plans =
+      plans_per_node(budget, result.inventory->nodes.size(), set ? set->requests.size() : 1);
   if (options.plans == PlansShown::None && options.command == Command::Capacity)
     capacity_options.max_plans = 0;
   if (options.command == Command::Capacity) {
@@ -690,7 +741,9 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}, false, std::move(pdbs)}.run();
+  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {},
+             false,   std::move(pdbs), budget, {}, 0}
+      .run();
   return result;
 }
 

@@ -156,9 +156,26 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
   return o;
 }
 
-// Plans listed per node, as `plan` lists them: none up front unless --plans all.
-std::int64_t plans_listed(PlansShown plans) {
-  return plans == PlansShown::All ? kDefaultMaxPlans : 0;
+std::int64_t whatif_budget(const WhatIfOptions& o) {
+  std::uint64_t n = o.nodes.text.size();
+  for (const std::optional<Source>* s : {&o.request, &o.pods})
+    if (*s) n += (*s)->text.size();
+  for (const std::vector<Source>* list : {&o.more_pods, &o.templates})
+    for (const Source& s : *list) n += s.text.size();
+  return plan_budget(n);
+}
+
+std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory) {
+  return o.plans == PlansShown::All ? plans_per_node(whatif_budget(o), inventory.nodes.size(), 1)
+                                    : 0;
+}
+
+void too_large(RunResult& r, const WhatIfOptions& o, const std::string& reason) {
+  r.out.clear();
+  r.err.clear();
+  invalid(r, o.output,
+          Origin{o.request ? o.request->name : std::string("<command line>"), 0, 0, "count"},
+          reason);
 }
 
 ShowOptions show_options(const WhatIfOptions& o) {
@@ -171,11 +188,16 @@ ShowOptions show_options(const WhatIfOptions& o) {
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
                    const std::string& head) {
   PlanOptions po;
-  po.max_plans = plans_listed(o.plans);
+  po.max_plans = plans_listed(o, state);
+  po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
   const Inventory before = state;
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();
+  if (out.too_large) {
+    too_large(r, o, out.reason);
+    return;
+  }
   r.capacity = out.capacity;
   r.deploy = out.deploy;
   r.inventory = before;
@@ -292,8 +314,14 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
   const std::vector<Strategy> set = compare_set(o.strategies);
   std::vector<Inventory> after(o.report ? set.size() : 0);
   for (std::size_t i = 0; i < set.size(); ++i)
-    w.strategies.push_back(
-        compare_one(inventory, request, set[i], o.jobs, o.report ? &after[i] : nullptr));
+    w.strategies.push_back(compare_one(inventory, request, set[i], o.jobs,
+                                       o.report ? &after[i] : nullptr, whatif_budget(o)));
+  for (const StrategyComparison& c : w.strategies)
+    if (c.too_large) {
+      too_large(r, o, std::string(strategy_name(c.strategy)) + ": " + c.reason);
+      w.strategies.clear();
+      return;
+    }
   if (o.report) {
     std::vector<ReportSection> sections;
     for (std::size_t i = 0; i < set.size(); ++i) {
@@ -445,7 +473,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
-    r.capacity = capacity_pass(state, request, CapacityOptions{plans_listed(o.plans), o.jobs});
+    r.capacity = capacity_pass(state, request, CapacityOptions{plans_listed(o, state), o.jobs});
     r.deploy = std::vector<std::int64_t>(r.capacity->nodes.size(), 0);
     r.inventory = state;
     r.err += "drain: " + o.node + " runs no instance of " + request.app + "; nothing to move\n";
@@ -476,7 +504,7 @@ UsageSpread usage_spread(const std::vector<double>& usages) {
 }
 
 StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
-                               unsigned jobs, Inventory* after) {
+                               unsigned jobs, Inventory* after, std::int64_t max_bound_instances) {
   StrategyComparison c;
   c.strategy = strategy;
   request.strategy = strategy;
@@ -484,9 +512,11 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   Inventory state = inventory;
   PlanOptions po;
   po.max_plans = 0;
+  po.max_bound_instances = max_bound_instances;
   po.jobs = jobs;
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   const RequestOutcome& out = outs.front();
+  c.too_large = out.too_large;
   c.satisfied = out.status == RequestStatus::Satisfied;
   c.feasible = out.status != RequestStatus::Rejected;
   if (!c.feasible)

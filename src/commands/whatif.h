@@ -74,11 +74,14 @@ struct StrategyComparison {
   UsageSpread spread;
   UsageSpread before;                     // the inventory's own spread, over the same nodes
   std::vector<std::string> zero_reasons;  // with `after`: per inventory node, why it took none
+  bool too_large = false;  // past max_bound_instances (reason says so): compare exits 3
 };
 
-// `after`, when given, receives the inventory after the strategy's plan.
+// `after`, when given, receives the inventory after the strategy's plan;
+// `max_bound_instances` as PlanOptions has it.
 StrategyComparison compare_one(const Inventory& inventory, Request request, Strategy strategy,
-                               unsigned jobs, Inventory* after = nullptr);
+                               unsigned jobs, Inventory* after = nullptr,
+                               std::int64_t max_bound_instances = kUnlimited);
 
 // drain: the inventory with the node lost (available false, no instances).
 Inventory lost_node_inventory(const Inventory& inventory, std::uint32_t index);

@@ -20,8 +20,13 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
 // "nodes.yaml:12:13" where `needle` first occurs in the text: the position
 // of a node name the loader no longer has.
 Origin position_of(const Source& source, const std::string& needle, std::string path);
-// Plans listed per node, as `plan` lists them: none up front unless --plans all.
-std::int64_t plans_listed(PlansShown plans);
+// The plan budget of the run's input (plan_budget, capacity.h).
+std::int64_t whatif_budget(const WhatIfOptions& o);
+// Plans listed per node, as `plan` lists them: none up front unless --plans
+// all, which shares the budget among the nodes.
+std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory);
+// A request past the budget: exit 3 naming it and what is too large.
+void too_large(RunResult& r, const WhatIfOptions& o, const std::string& reason);
 ShowOptions show_options(const WhatIfOptions& o);
 // Plans `request` on `state` (changing it) and renders the §6 document as
 // `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the

@@ -15,6 +15,8 @@
 #include <numeric>
 #include <optional>
 
+#include "k8s_profile.h"
+
 namespace eruplan {
 
 namespace {
@@ -116,6 +118,12 @@ struct Planner {
     const std::vector<std::size_t>& where = where_;
     const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
                               &state, &request,      options.jobs,       &out.capacity};
+    if (request.strategy == Strategy::Score &&
+        request.scoring.profile == ScoringProfile::Kubernetes)
+      if (std::optional<std::string> why = k8s_profile_too_large(input)) {
+        mark_too_large(out, std::move(*why));
+        return out;
+      }
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
@@ -152,10 +160,38 @@ struct Planner {
     out.status = placement.partial ? RequestStatus::Partial : RequestStatus::Placed;
     out.placed = placement.placed;
     if (placement.partial) out.reason = placement.first.message;
+    if (over_bound_budget(out, out.placed)) return out;
     for (std::size_t k = 0; k < infos.size(); ++k)
       out.deploy[where[k]] = placement.result.deploy[k];
     assign_and_reserve(request, out, undo);
+    bound_given_ += out.capacity.binds ? out.placed : 0;
     return out;
+  }
+
+  // New instances of binding requests given so far (PlanOptions::max_bound_instances).
+  std::int64_t bound_given_ = 0;
+  bool too_large_ = false;
+
+  // Placing `n` more instances of a binding request would pass the budget:
+  // `out` becomes too_large (rejected, nothing placed) and says why.
+  bool over_bound_budget(RequestOutcome& out, std::int64_t n) {
+    if (!out.capacity.binds || n <= options.max_bound_instances - bound_given_) return false;
+    mark_too_large(
+        out, "too large: " + std::to_string(n) +
+                 " new instances that bind CPUs or volumes, each with a plan of its own; at most " +
+                 std::to_string(options.max_bound_instances) +
+                 " for this input (4096, or one per 4 bytes of input); ask for fewer");
+    return true;
+  }
+
+  void mark_too_large(RequestOutcome& out, std::string reason) {
+    out.too_large = true;
+    too_large_ = true;
+    out.status = RequestStatus::Rejected;
+    out.placed = 0;
+    out.deploy.assign(out.capacity.nodes.size(), 0);
+    out.preemptions.clear();
+    out.reason = std::move(reason);
   }
 
   // The infos the strategy pass is given, and in where_ their capacity.nodes
@@ -264,6 +300,8 @@ struct Planner {
   // the first node (by name) with room, else by preemption.
   RequestOutcome preempting(const Request& request, UndoLog* undo, RequestOutcome out,
                             const StrategyInput& input, const Placement& placement) {
+    if (over_bound_budget(out, request.count)) return out;
+    bound_given_ += out.capacity.binds ? request.count : 0;
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);
@@ -415,6 +453,7 @@ struct Planner {
         // nodes the placement changed have new revisions and are redone.
         cache.give_back(requests[unit[m]], capacity_options(), std::move(outs[m].capacity));
       }
+      if (too_large_) break;  // the run fails (exit 3): nothing more is planned
     }
     if (pods_) pods_->remove_evicted(state);
   }
@@ -673,7 +712,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}, {}, {}, {}, {}, {}, {}, {}}.run(sink);
+  Planner{state, requests, options, {}, 0, false, {}, {}, {}, {}, {}, {}, {}}.run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

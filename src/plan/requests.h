@@ -42,6 +42,9 @@ struct RequestOutcome {
   std::vector<std::int64_t> deploy;     // parallel to capacity.nodes; all 0 unless placed/partial
   std::vector<NodeScore> scores;        // score strategy: per capacity.nodes entry
   std::vector<Preemption> preemptions;  // --preempt: instances placed by evicting pods
+  // Past PlanOptions::max_bound_instances: not planned (rejected, placed 0),
+  // the reason says what is too large, and no later request is planned.
+  bool too_large = false;
 };
 
 struct PlanOptions {
@@ -59,6 +62,9 @@ struct PlanOptions {
   // node is unchanged (PreemptionCache); false redoes every node for every
   // replica, the plain reference the tests and the benchmark compare with.
   bool preemption_cache = true;
+  // New instances of binding requests (each gets its own plan) the whole
+  // run may place; one past it makes that request's outcome too_large.
+  std::int64_t max_bound_instances = kUnlimited;
 };
 
 // Caches the capacity pass per request shape: a later request with the same

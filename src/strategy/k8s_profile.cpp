@@ -53,6 +53,25 @@ std::vector<std::string> fit_reasons(const StrategyInput& in, const K8sFit& fit,
 
 }  // namespace
 
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& in) {
+  if (in.count <= 0 || in.inventory == nullptr) return std::nullopt;
+  if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
+  const std::int64_t tried =
+      in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
+  const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
+  const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
+  // The fast path reads the pods once, then checks every node per replica:
+  // pods + tried * nodes, in floating point (no overflow).
+  const double steps =
+      static_cast<double>(pods) + static_cast<double>(tried) * static_cast<double>(nodes);
+  if (steps <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
+  return "too large: the kubernetes profile checks every node for each replica: " +
+         std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +
+         (pods > 0 ? " with " + std::to_string(pods) + " running pods" : std::string()) +
+         " is more than " + std::to_string(kK8sProfileSteps) +
+         " node checks; ask for fewer replicas";
+}
+
 std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {
   const Inventory& inv = *in.inventory;
   const Request& request = *in.request;
@@ -66,6 +85,8 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
                             "the kubernetes profile places one replica at a time, at most " +
                                 std::to_string(kMaxReplicas) + "; " + std::to_string(in.count) +
                                 " asked on nodes without a pod limit");
+  if (std::optional<std::string> why = k8s_profile_too_large(in))
+    return strategy_failure(in.infos.size(), std::move(*why));
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.

@@ -196,4 +196,11 @@ StrategyResult k8s_profile_strategy(const StrategyInput& input);
 // the fast path with it; the bench times it.
 StrategyResult k8s_profile_reference(const StrategyInput& input);
 
+// Bounded work: the fast path reads the running pods once, then checks
+// every node per replica, so running pods + the replicas tried (count, or
+// one past what the nodes hold) x nodes may be at most kK8sProfileSteps;
+// past it, what is too large, in words.
+inline constexpr std::int64_t kK8sProfileSteps = 50'000'000;
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& input);
+
 }  // namespace eruplan

@@ -14,6 +14,7 @@
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
+#include "schema.h"
 #include "whatif.h"
 
 namespace eruplan {
@@ -63,6 +64,13 @@ std::string check_quantity(const std::string& s) {
   std::string error;
   if (Parse(s, error) || !error.starts_with("expected")) return std::string();
   return error;
+}
+
+// A signed quantity: the sign, then what Parse reads.
+template <std::optional<std::int64_t> (*Parse)(std::string_view, std::string&)>
+std::string check_delta(const std::string& s) {
+  const bool signed_ = !s.empty() && (s.front() == '-' || s.front() == '+');
+  return check_quantity<Parse>(signed_ ? s.substr(1) : s);
 }
 
 std::string check_label(const std::string& s) {
@@ -547,7 +555,21 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
   if (a.flag("--strict") && a.flag("--lenient"))
     return usage(output, "--strict and --lenient contradict each other; give one");
-  if (a.value("--request").empty()) return usage(output, "--request is required");
+  ReallocFlags flags;
+  flags.workloads = a.list("--workload");
+  const auto given = [&a](const char* key) {
+    return a.has(key) ? std::optional<std::string>(a.value(key)) : std::nullopt;
+  };
+  flags.app = given("--app");
+  flags.cpu = given("--cpu");
+  flags.cpu_limit = given("--cpu-limit");
+  flags.memory = given("--memory");
+  flags.memory_limit = given("--memory-limit");
+  flags.cpu_bind = given("--cpu-bind");
+  if (a.value("--request").empty() && flags.workloads.empty() && !flags.app)
+    return usage(output,
+                 "no realloc request: give -r FILE, or --workload ID (repeatable) or --app APP "
+                 "with the deltas");
   const bool nodes_stdin = a.value("--nodes") == kStdin,
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
@@ -555,9 +577,13 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   if (pods_stdin(a) && (nodes_stdin || request_stdin))
     return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
   ReallocOptions options;
+  options.flags = std::move(flags);
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
-  inputs.read("--request", options.request);
+  if (!a.value("--request").empty()) {
+    options.request.emplace();
+    inputs.read("--request", *options.request);
+  }
   inputs.read_pods(options.pods, nullptr);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.kubernetes = kubernetes_options(a);
@@ -770,6 +796,13 @@ CommandOutput run_diff(const CommandInput& in) {
   return out;
 }
 
+// `eruplan schema KIND`: the JSON Schema of one of eruplan's input files.
+CommandOutput run_schema(const CommandInput& in) {
+  CommandOutput out;
+  out.out = render_schema(in.args.value("kind")).value_or("");
+  return out;
+}
+
 CommandOutput run_completion(const CommandInput& in) {
   CommandOutput out;
   out.out = completion_script(in.args.value("shell"));
@@ -858,6 +891,18 @@ std::vector<CommandRow> make_table() {
     append(o, {file("-n,--nodes", "Node inventory file with workloads; - for stdin"),
                file("-r,--request",
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
+               list(value("--workload",
+                          "Override: a workload (or pod namespace/name) to change (repeatable)")),
+               value("--app", "Override: change every workload of this app"),
+               checked("--cpu", "Override: CPU request delta (--cpu=-0.5 to shrink)",
+                       check_delta<parse_cpu>, "DELTA"),
+               checked("--cpu-limit", "Override: CPU limit delta", check_delta<parse_cpu>, "DELTA"),
+               checked("--memory", "Override: memory request delta (--memory=-512Mi to shrink)",
+                       check_delta<parse_size>, "DELTA"),
+               checked("--memory-limit", "Override: memory limit delta", check_delta<parse_size>,
+                       "DELTA"),
+               choice("--cpu-bind", "Override: keep (bound iff bound now), true or false",
+                      {"keep", "true", "false"}),
                input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),
                save_inventory_option("realloc"), units_option()});
@@ -906,6 +951,7 @@ std::vector<CommandRow> make_table() {
     o.push_back(flag("--mix", "Find the cheapest mix of the templates instead"));
     o.push_back(
         checked("--max", "Most copies to add (default 10000)", check_whole_number, "INTEGER"));
+    o.push_back(report_option());
     rows.push_back(
         {"grow",
          "How many nodes like a template must be added for the request",
@@ -964,6 +1010,17 @@ std::vector<CommandRow> make_table() {
                     o,
                     run_test,
                     {"eruplan test fixtures/", "eruplan test -o junit fixtures/ > report.xml"}});
+  }
+  {
+    OptionSpec kind = choice("kind", "The input file described", schema_kinds());
+    kind.kind = OptionKind::Positional;
+    kind.required = true;
+    rows.push_back({"schema",
+                    "Print the JSON Schema of an input file, for editors and validators",
+                    {kind},
+                    run_schema,
+                    {"eruplan schema inventory > eruplan-inventory.schema.json",
+                     "eruplan schema case | check-jsonschema --schemafile /dev/stdin case.yaml"}});
   }
   {
     OptionSpec shell = choice("shell", "bash or zsh", {"bash", "zsh"});

@@ -16,6 +16,7 @@
 #include "mesos.h"
 #include "model.h"
 #include "render.h"
+#include "report_outcome.h"
 #include "requests.h"
 #include "strategy.h"
 
@@ -134,6 +135,12 @@ void show_failure(RunResult& result, const Inventory& inventory, const Request& 
 // "invalid input: 2 errors; the first: nodes.yaml:3:13: error: ..." for the
 // failure document of exit 3.
 std::string invalid_message(const std::vector<Diagnostic>& problems);
+
+// The HTML report's outcome of one request (--report): placed N of M,
+// partial, infeasible with the summary a table run prints, or satisfied and
+// why.
+ReportOutcome single_outcome(const Inventory& inventory, const Request& request,
+                             const RequestOutcome& outcome);
 
 RunResult run(const RunOptions& options);
 // The same, freeing options.nodes.text once the inventory is loaded.

@@ -291,6 +291,10 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
                 scheduler = f[kube_pod_spec_field::kSchedulerName],
                 preemption = f[kube_pod_spec_field::kPreemptionPolicy];
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
+  for (const auto& [key, value] : req.filter.labels)
+    req.label_origins.push_back(r.origin(pod_path.child("nodeSelector").child(key), node_selector));
+  if (affinity != kNoValue)
+    req.node_affinity_origin = r.origin(pod_path.child("affinity"), affinity);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
   (void)affinity;  // read by read_pod_scheduling
   if (node_name != kNoValue) {

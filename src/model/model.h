@@ -458,6 +458,12 @@ struct Request {
   // (parallel to them when known, else empty), for the warning about a name
   // the inventory lacks.
   std::vector<Origin> nodes_origins, exclude_origins;
+  // Where each filter.labels entry (node_filter.labels, --label, a
+  // manifest's nodeSelector) was given, parallel to it when known, and the
+  // manifest's required node affinity: for the warning about a selector no
+  // node satisfies.
+  std::vector<Origin> label_origins;
+  Origin node_affinity_origin;
 
   bool binds_volumes() const;  // any scheduled (AUTO) volume
   // CPU fit applies: asked for, or implied by the score strategy.

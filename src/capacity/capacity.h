@@ -20,6 +20,11 @@ namespace eruplan {
 
 inline constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
 
+// A capacity or count as users read it: "unlimited" for kUnlimited.
+inline std::string count_text(std::int64_t n) {
+  return n == kUnlimited ? "unlimited" : std::to_string(n);
+}
+
 struct CoreShare {
   std::uint32_t core = 0;  // index into Node::cores
   Pieces pieces = 0;

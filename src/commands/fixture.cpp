@@ -33,6 +33,7 @@
 #include <string_view>
 
 #include "doc.h"
+#include "fixture_expectation.h"
 #include "fixture_fields.h"
 #include "json_writer.h"
 #include "markup.h"
@@ -43,6 +44,8 @@
 namespace eruplan {
 
 namespace {
+
+using namespace fixture_case;
 
 // --- Reading the case -------------------------------------------------------
 
@@ -112,19 +115,6 @@ class Fields {
   std::vector<ValueId> values_;
 };
 
-std::string in_quotes(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + '"';
-}
-
 std::optional<std::string> read_text(Reader& r, const FieldPath& path, ValueId v) {
   if (const auto t = r.scalar(path, v)) return std::string(*t);
   return std::nullopt;
@@ -143,7 +133,6 @@ std::optional<std::string> read_choice(Reader& r, const FieldPath& path, ValueId
 
 // An expected count: a whole number (unquoted: "3" in quotes is a string,
 // not a count), "unlimited", or "absent" where allowed.
-constexpr std::int64_t kAbsent = -1;
 
 std::optional<std::int64_t> read_count(Reader& r, const FieldPath& path, ValueId v,
                                        bool absent_allowed) {
@@ -162,32 +151,6 @@ std::optional<std::int64_t> read_count(Reader& r, const FieldPath& path, ValueId
               r.describe(v));
   return std::nullopt;
 }
-
-template <class V>
-using Expected = std::vector<std::pair<std::string, V>>;  // in document order
-
-struct Expectation {
-  std::int64_t exit = 0;
-  std::optional<Expected<std::int64_t>> capacity;  // kUnlimited, kAbsent or N
-  std::optional<std::int64_t> total;
-  std::optional<Expected<std::int64_t>> deploy;
-  std::optional<Expected<std::int64_t>> plans;
-  std::optional<Expected<std::string>> reasons;
-  std::vector<std::string> error_contains;  // each a substring of stderr
-  std::optional<Expected<std::int64_t>> deploy_subset;
-  std::optional<std::int64_t> deploy_total;
-  std::optional<Expected<std::int64_t>> placed;  // by request name; "" for a single request
-  std::optional<Expected<std::string>> status;
-  // score: the first instance's scores per node (SPEC §9); each part optional.
-  struct Scores {
-    std::optional<std::int64_t> fit, balanced, total;
-  };
-  std::optional<Expected<Scores>> scores;
-  // --preempt: every victim ("ns/name" or workload id), requests in file
-  // order, each request's in output order.
-  std::optional<std::vector<std::string>> evicted;
-  std::optional<std::vector<std::string>> offers;  // share --model mesos, every offer in order
-};
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
 
@@ -405,240 +368,6 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
   if (cycles != kNoValue && options.mesos)
     if (auto k = r.integer(path.child("cycles"), cycles, 1, 1'000'000'000))
       options.mesos->cycles = *k;
-}
-
-// --- Comparing ----------------------------------------------------------------
-
-std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
-
-std::string first_line(const std::string& text) {
-  const std::string line = text.substr(0, text.find('\n'));
-  return line.empty() ? "(empty)" : line;
-}
-
-// The produced results by node name, for lookups by the expected names.
-struct Outcome {
-  const RunResult& result;
-
-  const NodeCapacity* find(const std::string& name, size_t* index = nullptr) const {
-    if (!result.capacity || !result.inventory) return nullptr;
-    const auto& nodes = result.capacity->nodes;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      if (result.inventory->nodes[nodes[i].node].name != name) continue;
-      if (index) *index = i;
-      return &nodes[i];
-    }
-    return nullptr;
-  }
-  std::string name_of(size_t i) const {
-    return result.inventory->nodes[result.capacity->nodes[i].node].name;
-  }
-  bool has_capacity() const { return result.capacity && result.inventory; }
-  bool has_deploy() const {
-    return has_capacity() && result.deploy &&
-           result.deploy->size() == result.capacity->nodes.size();
-  }
-};
-
-void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
-  if (e.capacity) {
-    if (!o.has_capacity() && !e.capacity->empty())
-      diffs.push_back("capacity: no capacity map was produced");
-    for (const auto& [name, want] : *e.capacity) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (want == kAbsent) {
-        if (got)
-          diffs.push_back("capacity." + name + ": expected absent, got " +
-                          count_text(got->capacity));
-      } else if (!got) {
-        diffs.push_back("capacity." + name + ": not in the capacity map");
-      } else if (got->capacity != want) {
-        diffs.push_back("capacity." + name + ": expected " + count_text(want) + ", got " +
-                        count_text(got->capacity));
-      }
-    }
-  }
-  if (e.total) {
-    if (!o.has_capacity())
-      diffs.push_back("total: expected " + count_text(*e.total) + ", no capacity map was produced");
-    else if (o.result.capacity->total != *e.total)
-      diffs.push_back("total: expected " + count_text(*e.total) + ", got " +
-                      count_text(o.result.capacity->total));
-  }
-  if (e.plans) {
-    if (!o.has_capacity() && !e.plans->empty())
-      diffs.push_back("plans: no capacity map was produced");
-    for (const auto& [name, want] : *e.plans) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (!got)
-        diffs.push_back("plans." + name + ": not in the capacity map");
-      else if (static_cast<std::int64_t>(got->plans.size()) != want)
-        diffs.push_back("plans." + name + ": expected " + std::to_string(want) + " plans, got " +
-                        std::to_string(got->plans.size()));
-    }
-  }
-  if (e.reasons) {
-    if (!o.has_capacity() && !e.reasons->empty())
-      diffs.push_back("reasons: no capacity map was produced");
-    for (const auto& [name, want] : *e.reasons) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (!got)
-        diffs.push_back("reasons." + name + ": not in the capacity map");
-      else if (got->reason().find(want) == std::string::npos)
-        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) + ", got: " +
-                        (got->reason().empty() ? "(no reason)" : in_quotes(got->reason())));
-    }
-  }
-}
-
-// The DeployMap exactly: listed nodes get their number, every other node 0.
-void compare_deploy(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
-  if (!e.deploy) return;
-  for (const auto& [name, want] : *e.deploy) {
-    size_t i = 0;
-    const NodeCapacity* node = o.find(name, &i);
-    std::int64_t got = 0;
-    std::string why;
-    if (!o.has_deploy())
-      why = " (no deploy map was produced)";
-    else if (!node)
-      why = " (not in the capacity map)";
-    else
-      got = (*o.result.deploy)[i];
-    if (got != want)
-      diffs.push_back("deploy." + name + ": expected " + std::to_string(want) + ", got " +
-                      std::to_string(got) + why);
-  }
-  if (!o.has_deploy()) return;
-  for (size_t i = 0; i < o.result.deploy->size(); ++i) {
-    const std::int64_t got = (*o.result.deploy)[i];
-    if (got == 0) continue;
-    const std::string name = o.name_of(i);
-    bool listed = false;
-    for (const auto& entry : *e.deploy) listed = listed || entry.first == name;
-    if (!listed)
-      diffs.push_back("deploy." + name + ": expected 0, got " + std::to_string(got) +
-                      " (not listed)");
-  }
-}
-
-// scores: the listed nodes' first-instance scores (SPEC §9, §13).
-void compare_scores(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
-  if (!e.scores) return;
-  for (const auto& [name, want] : *e.scores) {
-    size_t i = 0;
-    const NodeCapacity* node = o.has_capacity() ? o.find(name, &i) : nullptr;
-    if (node == nullptr || i >= o.result.scores.size() || node->capacity <= 0) {
-      diffs.push_back("scores." + name + ": no score (not a feasible node of a score plan)");
-      continue;
-    }
-    const NodeScore& got = o.result.scores[i];
-    const std::pair<const char*, std::pair<std::optional<std::int64_t>, std::int64_t>> parts[] = {
-        {"fit", {want.fit, got.fit}},
-        {"balanced", {want.balanced, got.balanced}},
-        {"total", {want.total, got.total}}};
-    for (const auto& [part, values] : parts)
-      if (values.first && *values.first != values.second)
-        diffs.push_back("scores." + name + "." + part + ": expected " +
-                        std::to_string(*values.first) + ", got " + std::to_string(values.second));
-  }
-}
-
-// deploy_subset, deploy_total, placed and status (SPEC §13).
-void compare_operator(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
-  if (e.deploy_subset) {
-    for (const auto& [name, want] : *e.deploy_subset) {
-      size_t i = 0;
-      const NodeCapacity* node = o.has_deploy() ? o.find(name, &i) : nullptr;
-      const std::int64_t got = node ? (*o.result.deploy)[i] : 0;
-      if (got != want)
-        diffs.push_back("deploy_subset." + name + ": expected " + std::to_string(want) + ", got " +
-                        std::to_string(got) +
-                        (!o.has_deploy() ? " (no deploy map was produced)"
-                         : !node         ? " (not in the capacity map)"
-                                         : ""));
-    }
-  }
-  if (e.deploy_total) {
-    std::int64_t got = 0;
-    if (o.has_deploy())
-      for (std::int64_t k : *o.result.deploy) got += k;
-    if (got != *e.deploy_total)
-      diffs.push_back("deploy_total: expected " + std::to_string(*e.deploy_total) + ", got " +
-                      std::to_string(got));
-  }
-  const auto& requests = o.result.requests;
-  if (e.evicted) {
-    std::vector<std::string> got;
-    for (const RequestBrief& r : requests)
-      got.insert(got.end(), r.evicted.begin(), r.evicted.end());
-    if (got != *e.evicted) {
-      const auto list = [](const std::vector<std::string>& v) {
-        std::string out = "[";
-        for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
-        return out + "]";
-      };
-      diffs.push_back("evicted: expected " + list(*e.evicted) + ", got " + list(got));
-    }
-  }
-  auto find = [&](const std::string& name) -> const RequestBrief* {
-    if (name.empty()) return requests.size() == 1 ? &requests.front() : nullptr;
-    for (const RequestBrief& r : requests)
-      if (r.name == name) return &r;
-    return nullptr;
-  };
-  auto label = [](const std::string& field, const std::string& name) {
-    return name.empty() ? field : field + "." + name;
-  };
-  if (e.placed) {
-    for (const auto& [name, want] : *e.placed) {
-      const RequestBrief* r = find(name);
-      if (r == nullptr)
-        diffs.push_back(label("placed", name) + ": no such request was planned");
-      else if (r->placed != want)
-        diffs.push_back(label("placed", name) + ": expected " + std::to_string(want) + ", got " +
-                        std::to_string(r->placed));
-    }
-  }
-  if (e.status) {
-    for (const auto& [name, want] : *e.status) {
-      const RequestBrief* r = find(name);
-      if (r == nullptr)
-        diffs.push_back(label("status", name) + ": no such request was planned");
-      else if (status_name(r->status) != want)
-        diffs.push_back(label("status", name) + ": expected " + want + ", got " +
-                        std::string(status_name(r->status)));
-    }
-  }
-}
-
-void compare(const Expectation& e, const RunResult& result, std::vector<std::string>& diffs) {
-  // A usage error's message is stderr's too (the CLI prints it there).
-  const std::string err = result.usage.empty() ? result.err : result.err + result.usage + '\n';
-  if (static_cast<std::int64_t>(result.exit) != e.exit) {
-    std::string line = "exit: expected " + std::to_string(e.exit) + ", got " +
-                       std::to_string(static_cast<int>(result.exit));
-    if (!err.empty()) line += " (stderr: " + first_line(err) + ")";
-    diffs.push_back(line);
-  }
-  const Outcome o{result};
-  compare_capacity(e, o, diffs);
-  compare_deploy(e, o, diffs);
-  compare_operator(e, o, diffs);
-  compare_scores(e, o, diffs);
-  if (e.offers && *e.offers != result.offers) {
-    std::string got;
-    for (const std::string& o : result.offers) got += (got.empty() ? "" : ", ") + o;
-    diffs.push_back("offers: expected " + std::to_string(e.offers->size()) + ", got " +
-                    std::to_string(result.offers.size()) + ": [" + got + "]");
-  }
-  for (const std::string& want : e.error_contains)
-    if (err.find(want) == std::string::npos)
-      diffs.push_back("stderr: expected to contain " + in_quotes(want) +
-                      ", got: " + first_line(err));
 }
 
 // --- What-if cases (SPEC §14) ---------------------------------------------------
@@ -975,199 +704,6 @@ FixtureResult run_fixture_under(const std::string& root, const std::string& file
   }
   r.passed = r.differences.empty();
   return r;
-}
-
-namespace {
-
-// One <testsuite> of every case; classname is the case file, name the case's
-// name; a failing case carries its differences, the first as the message.
-std::string render_junit(const std::vector<FixtureResult>& results, std::size_t failed) {
-  const std::string counts = " tests=\"" + std::to_string(results.size()) + "\" failures=\"" +
-                             std::to_string(failed) + "\" errors=\"0\"";
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"eruplan\"" +
-                    counts + ">\n  <testsuite name=\"eruplan fixtures\"" + counts +
-                    " skipped=\"0\">\n";
-  for (const FixtureResult& r : results) {
-    out += "    <testcase classname=\"" + markup_text(r.file) + "\" name=\"" + markup_text(r.name) +
-           '"';
-    if (r.passed) {
-      out += "/>\n";
-      continue;
-    }
-    const std::string first = r.differences.empty() ? "failed" : r.differences.front();
-    std::string all;
-    for (const std::string& d : r.differences) all += d + '\n';
-    out += ">\n      <failure message=\"" + markup_text(first) + "\">" + markup_text(all) +
-           "</failure>\n    </testcase>\n";
-  }
-  return out + "  </testsuite>\n</testsuites>\n";
-}
-
-std::string yaml_key(std::string_view name) {
-  std::string out;
-  append_yaml_string(out, name);
-  return out;
-}
-
-}  // namespace
-
-std::optional<std::string> fixture_expect(const std::string& file, const std::string& text,
-                                          const ReadFile& read, std::string& error) {
-  std::optional<RunResult> ran;
-  const FixtureResult r = run_fixture(file, text, read, [&](const RunOptions& options) {
-    ran = run(options);
-    return *ran;
-  });
-  if (!ran) {
-    error = r.differences.empty() ? "the case did not run" : r.differences.front();
-    return std::nullopt;
-  }
-  const RunResult& result = *ran;
-  std::string out = "expect:\n  exit: " + std::to_string(static_cast<int>(result.exit)) + '\n';
-  if (result.capacity && result.inventory) {
-    const auto& nodes = result.capacity->nodes;
-    out += "  total: " + count_text(result.capacity->total) + '\n';
-    out += nodes.empty() ? "  capacity: {}\n" : "  capacity:\n";
-    for (const NodeCapacity& nc : nodes)
-      out += "    " + yaml_key(result.inventory->nodes[nc.node].name) + ": " +
-             count_text(nc.capacity) + '\n';
-    if (result.deploy && result.deploy->size() == nodes.size()) {
-      std::string deploy;
-      for (std::size_t i = 0; i < nodes.size(); ++i)
-        if ((*result.deploy)[i] > 0)
-          deploy += "    " + yaml_key(result.inventory->nodes[nodes[i].node].name) + ": " +
-                    std::to_string((*result.deploy)[i]) + '\n';
-      out += deploy.empty() ? "  deploy: {}\n" : "  deploy:\n" + deploy;
-    }
-  }
-  if (result.requests.size() == 1 && result.request) {
-    out += "  status: " + std::string(status_name(result.requests.front().status)) + '\n';
-    out += "  placed: " + std::to_string(result.requests.front().placed) + '\n';
-  } else if (!result.requests.empty()) {
-    out += "  status:\n";
-    for (const RequestBrief& b : result.requests)
-      out += "    " + yaml_key(b.name) + ": " + std::string(status_name(b.status)) + '\n';
-    out += "  placed:\n";
-    for (const RequestBrief& b : result.requests)
-      out += "    " + yaml_key(b.name) + ": " + std::to_string(b.placed) + '\n';
-  }
-  std::vector<std::string> evicted;
-  for (const RequestBrief& b : result.requests)
-    evicted.insert(evicted.end(), b.evicted.begin(), b.evicted.end());
-  if (!evicted.empty()) {
-    out += "  evicted: [";
-    for (std::size_t i = 0; i < evicted.size(); ++i) {
-      if (i > 0) out += ", ";
-      append_quoted(out, evicted[i]);
-    }
-    out += "]\n";
-  }
-  if (!result.offers.empty()) {
-    out += "  offers:\n";
-    for (const std::string& o : result.offers) {
-      out += "    - ";
-      append_quoted(out, o);
-      out += '\n';
-    }
-  }
-  if (result.exit != ExitCode::Ok && !result.err.empty()) {
-    std::string line = result.err.substr(0, result.err.find('\n'));
-    out += "  error_contains: ";
-    append_quoted(out, line);
-    out += '\n';
-  }
-  return out;
-}
-
-bool looks_like_input_file(const std::string& text) {
-  // The first document of the file, as the loaders would read it.
-  const Source source{"", text, InputFormat::Yaml, {}};
-  Diagnostics diags;
-  std::vector<ValueId> documents;
-  const std::optional<Doc> doc = parse_document_stream(source, diags, documents);
-  if (!doc || documents.empty()) return false;  // run as a case, where the problem is reported
-  const ValueId root = documents.front();
-  if ((*doc)[root].kind != ValueKind::Object) return false;
-  // The value of the top-level member `key`, or kNoValue.
-  auto member = [&](std::string_view key) {
-    for (std::uint32_t i = 0; i < doc->size(root); ++i)
-      if (doc->text(doc->key(root, i)) == key) return doc->member(root, i);
-    return kNoValue;
-  };
-  auto has = [&](std::string_view key) { return member(key) != kNoValue; };
-  if (has("expect") || has("command")) return false;
-  if (const ValueId nodes = member("nodes");
-      nodes != kNoValue && (*doc)[nodes].kind == ValueKind::Array)
-    return true;
-  if (has("name") && (has("cpu") || has("memory") || has("cpu_map")))
-    return true;                                      // one node object: grow's --template
-  if (has("kind") && has("apiVersion")) return true;  // a Kubernetes object (SPEC §12)
-  return has("app") || has("resources") || has("count") || has("strategy") || has("requests") ||
-         has("apps");  // apps: a share apps file (SPEC §10)
-}
-
-std::vector<CaseFile> collect_cases(const std::vector<std::string>& paths, const ReadFile& read) {
-  namespace fs = std::filesystem;
-  std::vector<CaseFile> cases;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      // Named explicitly: always a case, its inputs in its own directory.
-      cases.push_back({path, {}});
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(path, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const std::string ext = it->path().extension().string();
-      if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json"))
-        found.push_back(it->path().string());
-    }
-    std::sort(found.begin(), found.end());
-    for (std::string& f : found) {
-      const std::optional<std::string> text = read(f);
-      if (text && looks_like_input_file(*text)) continue;
-      cases.push_back({std::move(f), path});
-    }
-  }
-  return cases;
-}
-
-std::string render_fixture_report(const std::vector<FixtureResult>& results,
-                                  FixtureReportFormat format) {
-  std::size_t passed = 0;
-  for (const FixtureResult& r : results) passed += r.passed ? 1 : 0;
-  const std::size_t failed = results.size() - passed;
-
-  if (format == FixtureReportFormat::Json) {
-    nlohmann::ordered_json doc;
-    doc["passed"] = passed;
-    doc["failed"] = failed;
-    doc["cases"] = nlohmann::ordered_json::array();
-    for (const FixtureResult& r : results) {
-      nlohmann::ordered_json c;
-      c["file"] = r.file;
-      c["name"] = r.name;
-      c["passed"] = r.passed;
-      c["differences"] = r.differences;
-      doc["cases"].push_back(std::move(c));
-    }
-    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-  }
-
-  if (format == FixtureReportFormat::Junit) return render_junit(results, failed);
-
-  std::string out;
-  for (const FixtureResult& r : results) {
-    if (r.passed) continue;
-    std::string line = "FAIL " + r.file + ": " + r.name + ": ";
-    for (size_t i = 0; i < r.differences.size(); ++i) line += (i ? "; " : "") + r.differences[i];
-    if (r.differences.empty()) line += "failed";
-    for (char& c : line)
-      if (c == '\n' || c == '\r') c = ' ';  // one line per failing case
-    out += line + '\n';
-  }
-  return out + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed\n";
 }
 
 }  // namespace eruplan

@@ -32,8 +32,6 @@ std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view tex
 
 namespace {
 
-std::string count_text(std::int64_t n) { return n == kUnlimited ? "unlimited" : std::to_string(n); }
-
 // "valid: 4 nodes (1 not available), 32 cores, 128Gi memory", or for -o
 // json/yaml the same facts as a document.
 std::string validate_summary(const Inventory& inventory, const Request* request,

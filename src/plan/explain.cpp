@@ -18,8 +18,6 @@ namespace eruplan {
 
 namespace {
 
-std::string count_text(std::int64_t n) { return explain_count(n); }
-
 // "a, b, c and 4 more"
 std::string some_names(const std::vector<std::string>& names) {
   constexpr std::size_t kShown = 3;

@@ -102,10 +102,6 @@ std::string on_each_of(std::int64_t nodes_limit) {
   return nodes_limit > 0 ? " on each of " + strategy_count(nodes_limit, "node") : "";
 }
 
-std::string explain_count(std::int64_t n) {
-  return n == kUnlimited ? "unlimited" : std::to_string(n);
-}
-
 std::string explain_percent(double ratio) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.1f%%", ratio * 100.0);

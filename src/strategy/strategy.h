@@ -100,8 +100,7 @@ using StrategyExplain = std::string (*)(const ExplainPass& pass, const ExplainNo
 // The head of the infeasible summary for a strategy whose count is not the
 // number of new instances: "need 3 instances of web on every node".
 using StrategyNeed = std::string (*)(const Request& request);
-// For explain lines: a capacity ("unlimited" or the number), a ratio ("12.5%").
-std::string explain_count(std::int64_t n);
+// For explain lines: a ratio ("12.5%"); capacities read as count_text.
 std::string explain_percent(double ratio);
 
 // One row of the strategy table: a new strategy is one file and one row.

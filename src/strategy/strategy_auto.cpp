@@ -126,7 +126,7 @@ std::string auto_explain(const ExplainPass& c, const ExplainNode& s) {
   if (limit > 0 && e >= limit)
     return "auto: has " + std::to_string(e) + ", nodes_limit " + std::to_string(limit);
   if (!any)
-    return "auto: has " + std::to_string(e) + ", can take " + explain_count(s.capacity) +
+    return "auto: has " + std::to_string(e) + ", can take " + count_text(s.capacity) +
            c.nothing_placed();
   if (e >= top)
     return "auto: has " + std::to_string(e) + ", at or above level " + std::to_string(top) +

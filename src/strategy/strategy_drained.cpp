@@ -71,7 +71,7 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
 
 // --explain (SPEC §13): the line of a node with room.
 std::string drained_explain(const ExplainPass& c, const ExplainNode& s) {
-  const std::string cap = explain_count(s.capacity);
+  const std::string cap = count_text(s.capacity);
   if (s.k > 0)
     return "drained: +" + std::to_string(s.k) +
            (s.k == s.capacity ? ", filled to its capacity " + cap

@@ -12,13 +12,6 @@
 #include "strategy.h"
 
 namespace eruplan {
-namespace {
-
-std::string capacity_text(std::int64_t capacity) {
-  return capacity == kUnlimited ? "unlimited" : std::to_string(capacity);
-}
-
-}  // namespace
 
 StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                              std::int64_t /*total*/, std::int64_t nodes_limit) {
@@ -34,7 +27,7 @@ StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   if (eligible.empty()) {
     return strategy_failure(n, "each: no node can take " + strategy_count(count, "instance") +
                                    " (largest capacity: " + std::string(infos[largest].name) +
-                                   " with " + capacity_text(infos[largest].capacity) + ")");
+                                   " with " + count_text(infos[largest].capacity) + ")");
   }
   const auto wanted = static_cast<std::uint64_t>(nodes_limit);
   if (nodes_limit > 0 && eligible.size() < wanted) {
@@ -60,7 +53,7 @@ StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t c
 
 // --explain (SPEC §13): the line of a node with room.
 std::string each_explain(const ExplainPass& c, const ExplainNode& s) {
-  const std::string cap = explain_count(s.capacity);
+  const std::string cap = count_text(s.capacity);
   const std::string count = std::to_string(c.request.count);
   if (s.capacity < c.request.count) return "each: capacity " + cap + " < count " + count;
   if (s.k > 0) return "each: +" + std::to_string(s.k) + ", capacity " + cap + " >= count " + count;

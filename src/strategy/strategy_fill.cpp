@@ -88,7 +88,7 @@ std::string fill_explain(const ExplainPass& c, const ExplainNode& s) {
            std::to_string(count);
   if (e >= count) return "fill: already has " + std::to_string(e) + " of " + std::to_string(count);
   if (!can_reach(e, s.capacity, count))
-    return "fill: has " + std::to_string(e) + ", can take " + explain_count(s.capacity) +
+    return "fill: has " + std::to_string(e) + ", can take " + count_text(s.capacity) +
            ", cannot reach " + std::to_string(count);
   std::string out = "fill: has " + std::to_string(e) + ", could reach " + std::to_string(count);
   if (c.failed) return out + c.nothing_placed();

@@ -419,8 +419,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
 
 // --explain (SPEC §13): the line of a node with room.
 std::string score_explain(const ExplainPass& c, const ExplainNode& s) {
-  if (s.score == nullptr)
-    return "score: can take " + explain_count(s.capacity) + c.nothing_placed();
+  if (s.score == nullptr) return "score: can take " + count_text(s.capacity) + c.nothing_placed();
   const ExplainNode* best = c.best;
   const std::string total = std::to_string(s.score->total);
   if (s.k > 0) return "score: +" + std::to_string(s.k) + ", total " + total + " for the first";

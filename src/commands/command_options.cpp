@@ -1,0 +1,287 @@
+// The command table's option groups: the options several commands share,
+// and the checks of their values.
+#include "command_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <sstream>
+#include <thread>
+
+#include "diff.h"
+#include "fixture.h"
+#include "mesos_spec.h"
+#include "realloc_command.h"
+#include "request_fields.h"
+#include "whatif.h"
+
+namespace eruplan::command_options {
+
+// --- Value checks (SPEC §13): a value that does not parse as its type is a
+// usage error naming the flag; one out of range is left to the loader (exit 3).
+
+std::string check_whole_number(const std::string& s) {
+  const std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  const bool ok = s.size() > start && s.find_first_not_of("0123456789", start) == std::string::npos;
+  return ok ? std::string() : "expected a whole number, got \"" + s + '"';
+}
+
+// A size or CPU amount: the library's own parser decides; only "expected
+// ..." (not a quantity at all) is a usage error, the rest (negative,
+// overflowing, fractional bytes) is left to the loader.
+template <std::optional<std::int64_t> (*Parse)(std::string_view, std::string&)>
+std::string check_quantity(const std::string& s) {
+  std::string error;
+  if (Parse(s, error) || !error.starts_with("expected")) return std::string();
+  return error;
+}
+
+// A signed quantity: the sign, then what Parse reads.
+template <std::optional<std::int64_t> (*Parse)(std::string_view, std::string&)>
+std::string check_delta(const std::string& s) {
+  const bool signed_ = !s.empty() && (s.front() == '-' || s.front() == '+');
+  return check_quantity<Parse>(signed_ ? s.substr(1) : s);
+}
+
+std::string check_label(const std::string& s) {
+  return s.find('=') == std::string::npos || s.front() == '='
+             ? "expected k=v (e.g. pool=gpu), got \"" + s + '"'
+             : std::string();
+}
+
+std::string check_strategy(const std::string& s) {
+  return parse_strategy(s) ? std::string() : "unknown strategy; expected " + strategy_choices();
+}
+
+std::string check_strategy_list(const std::string& list) {
+  std::stringstream names(list);
+  for (std::string name; std::getline(names, name, ',');)
+    if (!parse_strategy(name))
+      return "unknown strategy '" + name + "'; expected " + strategy_choices();
+  return std::string();
+}
+
+std::string check_scoring(const std::string& s) {
+  return parse_scoring_type(s) ? std::string() : unknown_scoring(s);
+}
+
+std::string check_jobs(const std::string& s) {
+  const bool digits =
+      !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+  return digits && std::stoul(s) >= 1 ? std::string()
+                                      : "expected a whole number >= 1, got \"" + s + '"';
+}
+
+std::string check_seed(const std::string& s) {
+  std::optional<std::uint64_t> seed;
+  return parse_seed(s, seed) ? std::string()
+                             : "expected a whole number 0..2^64-1 or none, got \"" + s + '"';
+}
+
+std::string check_cycles(const std::string& s) {
+  return parse_cycles(s) ? std::string() : "expected a whole number >= 1, got \"" + s + '"';
+}
+
+std::string check_tie_break(const std::string& s) {
+  return parse_tie_break(s)
+             ? std::string()
+             : "expected name or random:SEED (SEED a whole number), got \"" + s + '"';
+}
+
+std::string check_cpu_delta(const std::string& s) { return check_delta<parse_cpu>(s); }
+std::string check_size_delta(const std::string& s) { return check_delta<parse_size>(s); }
+
+std::string check_cost(const std::string& s) {
+  const std::size_t eq = s.find('=');
+  return eq == std::string::npos || eq == 0
+             ? "expected NAME=COST (e.g. big=0.192), got \"" + s + '"'
+             : std::string();
+}
+
+// --- Option groups: the options several commands share. A command's row
+// lists the groups it takes, in --help order; a new option of a group is one
+// line here.
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> out;
+  for (const StrategyRow& row : strategy_table()) out.emplace_back(row.name);
+  return out;
+}
+
+OptionSpec value(std::string names, std::string help) {
+  OptionSpec o;
+  o.names = std::move(names);
+  o.help = std::move(help);
+  return o;
+}
+OptionSpec choice(std::string names, std::string help, std::vector<std::string> choices,
+                  std::string default_value) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.choices = std::move(choices);
+  o.default_value = std::move(default_value);
+  return o;
+}
+OptionSpec checked(std::string names, std::string help, OptionCheck check, std::string check_name) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.check = check;
+  o.check_name = std::move(check_name);
+  return o;
+}
+OptionSpec file(std::string names, std::string help) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.file = true;
+  return o;
+}
+OptionSpec flag(std::string names, std::string help) {
+  OptionSpec o = value(std::move(names), std::move(help));
+  o.kind = OptionKind::Flag;
+  return o;
+}
+OptionSpec suggesting(OptionSpec o, std::vector<std::string> values) {
+  o.suggest = std::move(values);
+  return o;
+}
+OptionSpec list(OptionSpec o) {
+  o.kind = OptionKind::List;
+  return o;
+}
+
+using Group = std::vector<OptionSpec>;
+
+void append(Group& to, const Group& group) { to.insert(to.end(), group.begin(), group.end()); }
+
+Group without(Group group, std::initializer_list<std::string_view> keys) {
+  std::erase_if(group, [&](const OptionSpec& o) {
+    return std::find(keys.begin(), keys.end(), o.key()) != keys.end();
+  });
+  return group;
+}
+
+// Unknown fields are errors by default (SPEC §19); --strict stays accepted.
+Group strictness_group() {
+  return {flag("--strict", "Unknown fields in the inputs are errors (exit 3; the default)"),
+          flag("--lenient", "Unknown fields in the inputs are warnings, not errors")};
+}
+
+OptionSpec input_format_option() {
+  return choice("--input-format", "Force the input format", {"json", "yaml"});
+}
+
+OptionSpec output_option() {
+  return choice("-o,--output", "Output format", {"table", "json", "yaml"}, "table");
+}
+
+OptionSpec jobs_option() {
+  OptionSpec o = checked("--jobs", "Threads for the per-node work (default: the number of cores)",
+                         check_jobs, "N>=1");
+  o.type_name = "UINT";
+  return o;
+}
+
+OptionSpec report_option() {
+  return file("--report",
+              "Write a self-contained HTML page of usage before/after per node to FILE");
+}
+
+OptionSpec units_option() {
+  return choice("--units",
+                "Sizes and CPU in the written inventory: human (8Gi, 1500m) or bytes (default: "
+                "human for YAML, bytes for JSON)",
+                {"bytes", "human"});
+}
+
+std::optional<Units> units_of(const Args& a) {
+  if (!a.has("--units")) return std::nullopt;
+  return a.value("--units") == "human" ? Units::Human : Units::Bytes;
+}
+
+OptionSpec save_inventory_option(const std::string& after) {
+  return file("--save-inventory", "Write the inventory after the " + after +
+                                      " to FILE (YAML, or JSON for a .json name)");
+}
+
+// -n as a Kubernetes node list and --pods (SPEC §12).
+Group kubernetes_group() {
+  return {
+      choice("--nodes-format",
+             "How -n is read: auto (by its kind), eruplan or kubernetes (kubectl get nodes)",
+             {"auto", "eruplan", "kubernetes"}, "auto"),
+      list(file("--pods",
+                "Running pods (kubectl get pods -A -o json), a file or a directory of them; "
+                "repeatable: their requests become usage")),
+      value("--app-label", "Label naming a pod's app (default app.kubernetes.io/name, then app)"),
+  };
+}
+
+// The request overrides (SPEC §1), their help from the request's field table.
+Group request_flags_group() {
+  OptionSpec cpu_bind =
+      flag("--cpu-bind{true}", flag_help("--cpu-bind") + " (--cpu-bind=false to unset)");
+  cpu_bind.kind = OptionKind::Switch;
+  return {
+      value("--app", flag_help("--app")),
+      checked("--count", flag_help("--count"), check_whole_number, "INTEGER"),
+      checked("--replicas",
+              "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
+              check_whole_number, "INTEGER"),
+      suggesting(checked("--strategy", "Override: " + strategy_choices(), check_strategy),
+                 strategy_names()),
+      suggesting(checked("--scoring",
+                         "Override: scoring.type of strategy score (least_allocated, "
+                         "most_allocated or requested_to_capacity_ratio)",
+                         check_scoring),
+                 {"least_allocated", "most_allocated", "requested_to_capacity_ratio"}),
+      checked("--nodes-limit", flag_help("--nodes-limit"), check_whole_number, "INTEGER"),
+      checked("--cpu", flag_help("--cpu"), check_quantity<parse_cpu>, "QUANTITY"),
+      cpu_bind,
+      checked("--memory", flag_help("--memory"), check_quantity<parse_size>, "QUANTITY"),
+      checked("--storage", flag_help("--storage"), check_quantity<parse_size>, "QUANTITY"),
+      list(value("--volume", flag_help("--volume"))),
+      list(checked("--label", flag_help("--label"), check_label, "K=V")),
+      list(value("--node", flag_help("--node"))),
+      list(value("--exclude", flag_help("--exclude"))),
+  };
+}
+
+// One request planned on an inventory: capacity, plan, validate, apply and
+// the what-if commands. `output` is the -o option (apply's differs).
+Group planning_group(OptionSpec output) {
+  Group g = {
+      file("-n,--nodes", "Node inventory file (JSON or YAML); - for stdin (required)"),
+      file("-r,--request", "Deploy request file (JSON or YAML); - for stdin"),
+      input_format_option(),
+      std::move(output),
+      choice("--plans", "Which plans to print: all, assigned or none", {"all", "assigned", "none"},
+             "all"),
+  };
+  append(g, request_flags_group());
+  g.push_back(jobs_option());
+  append(g, strictness_group());
+  append(g, {
+                flag("--explain", "Say for every node why it gets what it gets"),
+                flag("--all-nodes",
+                     "Tables list every node (default: past 50, the used ones and those with a "
+                     "reason)"),
+            });
+  append(g, kubernetes_group());
+  return g;
+}
+
+Group planning_group() { return planning_group(output_option()); }
+
+// plan, apply: the options that change the cluster state.
+Group state_group() {
+  return {
+      flag("--atomic", "All requests of the file succeed together or none is placed"),
+      save_inventory_option("plan"),
+      units_option(),
+      report_option(),
+      flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
+      file("--pdbs", "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
+      checked("--tie-break",
+              "Equal totals under the kubernetes profile: name (the lowest node name) or "
+              "random:SEED (kube-scheduler's pick, seeded)",
+              check_tie_break, "name|random:SEED")};
+}
+
+}  // namespace eruplan::command_options

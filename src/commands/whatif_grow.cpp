@@ -1,0 +1,286 @@
+// What-if `grow` (SPEC §14): how many template nodes to add so the request
+// fits; the choices it makes are listed at the top of whatif.cpp.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "doc.h"
+#include "explain.h"
+#include "grow.h"
+#include "json_writer.h"
+#include "render.h"
+#include "report_html.h"
+#include "requests.h"
+#include "selector_hints.h"
+#include "whatif.h"
+#include "whatif_parts.h"
+
+namespace eruplan::whatif_parts {
+
+namespace {
+
+bool template_name_taken(const std::string& name, const std::string& base) {
+  if (name.size() <= base.size() + 1 || name.compare(0, base.size(), base) != 0 ||
+      name[base.size()] != '-')
+    return false;
+  return std::all_of(name.begin() + static_cast<long>(base.size()) + 1, name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Why a copy of the template can never take an instance; empty when it can.
+std::string template_useless(const Inventory& inventory, const Request& request,
+                             const Node& node_template) {
+  const Inventory one = grown_inventory(inventory, node_template, 1);
+  const Node& copy = one.nodes.back();
+  if (!request.filter.accepts(copy)) return copy.name + ": left out by node_filter";
+  const NodeCapacity nc = node_capacity(
+      one, request, static_cast<std::uint32_t>(one.nodes.size() - 1), CapacityOptions{0, 1});
+  if (nc.capacity == 0) return copy.name + ": capacity 0 (" + nc.reason() + ")";
+  return {};
+}
+
+// --like NODE: the node as a template, its usage, instances and workloads
+// emptied, named NODE-new.
+Node template_like(const Node& n) {
+  Node t = n;
+  t.name = n.name + "-new";
+  for (Core& c : t.cores) c.used = 0;
+  for (NumaNode& m : t.numa_nodes) m.used = 0;
+  for (Device& d : t.devices) d.used = 0;
+  for (ExtendedResource& e : t.extended) e.used = 0;
+  t.memory_used = t.storage_used = t.cpu_used = 0;
+  t.cpu_given = -1;
+  t.instances.clear();
+  t.workloads.clear();
+  t.available = true;
+  t.revision = 0;
+  return t;
+}
+
+// The templates of --template, then of --like, with --cost applied; false
+// after reporting (exit 3).
+bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Request& request,
+                    RunResult& r, std::vector<GrowTemplate>& templates) {
+  Diagnostics diags;
+  diags.set_strict(o.strict);
+  for (const Source& source : o.templates) {
+    if (auto t = load_template(source, inventory.share_base, diags)) {
+      t->node.workloads.clear();
+      templates.push_back(std::move(*t));
+    }
+  }
+  for (const std::string& name : o.like) {
+    auto it = std::find_if(inventory.nodes.begin(), inventory.nodes.end(),
+                           [&](const Node& n) { return n.name == name; });
+    if (it == inventory.nodes.end())
+      diags.error(Origin{"<command line>", 0, 0, "--like"},
+                  "node " + name + " is not in the inventory");
+    else
+      templates.push_back(GrowTemplate{template_like(*it), std::nullopt});
+  }
+  for (const std::string& given : o.costs) {
+    const std::size_t eq = given.find('=');
+    const std::string name = given.substr(0, eq);
+    auto it = std::find_if(templates.begin(), templates.end(),
+                           [&](const GrowTemplate& t) { return t.node.name == name; });
+    const auto cost = eq == std::string::npos ? std::nullopt : parse_cost(given.substr(eq + 1));
+    if (eq == std::string::npos || !cost)
+      diags.error(Origin{"<command line>", 0, 0, "--cost"},
+                  "expected NAME=COST with a cost >= 0 of at most 9 decimals, such as big=0.192, "
+                  "got " +
+                      given);
+    else if (it == templates.end())
+      diags.error(Origin{"<command line>", 0, 0, "--cost"},
+                  "no template is named " + name + " (templates are named by their name field; " +
+                      "--like NODE makes NODE-new)");
+    else
+      it->cost = cost;
+  }
+  for (std::size_t i = 0; i < templates.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (templates[i].node.name == templates[j].node.name)
+        diags.error(Origin{"<command line>", 0, 0, "--template"},
+                    "two templates are named " + templates[i].node.name +
+                        "; their copies would share names");
+  const bool priced = o.mix || o.expander == "price";
+  if (priced)
+    for (const GrowTemplate& t : templates)
+      if (!t.cost)
+        diags.error(Origin{"<command line>", 0, 0, o.mix ? "--mix" : "--expander"},
+                    "template " + t.node.name + " has no cost; " +
+                        (o.mix ? std::string("--mix") : std::string("--expander price")) +
+                        " weighs costs (give cost: in the template or --cost " + t.node.name +
+                        "=VALUE)");
+  for (const GrowTemplate& t : templates) {
+    Inventory probe = grown_inventory(inventory, t.node, 1);
+    check_inputs(probe, request, diags);
+  }
+  {
+    // A selector no node nor any template's copy satisfies.
+    Inventory with_templates = inventory;
+    for (const GrowTemplate& t : templates) with_templates.nodes.push_back(t.node);
+    warn_unmatched_selectors(with_templates, request, diags);
+  }
+  if (diags.has_errors() || templates.size() != o.templates.size() + o.like.size()) {
+    r.problems = diags.items();
+    fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
+    return false;
+  }
+  r.err += diags.to_string();
+  for (const GrowTemplate& t : templates)
+    for (std::size_t i = 0; i < inventory.nodes.size(); ++i) {
+      const std::string& name = inventory.nodes[i].name;
+      if (!template_name_taken(name, t.node.name)) continue;
+      invalid(r, o.output, position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
+              "node " + name + " is already named like a copy of the template " + t.node.name +
+                  " (" + t.node.name + "-1, -2, ...); rename it or the template");
+      return false;
+    }
+  return true;
+}
+
+// `added: ...` before the plan document: the one figure for one template,
+// per template and the cost for several.
+void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templates,
+                 const Growth& g, RunResult& r) {
+  const std::string added = std::to_string(g.added());
+  bool priced = true;
+  CostSum cost = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    priced = priced && templates[t].cost.has_value();
+    cost += static_cast<CostSum>(g.counts[t]) * templates[t].cost.value_or(0);
+  }
+  if (o.output == OutputFormat::Json && r.out.starts_with("{")) {
+    std::string head = "\n  \"added\": " + added + ",";
+    if (templates.size() > 1 || priced) {
+      head += "\n  \"added_by_template\": {";
+      for (std::size_t t = 0; t < templates.size(); ++t)
+        head += (t ? ", " : ""), append_quoted(head, templates[t].node.name),
+            head += ": " + std::to_string(g.counts[t]);
+      head += "},";
+      if (priced) head += "\n  \"cost\": " + cost_text(cost) + ",";
+    }
+    r.out.insert(1, head);
+  } else if (o.output == OutputFormat::Yaml) {
+    std::string head = "added: " + added + '\n';
+    if (templates.size() > 1 || priced) {
+      head += "added_by_template:\n";
+      for (std::size_t t = 0; t < templates.size(); ++t)
+        head += "  ", append_yaml_string(head, templates[t].node.name),
+            head += ": " + std::to_string(g.counts[t]) + '\n';
+      if (priced) head += "cost: " + cost_text(cost) + '\n';
+    }
+    r.out = head + r.out;
+  } else if (templates.size() == 1) {
+    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " like " +
+            templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+  } else {
+    std::string parts;
+    for (std::size_t t = 0; t < templates.size(); ++t)
+      parts += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
+    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts + ")" +
+            (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+  }
+}
+
+}  // namespace
+
+void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
+  RunResult& r = w.run;
+  Inventory inventory;
+  Request request;
+  if (!load_inputs(o, true, r, inventory, request)) return;
+  if (o.max < 0) {
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
+            "must be >= 0, got " + std::to_string(o.max));
+    return;
+  }
+  if (o.max > kLargestGrowMax) {  // each copy is a node to plan on: the work follows --max
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
+            "too large: at most " + std::to_string(kLargestGrowMax) +
+                " copies (each is a node to plan on), got " + std::to_string(o.max));
+    return;
+  }
+  if (o.templates.empty() && o.like.empty()) {
+    usage_failure(r, o.output, "--template or --like is required");
+    return;
+  }
+  std::optional<Expander> expander = Expander::LeastWaste;
+  if (o.expander) expander = parse_expander(*o.expander);
+  if (!expander) {
+    usage_failure(r, o.output,
+                  "--expander: unknown expander " + *o.expander +
+                      "; expected least-waste, most-pods, price or priority");
+    return;
+  }
+  std::vector<GrowTemplate> templates;
+  if (!load_templates(o, inventory, request, r, templates)) return;
+  request.min_count = 0;
+  Growth g;
+  std::string head;        // why growing does not help, when it does not
+  std::int64_t shown = 0;  // copies of each template whose failure is shown
+  if (o.mix) {
+    std::string too_large;
+    auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large);
+    if (!mix) {
+      invalid(r, o.output, Origin{"<command line>", 0, 0, "--mix"}, too_large);
+      return;
+    }
+    g = *mix;
+  } else if (templates.size() == 1) {
+    if (auto k = smallest_growth(inventory, request, templates[0].node, o.max, o.jobs))
+      g = Growth{{*k}, true};
+  } else {
+    g = expand(inventory, request, templates, *expander, o.max, o.jobs);
+  }
+  if (!g.found) {
+    std::string why;
+    for (const GrowTemplate& t : templates) {
+      const std::string useless = template_useless(inventory, request, t.node);
+      if (useless.empty()) {
+        why.clear();
+        break;
+      }
+      why += (why.empty() ? "" : "; ") + useless;
+    }
+    const bool one = templates.size() == 1;
+    if (!why.empty()) {
+      head = (one ? "the template can never help: " : "no template can ever help: ") + why;
+      shown = 1;
+    } else {
+      const std::string like = one ? " like " + templates[0].node.name
+                                   : " of " + (o.mix ? std::string("any mix of the templates")
+                                                     : std::string("any one template"));
+      head = "even " + std::to_string(o.max) + (o.max == 1 ? " node" : " nodes") + like +
+             (o.max == 1 && one ? " does not suffice" : " do not suffice") + " (--max " +
+             std::to_string(o.max) + ")";
+      shown = o.max;
+    }
+    // Not feasible: the failure as `plan` reports it for the inventory with
+    // the copies that were tried (one copy for a useless template, so its
+    // reason shows), the what-if answer first.
+    std::vector<std::int64_t> counts(templates.size(), shown);
+    Inventory state = grown_inventory(inventory, templates, counts);
+    const GrowReport report{head, true, inventory.nodes.size()};
+    plan_document(state, request, o, r, head, o.report ? &report : nullptr);
+    w.report = r.report.value_or(std::string());
+    return;
+  }
+  Inventory state = grown_inventory(inventory, templates, g.counts);
+  std::string added;
+  for (std::size_t t = 0; t < templates.size(); ++t)
+    added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
+  const GrowReport report{
+      "add " + std::to_string(g.added()) + (g.added() == 1 ? " node (" : " nodes (") + added + ")",
+      false, inventory.nodes.size()};
+  plan_document(state, request, o, r, {}, o.report ? &report : nullptr);
+  w.report = r.report.value_or(std::string());
+  w.added = g.added();
+  w.added_by_template = g.counts;
+  for (const GrowTemplate& t : templates) w.template_names.push_back(t.node.name);
+  if (r.exit != ExitCode::Ok) return;
+  head_growth(o, templates, g, r);
+}
+
+}  // namespace eruplan::whatif_parts

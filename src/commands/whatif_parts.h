@@ -1,0 +1,43 @@
+// What-if's shared steps (whatif.cpp), private to src/commands: grow
+// (whatif_grow.cpp) loads, fails and plans as compare and drain do.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "whatif.h"
+
+namespace eruplan::whatif_parts {
+
+// Sets exit and stderr, and for JSON/YAML the §13 failure document.
+void fail(RunResult& r, ExitCode exit, const std::string& message, OutputFormat format,
+          const std::vector<Diagnostic>& problems = {});
+// Exit 3 from a diagnostic the what-if layer finds itself.
+void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string& message);
+// Loads -n and -r as `plan` does; false (with r filled in) when they do not load.
+bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
+                 Request& request);
+// "nodes.yaml:12:13" where `needle` first occurs in the text: the position
+// of a node name the loader no longer has.
+Origin position_of(const Source& source, const std::string& needle, std::string path);
+// Plans listed per node, as `plan` lists them: none up front unless --plans all.
+std::int64_t plans_listed(PlansShown plans);
+ShowOptions show_options(const WhatIfOptions& o);
+// Plans `request` on `state` (changing it) and renders the §6 document as
+// `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the
+// what-if question) first; sets exit, out, err, capacity and deploy of `r`.
+// grow --report: the page of the grown inventory, its outcome first
+// (`head`: what was added, or why growing does not help), nodes from
+// `first_added` on marked as the added copies.
+struct GrowReport {
+  std::string head;
+  bool failed = false;
+  std::size_t first_added = 0;
+};
+// With `grow`, also r.report.
+void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
+                   const std::string& head = {}, const GrowReport* grow = nullptr);
+
+void run_grow(const WhatIfOptions& o, WhatIfResult& w);
+
+}  // namespace eruplan::whatif_parts

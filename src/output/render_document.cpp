@@ -1,0 +1,478 @@
+// A report as a JSON or YAML document (SPEC §6, §13), and the several-
+// requests list of such documents.
+#include <utf8proc.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <span>
+
+#include "json_writer.h"
+#include "k8s_profile.h"
+#include "plan_writer.h"
+#include "render_parts.h"
+
+namespace eruplan {
+
+using namespace render_parts;
+
+namespace {
+
+template <class W>
+void write_capacity_value(W& w, std::int64_t capacity) {
+  if (capacity == kUnlimited) {
+    w.string("unlimited");
+  } else {
+    w.integer(capacity);
+  }
+}
+
+template <class W>
+void write_string_list(W& w, const std::vector<std::string>& items) {
+  w.begin_array();
+  for (const auto& item : items) w.string(item);
+  w.end_array();
+}
+
+template <class W>
+void write_request(W& w, const Request& r) {
+  w.begin_object();
+  w.key("app");
+  w.string(r.app);
+  // 0 means "not given" (capacity ignores count); null keeps the key set
+  // the same for every command.
+  w.key("count");
+  if (r.count > 0) {
+    w.integer(r.count);
+  } else {
+    w.null();
+  }
+  w.key("strategy");
+  w.string(strategy_name(r.strategy));
+  w.key("nodes_limit");
+  w.integer(r.nodes_limit);
+
+  w.key("resources");
+  w.begin_object();
+  w.key("cpu");
+  w.number(format_cores(r.cpu));
+  w.key("cpu_limit");
+  w.number(format_cores(r.cpu_limit));
+  w.key("cpu_bind");
+  w.boolean(r.cpu_bind);
+  w.key("memory");
+  w.integer(r.memory);
+  w.key("memory_limit");
+  w.integer(r.memory_limit);
+  w.key("storage");
+  w.integer(r.storage);
+  w.key("volumes");
+  w.begin_array();
+  for (const auto& v : r.volumes) w.string(v.binding);
+  w.end_array();
+  w.key("extended");
+  write_mapping(w, r.extended);
+  w.key("cpu_fit");
+  w.boolean(r.uses_cpu_fit());
+  w.end_object();
+
+  w.key("node_filter");
+  w.begin_object();
+  w.key("labels");
+  write_mapping(w, r.filter.labels);
+  w.key("nodes");
+  write_string_list(w, r.filter.nodes);
+  w.key("exclude");
+  write_string_list(w, r.filter.exclude);
+  w.end_object();
+  if (!r.tolerations.empty()) {
+    w.key("tolerations");
+    w.begin_array();
+    for (const Toleration& t : r.tolerations) {
+      w.begin_object();
+      w.key("key");
+      w.string(t.key);
+      w.key("operator");
+      w.string(t.exists ? "Exists" : "Equal");
+      w.key("value");
+      w.string(t.value);
+      w.key("effect");
+      w.string(t.effect);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (r.strategy == Strategy::Score) {  // SPEC §9: the scoring the scores came from
+    const Scoring& sc = r.scoring;
+    w.key("scoring");
+    w.begin_object();
+    w.key("type");
+    w.string(sc.type == ScoringType::LeastAllocated  ? "least_allocated"
+             : sc.type == ScoringType::MostAllocated ? "most_allocated"
+                                                     : "requested_to_capacity_ratio");
+    w.key("resources");
+    w.begin_array();
+    for (const ScoringResource& res : sc.resources) {
+      w.begin_object();
+      w.key("name");
+      w.string(res.name);
+      w.key("weight");
+      w.integer(res.weight);
+      w.end_object();
+    }
+    w.end_array();
+    if (sc.type == ScoringType::RequestedToCapacityRatio) {
+      w.key("shape");
+      w.begin_array();
+      for (const ShapePoint& p : sc.shape) {
+        w.begin_object();
+        w.key("utilization");
+        w.integer(p.utilization);
+        w.key("score");
+        w.integer(p.score);
+        w.end_object();
+      }
+      w.end_array();
+    }
+    w.key("fit_weight");
+    w.integer(sc.fit_weight);
+    w.key("balanced_weight");
+    w.integer(sc.balanced_weight);
+    w.end_object();
+  }
+  if (r.min_count > 0) {
+    w.key("min_count");
+    w.integer(r.min_count);
+  }
+  if (r.priority != 0) {
+    w.key("priority");
+    w.integer(r.priority);
+  }
+  if (!r.group.empty()) {
+    w.key("group");
+    w.string(r.group);
+  }
+
+  w.end_object();
+}
+
+// capacity, reasons, reason_kinds and (with --explain) explain: the members
+// a §6 document and a §13 failure document share.
+template <class W>
+void write_capacity_members(W& w, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto name = [&](const NodeCapacity& nc) -> const std::string& {
+    return report.inventory.nodes[nc.node].name;
+  };
+  w.key("capacity");
+  w.begin_object();
+  w.key("total");
+  write_capacity_value(w, report.capacity.total);
+  w.key("nodes");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    w.key(name(nc));
+    write_capacity_value(w, nc.capacity);
+  }
+  w.end_object();
+  w.end_object();
+
+  w.key("reasons");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    if (nc.capacity != 0) continue;
+    w.key(name(nc));
+    w.string(nc.reason());
+  }
+  w.end_object();
+
+  w.key("reason_kinds");
+  w.begin_object();
+  for (const auto& nc : nodes) {
+    if (nc.capacity != 0) continue;
+    w.key(name(nc));
+    write_string_list(w, reason_kinds(nc.reasons));
+  }
+  w.end_object();
+  if (report.explain != nullptr) {
+    w.key("explain");
+    w.begin_object();
+    for (const ExplainLine& line : *report.explain) {
+      w.key(line.node);
+      w.string(line.text);
+    }
+    w.end_object();
+  }
+}
+
+template <class W>
+void write_report_document(W& w, const Report& report) {
+  const auto& nodes = report.capacity.nodes;
+  const auto& inv = report.inventory;
+  const auto name = [&](const NodeCapacity& nc) -> const std::string& {
+    return inv.nodes[nc.node].name;
+  };
+  PlanShares shares(report.request);
+  const RequestOutcome* outcome = report.outcome;
+
+  w.begin_object();
+  if (report.entry) {
+    w.key("name");
+    w.string(report.request.name);
+  }
+  if (outcome != nullptr &&
+      (report.entry || report.request.min_count > 0 || !report.request.satisfied.empty())) {
+    w.key("status");
+    w.string(status_name(outcome->status));
+    w.key("placed");
+    w.integer(outcome->placed);
+    if (report.entry && !outcome->reason.empty() &&
+        (outcome->status == RequestStatus::Rejected ||
+         outcome->status == RequestStatus::Satisfied)) {
+      w.key("reason");
+      w.string(outcome->reason);
+    }
+  }
+  w.key("request");
+  write_request(w, report.request);
+
+  write_capacity_members(w, report);
+
+  if (outcome != nullptr && !outcome->scores.empty()) {
+    w.key("scores");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].capacity <= 0) continue;
+      const NodeScore& sc = outcome->scores[i];
+      w.key(name(nodes[i]));
+      w.begin_object();
+      w.key("fit");
+      w.integer(sc.fit);
+      w.key("balanced");
+      w.integer(sc.balanced);
+      w.key("total");
+      w.integer(sc.total);
+      if (!sc.plugins.empty()) {  // the kubernetes profile: every plugin's normalized score
+        w.key("plugins");
+        w.begin_object();
+        for (std::size_t p = 0; p < sc.plugins.size() && p < std::size(kK8sScorePlugins); ++p) {
+          w.key(kK8sScorePlugins[p].name);
+          w.integer(sc.plugins[p]);
+        }
+        w.end_object();
+      }
+      w.end_object();
+    }
+    w.end_object();
+  }
+
+  // Assigned without a DeployMap (the capacity command) has nothing to show.
+  const bool assigned_only = report.plans == PlansShown::Assigned;
+  const bool show_plans = report.capacity.binds && report.plans != PlansShown::None &&
+                          !(assigned_only && report.deploy == nullptr);
+  if (show_plans) {
+    w.key("plans");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const auto& nc = nodes[i];
+      size_t shown = nc.plans.size();
+      if (assigned_only) {
+        const std::int64_t k = deployed(report, i);
+        if (k <= 0) continue;
+        shown = std::min(shown, static_cast<size_t>(k));
+      }
+      w.key(name(nc));
+      w.begin_array();
+      for (size_t j = 0; j < shown; ++j)
+        write_plan(w, nc.plans[j], inv.nodes[nc.node], report.request, shares);
+      w.end_array();
+    }
+    w.end_object();
+  }
+
+  if (report.deploy != nullptr) {
+    w.key("deploy");
+    w.begin_object();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const std::int64_t k = deployed(report, i);
+      if (k <= 0) continue;
+      w.key(name(nodes[i]));
+      w.integer(k);
+    }
+    w.end_object();
+
+    if (outcome != nullptr && !outcome->preemptions.empty()) {
+      w.key("preemptions");
+      w.begin_array();
+      for (const Preemption& p : outcome->preemptions) {
+        w.begin_object();
+        w.key("instance");
+        w.integer(p.instance);
+        w.key("node");
+        w.string(inv.nodes[p.node].name);
+        w.key("victims");
+        w.begin_array();
+        for (const Victim& v : p.victims) {
+          w.begin_object();
+          w.key("pod");
+          w.string(v.name);
+          w.key("priority");
+          w.integer(v.priority);
+          w.key("node");
+          w.string(inv.nodes[v.node].name);
+          w.end_object();
+        }
+        w.end_array();
+        w.end_object();
+      }
+      w.end_array();
+    }
+
+    if (report.capacity.binds) {
+      w.key("assignments");
+      w.begin_object();
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const std::int64_t k = deployed(report, i);
+        if (k <= 0) continue;
+        const auto& nc = nodes[i];
+        w.key(name(nc));
+        w.begin_array();
+        for (std::int64_t j = 0; j < k; ++j) {
+          const Plan* plan = assigned_plan(nc, j);
+          if (plan == nullptr) break;
+          write_plan(w, *plan, inv.nodes[nc.node], report.request, shares);
+        }
+        w.end_array();
+      }
+      w.end_object();
+    }
+  }
+
+  w.end_object();
+  w.finish();
+}
+
+}  // namespace
+
+namespace render_parts {
+
+void write_document(JsonWriter& w, const Report& report) { write_report_document(w, report); }
+void write_document(YamlWriter& w, const Report& report) { write_report_document(w, report); }
+
+size_t estimated_size(const Report& report) {
+  size_t plans = 0;
+  for (const auto& nc : report.capacity.nodes) plans += nc.plans.size();
+  return 1024 + report.capacity.nodes.size() * 96 + (report.capacity.binds ? plans * 80 : 0);
+}
+
+}  // namespace render_parts
+
+void write_failure_members(JsonWriter& w, const Report& report) {
+  write_capacity_members(w, report);
+}
+
+void write_failure_members(YamlWriter& w, const Report& report) {
+  write_capacity_members(w, report);
+}
+
+namespace {
+
+// Indents every line of a standalone document for its place in the list.
+void append_indented(std::string& out, std::string_view doc, std::string_view first,
+                     std::string_view rest) {
+  std::string_view prefix = first;
+  while (!doc.empty()) {
+    const std::size_t end =
+        std::min(doc.find('\n'), doc.size() - 1) + 1;  // the line with its newline
+    out += prefix;
+    out.append(doc.data(), end);
+    doc.remove_prefix(end);
+    prefix = rest;
+  }
+}
+
+std::string_view trim_newline(std::string_view s) {
+  while (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string render_request_list(const std::vector<std::string>& entries, OutputFormat format,
+                                const RequestCounts* summary, const std::string& error) {
+  std::string out;
+  std::size_t size = 256 + error.size();
+  for (const auto& e : entries) size += e.size() + e.size() / 8;
+  out.reserve(size);
+  const std::pair<const char*, std::int64_t> counts[] = {
+      {"placed", summary ? summary->placed : 0},
+      {"partial", summary ? summary->partial : 0},
+      {"rejected", summary ? summary->rejected : 0},
+      {"satisfied", summary ? summary->satisfied : 0}};
+  if (format == OutputFormat::Json) {
+    out += kJsonRequestListHead;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      append_json_request_separator(out, i);
+      append_indented(out, trim_newline(entries[i]), "", "    ");
+    }
+    append_json_request_list_tail(out, entries.empty(), summary, error);
+    return out;
+  }
+  out += entries.empty() ? "requests: []\n" : "requests:\n";
+  for (const auto& e : entries) append_indented(out, e, "- ", "  ");
+  if (summary != nullptr) {
+    out += "summary:\n";
+    for (const auto& [key, n] : counts) {
+      out += "  ";
+      out += key;
+      out += ": ";
+      append_int(out, n);
+      out += '\n';
+    }
+  }
+  out += error;
+  return out;
+}
+
+void append_json_request_separator(std::string& out, std::size_t index) {
+  out += index == 0 ? "\n    " : ",\n    ";
+}
+
+void append_json_request_list_tail(std::string& out, bool empty, const RequestCounts* summary,
+                                   const std::string& error) {
+  out += empty ? "]" : "\n  ]";
+  if (summary != nullptr) {
+    const std::pair<const char*, std::int64_t> counts[] = {{"placed", summary->placed},
+                                                           {"partial", summary->partial},
+                                                           {"rejected", summary->rejected},
+                                                           {"satisfied", summary->satisfied}};
+    out += ",\n  \"summary\": {";
+    for (std::size_t i = 0; i < 4; ++i) {
+      out += i == 0 ? "\n    \"" : ",\n    \"";
+      out += counts[i].first;
+      out += "\": ";
+      append_int(out, counts[i].second);
+    }
+    out += "\n  }";
+  }
+  if (!error.empty()) {
+    // `error` is a whole {"error": {...}} document: its one member goes in
+    // as it is, between the outer braces.
+    std::string_view body = trim_newline(error);
+    body.remove_prefix(std::min<std::size_t>(body.find('\n') + 1, body.size()));
+    body = body.substr(0, body.rfind('\n'));
+    out += ",\n";
+    out += body;
+  }
+  out += "\n}\n";
+}
+
+std::string render_request_json(const Request& request) {
+  std::string out;
+  JsonWriter w(out);
+  write_request(w, request);
+  w.finish();
+  return out;
+}
+
+}  // namespace eruplan

@@ -278,6 +278,9 @@ struct Workload {
   NamedList<Pieces> cpu_map;  // core id -> pieces, natural order; empty = unbound
   int numa = -1;              // index into Node::numa_nodes, -1 = none
   std::int32_t priority = 0;  // pod priority, for preemption (SPEC §17)
+  // A pod read from --pods: realloc resizes it with CPU fit, as Kubernetes
+  // never oversells CPU requests.
+  bool cpu_fit = false;
 };
 
 // Resources of a node that only one role may be offered (`eruplan share

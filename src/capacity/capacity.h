@@ -159,6 +159,9 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
 
 // "dedicated=gpu:NoSchedule", "key:NoExecute" when the taint has no value.
 std::string taint_text(const Taint& taint);
+// The first NoSchedule or NoExecute taint of the node, in its order, that no
+// toleration of the request matches; nullptr when the request may run there.
+const Taint* untolerated_taint(const Node& node, const Request& request);  // taints.cpp
 
 // CPU-bind mode's core plans, capped by memory (cpu_plans.cpp).
 DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,

@@ -9,17 +9,20 @@ std::string taint_text(const Taint& taint) {
   return taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.effect;
 }
 
-DimensionResult taint_dimension(const DimensionInput& in) {
-  DimensionResult result;
-  for (const Taint& taint : in.node.taints) {
+const Taint* untolerated_taint(const Node& node, const Request& request) {
+  for (const Taint& taint : node.taints) {
     if (taint.effect == "PreferNoSchedule") continue;
     bool tolerated = false;
-    for (const Toleration& t : in.request.tolerations) tolerated = tolerated || t.tolerates(taint);
-    if (!tolerated) {
-      result.stop(Reason::words("taint", taint_text(taint) + " not tolerated"));
-      return result;
-    }
+    for (const Toleration& t : request.tolerations) tolerated = tolerated || t.tolerates(taint);
+    if (!tolerated) return &taint;
   }
+  return nullptr;
+}
+
+DimensionResult taint_dimension(const DimensionInput& in) {
+  DimensionResult result;
+  if (const Taint* taint = untolerated_taint(in.node, in.request))
+    result.stop(Reason::words("taint", taint_text(*taint) + " not tolerated"));
   return result;
 }
 

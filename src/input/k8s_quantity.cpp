@@ -18,8 +18,6 @@ constexpr std::int64_t kMaxExponent = 1'000'000;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 // The suffix after the number: a decimal exponent (e3, E-2), a binary SI
 // suffix (Ki..Ei) or a decimal SI one (n u m "" k M G T P E). Note "E" alone
 // is exa, "E2" an exponent; "K" is not Kubernetes (it is "k").

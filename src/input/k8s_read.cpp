@@ -7,14 +7,6 @@
 
 namespace eruplan::k8s {
 
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
-std::size_t count_errors(const Diagnostics& diags) {
-  return static_cast<std::size_t>(
-      std::count_if(diags.items().begin(), diags.items().end(),
-                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-}
-
 bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
           ValueId* values, Rows rows) {
   std::fill(values, values + table.size(), kNoValue);

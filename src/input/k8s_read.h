@@ -20,9 +20,6 @@
 
 namespace eruplan::k8s {
 
-std::string quoted(std::string_view s);
-std::size_t count_errors(const Diagnostics& diags);
-
 constexpr std::int64_t kMaxCoresPerNode = 4096;  // as for an eruplan inventory
 
 // The rows of a table (kubernetes_fields.h) a reader takes, by index; empty:

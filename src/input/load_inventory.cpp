@@ -16,7 +16,7 @@ std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags
 
 std::optional<Inventory> load_inventory(const Doc& parsed, const std::string& file,
                                         Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   const Doc* doc = &parsed;
   Reader r(*doc, file, diags);
   const FieldPath root;
@@ -52,7 +52,7 @@ std::optional<Inventory> load_inventory(const Doc& parsed, const std::string& fi
       inventory.nodes.push_back(loader.load(nodes_path.at(i), doc->element(nodes, i), name_ids[i]));
     check_unique_names(r, nodes_path, inventory.nodes, name_ids);
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  if (diags.error_count() > errors_before) return std::nullopt;
   return inventory;
 }
 
@@ -95,7 +95,7 @@ std::optional<std::int64_t> parse_cost(std::string_view text) {
 // field paths from the template file as written; or a Kubernetes Node.
 std::optional<GrowTemplate> load_template(const Source& source, Pieces share_base,
                                           Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   auto doc = parse_document(source, diags);
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
@@ -132,7 +132,7 @@ std::optional<GrowTemplate> load_template(const Source& source, Pieces share_bas
                     quoted(*text));
     }
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  if (diags.error_count() > errors_before) return std::nullopt;
   return t;
 }
 

@@ -417,7 +417,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   if (first == documents.end() || !is_manifest(*doc, *first, &kind)) return std::nullopt;
   matched = true;
 
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   Reader r(*doc, source.name, diags);
   // The pod-carrying objects in file order: a document, or an item of a List.
   struct Item {
@@ -513,7 +513,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     rest.strategy.reset();
     set.overridden = !rest.empty() || options.replicas.has_value();
   }
-  if (manifests.empty() && count_errors(diags) == errors_before)
+  if (manifests.empty() && diags.error_count() == errors_before)
     r.error(FieldPath{}, doc->root(),
             "the file holds no object that places pods (" + pod_kinds_text() + ")");
   std::vector<std::string> names;  // every manifest's name so far
@@ -550,7 +550,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     set.requests.push_back(std::move(req));
     set.indexes.push_back(static_cast<std::uint32_t>(i));
   }
-  if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
+  if (diags.error_count() > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
 

@@ -149,7 +149,7 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
 
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
                                                Diagnostics& diags, bool forced) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   Reader r(doc, file, diags);
   if (doc[doc.root()].kind != ValueKind::Object) {
     r.is_object(FieldPath{}, doc.root());
@@ -178,7 +178,7 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
     // One Node (kubectl get node NAME -o json): an inventory of one node,
     // its field paths from the file's root.
     read_node(r, root, doc.root(), seen, inventory);
-    if (count_errors(diags) > errors_before) return std::nullopt;
+    if (diags.error_count() > errors_before) return std::nullopt;
     return inventory;
   }
   const ValueId items = list_items(r, doc.root(), "nodes");
@@ -202,7 +202,7 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
     }
     read_node(r, at, item, seen, inventory);
   }
-  if (count_errors(diags) > errors_before) return std::nullopt;
+  if (diags.error_count() > errors_before) return std::nullopt;
   return inventory;
 }
 

@@ -58,7 +58,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
                Diagnostics& diags, PodCensus* census, SeenPods* seen_pods = nullptr) {
   Inventory none;
   Inventory& inventory = nodes ? *nodes : none;
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
   Reader r(*doc, pods.name, diags);
@@ -247,7 +247,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     clamp(node.storage_used, node.storage, "bytes of ephemeral-storage");
     for (ExtendedResource& e : node.extended) clamp(e.used, e.total, e.name);
   }
-  return count_errors(diags) == errors_before;
+  return diags.error_count() == errors_before;
 }
 
 }  // namespace

@@ -18,8 +18,6 @@ namespace eruplan {
 
 namespace {
 
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 __extension__ typedef unsigned __int128 u128_t;
 
 using Names = std::vector<std::pair<std::string, ValueId>>;  // each name and where first given

@@ -21,14 +21,6 @@ __extension__ typedef __int128 i128;
 
 const char* const kCommandLine = "<command line>";
 
-std::size_t count_errors(const Diagnostics& diags) {
-  return static_cast<std::size_t>(
-      std::count_if(diags.items().begin(), diags.items().end(),
-                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-}
-
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 Origin flag(const char* name) { return Origin{kCommandLine, 0, 0, name}; }
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
@@ -712,7 +704,7 @@ void read_request_parts(Reader& r, const std::string& file, const FieldPath& at,
 
 std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,
                                         bool count_required, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   const std::string file = source ? source->name : kCommandLine;
   RequestSet set;
   std::optional<Doc> doc;
@@ -779,27 +771,27 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     set.requests.push_back(std::move(d.request));
     set.indexes.push_back(i);
   }
-  if (count_errors(diags) > errors_before && set.requests.empty()) return std::nullopt;
+  if (diags.error_count() > errors_before && set.requests.empty()) return std::nullopt;
   return set;
 }
 
 bool finish_request(Request& request, const RequestOverrides& overrides, bool count_required,
                     const std::string& file, const std::string& prefix, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   Draft d = new_draft(file, prefix, true);
   d.request = std::move(request);
   d.count_given = d.count_written = d.request.count > 0;
   apply_overrides(overrides, d, diags);
   finish_draft(d, count_required, Origin{file, 0, 0, prefix + "count"}, diags);
   request = std::move(d.request);
-  return count_errors(diags) == errors_before;
+  return diags.error_count() == errors_before;
 }
 
 std::optional<Request> load_request(const Source* source, const RequestOverrides& overrides,
                                     bool count_required, Diagnostics& diags) {
-  const std::size_t errors_before = count_errors(diags);
+  const std::size_t errors_before = diags.error_count();
   auto set = load_requests(source, overrides, count_required, diags);
-  if (!set || count_errors(diags) > errors_before) return std::nullopt;
+  if (!set || diags.error_count() > errors_before) return std::nullopt;
   if (set->list) {
     diags.error(Origin{source ? source->name : kCommandLine, 0, 0, "requests"},
                 "expected one request here, not a requests: list");

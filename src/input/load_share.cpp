@@ -19,8 +19,6 @@ namespace eruplan {
 
 namespace {
 
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 constexpr std::uint64_t kMaxWeightPart = 1'000'000'000'000'000'000ULL;  // 10^18
 
 }  // namespace

@@ -5,14 +5,6 @@
 
 namespace eruplan::node_loading {
 
-std::size_t count_errors(const Diagnostics& diags) {
-  return static_cast<std::size_t>(
-      std::count_if(diags.items().begin(), diags.items().end(),
-                    [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-}
-
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 bool first_time(Reader& r, const FieldPath& path, const Entry& e, std::vector<ValueId>& seen,
                 std::size_t index) {
   if (seen[index] == kNoValue) {

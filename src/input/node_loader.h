@@ -29,8 +29,6 @@ constexpr std::int64_t kMaxShareBase = 1'000'000'000;  // pieces never finer tha
 
 using Entry = Reader::Entry;
 
-std::size_t count_errors(const Diagnostics& diags);
-std::string quoted(std::string_view s);
 inline bool byte_less(std::string_view a, std::string_view b) { return a < b; }
 
 // Marks which targets a keyed mapping (numa, usage.cpu_map, ...) has already

@@ -121,8 +121,6 @@ Exact scale(const Decimal& d, std::int64_t exponent, int twos, std::int64_t& out
   return Exact::Ok;
 }
 
-std::string quoted(std::string_view text) { return '"' + std::string(text) + '"'; }
-
 }  // namespace
 
 std::optional<Bytes> parse_size(std::string_view text, std::string& error) {

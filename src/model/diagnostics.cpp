@@ -66,6 +66,12 @@ bool Diagnostics::has_errors() const {
   return false;
 }
 
+std::size_t Diagnostics::error_count() const {
+  std::size_t n = 0;
+  for (const auto& d : items_) n += d.severity == Severity::Error;
+  return n;
+}
+
 std::string Diagnostics::to_string() const {
   std::string out;
   for (const auto& d : items_) out += format_diagnostic(d) + '\n';

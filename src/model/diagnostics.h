@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eruplan {
@@ -28,6 +29,9 @@ struct Diagnostic {
 // "nodes.yaml:12:13: error: nodes[3].memory: negative size -5"
 std::string format_diagnostic(const Diagnostic& d);
 
+// A name or value inside a message: in double quotes, as given.
+inline std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+
 class Diagnostics {
  public:
   void error(Origin origin, std::string message);
@@ -37,6 +41,7 @@ class Diagnostics {
   void unknown_field(Origin origin, std::string message);
   void set_strict(bool strict) { strict_ = strict; }
   bool has_errors() const;
+  std::size_t error_count() const;
   const std::vector<Diagnostic>& items() const { return items_; }
   // Every diagnostic, one formatted line each, errors and warnings in the
   // order found.

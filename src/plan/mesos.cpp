@@ -68,16 +68,6 @@ int compare_shares(const Dominant& a, const Weight& wa, const Dominant& b, const
   return compare(product({a.num, wa.den, b.den, wb.num}), product({b.num, wb.den, a.den, wa.num}));
 }
 
-bool tolerated(const Node& node, const Request& request) {
-  for (const Taint& taint : node.taints) {
-    if (taint.effect == "PreferNoSchedule") continue;
-    bool ok = false;
-    for (const Toleration& t : request.tolerations) ok = ok || t.tolerates(taint);
-    if (!ok) return false;
-  }
-  return true;
-}
-
 std::int64_t request_of(const Request& r, std::string_view kind) {
   if (kind == "cpu") return r.cpu;
   if (kind == "memory") return r.memory;
@@ -189,7 +179,7 @@ class Allocator {
           s.asks.emplace_back(k, n);
       s.may_use.assign(N, 0);
       for (const std::uint32_t i : filtered_nodes(inv_, fw.request.filter))
-        if (inv_.nodes[i].available && tolerated(inv_.nodes[i], fw.request)) {
+        if (inv_.nodes[i].available && !untolerated_taint(inv_.nodes[i], fw.request)) {
           s.may_use[i] = 1;
           s.usable.push_back(i);
         }

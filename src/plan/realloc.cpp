@@ -21,8 +21,6 @@ namespace {
 
 __extension__ typedef __int128 i128;
 
-std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
-
 WorkloadResources resources_of(const Workload& w) {
   return WorkloadResources{w.cpu, w.cpu_limit, w.memory, w.memory_limit, w.cpu_map, w.numa};
 }

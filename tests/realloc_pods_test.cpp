@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "binary.h"
 #include "load.h"
@@ -189,4 +191,54 @@ nodes:
 )",
                             "workloads: [w1]\nresources: {cpu: 1, cpu_limit: 1}\n");
   CHECK(ok.exit == ExitCode::Ok);
+}
+
+TEST_CASE("realloc: random whole-core growth keeps the old cores exactly when free cores allow") {
+  // Oracle: a bound workload of k whole cores growing by d keeps all k old
+  // cores iff the node has at least d free whole cores besides them (its
+  // own given back); then its new map holds them all.
+  std::mt19937 rng(7);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int extended = 0;
+  for (int round = 0; round < 500; ++round) {
+    const int cores = pick(2, 10);
+    std::vector<int> owner(static_cast<std::size_t>(cores), -1);
+    std::string text = "nodes:\n  - name: n1\n    cpu: " + std::to_string(cores) +
+                       "\n    memory: 64Gi\n    workloads:\n";
+    int next = 0;
+    for (int c = 0; c < cores; ++c) {
+      if (pick(0, 2) == 0 || owner[static_cast<std::size_t>(c)] != -1) continue;
+      owner[static_cast<std::size_t>(c)] = next;
+      text += "      - {id: w" + std::to_string(next++) +
+              ", app: a, cpu: 1, memory: 1Gi, cpu_map: {\"" + std::to_string(c) + "\": 100}}\n";
+    }
+    if (next == 0) continue;
+    const int who = pick(0, next - 1);
+    const int grow = pick(1, 3);
+    int free_others = 0;
+    for (int c = 0; c < cores; ++c) free_others += owner[static_cast<std::size_t>(c)] == -1 ? 1 : 0;
+    const std::string id = "w" + std::to_string(who);
+    INFO(text << id << " +" << grow);
+    const ReallocRun r =
+        run(text, "workloads: [" + id + "]\nresources: {cpu: " + std::to_string(grow) +
+                      ", cpu_limit: " + std::to_string(grow) + "}\n");
+    if (free_others < grow) {
+      CHECK(r.exit == ExitCode::Infeasible);
+      continue;
+    }
+    REQUIRE(r.exit == ExitCode::Ok);
+    const WorkloadChange& c = change(r, id);
+    Pieces kept = 0, total = 0;
+    for (const auto& [core, p] : c.after.cpu_map) {
+      total += p;
+      const int held_by = owner[static_cast<std::size_t>(std::stoi(core))];
+      CHECK((held_by == -1 || held_by == who));
+      for (const auto& [old_core, old_p] : c.before.cpu_map)
+        if (old_core == core) kept += std::min(p, old_p);
+    }
+    CHECK(total == 100 * (1 + grow));
+    CHECK(kept == 100);
+    extended += kept == 100 ? 1 : 0;
+  }
+  CHECK(extended > 100);
 }

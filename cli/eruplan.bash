@@ -2,7 +2,7 @@
 # `eruplan completion bash` prints it). Made from eruplan's command table.
 _eruplan() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="capacity plan validate apply share realloc compare grow drain diff test completion"
+  local commands="capacity plan validate apply share realloc compare grow drain diff test schema completion"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -151,6 +151,13 @@ _eruplan() {
       case $prev in
         -n|--nodes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -r|--request) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --workload) return ;;
+        --app) return ;;
+        --cpu) return ;;
+        --cpu-limit) return ;;
+        --memory) return ;;
+        --memory-limit) return ;;
+        --cpu-bind) COMPREPLY=($(compgen -W "keep true false" -- "$cur")); return ;;
         --input-format) COMPREPLY=($(compgen -W "json yaml" -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -159,7 +166,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
       esac
-      flags="--strict --lenient --nodes --request --input-format --output --atomic --save-inventory --units --nodes-format --pods --app-label --help --version"
+      flags="--strict --lenient --nodes --request --workload --app --cpu --cpu-limit --memory --memory-limit --cpu-bind --input-format --output --atomic --save-inventory --units --nodes-format --pods --app-label --help --version"
       ;;
     compare)
       case $prev in
@@ -217,8 +224,9 @@ _eruplan() {
         --cost) return ;;
         --expander) COMPREPLY=($(compgen -W "least-waste most-pods price priority" -- "$cur")); return ;;
         --max) return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --report --help --version"
       ;;
     drain)
       case $prev in
@@ -262,6 +270,10 @@ _eruplan() {
       esac
       flags="--print-expect --filter --output --help --version"
       operands=files
+      ;;
+    schema)
+      flags="--help --version"
+      operands="inventory request share realloc case template"
       ;;
     completion)
       flags="--help --version"

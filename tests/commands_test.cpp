@@ -76,10 +76,10 @@ TEST_CASE("commands: the table holds each command once, in --help order") {
   for (const CommandRow& row : command_table()) names.emplace_back(row.name);
   CHECK(names == std::vector<std::string>{"capacity", "plan", "validate", "apply", "share",
                                           "realloc", "compare", "grow", "drain", "diff", "snapshot",
-                                          "test", "completion"});
+                                          "test", "schema", "completion"});
   CHECK(command_names() ==
         "capacity, plan, validate, apply, share, realloc, compare, grow, drain, diff, snapshot, "
-        "test, completion");
+        "test, schema, completion");
   CHECK(find_command("plan") != nullptr);
   CHECK(find_command("plans") == nullptr);
   for (const CommandRow& row : command_table()) {

@@ -395,7 +395,9 @@ expect: {deploy_total: 4}
 TEST_CASE("operator: realloc's usage errors and unreadable files print the document too") {
   Ran usage = eruplan("realloc -n op_nodes.yaml -o json");
   REQUIRE(usage.exit == 2);
-  CHECK(json::parse(usage.out)["error"]["message"] == "--request is required");
+  CHECK(json::parse(usage.out)["error"]["message"] ==
+        "no realloc request: give -r FILE, or --workload ID (repeatable) or --app APP with the "
+        "deltas");
   Ran missing = eruplan("realloc -n op_missing.yaml -r op_missing.yaml -o yaml");
   REQUIRE(missing.exit == 3);
   CHECK(missing.out.find("error:\n  exit: 3\n  kind: invalid\n") == 0);

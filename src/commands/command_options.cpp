@@ -36,6 +36,13 @@ std::string check_quantity(const std::string& s) {
   return error;
 }
 
+// A signed quantity: the sign, then what Parse reads.
+template <std::optional<std::int64_t> (*Parse)(std::string_view, std::string&)>
+std::string check_delta(const std::string& s) {
+  const bool signed_ = !s.empty() && (s.front() == '-' || s.front() == '+');
+  return check_quantity<Parse>(signed_ ? s.substr(1) : s);
+}
+
 std::string check_label(const std::string& s) {
   return s.find('=') == std::string::npos || s.front() == '='
              ? "expected k=v (e.g. pool=gpu), got \"" + s + '"'
@@ -80,6 +87,9 @@ std::string check_tie_break(const std::string& s) {
              ? std::string()
              : "expected name or random:SEED (SEED a whole number), got \"" + s + '"';
 }
+
+std::string check_cpu_delta(const std::string& s) { return check_delta<parse_cpu>(s); }
+std::string check_size_delta(const std::string& s) { return check_delta<parse_size>(s); }
 
 std::string check_cost(const std::string& s) {
   const std::size_t eq = s.find('=');

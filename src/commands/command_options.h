@@ -22,6 +22,9 @@ std::string check_strategy_list(const std::string& list);
 std::string check_seed(const std::string& s);
 std::string check_cycles(const std::string& s);
 std::string check_cost(const std::string& s);
+// A signed CPU amount or size: realloc's deltas.
+std::string check_cpu_delta(const std::string& s);
+std::string check_size_delta(const std::string& s);
 
 std::vector<std::string> strategy_names();
 // Option makers: a value, one of `choices`, a checked value, a file, a flag.

@@ -13,6 +13,7 @@
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
+#include "schema.h"
 #include "whatif.h"
 
 namespace eruplan::command_runs {
@@ -264,7 +265,21 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
   if (a.flag("--strict") && a.flag("--lenient"))
     return usage(output, "--strict and --lenient contradict each other; give one");
-  if (a.value("--request").empty()) return usage(output, "--request is required");
+  ReallocFlags flags;
+  flags.workloads = a.list("--workload");
+  const auto given = [&a](const char* key) {
+    return a.has(key) ? std::optional<std::string>(a.value(key)) : std::nullopt;
+  };
+  flags.app = given("--app");
+  flags.cpu = given("--cpu");
+  flags.cpu_limit = given("--cpu-limit");
+  flags.memory = given("--memory");
+  flags.memory_limit = given("--memory-limit");
+  flags.cpu_bind = given("--cpu-bind");
+  if (a.value("--request").empty() && flags.workloads.empty() && !flags.app)
+    return usage(output,
+                 "no realloc request: give -r FILE, or --workload ID (repeatable) or --app APP "
+                 "with the deltas");
   const bool nodes_stdin = a.value("--nodes") == kStdin,
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
@@ -272,9 +287,13 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   if (pods_stdin(a) && (nodes_stdin || request_stdin))
     return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
   ReallocOptions options;
+  options.flags = std::move(flags);
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
-  inputs.read("--request", options.request);
+  if (!a.value("--request").empty()) {
+    options.request.emplace();
+    inputs.read("--request", *options.request);
+  }
   inputs.read_pods(options.pods, nullptr);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.kubernetes = kubernetes_options(a);
@@ -485,6 +504,13 @@ CommandOutput run_diff(const CommandInput& in) {
   const InventoryDiff diff = diff_inventories(*old_inventory, *new_inventory);
   out.out = render_diff(diff, output);
   if (a.flag("--exit-code") && !diff.empty()) out.exit = ExitCode::Internal;  // 1: they differ
+  return out;
+}
+
+// `eruplan schema KIND`: the JSON Schema of one of eruplan's input files.
+CommandOutput run_schema(const CommandInput& in) {
+  CommandOutput out;
+  out.out = render_schema(in.args.value("kind")).value_or("");
   return out;
 }
 

@@ -18,6 +18,7 @@ CommandOutput run_grow(const CommandInput& in);
 CommandOutput run_drain(const CommandInput& in);
 CommandOutput run_test(const CommandInput& in);
 CommandOutput run_diff(const CommandInput& in);
+CommandOutput run_schema(const CommandInput& in);
 CommandOutput run_completion(const CommandInput& in);
 
 }  // namespace eruplan::command_runs

@@ -17,6 +17,7 @@
 #include "realloc_command.h"
 #include "request_fields.h"
 #include "snapshot.h"
+#include "schema.h"
 #include "whatif.h"
 
 namespace eruplan {
@@ -132,6 +133,17 @@ std::vector<CommandRow> make_table() {
     append(o, {file("-n,--nodes", "Node inventory file with workloads; - for stdin"),
                file("-r,--request",
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
+               list(value("--workload",
+                          "Override: a workload (or pod namespace/name) to change (repeatable)")),
+               value("--app", "Override: change every workload of this app"),
+               checked("--cpu", "Override: CPU request delta (--cpu=-0.5 to shrink)",
+                       check_cpu_delta, "DELTA"),
+               checked("--cpu-limit", "Override: CPU limit delta", check_cpu_delta, "DELTA"),
+               checked("--memory", "Override: memory request delta (--memory=-512Mi to shrink)",
+                       check_size_delta, "DELTA"),
+               checked("--memory-limit", "Override: memory limit delta", check_size_delta, "DELTA"),
+               choice("--cpu-bind", "Override: keep (bound iff bound now), true or false",
+                      {"keep", "true", "false"}),
                input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),
                save_inventory_option("realloc"), units_option()});
@@ -180,6 +192,7 @@ std::vector<CommandRow> make_table() {
     o.push_back(flag("--mix", "Find the cheapest mix of the templates instead"));
     o.push_back(
         checked("--max", "Most copies to add (default 10000)", check_whole_number, "INTEGER"));
+    o.push_back(report_option());
     rows.push_back(
         {"grow",
          "How many nodes like a template must be added for the request",
@@ -248,6 +261,17 @@ std::vector<CommandRow> make_table() {
                     o,
                     run_test,
                     {"eruplan test fixtures/", "eruplan test -o junit fixtures/ > report.xml"}});
+  }
+  {
+    OptionSpec kind = choice("kind", "The input file described", schema_kinds());
+    kind.kind = OptionKind::Positional;
+    kind.required = true;
+    rows.push_back({"schema",
+                    "Print the JSON Schema of an input file, for editors and validators",
+                    {kind},
+                    run_schema,
+                    {"eruplan schema inventory > eruplan-inventory.schema.json",
+                     "eruplan schema case | check-jsonschema --schemafile /dev/stdin case.yaml"}});
   }
   {
     OptionSpec shell = choice("shell", "bash or zsh", {"bash", "zsh"});

@@ -10,6 +10,7 @@
 #include "priority_classes.h"
 #include "report_html.h"
 #include "reserve.h"
+#include "selector_hints.h"
 #include "share_command.h"
 
 namespace eruplan {
@@ -177,6 +178,62 @@ void too_large(RunResult& result, const RunOptions& options, std::optional<std::
   result.report.reset();
 }
 
+}  // namespace
+
+ReportOutcome single_outcome(const Inventory& inventory, const Request& request,
+                             const RequestOutcome& outcome) {
+  ReportOutcome o;
+  const std::string placed = std::to_string(outcome.placed);
+  const std::string count = std::to_string(request.count);
+  const bool counts_new = strategy_row(request.strategy).counts_new;
+  switch (outcome.status) {
+    case RequestStatus::Placed:
+      o.headline = counts_new
+                       ? "placed " + placed + " of " + count + " new instances of " + request.app
+                       : "placed " + placed + " new instances of " + request.app + " (count " +
+                             count + ", strategy " + std::string(strategy_name(request.strategy)) +
+                             ")";
+      break;
+    case RequestStatus::Partial:
+      o.kind = OutcomeKind::Partial;
+      o.headline = "partial: placed " + placed + " of " + count + " new instances of " +
+                   request.app + ", min_count " + std::to_string(request.min_count);
+      break;
+    case RequestStatus::Satisfied:
+      o.headline = request.satisfied.empty() ? "already satisfied: " + outcome.reason
+                                             : "satisfied: " + request.satisfied;
+      break;
+    case RequestStatus::Rejected: {
+      o.kind = OutcomeKind::Failed;
+      o.headline = "infeasible: " + outcome.reason;
+      const std::string summary = infeasible_summary(inventory, outcome.capacity, request);
+      for (std::size_t at = 0; at < summary.size();) {
+        const std::size_t end = std::min(summary.find('\n', at), summary.size());
+        if (end > at) o.details.push_back(summary.substr(at, end - at));
+        at = end + 1;
+      }
+      break;
+    }
+  }
+  return o;
+}
+
+namespace {
+
+// The report's outcome of several requests: the counts, then each request.
+ReportOutcome list_outcome(const RequestCounts& counts, std::size_t n,
+                           const std::vector<std::string>& lines) {
+  ReportOutcome o;
+  o.kind = counts.rejected == 0 && counts.partial == 0 ? OutcomeKind::Ok
+           : counts.placed == 0 && counts.partial == 0 ? OutcomeKind::Failed
+                                                       : OutcomeKind::Partial;
+  o.headline = std::to_string(n) + " requests: " + std::to_string(counts.placed) + " placed, " +
+               std::to_string(counts.partial) + " partial, " + std::to_string(counts.rejected) +
+               " rejected, " + std::to_string(counts.satisfied) + " satisfied";
+  o.details = lines;
+  return o;
+}
+
 struct PlanRunner {
   const RunOptions& options;
   RunResult& result;
@@ -198,6 +255,10 @@ struct PlanRunner {
   std::int64_t budget = kMinPlanBudget;   // plan_budget of the run's input
   std::string too_large_reason;           // a request past the budget (exit 3)
   std::size_t too_large_index = 0;
+  // --report: the outcome stated at the top, and (several requests) each
+  // request's line, in file order.
+  ReportOutcome report_outcome;
+  std::vector<std::string> request_lines;
 
   // The inventory as loaded, for what is shown.
   const Inventory& loaded() const { return in_place ? state : *result.inventory; }
@@ -208,6 +269,23 @@ struct PlanRunner {
     for (const NodeCapacity& n : map.nodes)
       if (n.capacity == 0)
         reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
+  }
+
+  // Nodes a request's node_filter leaves out: their reason says so; marked
+  // filtered when every request leaves them out.
+  void mark_filtered(ReportSection& section) const {
+    const std::vector<Node>& nodes = result.inventory->nodes;
+    section.filtered.assign(nodes.size(), false);
+    for (std::size_t i = 0; i < nodes.size() && i < section.reasons.size(); ++i) {
+      std::size_t left_out = 0;
+      for (const Request& request : set.requests) {
+        if (request.filter.accepts(nodes[i])) continue;
+        ++left_out;
+        std::string& reason = section.reasons[i];
+        reason += (reason.empty() ? "" : "; ") + filtered_reason(request.name, set.list);
+      }
+      section.filtered[i] = left_out == set.requests.size();
+    }
   }
 
   static std::vector<std::string> evicted(const RequestOutcome& outcome) {
@@ -225,6 +303,7 @@ struct PlanRunner {
     const Inventory& inventory = loaded();
     result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
     note_reasons("", outcome.capacity);
+    if (options.report) report_outcome = single_outcome(loaded(), request, outcome);
     result.scores = outcome.scores;
     if (outcome.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
       // A Kubernetes object with its pods all running: nothing to place,
@@ -287,6 +366,12 @@ struct PlanRunner {
         break;
     }
     note_reasons(request.name + ": ", outcome.capacity);
+    if (options.report) {
+      request_lines.resize(set.requests.size());
+      request_lines[index] = request.name + ": " + std::string(status_name(outcome.status)) +
+                             ", placed " + std::to_string(outcome.placed) +
+                             (outcome.reason.empty() ? "" : " (" + outcome.reason + ")");
+    }
     if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
       failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
                   outcome.reason + '\n';
@@ -434,9 +519,11 @@ struct PlanRunner {
                        *result.inventory, state);
       section.reasons = reasons;
       section.reasons.resize(state.nodes.size());
+      mark_filtered(section);
+      if (set.list) report_outcome = list_outcome(counts, set.requests.size(), request_lines);
       result.report = render_html_report(
           std::string(options.command == Command::Apply ? "eruplan apply" : "eruplan plan"),
-          *result.inventory, {section});
+          *result.inventory, {section}, report_outcome);
     }
     if (in_place) *result.inventory = std::move(state);
   }
@@ -698,7 +785,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     if (set && !set->list) result.request = set->requests.front();
   }
   if (result.inventory && set)
-    for (const Request& request : set->requests) check_inputs(*result.inventory, request, diags);
+    for (const Request& request : set->requests) {
+      check_inputs(*result.inventory, request, diags);
+      warn_unmatched_selectors(*result.inventory, request, diags);
+    }
 
   result.err = diags.to_string();
   if (diags.has_errors() || !result.inventory || (want_request && !set)) {
@@ -741,8 +831,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {},
-             false,   std::move(pdbs), budget, {}, 0}
+  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}, false, std::move(pdbs), budget, {}, 0, {}, {}}
       .run();
   return result;
 }

@@ -16,6 +16,7 @@
 #include "mesos.h"
 #include "model.h"
 #include "render.h"
+#include "report_outcome.h"
 #include "requests.h"
 #include "strategy.h"
 
@@ -150,6 +151,11 @@ bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostic
                   bool loaded);
 // --save-inventory: the state after the command, when asked for.
 void save_inventory(RunResult& result, const RunOptions& options, const Inventory& state);
+// The HTML report's outcome of one request (--report): placed N of M,
+// partial, infeasible with the summary a table run prints, or satisfied and
+// why.
+ReportOutcome single_outcome(const Inventory& inventory, const Request& request,
+                             const RequestOutcome& outcome);
 
 RunResult run(const RunOptions& options);
 // The same, freeing options.nodes.text once the inventory is loaded.

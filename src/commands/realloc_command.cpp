@@ -133,6 +133,71 @@ std::string render_table(const Inventory& inventory, const ReallocResult& result
   return out;
 }
 
+// A signed delta given as a flag: "-0.5", "+1", "512Mi".
+template <class Parse>
+std::optional<std::int64_t> flag_delta(const std::string& given, const char* flag, Parse parse,
+                                       Diagnostics& diags) {
+  std::string_view text = given;
+  const bool negative = !text.empty() && text.front() == '-';
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  std::string error;
+  const auto value = parse(text, error);
+  if (!value) {
+    diags.error(Origin{"<command line>", 0, 0, flag}, error);
+    return std::nullopt;
+  }
+  return negative ? -*value : *value;
+}
+
+// The flags over the file's request (or an empty one): a selection flag
+// replaces the file's selection, a delta its delta, --cpu-bind its cpu_bind.
+void apply_flags(const ReallocFlags& f, ReallocRequest& req, bool from_file, Diagnostics& diags) {
+  const auto flag = [](const char* name) { return Origin{"<command line>", 0, 0, name}; };
+  if (!f.workloads.empty() && f.app)
+    diags.error(flag("--app"), "give --workload or --app, not both");
+  if (!f.workloads.empty() || f.app) {
+    req.ids.clear();
+    req.id_origins.clear();
+    req.app.reset();
+  }
+  for (const std::string& id : f.workloads) {
+    if (std::find(req.ids.begin(), req.ids.end(), id) != req.ids.end()) {
+      diags.error(flag("--workload"), "workload \"" + id + "\" is given twice");
+      continue;
+    }
+    req.ids.push_back(id);
+    req.id_origins.push_back(flag("--workload"));
+  }
+  if (f.app) {
+    req.app = *f.app;
+    req.app_origin = flag("--app");
+  }
+  if (!from_file && f.workloads.empty() && !f.app)
+    diags.error(flag("--workload"),
+                "give --workload ID (repeatable) or --app APP: which workloads to change");
+  const auto cpu_text = [](std::string_view t, std::string& e) { return parse_cpu(t, e); };
+  const auto size_text = [](std::string_view t, std::string& e) { return parse_size(t, e); };
+  const auto read = [&](const std::optional<std::string>& given, const char* name, auto parse,
+                        std::int64_t& out) {
+    if (!given) return;
+    if (auto d = flag_delta(*given, name, parse, diags)) out = *d;
+  };
+  read(f.cpu, "--cpu", cpu_text, req.cpu);
+  read(f.cpu_limit, "--cpu-limit", cpu_text, req.cpu_limit);
+  read(f.memory, "--memory", size_text, req.memory);
+  read(f.memory_limit, "--memory-limit", size_text, req.memory_limit);
+  if (f.cpu_bind) {
+    if (*f.cpu_bind == "keep")
+      req.cpu_bind = CpuBindChange::Keep;
+    else if (*f.cpu_bind == "true")
+      req.cpu_bind = CpuBindChange::Bind;
+    else if (*f.cpu_bind == "false")
+      req.cpu_bind = CpuBindChange::Unbind;
+    else
+      diags.error(flag("--cpu-bind"), "expected keep, true or false, got \"" + *f.cpu_bind + "\"");
+  }
+}
+
 }  // namespace
 
 std::string render_realloc(const Inventory& inventory, const ReallocResult& result,
@@ -164,7 +229,10 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   KubernetesOptions kubernetes = options.kubernetes;
   kubernetes.pods_as_workloads = true;
   load_pods(result.inventory, options.pods, kubernetes, diags);
-  std::optional<ReallocRequest> request = load_realloc(options.request, diags);
+  std::optional<ReallocRequest> request =
+      options.request ? load_realloc(*options.request, diags) : ReallocRequest{};
+  if (request && !options.flags.empty())
+    apply_flags(options.flags, *request, options.request.has_value(), diags);
   std::optional<std::vector<WorkloadChange>> selected;
   if (result.inventory && request) selected = select_workloads(*result.inventory, *request, diags);
   result.err = diags.to_string();

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kubernetes.h"
 #include "pipeline.h"
@@ -16,11 +17,24 @@ namespace eruplan {
 std::string render_realloc(const Inventory& inventory, const ReallocResult& result,
                            OutputFormat format, const std::string& error);
 
+// realloc's request flags: each replaces its field of the request file (or
+// makes the request without one). Deltas as written ("-0.5", "+512Mi").
+struct ReallocFlags {
+  std::vector<std::string> workloads;  // --workload ID (repeatable): replaces the selection
+  std::optional<std::string> app;      // --app: replaces the selection
+  std::optional<std::string> cpu, cpu_limit, memory, memory_limit;  // signed deltas
+  std::optional<std::string> cpu_bind;                              // keep, true or false
+  bool empty() const {
+    return workloads.empty() && !app && !cpu && !cpu_limit && !memory && !memory_limit && !cpu_bind;
+  }
+};
+
 struct ReallocOptions {
   Source nodes;                // an inventory, or a Kubernetes node list (SPEC §12)
   std::optional<Source> pods;  // --pods: each running pod is also a workload
   KubernetesOptions kubernetes;
-  Source request;
+  std::optional<Source> request;  // -r; absent: the flags alone
+  ReallocFlags flags;
   OutputFormat output = OutputFormat::Table;
   bool atomic = false;
   bool strict = false;  // --strict: unknown fields are errors (SPEC §13)

@@ -35,6 +35,7 @@
 #include "render.h"
 #include "report_html.h"
 #include "requests.h"
+#include "selector_hints.h"
 #include "whatif_parts.h"
 
 namespace eruplan {
@@ -118,6 +119,9 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
     set.reset();
   }
   if (inv && set) check_inputs(*inv, set->requests.front(), diags);
+  // grow's templates may carry the labels no node has yet: checked with them.
+  if (inv && set && o.command != WhatIfCommand::Grow)
+    warn_unmatched_selectors(*inv, set->requests.front(), diags);
   if (diags.has_errors() || !inv || !set) {
     r.problems = diags.items();
     fail(r, ExitCode::Invalid, diags.to_string(), o.output, r.problems);
@@ -185,8 +189,36 @@ ShowOptions show_options(const WhatIfOptions& o) {
 // Plans `request` on `state` (changing it) and renders the §6 document as
 // `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the
 // what-if question) first; sets exit, out, err, capacity and deploy of `r`.
+namespace {
+
+std::string grow_report(const Inventory& before, const Inventory& after, const Request& request,
+                        const RequestOutcome& out, const GrowReport& g) {
+  ReportOutcome outcome = single_outcome(before, request, out);
+  outcome.details.insert(outcome.details.begin(), outcome.headline);
+  outcome.headline = (g.failed ? "infeasible: " : "") + g.head;
+  if (g.failed) outcome.kind = OutcomeKind::Failed;
+  ReportSection s = plan_section(request.app + ": count " + std::to_string(request.count) +
+                                     ", strategy " + std::string(strategy_name(request.strategy)),
+                                 before, after);
+  s.reasons.assign(after.nodes.size(), {});
+  s.filtered.assign(after.nodes.size(), false);
+  for (const NodeCapacity& n : out.capacity.nodes)
+    if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
+  for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
+    if (!request.filter.accepts(before.nodes[i])) {
+      s.filtered[i] = true;
+      s.reasons[i] = filtered_reason(request.name, false);
+    } else if (i >= g.first_added && s.reasons[i].empty()) {
+      s.reasons[i] = "added by grow";
+    }
+  }
+  return render_html_report("eruplan grow", before, {s}, outcome);
+}
+
+}  // namespace
+
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
-                   const std::string& head) {
+                   const std::string& head, const GrowReport* grow) {
   PlanOptions po;
   po.max_plans = plans_listed(o, state);
   po.max_bound_instances = whatif_budget(o);
@@ -201,6 +233,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   r.capacity = out.capacity;
   r.deploy = out.deploy;
   r.inventory = before;
+  if (grow != nullptr) r.report = grow_report(before, state, request, out, *grow);
   if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
     show_failure(r, before, request, out, show_options(o), head);
     return;
@@ -332,11 +365,37 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
                                                        : "not feasible: " + c.reason),
                                      inventory, after[i]);
       s.reasons = c.zero_reasons;
+      s.reasons.resize(after[i].nodes.size());
+      s.filtered.assign(after[i].nodes.size(), false);
+      for (std::size_t n = 0; n < inventory.nodes.size() && n < s.reasons.size(); ++n)
+        if (!request.filter.accepts(inventory.nodes[n])) {
+          s.filtered[n] = true;
+          s.reasons[n] = filtered_reason(request.name, false);
+        }
+      s.outcome.kind = c.satisfied || c.feasible ? OutcomeKind::Ok : OutcomeKind::Failed;
+      s.outcome.headline =
+          c.satisfied  ? "already satisfied"
+          : c.feasible ? "feasible: " + std::to_string(c.total_new) + " new instances placed"
+                       : "infeasible: " + c.reason;
       sections.push_back(std::move(s));
     }
+    ReportOutcome outcome;
+    std::size_t feasible = 0;
+    for (const StrategyComparison& c : w.strategies) feasible += c.feasible || c.satisfied ? 1 : 0;
+    outcome.kind = feasible == set.size() ? OutcomeKind::Ok
+                   : feasible == 0        ? OutcomeKind::Failed
+                                          : OutcomeKind::Partial;
+    outcome.headline = std::to_string(feasible) + " of " + std::to_string(set.size()) +
+                       " strategies place " + request.app + " (count " +
+                       std::to_string(request.count) + ")";
+    for (const StrategyComparison& c : w.strategies)
+      outcome.details.push_back(std::string(strategy_name(c.strategy)) + ": " +
+                                (c.satisfied  ? "already satisfied"
+                                 : c.feasible ? "feasible"
+                                              : "infeasible: " + c.reason));
     w.report = render_html_report(
         "eruplan compare: " + request.app + ", count " + std::to_string(request.count), inventory,
-        sections);
+        sections, outcome);
   }
   const bool any = std::any_of(w.strategies.begin(), w.strategies.end(),
                                [](const StrategyComparison& c) { return c.feasible; });

@@ -12,6 +12,7 @@
 #include "render.h"
 #include "report_html.h"
 #include "requests.h"
+#include "selector_hints.h"
 #include "whatif.h"
 #include "whatif_parts.h"
 
@@ -114,6 +115,12 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
   for (const GrowTemplate& t : templates) {
     Inventory probe = grown_inventory(inventory, t.node, 1);
     check_inputs(probe, request, diags);
+  }
+  {
+    // A selector no node nor any template's copy satisfies.
+    Inventory with_templates = inventory;
+    for (const GrowTemplate& t : templates) with_templates.nodes.push_back(t.node);
+    warn_unmatched_selectors(with_templates, request, diags);
   }
   if (diags.has_errors() || templates.size() != o.templates.size() + o.like.size()) {
     r.problems = diags.items();
@@ -255,11 +262,20 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     // reason shows), the what-if answer first.
     std::vector<std::int64_t> counts(templates.size(), shown);
     Inventory state = grown_inventory(inventory, templates, counts);
-    plan_document(state, request, o, r, head);
+    const GrowReport report{head, true, inventory.nodes.size()};
+    plan_document(state, request, o, r, head, o.report ? &report : nullptr);
+    w.report = r.report.value_or(std::string());
     return;
   }
   Inventory state = grown_inventory(inventory, templates, g.counts);
-  plan_document(state, request, o, r);
+  std::string added;
+  for (std::size_t t = 0; t < templates.size(); ++t)
+    added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
+  const GrowReport report{
+      "add " + std::to_string(g.added()) + (g.added() == 1 ? " node (" : " nodes (") + added + ")",
+      false, inventory.nodes.size()};
+  plan_document(state, request, o, r, {}, o.report ? &report : nullptr);
+  w.report = r.report.value_or(std::string());
   w.added = g.added();
   w.added_by_template = g.counts;
   for (const GrowTemplate& t : templates) w.template_names.push_back(t.node.name);

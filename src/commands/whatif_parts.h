@@ -31,8 +31,17 @@ ShowOptions show_options(const WhatIfOptions& o);
 // Plans `request` on `state` (changing it) and renders the §6 document as
 // `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the
 // what-if question) first; sets exit, out, err, capacity and deploy of `r`.
+// grow --report: the page of the grown inventory, its outcome first
+// (`head`: what was added, or why growing does not help), nodes from
+// `first_added` on marked as the added copies.
+struct GrowReport {
+  std::string head;
+  bool failed = false;
+  std::size_t first_added = 0;
+};
+// With `grow`, also r.report.
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
-                   const std::string& head = {});
+                   const std::string& head = {}, const GrowReport* grow = nullptr);
 
 void run_grow(const WhatIfOptions& o, WhatIfResult& w);
 

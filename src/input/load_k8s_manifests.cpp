@@ -242,6 +242,10 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   if (host_network != kNoValue)
     if (auto b = r.boolean(pod_path.child("hostNetwork"), host_network)) m.host_network = *b;
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
+  for (const auto& [key, value] : req.filter.labels)
+    req.label_origins.push_back(r.origin(pod_path.child("nodeSelector").child(key), node_selector));
+  if (affinity != kNoValue)
+    req.node_affinity_origin = r.origin(pod_path.child("affinity"), affinity);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
   (void)affinity;  // read by read_pod_scheduling
   if (node_name != kNoValue) {

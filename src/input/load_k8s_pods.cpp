@@ -211,6 +211,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
       w.app = app;
       w.cpu = w.cpu_limit = req.cpu;
       w.memory = w.memory_limit = req.memory;
+      w.cpu_fit = true;
       node.workloads.push_back(std::move(w));
     }
     ++apps[found->second][std::move(app)];

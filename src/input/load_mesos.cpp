@@ -11,6 +11,7 @@
 #include "mesos_fields.h"
 #include "mesos_spec.h"
 #include "request_fields.h"
+#include "selector_hints.h"
 #include "units.h"
 
 namespace eruplan {
@@ -236,7 +237,10 @@ std::optional<MesosSpec> load_mesos(const Source& source, Diagnostics& diags) {
 }
 
 void check_mesos(const Inventory& inventory, const MesosSpec& spec, Diagnostics& diags) {
-  for (const MesosFramework& fw : spec.frameworks) check_inputs(inventory, fw.request, diags);
+  for (const MesosFramework& fw : spec.frameworks) {
+    check_inputs(inventory, fw.request, diags);
+    warn_unmatched_selectors(inventory, fw.request, diags);
+  }
   for (const Node& node : inventory.nodes)
     for (const Reservation& res : node.reservations)
       if (std::none_of(spec.roles.begin(), spec.roles.end(),

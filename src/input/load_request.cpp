@@ -408,8 +408,10 @@ class RequestReader {
           r_.error(here.child(e.key), e.key_id, "a label name must not be empty");
           continue;
         }
-        if (auto value = r_.scalar(here.child(e.key), e.value))
+        if (auto value = r_.scalar(here.child(e.key), e.value)) {
           filter.labels.emplace_back(std::string(e.key), std::string(*value));
+          d_.request.label_origins.push_back(r_.origin(here.child(e.key), e.key_id));
+        }
       }
     }
     if (nodes != kNoValue)
@@ -519,6 +521,7 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
   }
   if (!o.labels.empty()) {
     req.filter.labels.clear();
+    req.label_origins.clear();  // the flags replace the file's labels
     for (const auto& label : o.labels) {
       const auto eq = label.find('=');
       if (eq == std::string::npos || eq == 0) {
@@ -536,6 +539,7 @@ void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
       }
       labels.insert(it, {std::move(key), std::move(value)});
     }
+    req.label_origins.assign(req.filter.labels.size(), flag("--label"));
   }
   auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out,
                    std::vector<Origin>& origins, const char* name) {

@@ -11,6 +11,7 @@
 #include "doc.h"
 #include "load.h"
 #include "request_fields.h"
+#include "selector_hints.h"
 #include "share_fields.h"
 #include "share_spec.h"
 
@@ -249,7 +250,10 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
 }
 
 void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags) {
-  for (const ShareApp& app : spec.apps) check_inputs(inventory, app.request, diags);
+  for (const ShareApp& app : spec.apps) {
+    check_inputs(inventory, app.request, diags);
+    warn_unmatched_selectors(inventory, app.request, diags);
+  }
 }
 
 }  // namespace eruplan

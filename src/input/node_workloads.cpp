@@ -187,6 +187,12 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
       if (core.used < core_pieces[i])
         below(usage_path.child("cpu_map").child(core.id), given,
               std::to_string(core.used) + " pieces < " + sum);
+    } else if (usage_map != kNoValue) {
+      // usage.cpu_map given: a core it leaves out is in use by nothing,
+      // less than the workloads bind there.
+      r_.error(usage_path.child("cpu_map"), usage_map,
+               "leaves out core " + quoted(core.id) + ", where the node's workloads bind " + sum +
+                   " pieces");
     } else if (core_pieces[i] > core.capacity) {
       r_.error(path, f[node_field::kWorkloads],
                "the workloads bind " + sum + " pieces of core " + quoted(core.id) +

@@ -278,6 +278,9 @@ struct Workload {
   NamedList<Pieces> cpu_map;  // core id -> pieces, natural order; empty = unbound
   int numa = -1;              // index into Node::numa_nodes, -1 = none
   std::int32_t priority = 0;  // pod priority, for preemption (SPEC §17)
+  // A pod read from --pods: realloc resizes it with CPU fit, as Kubernetes
+  // never oversells CPU requests.
+  bool cpu_fit = false;
 };
 
 // Resources of a node that only one role may be offered (`eruplan share
@@ -473,6 +476,12 @@ struct Request {
   // (parallel to them when known, else empty), for the warning about a name
   // the inventory lacks.
   std::vector<Origin> nodes_origins, exclude_origins;
+  // Where each filter.labels entry (node_filter.labels, --label, a
+  // manifest's nodeSelector) was given, parallel to it when known, and the
+  // manifest's required node affinity: for the warning about a selector no
+  // node satisfies.
+  std::vector<Origin> label_origins;
+  Origin node_affinity_origin;
 
   bool binds_volumes() const;  // any scheduled (AUTO) volume
   // CPU fit applies: asked for, or implied by the score strategy.

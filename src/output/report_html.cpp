@@ -64,11 +64,14 @@ table.apps th,table.apps td{border-bottom:1px solid #eceff2;padding:.15em .8em;t
 )";
 
 void node_row(std::string& out, const Node& before, const Node& after, std::int64_t added,
-              const std::string& by_app, const std::string& reason,
+              const std::string& by_app, const std::string& reason, bool filtered,
               const std::vector<const Resource*>& shown) {
   out += "<div class=\"node";
   if (added > 0) out += " used";
-  if (!reason.empty()) out += " zero";
+  if (filtered)
+    out += " filtered";
+  else if (!reason.empty())
+    out += " zero";
   out += "\" data-node=\"" + markup_text(after.name) + "\"><div class=\"name\" title=\"" +
          markup_text(after.name) + "\">" + markup_text(after.name) + "</div>";
   for (const Resource* r : shown) {
@@ -112,7 +115,8 @@ ReportSection plan_section(std::string title, const Inventory& before, const Inv
 }
 
 std::string render_html_report(const std::string& title, const Inventory& before,
-                               const std::vector<ReportSection>& sections) {
+                               const std::vector<ReportSection>& sections,
+                               const ReportOutcome& outcome) {
   std::vector<const Resource*> shown;
   for (const Resource& r : kResources)
     if (std::any_of(before.nodes.begin(), before.nodes.end(),
@@ -121,9 +125,9 @@ std::string render_html_report(const std::string& title, const Inventory& before
 
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-      markup_text(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
-      markup_text(title) +
-      "</h1>\n<div class=\"legend\">usage of each node<i class=\"before\"></i>"
+      markup_text(title) + "</title>\n<style>" + kStyle + kOutcomeStyle +
+      "</style>\n</head>\n<body>\n<h1>" + markup_text(title) + "</h1>\n" + outcome_html(outcome) +
+      "<div class=\"legend\">usage of each node<i class=\"before\"></i>"
       "before<i class=\"added\"></i>added by the plan</div>\n";
   for (const ReportSection& s : sections) {
     const Inventory& after = s.after ? *s.after : before;
@@ -136,7 +140,8 @@ std::string render_html_report(const std::string& title, const Inventory& before
     out += "<section style=\"--res:" + std::to_string(shown.size()) + "\">\n<h2>" +
            markup_text(s.title) + "</h2>\n<div class=\"summary\">" + std::to_string(n) +
            " nodes, " + std::to_string(added) + " new instance" + (added == 1 ? "" : "s") + " on " +
-           std::to_string(used) + " node" + (used == 1 ? "" : "s") + "</div>\n";
+           std::to_string(used) + " node" + (used == 1 ? "" : "s") + "</div>\n" +
+           outcome_html(s.outcome);
     if (!s.table_head.empty()) {
       out += "<table class=\"apps\">\n<tr>";
       for (const std::string& h : s.table_head) out += "<th>" + markup_text(h) + "</th>";
@@ -155,7 +160,8 @@ std::string render_html_report(const std::string& title, const Inventory& before
       node_row(out, before.nodes[i], after.nodes[i],
                i < s.new_instances.size() ? s.new_instances[i] : 0,
                i < s.by_app.size() ? s.by_app[i] : std::string(),
-               i < s.reasons.size() ? s.reasons[i] : std::string(), shown);
+               i < s.reasons.size() ? s.reasons[i] : std::string(),
+               i < s.filtered.size() && s.filtered[i], shown);
     out += "</section>\n";
   }
   return out + "</body>\n</html>\n";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model.h"
+#include "report_outcome.h"
 
 namespace eruplan {
 
@@ -25,13 +26,21 @@ struct ReportSection {
   // Optional: a table above the node rows (share: one row per app).
   std::vector<std::string> table_head;
   std::vector<std::vector<std::string>> table_rows;
+  // Optional: nodes the request's node_filter leaves out (parallel to
+  // after->nodes): marked `filtered`, greyed, their reason saying so.
+  std::vector<bool> filtered;
+  // Optional: this section's own outcome, under its heading (compare: each
+  // strategy's).
+  ReportOutcome outcome;
 };
 
 // Every node of each section, in inventory order, one `div.node` each with a
 // bar per resource the cluster has (memory, cpu, storage): the usage before
-// (dark) and what the plan adds (light).
+// (dark) and what the plan adds (light). `outcome`, when given, is stated
+// first, under the title.
 std::string render_html_report(const std::string& title, const Inventory& before,
-                               const std::vector<ReportSection>& sections);
+                               const std::vector<ReportSection>& sections,
+                               const ReportOutcome& outcome = {});
 
 // A section of a plan's result: new instances = instances after - before, per
 // node (all apps together).

@@ -7,6 +7,7 @@
 #include "realloc.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -58,6 +59,94 @@ Pieces kept_pieces(const Node& node, const NamedList<Pieces>& old, const Plan& p
   return kept;
 }
 
+// A plan that keeps every old piece of a bound workload: its old cores,
+// each with at least its old pieces, and free cores added to make `pieces`
+// (the new request) — the old plan's extension, which a growing workload
+// takes when the capacity pass lists none keeping its cores. Whole parts
+// take cores with a multiple of share_base free, the fraction a core with
+// enough pieces (an old fraction core first, then cores already split, then
+// whole ones within max_fragment_cores); added cores come from the old
+// cores' NUMA node first, then fewest free pieces, then core order. nullopt
+// when the node has no such plan.
+std::optional<Plan> extension_plan(const Inventory& inventory, const Node& node,
+                                   const NamedList<Pieces>& old, Pieces pieces, Bytes memory) {
+  const Pieces P = inventory.share_base;
+  const auto whole = static_cast<std::size_t>(pieces / P);
+  const Pieces fraction = pieces % P;
+  const std::size_t n = node.cores.size();
+  auto avail = [&](std::size_t i) { return node.cores[i].capacity - node.cores[i].used; };
+  auto whole_ok = [&](std::size_t i) { return avail(i) >= P && avail(i) % P == 0; };
+  std::vector<char> in(n, 0);
+  std::vector<std::size_t> whole_cores;
+  std::optional<std::size_t> fraction_core;
+  int numa = -2;  // the old cores' NUMA node: -2 none seen, -1 mixed
+  for (const auto& [id, p] : old) {
+    const std::size_t i = core_index(node, id);
+    if (i >= n || node.cores[i].id != id) return std::nullopt;
+    if (p < P && !fraction_core && fraction >= p && avail(i) >= fraction)
+      fraction_core = i;
+    else if (p <= P && whole_ok(i))
+      whole_cores.push_back(i);
+    else
+      return std::nullopt;
+    in[i] = 1;
+    numa = numa == -2 || numa == node.cores[i].numa ? node.cores[i].numa : -1;
+  }
+  if (whole_cores.size() > whole) return std::nullopt;
+  auto order = [&](std::vector<std::size_t>& list) {
+    std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) {
+      return std::make_tuple(node.cores[a].numa != numa, avail(a), a) <
+             std::make_tuple(node.cores[b].numa != numa, avail(b), b);
+    });
+  };
+  std::vector<std::size_t> free;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!in[i] && whole_ok(i)) free.push_back(i);
+  order(free);
+  if (whole_cores.size() + free.size() < whole) return std::nullopt;
+  for (std::size_t k = 0; whole_cores.size() < whole; ++k) {
+    whole_cores.push_back(free[k]);
+    in[free[k]] = 1;
+  }
+  if (fraction > 0 && !fraction_core) {
+    // Cores already split first; a whole core becomes one only within
+    // max_fragment_cores.
+    std::int64_t split = 0;
+    std::vector<std::size_t> split_cores, whole_free;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool is_split = avail(i) % P != 0;
+      split += is_split ? 1 : 0;
+      if (in[i] || avail(i) < fraction) continue;
+      (is_split ? split_cores : whole_free).push_back(i);
+    }
+    order(split_cores);
+    order(whole_free);
+    if (!split_cores.empty())
+      fraction_core = split_cores.front();
+    else if (!whole_free.empty() &&
+             (inventory.max_fragment_cores < 0 || split < inventory.max_fragment_cores))
+      fraction_core = whole_free.front();
+    else
+      return std::nullopt;
+  }
+  Plan plan;
+  for (std::size_t i : whole_cores) plan.cpu.push_back(CoreShare{static_cast<std::uint32_t>(i), P});
+  if (fraction_core)
+    plan.cpu.push_back(CoreShare{static_cast<std::uint32_t>(*fraction_core), fraction});
+  std::sort(plan.cpu.begin(), plan.cpu.end(),
+            [](const CoreShare& a, const CoreShare& b) { return a.core < b.core; });
+  // Within one NUMA node with the memory free there, it is that node's plan.
+  const int first = node.cores[plan.cpu.front().core].numa;
+  const bool one = first >= 0 && std::all_of(plan.cpu.begin(), plan.cpu.end(), [&](const auto& s) {
+                     return node.cores[s.core].numa == first;
+                   });
+  if (one) {
+    const NumaNode& nn = node.numa_nodes[static_cast<std::size_t>(first)];
+    if (nn.memory - nn.used >= memory) plan.numa = first;
+  }
+  return plan;
+}
+
 struct Group {
   std::uint32_t node = 0;
   std::vector<std::size_t> members;  // indexes into the changes, by id
@@ -66,7 +155,7 @@ struct Group {
 // The key §11 groups by: node and the new (cpu, cpu_limit, memory, memory_limit, bound).
 auto group_key(const WorkloadChange& c) {
   return std::make_tuple(c.node, c.after.cpu, c.after.cpu_limit, c.after.memory,
-                         c.after.memory_limit, c.bind);
+                         c.after.memory_limit, c.bind, c.cpu_fit);
 }
 
 // One group (step 2): give back, capacity pass, hand out plans; on failure
@@ -83,6 +172,8 @@ std::string realloc_group(Inventory& inventory, const Group& g,
   request.memory = first.after.memory;
   request.memory_limit = first.after.memory_limit;
   request.cpu_bind = first.bind;
+  // A pod read from --pods: Kubernetes never oversells CPU requests.
+  request.cpu_fit = node.workloads[first.workload].cpu_fit;
   // In place: a cordoned node, its taints and max_instances keep out new
   // instances, not the resizing of running ones.
   const bool available = node.available;
@@ -92,12 +183,27 @@ std::string realloc_group(Inventory& inventory, const Group& g,
   node.max_instances = -1;
   node.taints.clear();
   const auto size = static_cast<std::int64_t>(g.members.size());
-  CapacityOptions options;
-  options.max_plans = std::max(options.max_plans, size);  // a plan for every member
-  NodeCapacity nc = node_capacity(inventory, request, g.node, options);
+  // The capacity pass for `count` more members, the node's availability,
+  // taints and max_instances set aside.
+  auto pass = [&](std::int64_t count) {
+    const bool was_available = node.available;
+    const std::int64_t was_max = node.max_instances;
+    std::vector<Taint> was_taints = std::move(node.taints);
+    node.available = true;
+    node.max_instances = -1;
+    node.taints.clear();
+    CapacityOptions options;
+    options.max_plans = std::max(options.max_plans, count);  // a plan for every member
+    NodeCapacity out = node_capacity(inventory, request, g.node, options);
+    node.available = was_available;
+    node.max_instances = was_max;
+    node.taints = std::move(was_taints);
+    return out;
+  };
   node.available = available;
   node.max_instances = max_instances;
   node.taints = std::move(taints);
+  NodeCapacity nc = pass(size);
 
   if (nc.capacity < size) {
     for (std::size_t m : g.members) apply_usage(node, changes[m].before, +1);
@@ -106,11 +212,11 @@ std::string realloc_group(Inventory& inventory, const Group& g,
            " workloads (cpu " + format_cores(request.cpu) + ", memory " +
            format_bytes(request.memory) + (request.cpu_bind ? ", bound" : "") + ")";
   }
-  const std::size_t listed =
+  std::size_t listed =
       std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
   std::vector<bool> taken(listed, false);
-  for (std::size_t m : g.members) {
-    WorkloadChange& c = changes[m];
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    WorkloadChange& c = changes[g.members[k]];
     c.after.cpu_map.clear();
     c.after.numa = -1;
     if (c.bind) {
@@ -123,8 +229,35 @@ std::string realloc_group(Inventory& inventory, const Group& g,
         const Pieces kept = kept_pieces(node, c.before.cpu_map, nc.plans[p]);
         if (kept > best_kept) best = p, best_kept = kept;
       }
-      taken[best] = true;
-      const Plan& plan = nc.plans[best];
+      // None keeps all its old pieces: the extension of its old plan does,
+      // when the node has one and the members after it still find room
+      // (then they choose among the plans of a fresh pass).
+      Pieces old_pieces = 0;
+      for (const auto& [core, p] : c.before.cpu_map) old_pieces += p;
+      std::optional<Plan> extension;
+      if (best_kept < old_pieces)
+        extension =
+            extension_plan(inventory, node, c.before.cpu_map,
+                           cpu_request_pieces(c.after.cpu, inventory.share_base), c.after.memory);
+      if (extension) {
+        WorkloadResources trial = c.after;
+        for (const CoreShare& share : extension->cpu)
+          trial.cpu_map.emplace_back(node.core_id(share.core), share.pieces);
+        trial.numa = extension->numa;
+        apply_usage(node, trial, +1);
+        const auto rest = static_cast<std::int64_t>(g.members.size() - k - 1);
+        NodeCapacity after = rest > 0 ? pass(rest) : NodeCapacity{};
+        apply_usage(node, trial, -1);
+        if (rest == 0 || after.capacity >= rest) {
+          nc = std::move(after);
+          listed = std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
+          taken.assign(listed, false);
+        } else {
+          extension.reset();
+        }
+      }
+      if (!extension) taken[best] = true;
+      const Plan& plan = extension ? *extension : nc.plans[best];
       for (const CoreShare& share : plan.cpu)
         c.after.cpu_map.emplace_back(node.core_id(share.core), share.pieces);
       std::sort(c.after.cpu_map.begin(), c.after.cpu_map.end(),
@@ -149,6 +282,7 @@ WorkloadChange make_change(const Inventory& inventory, std::uint32_t node, std::
   c.workload = index;
   c.id = inventory.nodes[node].workloads[index].id;
   c.app = inventory.nodes[node].workloads[index].app;
+  c.cpu_fit = inventory.nodes[node].workloads[index].cpu_fit;
   return c;
 }
 

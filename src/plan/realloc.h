@@ -37,6 +37,7 @@ struct WorkloadChange {
   std::string id, app;
   WorkloadResources before, after;  // after: what it asks for until done, then what it got
   bool bind = false;                // after the change, bound to cores
+  bool cpu_fit = false;             // a pod from --pods: resized with CPU fit
   ReallocStatus status = ReallocStatus::Ok;
   std::string reason;  // failed only
 };

@@ -1,0 +1,224 @@
+#include "selector_hints.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pods.h"
+
+namespace eruplan {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The candidate nearest to `written` when it is close enough to be a typo of
+// it (at most a third of its letters, at least 2, apart); ties by byte order.
+template <class Range>
+std::string_view nearest(std::string_view written, const Range& candidates) {
+  const std::size_t limit = std::max<std::size_t>(2, written.size() / 3);
+  std::string_view best;
+  std::size_t best_distance = limit + 1;
+  for (std::string_view c : candidates) {
+    const std::size_t gap =
+        c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
+    if (gap >= best_distance) continue;
+    const std::size_t d = edit_distance(written, c);
+    if (d < best_distance) best_distance = d, best = c;
+  }
+  return best;
+}
+
+std::string nodes_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }
+
+// The labels the inventory's nodes carry: per key, per value, how many nodes.
+struct Census {
+  std::map<std::string, std::map<std::string, std::int64_t, std::less<>>, std::less<>> keys;
+  std::vector<std::string_view> names;
+
+  explicit Census(const Inventory& inventory) {
+    for (const Node& node : inventory.nodes) {
+      names.push_back(node.name);
+      for (const auto& [k, v] : node.labels) ++keys[k][v];
+    }
+  }
+  std::vector<std::string_view> key_names() const {
+    std::vector<std::string_view> out;
+    for (const auto& entry : keys) out.push_back(entry.first);
+    return out;
+  }
+  std::int64_t carrying(std::string_view key) const {
+    const auto it = keys.find(key);
+    if (it == keys.end()) return 0;
+    std::int64_t n = 0;
+    for (const auto& entry : it->second) n += entry.second;
+    return n;
+  }
+
+  // "; did you mean pool=general (12 nodes)?", "; its values are ...", or
+  // "; no node has a label pool" for key=value that no node has.
+  std::string hint(std::string_view key, std::string_view value) const {
+    auto values_of = [](const auto& values) {
+      std::vector<std::string_view> out;
+      for (const auto& entry : values) out.push_back(entry.first);
+      return out;
+    };
+    const auto it = keys.find(key);
+    if (it != keys.end()) {
+      const std::string_view best = nearest(value, values_of(it->second));
+      if (!best.empty())
+        return "; did you mean " + std::string(key) + "=" + std::string(best) + " (" +
+               nodes_word(it->second.find(best)->second) + ")?";
+      std::string out = "; nodes have " + std::string(key) + "=";
+      std::size_t shown = 0;
+      for (const auto& [v, n] : it->second) {
+        if (shown == 5) {
+          out += ", ...";
+          break;
+        }
+        out += (shown++ ? ", " : "") + v + " (" + nodes_word(n) + ")";
+      }
+      return out;
+    }
+    const std::string_view other = nearest(key, key_names());
+    if (other.empty()) return "; no node has a label " + std::string(key);
+    const auto& values = keys.find(other)->second;
+    std::string_view best = values.contains(value) ? value : nearest(value, values_of(values));
+    if (best.empty())
+      return "; did you mean the label " + std::string(other) + " (" + nodes_word(carrying(other)) +
+             ")?";
+    return "; did you mean " + std::string(other) + "=" + std::string(best) + " (" +
+           nodes_word(values.find(best)->second) + ")?";
+  }
+};
+
+std::string join(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+// "pool=general", "pool in (a, b)", "gpu exists", "zone notin (a)".
+std::string describe(const Requirement& r) {
+  switch (r.op) {
+    case SelectorOp::In:
+      if (r.values.size() == 1) return r.key + "=" + r.values[0];
+      return r.key + " in (" + join(r.values) + ")";
+    case SelectorOp::NotIn:
+      return r.key + " notin (" + join(r.values) + ")";
+    case SelectorOp::Exists:
+      return "a label " + r.key;
+    case SelectorOp::DoesNotExist:
+      return "no label " + r.key;
+    case SelectorOp::Gt:
+      return r.key + " > " + join(r.values);
+    case SelectorOp::Lt:
+      return r.key + " < " + join(r.values);
+  }
+  return r.key;
+}
+
+// Why a requirement that no node satisfies is likely a typo, and of what.
+std::string explain(const Census& c, const Requirement& r, bool name_field) {
+  if (name_field) {
+    std::string out = "no node is named " + join(r.values);
+    if (r.op == SelectorOp::In && !r.values.empty())
+      if (const std::string_view best = nearest(r.values.front(), c.names); !best.empty())
+        out += "; did you mean " + std::string(best) + "?";
+    return out;
+  }
+  std::string out = "no node has " + describe(r);
+  if (r.op == SelectorOp::In && !r.values.empty()) {
+    out += c.hint(r.key, r.values.front());
+  } else if (r.op == SelectorOp::Exists) {
+    if (const std::string_view best = nearest(r.key, c.key_names()); !best.empty())
+      out += "; did you mean the label " + std::string(best) + " (" + nodes_word(c.carrying(best)) +
+             ")?";
+  }
+  return out;
+}
+
+}  // namespace
+
+void warn_unmatched_selectors(const Inventory& inventory, const Request& request,
+                              Diagnostics& diags) {
+  const auto& labels = request.filter.labels;
+  const bool has_terms =
+      request.pod && request.pod->node_affinity.required && !inventory.nodes.empty();
+  if ((labels.empty() || inventory.nodes.empty()) && !has_terms) return;
+
+  // Which filter labels some node carries (one pass, stopping when all are).
+  std::vector<bool> matched(labels.size(), false);
+  std::size_t left = labels.size();
+  for (const Node& node : inventory.nodes) {
+    if (left == 0) break;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      if (matched[i]) continue;
+      const std::string* v = find_label(node.labels.get(), labels[i].first);
+      if (v && *v == labels[i].second) matched[i] = true, --left;
+    }
+  }
+  std::optional<Census> census;
+  auto counted = [&]() -> const Census& {
+    if (!census) census.emplace(inventory);
+    return *census;
+  };
+  if (!inventory.nodes.empty())
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      if (matched[i]) continue;
+      const auto& [key, value] = labels[i];
+      Origin at = request.label_origins.size() == labels.size()
+                      ? request.label_origins[i]
+                      : Origin{{}, 0, 0, "node_filter.labels." + key};
+      diags.warning(std::move(at), "no node has " + key + "=" + value + counted().hint(key, value));
+    }
+  if (!has_terms) return;
+
+  const auto& terms = *request.pod->node_affinity.required;
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    const NodeSelectorTerm& term = terms[t];
+    const bool any =
+        std::any_of(inventory.nodes.begin(), inventory.nodes.end(),
+                    [&](const Node& n) { return term.matches(n.labels.get(), n.name); });
+    if (any) continue;
+    Origin at = request.node_affinity_origin;
+    at.path += (at.path.empty() ? "" : ".") +
+               std::string(
+                   "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+                   "nodeSelectorTerms[") +
+               std::to_string(t) + "]";
+    std::string why;
+    if (term.expressions.empty() && term.fields.empty()) why = "an empty term matches no node";
+    auto alone = [&](const Requirement& r, bool name_field) {
+      return std::any_of(inventory.nodes.begin(), inventory.nodes.end(), [&](const Node& n) {
+        if (!name_field) return r.matches(n.labels.get());
+        const std::string name = n.name;
+        return r.matches_value(r.key == "metadata.name" ? &name : nullptr);
+      });
+    };
+    for (const Requirement& r : term.expressions)
+      if (why.empty() && !alone(r, false)) why = explain(counted(), r, false);
+    for (const Requirement& r : term.fields)
+      if (why.empty() && !alone(r, true)) why = explain(counted(), r, r.key == "metadata.name");
+    if (why.empty()) why = "each of its requirements matches some node, but no node all of them";
+    diags.warning(std::move(at), "this required node affinity term matches no node: " + why);
+  }
+}
+
+}  // namespace eruplan

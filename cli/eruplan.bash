@@ -2,7 +2,7 @@
 # `eruplan completion bash` prints it). Made from eruplan's command table.
 _eruplan() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="capacity plan validate apply share realloc compare grow drain diff test schema completion"
+  local commands="capacity plan validate apply share realloc compare grow drain diff snapshot test schema completion"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -33,8 +33,9 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --help --version"
       ;;
     plan)
       case $prev in
@@ -60,6 +61,7 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -67,7 +69,7 @@ _eruplan() {
         --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     validate)
       case $prev in
@@ -92,8 +94,9 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --help --version"
       ;;
     apply)
       case $prev in
@@ -119,6 +122,7 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -126,7 +130,7 @@ _eruplan() {
         --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     share)
       case $prev in
@@ -190,10 +194,11 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --strategies) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --replicas --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --report --strategies --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --report --strategies --help --version"
       ;;
     grow)
       case $prev in
@@ -219,6 +224,7 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --template) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --like) return ;;
         --cost) return ;;
@@ -226,7 +232,7 @@ _eruplan() {
         --max) return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --template --like --cost --expander --mix --max --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --template --like --cost --expander --mix --max --report --help --version"
       ;;
     drain)
       case $prev in
@@ -250,9 +256,10 @@ _eruplan() {
         --nodes-format) COMPREPLY=($(compgen -W "auto eruplan kubernetes" -- "$cur")); return ;;
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
+        --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --node) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --node --each-node --help --version"
+      flags="--nodes --request --input-format --output --plans --app --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --node --each-node --help --version"
       ;;
     diff)
       case $prev in
@@ -261,6 +268,14 @@ _eruplan() {
       esac
       flags="--input-format --output --exit-code --strict --lenient --help --version"
       operands=files
+      ;;
+    snapshot)
+      case $prev in
+        -o|--output-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --context) return ;;
+        --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      flags="--output-dir --context --kubeconfig --help --version"
       ;;
     test)
       case $prev in

@@ -16,8 +16,8 @@
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
-#include "snapshot.h"
 #include "schema.h"
+#include "snapshot.h"
 #include "whatif.h"
 
 namespace eruplan {

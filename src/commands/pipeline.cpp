@@ -831,7 +831,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result, *set, {}, {}, {}, 0, {}, {}, {}, {}, false, std::move(pdbs), budget, {}, 0, {}, {}}
+  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {},
+             false,   std::move(pdbs), budget, {}, 0,  {}, {}}
       .run();
   return result;
 }

@@ -98,7 +98,7 @@ struct Manifest {
   std::optional<std::int64_t> desired;  // replicas (the desired total)
   std::int64_t parallelism = 1;
   std::optional<std::int64_t> completions;
-  bool host_network = false;  // spec.hostNetwork (a DaemonSet's tolerations)
+  bool host_network = false;            // spec.hostNetwork (a DaemonSet's tolerations)
   std::optional<PodGroupLabels> group;  // coscheduling labels (SPEC §17)
 };
 

@@ -23,18 +23,29 @@ struct J {
   std::int64_t i = 0;
   std::string s;
   std::vector<J> items;
-  std::vector<std::pair<std::string, J>> members;
+  // A member: its key and value (a struct, since std::pair needs J whole).
+  struct Member;
+  std::vector<Member> members;
 
-  J& add(std::string key, J v) {
-    members.emplace_back(std::move(key), std::move(v));
-    return *this;
-  }
-  J* find(std::string_view key) {
-    for (auto& [k2, v] : members)
-      if (k2 == key) return &v;
-    return nullptr;
-  }
+  J& add(std::string key, J v);
+  J* find(std::string_view key);
 };
+
+struct J::Member {
+  std::string first;
+  J second;
+};
+
+J& J::add(std::string key, J v) {
+  members.push_back({std::move(key), std::move(v)});
+  return *this;
+}
+
+J* J::find(std::string_view key) {
+  for (auto& [k2, v] : members)
+    if (k2 == key) return &v;
+  return nullptr;
+}
 
 J str(std::string_view t) {
   J j;

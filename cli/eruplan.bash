@@ -34,8 +34,9 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --namespaces --help --version"
       ;;
     plan)
       case $prev in
@@ -62,6 +63,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -69,7 +71,7 @@ _eruplan() {
         --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --namespaces --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     validate)
       case $prev in
@@ -95,8 +97,9 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --namespaces --help --version"
       ;;
     apply)
       case $prev in
@@ -123,6 +126,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --save-inventory) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -130,7 +134,7 @@ _eruplan() {
         --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --namespaces --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
       ;;
     share)
       case $prev in
@@ -195,10 +199,11 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --strategies) COMPREPLY=($(compgen -W "auto fill each global drained score" -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --app --count --replicas --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --report --strategies --help --version"
+      flags="--nodes --request --input-format --output --app --count --replicas --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --nodes-format --pods --app-label --priority-classes --namespaces --report --strategies --help --version"
       ;;
     grow)
       case $prev in
@@ -225,6 +230,7 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --template) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --like) return ;;
         --cost) return ;;
@@ -232,7 +238,7 @@ _eruplan() {
         --max) return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --template --like --cost --expander --mix --max --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --namespaces --template --like --cost --expander --mix --max --report --help --version"
       ;;
     drain)
       case $prev in
@@ -257,9 +263,10 @@ _eruplan() {
         --pods) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --app-label) return ;;
         --priority-classes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespaces) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --node) return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --node --each-node --help --version"
+      flags="--nodes --request --input-format --output --plans --app --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --namespaces --node --each-node --help --version"
       ;;
     diff)
       case $prev in

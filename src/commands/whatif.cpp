@@ -227,6 +227,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   po.max_plans = plans_listed(o, state);
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
+  po.explain = o.explain;
   const Inventory before = state;
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();

@@ -248,7 +248,8 @@ TEST_CASE("k8s PodTopologySpread score: TestPodTopologySpreadScore") {
     c.run("node-y", kBar);
     CHECK(spread(c, {"node-a", "node-b", "node-x", "node-y"}) == Scores{60, 20, 100, 60});
   }
-  SUBCASE("two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods") {
+  SUBCASE(
+      "two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods") {
     different_selectors(c);
     c.run("node-b", kBar);
     c.run("node-x", kFoo);

@@ -44,10 +44,11 @@ TEST_CASE("namespaces: one Namespace, and a YAML stream") {
       Source{"ns.yaml", "kind: Namespace\nmetadata: {name: a, labels: {x: y}}\n"}, diags);
   REQUIRE(one);
   CHECK(one->size() == 1);
-  const auto stream = load_namespaces(
-      Source{"ns.yaml", "kind: Namespace\nmetadata: {name: b}\n---\nkind: Namespace\n"
-                        "metadata: {name: a}\n"},
-      diags);
+  const auto stream =
+      load_namespaces(Source{"ns.yaml",
+                             "kind: Namespace\nmetadata: {name: b}\n---\nkind: Namespace\n"
+                             "metadata: {name: a}\n"},
+                      diags);
   REQUIRE(stream);
   REQUIRE(stream->size() == 2);
   CHECK((*stream)[0].first == "a");
@@ -55,20 +56,24 @@ TEST_CASE("namespaces: one Namespace, and a YAML stream") {
 
 TEST_CASE("namespaces: bad input names the file, line:col and field path") {
   Diagnostics diags;
-  CHECK_FALSE(load("{\"kind\": \"List\", \"items\": [\n  {\"kind\": \"Namespace\", \"metadata\": "
-                   "{\"labels\": {}}}]}",
-                   diags));
+  CHECK_FALSE(
+      load("{\"kind\": \"List\", \"items\": [\n  {\"kind\": \"Namespace\", \"metadata\": "
+           "{\"labels\": {}}}]}",
+           diags));
   CHECK(diags.to_string().find("ns.json:2:3: error: items[0].metadata.name: metadata.name is "
                                "required (the namespace's name)") != std::string::npos);
   Diagnostics typo;
-  CHECK_FALSE(load("{\"kind\": \"Namespace\",\n \"metadata\": {\"name\": \"a\", \"lables\": {}}}",
-                   typo));
-  CHECK(typo.to_string().find("ns.json:2:28: error: metadata.lables: unknown field, ignored; "
-                              "did you mean labels?") != std::string::npos);
+  typo.set_strict(true);  // as the commands run: unknown fields are errors
+  CHECK_FALSE(
+      load("{\"kind\": \"Namespace\",\n \"metadata\": {\"name\": \"a\", \"lables\": {}}}", typo));
+  INFO(typo.to_string());
+  CHECK(typo.to_string() ==
+        "ns.json:2:28: error: metadata.lables: unknown field; did you mean labels? (--strict)\n");
   Diagnostics twice;
-  CHECK_FALSE(load("{\"items\": [{\"metadata\": {\"name\": \"a\"}},\n {\"metadata\": {\"name\": "
-                   "\"a\"}}]}",
-                   twice));
+  CHECK_FALSE(
+      load("{\"items\": [{\"metadata\": {\"name\": \"a\"}},\n {\"metadata\": {\"name\": "
+           "\"a\"}}]}",
+           twice));
   CHECK(twice.to_string().find("items[1].metadata.name: namespace \"a\" is given twice (first at "
                                "line 1:34)") != std::string::npos);
   Diagnostics kind;

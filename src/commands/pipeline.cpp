@@ -731,7 +731,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   PodCensus census;  // --pods beyond the inventory's: the manifests' counts
   load_pods(result.inventory, options.pods, kube, diags, &census, options.more_pods);
   if (options.namespaces)
-    if (auto namespaces = load_namespaces(*options.namespaces, diags); namespaces && result.inventory)
+    if (auto namespaces = load_namespaces(*options.namespaces, diags);
+        namespaces && result.inventory)
       result.inventory->namespaces = std::move(*namespaces);
   std::vector<PodDisruptionBudget> pdbs;
   if (options.pdbs) {

@@ -12,7 +12,7 @@
 namespace eruplan {
 
 std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const Source& source,
-                                                                          Diagnostics& diags) {
+                                                                           Diagnostics& diags) {
   using k8s::pick;
   std::vector<ValueId> documents;
   auto doc = parse_document_stream(source, diags, documents);
@@ -60,9 +60,9 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     }
     for (std::size_t e = 0; e < out.size(); ++e)
       if (out[e].first == name) {
-        r.error(meta_path.child("name"), name_value,
-                "namespace " + quoted(name) + " is given twice (first at " + r.where(where[e]) +
-                    ")");
+        r.error(
+            meta_path.child("name"), name_value,
+            "namespace " + quoted(name) + " is given twice (first at " + r.where(where[e]) + ")");
         return;
       }
     out.emplace_back(std::move(name), std::move(labels));
@@ -93,8 +93,7 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     for (std::uint32_t i = 0; i < doc->size(arr); ++i)
       read_namespace(items_path.at(i), doc->element(arr, i));
   }
-  std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   if (diags.error_count() > errors_before) return std::nullopt;
   return out;
 }

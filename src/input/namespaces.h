@@ -26,6 +26,6 @@ inline constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.
 // errors (file, line:col, field path). Keys the API does not define are
 // unknown fields (errors unless the diagnostics are lenient).
 std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const Source& source,
-                                                                          Diagnostics& diags);
+                                                                           Diagnostics& diags);
 
 }  // namespace eruplan

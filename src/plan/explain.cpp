@@ -242,7 +242,8 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
           k.runner_up = s, k.runner_up_node = i;
       }
     const std::string nothing = c.pass.nothing_placed();
-    for (const std::uint32_t i : order) lines.push_back({inventory.nodes[i].name, k.line(i, nothing)});
+    for (const std::uint32_t i : order)
+      lines.push_back({inventory.nodes[i].name, k.line(i, nothing)});
     return lines;
   }
 

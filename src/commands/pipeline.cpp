@@ -13,6 +13,7 @@
 #include "reserve.h"
 #include "selector_hints.h"
 #include "share_command.h"
+#include "wide.h"
 
 namespace eruplan {
 
@@ -40,7 +41,6 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
                              OutputFormat format) {
   // The sums may pass INT64_MAX (two nodes of 7Ei): add in 128 bits, which
   // no inventory of fewer than 2^64 nodes can overflow, and print exactly.
-  __extension__ typedef __int128 i128;
   i128 cores = 0, memory = 0;
   std::int64_t cordoned = 0;
   for (const Node& n : inventory.nodes) {

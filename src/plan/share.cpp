@@ -30,11 +30,13 @@
 #include "share.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <span>
 
 #include "explain.h"
 #include "reserve.h"
+#include "resources.h"
 #include "score_index.h"
 #include "share_nodes.h"
 #include "share_units.h"
@@ -755,16 +757,16 @@ std::string_view placement_name(SharePlacement p) {
 
 PoolTotals pool_totals(const Inventory& inventory) {
   PoolTotals t;
-  u128 cpu = 0, memory = 0, storage = 0;
+  std::array<u128, kResourceKinds.size()> sums{};
   std::vector<std::pair<std::string, u128>> extended;
   for (const Node& node : inventory.nodes) {
     if (!node.available) continue;
-    cpu += static_cast<u128>(node.cpu_total());
-    memory += static_cast<u128>(node.memory);
-    storage += static_cast<u128>(node.storage);
+    for (std::size_t k = 0; k < sums.size(); ++k)
+      sums[k] += static_cast<u128>(kResourceKinds[k].total(node));
     for (const ExtendedResource& e : node.extended) extended.emplace_back(e.name, e.total);
   }
-  t.kinds = {{"cpu", cpu}, {"memory", memory}, {"storage", storage}};
+  for (std::size_t k = 0; k < sums.size(); ++k)
+    t.kinds.emplace_back(std::string(kResourceKinds[k].name), sums[k]);
   std::sort(extended.begin(), extended.end());
   for (const auto& [name, n] : extended) {
     if (t.kinds.back().first == name)

@@ -1,17 +1,16 @@
 // Fair share's exact arithmetic on shares (share_units.h).
 #include "share_units.h"
 
+#include <algorithm>
+
+#include "resources.h"
+
 namespace eruplan::share_units {
 
 // --- The pool and the apps' shares --------------------------------------------
 
 u128 request_of(const Request& r, std::string_view kind) {
-  if (kind == "cpu") return static_cast<u128>(r.cpu);
-  if (kind == "memory") return static_cast<u128>(r.memory);
-  if (kind == "storage") return static_cast<u128>(r.storage);
-  for (const auto& [name, n] : r.extended)
-    if (name == kind) return static_cast<u128>(n);
-  return 0;
+  return static_cast<u128>(std::max<std::int64_t>(per_instance_of(r, kind), 0));
 }
 
 Unit unit_of(const ShareApp& app, const PoolTotals& totals) {

@@ -66,7 +66,7 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
+        --queue-sort) COMPREPLY=($(compgen -W "priority qos coscheduling" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
       flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"
@@ -127,7 +127,7 @@ _eruplan() {
         --units) COMPREPLY=($(compgen -W "bytes human" -- "$cur")); return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdbs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --queue-sort) COMPREPLY=($(compgen -W "priority qos" -- "$cur")); return ;;
+        --queue-sort) COMPREPLY=($(compgen -W "priority qos coscheduling" -- "$cur")); return ;;
         --tie-break) return ;;
       esac
       flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --atomic --save-inventory --units --report --preempt --pdbs --queue-sort --tie-break --help --version"

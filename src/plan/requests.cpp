@@ -19,6 +19,12 @@
 
 namespace eruplan {
 
+QueueSort queue_sort_named(std::string_view name) {
+  if (name == "qos") return QueueSort::Qos;
+  if (name == "coscheduling") return QueueSort::Coscheduling;
+  return QueueSort::Priority;
+}
+
 namespace {
 
 void append_key(std::string& key, std::int64_t v) {
@@ -92,6 +98,26 @@ std::string daemon_message(const Inventory& state, const Request& request, const
   return "DaemonSet " + request.name + ": no room on " + std::to_string(full) + " of " +
          std::to_string(map.nodes.size()) + " eligible " +
          (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes;
+}
+
+// "namespace/name", the last key of coscheduling's Less (the request's
+// name for an eruplan request).
+std::string queue_key(const Request& r) { return r.pod ? r.pod->ns + "/" + r.pod->name : r.name; }
+
+// Whether `a` goes before `b` in the queue (equal: file order decides).
+bool queue_less(const Request& a, const Request& b, QueueSort sort) {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  switch (sort) {
+    case QueueSort::Priority:
+      return false;
+    case QueueSort::Qos:
+      return a.qos < b.qos;
+    case QueueSort::Coscheduling:
+      // An object not created yet is created when applied, after the others.
+      if (a.created != b.created) return a.created && (!b.created || *a.created < *b.created);
+      return queue_key(a) < queue_key(b);
+  }
+  return false;
 }
 
 struct Planner {
@@ -402,9 +428,7 @@ struct Planner {
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (requests[a].priority != requests[b].priority)
-        return requests[a].priority > requests[b].priority;
-      return options.queue_qos && requests[a].qos < requests[b].qos;
+      return queue_less(requests[a], requests[b], options.queue_sort);
     });
     std::vector<std::vector<std::size_t>> out;
     if (options.atomic) {

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "diagnostics.h"
 
 using namespace eruplan;
 
@@ -86,4 +89,19 @@ TEST_CASE("NodeFilter: labels must all match, by key and value") {
   CHECK_FALSE(f.accepts(node));
   f.labels = {{"zone", "z1"}, {"zz", ""}};
   CHECK_FALSE(f.accepts(node));
+}
+
+TEST_CASE("edit_distance and nearest_name: the one \"did you mean\"") {
+  CHECK(edit_distance("memroy", "memory") == 2);
+  CHECK(edit_distance("lables", "labels") == 2);
+  CHECK(edit_distance("", "cpu") == 3);
+  CHECK(edit_distance("cpu", "cpu") == 0);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  const std::vector<std::string_view> fields{"cpu", "memory", "storage", "labels"};
+  CHECK(nearest_name("memroy", fields, 2) == "memory");
+  CHECK(nearest_name("lables", fields, 2) == "labels");
+  CHECK(nearest_name("zzz", fields, 2).empty());
+  // Ties go to the first candidate given; a long name is never a typo of a short one.
+  CHECK(nearest_name("ab", std::vector<std::string>{"ax", "ay"}, 1) == "ax");
+  CHECK(nearest_name(std::string(10'000, 'm'), fields, 2).empty());
 }

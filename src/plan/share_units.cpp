@@ -3,21 +3,6 @@
 
 namespace eruplan::share_units {
 
-// --- Exact arithmetic ----------------------------------------------------------
-
-Fraction reduced(Fraction f) {
-  if (f.num == 0) return {0, 1};
-  const u128 g = gcd(f.num, f.den);
-  return {f.num / g, f.den / g};
-}
-
-std::string u128_text(u128 v) {
-  if (v == 0) return "0";
-  std::string s;
-  for (; v != 0; v /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-  return s;
-}
-
 // --- The pool and the apps' shares --------------------------------------------
 
 u128 request_of(const Request& r, std::string_view kind) {

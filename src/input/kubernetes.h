@@ -88,6 +88,7 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
 struct PodReading {
   bool streamed = true;
   std::size_t chunk_bytes = std::size_t{1} << 20;
+  bool two_threads = true;            // one parses the file, one reads the pods (where 2 cores are)
   std::size_t* read_whole = nullptr;  // when set, counts the files read whole (tests)
 };
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,

@@ -27,18 +27,13 @@
 #include "k8s_profile.h"
 #include "parallel.h"
 #include "reserve.h"
+#include "resources.h"
 
 namespace eruplan {
 
 namespace {
 
 __extension__ typedef __int128 Wide;
-
-std::int64_t per_instance_extended(const Request& request, std::string_view name) {
-  const auto it = std::lower_bound(request.extended.begin(), request.extended.end(), name,
-                                   [](const auto& e, std::string_view n) { return e.first < n; });
-  return it != request.extended.end() && it->first == name ? it->second : 0;
-}
 
 // The broken line through the shape (scores x 10) at utilization u; integer
 // division truncates toward zero, also on a falling segment.
@@ -281,18 +276,11 @@ std::vector<ScoredResource> scored_resources(const Node& node, const Request& re
   for (const ScoringResource& sr : request.scoring.resources) {
     ScoredResource r;
     r.weight = sr.weight;
-    if (sr.name == "cpu") {
-      r = {node.cpu_total(), node.cpu_used, request.cpu, sr.weight};
-    } else if (sr.name == "memory") {
-      r = {node.memory, node.memory_used, request.memory, sr.weight};
-    } else if (sr.name == "storage") {
-      r = {node.storage, node.storage_used, request.storage, sr.weight};
-    } else if (const ExtendedResource* e = node.find_extended(sr.name)) {
-      // An extended resource the request does not ask for is skipped, as
-      // Kubernetes skips it.
-      const std::int64_t per = per_instance_extended(request, sr.name);
-      if (per > 0) r = {e->total, e->used, per, sr.weight};
-    }
+    // An extended resource the request does not ask for is skipped, as
+    // Kubernetes skips it; one the node lacks scores nothing.
+    const ResourceAmounts a = resource_amounts(node, request, sr.name);
+    if (a.on_node && (resource_kind(sr.name) != nullptr || a.per_instance > 0))
+      r = {a.total, a.used, a.per_instance, sr.weight};
     out.push_back(r);
   }
   return out;

@@ -169,7 +169,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     for (std::uint32_t j = 0; j < doc.size(item); ++j)
       if (doc.text(doc.key(item, j)) == kKindField && text_of(doc, doc.member(item, j)) != "Pod")
         ++not_pods_;
-  const FieldPath root, at = root.child("items").at(i);
+  const FieldPath root, items_path = root.child("items"), at = items_path.at(i);
   std::array<ValueId, kKubePodFields.size()> object;
   if (!pick(r, at, item, kKubePodFields, object.data())) return;
   const ValueId kind = object[kube_pod_field::kKind], spec = object[kube_pod_field::kSpec];
@@ -392,9 +392,8 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
 // whose positions are the file's, read exactly as the whole-document reader
 // reads it, and dropped. The root's other members are parsed on their own
 // and checked as the whole-document reader checks them. Anything out of the
-// ordinary (malformed JSON anywhere, a NUL, a key with escapes, an odd
-// root) gives up: PodListRead undoes what was read and the whole file is
-// read again as a document, which reports it as always.
+// ordinary (malformed JSON anywhere, a NUL, an odd root) gives up: PodListRead undoes what was read
+// and the whole file is read again as a document, which reports it as always.
 
 // A text in memory as a ByteStream (a pod list passed as text).
 class ViewStream : public ByteStream {

@@ -1,7 +1,9 @@
 // eruplan's command line: the command table (src/commands/commands.h) wired
 // into CLI11 once, files and stdin read for the commands, their output
 // printed and their exit code returned. Everything else lives in the library.
+#include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -215,6 +218,51 @@ std::optional<std::string> read_input(const std::string& path, std::string& why)
   return text;
 }
 
+// A regular file read a piece at a time (--pods).
+class FileStream : public ByteStream {
+ public:
+  FileStream(int fd, std::uint64_t size) : fd_(fd), size_(size) {
+    posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
+  ~FileStream() override { close(fd_); }
+  FileStream(const FileStream&) = delete;
+  FileStream& operator=(const FileStream&) = delete;
+  std::size_t read(char* out, std::size_t n) override {
+    for (;;) {
+      const ssize_t got = ::read(fd_, out, n);
+      if (got >= 0) return static_cast<std::size_t>(got);
+      if (errno != EINTR) return 0;
+    }
+  }
+  bool rewind() override { return lseek(fd_, 0, SEEK_SET) == 0; }
+  std::uint64_t size() const override { return size_; }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+};
+
+// Opens a file to be read a piece at a time; anything but a regular file
+// (a pipe, a device) is read whole first.
+std::shared_ptr<ByteStream> open_input(const std::string& path, std::string& why) {
+  struct stat st {};
+  if (path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxInputBytes) {
+      why = kTooLarge;
+      return nullptr;
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      why = std::strerror(errno);
+      return nullptr;
+    }
+    return std::make_shared<FileStream>(fd, static_cast<std::uint64_t>(st.st_size));
+  }
+  auto text = read_input(path, why);
+  if (!text) return nullptr;
+  return std::make_shared<TextStream>(std::move(*text));
+}
+
 // Writes `text` to `path`; false (and a message) when it cannot.
 bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -284,7 +332,7 @@ void wire(CLI::App& app, const CommandRow& row, Wired& w) {
 int run(Wired& w) {
   for (const auto& [key, option] : w.options)
     if (option->count() > 0) w.args.given.insert(key);
-  const FileAccess files{read_input, list_dir, run_program};
+  const FileAccess files{read_input, list_dir, run_program, open_input};
   const CommandInput input{w.args, files, [](std::string_view piece) {
                              std::fwrite(piece.data(), 1, piece.size(), stdout);
                            }};

@@ -43,7 +43,7 @@ FileAccess memory_files(std::map<std::string, std::string> files) {
         why = "No such file or directory";
         return std::nullopt;
       },
-      nullptr, nullptr};
+      nullptr, nullptr, nullptr};
 }
 
 Args args_of(std::initializer_list<std::pair<std::string, std::string>> values) {

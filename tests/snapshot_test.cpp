@@ -38,7 +38,8 @@ CommandOutput snapshot(Fake& fake, std::vector<std::pair<std::string, std::strin
                          return std::nullopt;
                        }
                      return "{\"kind\": \"List\", \"items\": []}";
-                   }};
+                   },
+                   nullptr};
   const CommandInput in{a, files, nullptr};
   return find_command("snapshot")->run(in);
 }

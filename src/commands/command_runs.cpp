@@ -92,15 +92,27 @@ class InputFiles {
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (i == 0) {
-        read_path(files[i], first.emplace());
+        open_path(files[i], first.emplace());
       } else if (more) {
-        read_path(files[i], more->emplace_back());
+        open_path(files[i], more->emplace_back());
       } else {
         problems_.push_back(
             {Severity::Error, Origin{files[i], 0, 0, ""}, "this command takes one --pods file"});
         break;
       }
     }
+  }
+
+  // A --pods file: opened to be read a piece at a time where the CLI can.
+  void open_path(const std::string& path, Source& out) {
+    if (path == kStdin || !in_.files.open) return read_path(path, out);
+    out.format = format_;
+    out.name = path;
+    std::string why;
+    if (auto stream = in_.files.open(path, why))
+      out.stream = std::move(stream);
+    else
+      problems_.push_back({Severity::Error, Origin{out.name, 0, 0, ""}, "cannot read: " + why});
   }
 
   // An input given by an optional flag: read when the flag was given.

@@ -82,6 +82,10 @@ struct FileAccess {
   // start) when it fails. May be unset (eruplan snapshot then fails).
   std::function<std::optional<std::string>(const std::vector<std::string>& argv, std::string& why)>
       run;
+  // A file opened to be read a piece at a time (--pods, which may be larger
+  // than the memory it should take); null with `why` set when it cannot be
+  // read. May be unset: such files are then read whole.
+  std::function<std::shared_ptr<ByteStream>(const std::string& path, std::string& why)> open;
 };
 
 // What a command hands back to the CLI, for every command alike.

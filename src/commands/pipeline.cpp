@@ -157,10 +157,10 @@ std::int64_t listed_plans(PlansShown plans, std::int64_t budget, const Inventory
 
 // The run's input in bytes: the plan budget grows with it.
 std::uint64_t input_bytes(const RunOptions& o) {
-  std::uint64_t n = o.nodes.text.size();
+  std::uint64_t n = source_bytes(o.nodes);
   for (const std::optional<Source>* s : {&o.request, &o.pods, &o.pdbs})
-    if (*s) n += (*s)->text.size();
-  for (const Source& s : o.more_pods) n += s.text.size();
+    if (*s) n += source_bytes(**s);
+  for (const Source& s : o.more_pods) n += source_bytes(s);
   return n;
 }
 

@@ -165,11 +165,11 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
 }
 
 std::int64_t whatif_budget(const WhatIfOptions& o) {
-  std::uint64_t n = o.nodes.text.size();
+  std::uint64_t n = source_bytes(o.nodes);
   for (const std::optional<Source>* s : {&o.request, &o.pods})
-    if (*s) n += (*s)->text.size();
+    if (*s) n += source_bytes(**s);
   for (const std::vector<Source>* list : {&o.more_pods, &o.templates})
-    for (const Source& s : *list) n += s.text.size();
+    for (const Source& s : *list) n += source_bytes(s);
   return plan_budget(n);
 }
 

@@ -43,7 +43,20 @@ std::pair<std::uint32_t, std::uint32_t> Doc::line_col(std::uint32_t pos) const {
   }
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos);
   const auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
-  return {line, pos - *(it - 1) + 1};
+  const std::uint32_t col = pos - *(it - 1) + 1;
+  return {line + first_line_ - 1, line == 1 ? col + first_col_ - 1 : col};
+}
+
+void Doc::reset(std::string_view source, std::uint32_t line, std::uint32_t col) {
+  source_ = source;
+  values_.clear();
+  slots_.clear();
+  arena_.clear();
+  aliased_.clear();
+  line_starts_.clear();
+  root_ = kNoValue;
+  first_line_ = line;
+  first_col_ = col;
 }
 
 }  // namespace eruplan

@@ -55,6 +55,13 @@ class Doc {
   // 1-based line and column (in bytes) of a byte offset; computed on demand.
   std::pair<std::uint32_t, std::uint32_t> line_col(std::uint32_t pos) const;
 
+  // For a piece of a larger file parsed on its own (a pod list read a piece
+  // at a time): empties the tree, keeping its memory, to view `source`,
+  // which starts at `line`:`col` of the file, so that positions stay the
+  // file's.
+  void reset(std::string_view source, std::uint32_t line, std::uint32_t col);
+  void set_source(std::string_view source) { source_ = source; }
+
  private:
   friend class JsonBuilder;  // json_reader.cpp
   friend class YamlBuilder;  // yaml_reader.cpp
@@ -67,6 +74,7 @@ class Doc {
   std::vector<std::pair<ValueId, std::string>> aliased_;  // (value, "*name"), first use of each
   ValueId root_ = kNoValue;
   mutable std::vector<std::uint32_t> line_starts_;
+  std::uint32_t first_line_ = 1, first_col_ = 1;  // where source_ starts in its file
 };
 
 }  // namespace eruplan

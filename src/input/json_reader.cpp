@@ -20,14 +20,17 @@ namespace eruplan {
 // doc's slots when it closes, so every container's members end up contiguous.
 class JsonBuilder {
  public:
-  explicit JsonBuilder(Doc& doc) : doc_(doc) {
+  // `reserve`: room for the whole source up front (a whole document); a
+  // piece parsed into a reused Doc keeps the capacity it has.
+  explicit JsonBuilder(Doc& doc, bool reserve = true) : doc_(doc) {
+    scratch_.reserve(1024);
+    if (!reserve) return;
     // Virtual reservations: only the pages written are ever touched, in
     // 2 MiB pages where they can be (huge_pages.h).
     doc.values_.reserve(doc.source_.size() / 4 + 16);
     doc.slots_.reserve(doc.source_.size() / 4 + 16);
     advise_huge_pages(doc.values_.data(), doc.values_.capacity() * sizeof(Doc::Value));
     advise_huge_pages(doc.slots_.data(), doc.slots_.capacity() * sizeof(ValueId));
-    scratch_.reserve(1024);
   }
 
   void scalar(ValueKind kind, std::uint32_t start, std::uint32_t end, bool flag = false) {
@@ -178,6 +181,11 @@ class OnePassJson {
 
   bool run();
 
+  // One value at the start of the text, not the whole text: run() stops
+  // after it and the spaces that follow, at `value_end` (no byte order mark).
+  bool prefix = false;
+  std::uint32_t value_end = 0;
+
   std::uint32_t error_pos = 0;
   std::string error;
 
@@ -225,7 +233,8 @@ class OnePassJson {
 };
 
 bool OnePassJson::run() {
-  if (std::string_view(p_, static_cast<std::size_t>(end_ - p_)).starts_with("\xEF\xBB\xBF"))
+  if (!prefix &&
+      std::string_view(p_, static_cast<std::size_t>(end_ - p_)).starts_with("\xEF\xBB\xBF"))
     p_ += 3;  // a UTF-8 byte order mark, as some editors write
   skip_space();
   for (;;) {
@@ -235,6 +244,10 @@ bool OnePassJson::run() {
     // After a value: a separator, closing brackets, or the end.
     for (;;) {
       skip_space();
+      if (open_.empty() && prefix) {
+        value_end = off(p_);
+        return true;
+      }
       if (open_.empty())
         return p_ == end_ || expected(p_, "the end of the input after the document");
       const bool object = open_.back() == '{';
@@ -458,6 +471,18 @@ std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
   if (diags)
     diags->error(origin_at(doc, source.name, parser.error_pos), "malformed JSON: " + parser.error);
   return std::nullopt;
+}
+
+bool parse_json_value(std::string_view text, Doc& doc, std::uint32_t line, std::uint32_t col,
+                      std::uint32_t& end) {
+  doc.reset(text, line, col);
+  JsonBuilder builder(doc, false);
+  OnePassJson parser(text, builder);
+  parser.prefix = true;
+  if (!parser.run()) return false;
+  end = parser.value_end;
+  doc.set_source(text.substr(0, end));
+  return true;
 }
 
 }  // namespace eruplan

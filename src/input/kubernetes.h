@@ -82,9 +82,18 @@ bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOption
 // `more`: further --pods files, read after `pods` in their order; a pod
 // (namespace/name) met again counts once, the first time, with a warning
 // naming both places.
+// How a JSON pod list is read: a piece at a time, about `chunk_bytes` of
+// the file in memory and one item's tree (as the commands read it), or
+// whole (tests hold the two to the same result).
+struct PodReading {
+  bool streamed = true;
+  std::size_t chunk_bytes = std::size_t{1} << 20;
+  bool two_threads = true;            // one parses the file, one reads the pods (where 2 cores are)
+  std::size_t* read_whole = nullptr;  // when set, counts the files read whole (tests)
+};
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
                const KubernetesOptions& options, Diagnostics& diags, PodCensus* census = nullptr,
-               std::span<const Source> more = {});
+               std::span<const Source> more = {}, const PodReading& how = {});
 
 // -r: when the file holds Kubernetes manifests (kind and apiVersion at the
 // top), sets `matched` and reads them as requests; otherwise leaves `matched`

@@ -1,9 +1,14 @@
 // Loading (SPEC §2-3): JSON or YAML text -> Inventory / Request, with every
 // problem collected as a Diagnostic (file, line:col, field path). Nothing
-// here reads files: callers pass the text in a Source.
+// here opens files: callers pass the text in a Source, or for a pod list
+// (which may be larger than the memory it should take) a ByteStream.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +22,38 @@ namespace eruplan {
 
 enum class InputFormat { Auto, Json, Yaml };
 
+// A file's bytes, a piece at a time (the CLI's files; a text in tests).
+class ByteStream {
+ public:
+  virtual ~ByteStream() = default;
+  // Up to `n` bytes into `out`: how many, 0 at the end (or on a read error).
+  virtual std::size_t read(char* out, std::size_t n) = 0;
+  // Back to the first byte, to read it all again; false when it cannot.
+  virtual bool rewind() = 0;
+  virtual std::uint64_t size() const = 0;
+};
+
+// A text in memory as a ByteStream.
+class TextStream : public ByteStream {
+ public:
+  explicit TextStream(std::string text) : text_(std::move(text)) {}
+  std::size_t read(char* out, std::size_t n) override {
+    n = std::min(n, text_.size() - at_);
+    std::memcpy(out, text_.data() + at_, n);
+    at_ += n;
+    return n;
+  }
+  bool rewind() override {
+    at_ = 0;
+    return true;
+  }
+  std::uint64_t size() const override { return text_.size(); }
+
+ private:
+  std::string text_;
+  std::size_t at_ = 0;
+};
+
 struct Source {
   Source() = default;
   Source(std::string n, std::string t, InputFormat f = InputFormat::Auto, std::string m = {})
@@ -29,7 +66,15 @@ struct Source {
   // the whole case file and the input is the value of its top-level member
   // of this name, so positions in messages are the case file's.
   std::string member;
+  // Set for a --pods file read a piece at a time (then `text` is empty): a
+  // JSON pod list is read from it so, anything else read whole first.
+  std::shared_ptr<ByteStream> stream;
 };
+
+// The input's size in bytes, in `text` or `stream`.
+inline std::uint64_t source_bytes(const Source& s) {
+  return s.stream ? s.stream->size() : s.text.size();
+}
 
 // The request-override flags (SPEC §1), as the user typed them; each one
 // replaces the same field of the request file. Diagnostics about them name

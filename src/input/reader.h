@@ -122,6 +122,12 @@ class Reader {
 
   // True once the read budget is spent (an error has been reported).
   bool exhausted() const { return exhausted_; }
+  // A fresh budget, for a Doc reused for the next piece of a file (a pod
+  // list read an item at a time): as a new Reader, without making one.
+  void restart() {
+    budget_ = budget_for(doc_.source().size());
+    exhausted_ = false;
+  }
 
  private:
   // fields() over `known`, which has size(), name(i) and slot(i).

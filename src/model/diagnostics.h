@@ -63,6 +63,16 @@ class Diagnostics {
   // an error. Other warnings stay warnings under --strict.
   void unknown_field(Origin origin, std::string message);
   void set_strict(bool strict) { strict_ = strict; }
+  bool strict() const { return strict_; }
+  // Adds `other`'s diagnostics after these, in their order (a reader that
+  // may give up and start again reports into its own Diagnostics first).
+  void append(const Diagnostics& other) {
+    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+  }
+  // Adds to the message of the diagnostic at `index` what was known only later.
+  void extend_message(std::size_t index, std::string_view more) {
+    items_.at(index).message += more;
+  }
   bool has_errors() const;
   std::size_t error_count() const;
   const std::vector<Diagnostic>& items() const { return items_; }

@@ -229,10 +229,11 @@ _eruplan() {
         --like) return ;;
         --cost) return ;;
         --expander) COMPREPLY=($(compgen -W "least-waste most-pods price priority" -- "$cur")); return ;;
+        --daemonsets) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --max) return ;;
         --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --template --like --cost --expander --mix --max --report --help --version"
+      flags="--nodes --request --input-format --output --plans --app --count --replicas --strategy --scoring --nodes-limit --cpu --cpu-bind --memory --storage --volume --label --node --exclude --jobs --strict --lenient --explain --all-nodes --nodes-format --pods --app-label --priority-classes --template --like --cost --expander --mix --daemonsets --max --report --help --version"
       ;;
     drain)
       case $prev in

@@ -391,6 +391,7 @@ class Builder {
                          {"pdbs", any_of({ref("path"), type("object"), type("array")})},
                          {"priority_classes", any_of({ref("path"), type("object"), type("array")})},
                          {"template", any_of({ref("path"), ref("node"), ref("kubernetes")})},
+                         {"daemonsets", any_of({ref("path"), type("object"), type("array")})},
                          {"options", type("object")},
                          {"expect", type("object")}},
                         {"nodes"}));

@@ -483,6 +483,7 @@ struct Planner {
       Request member = requests[i];
       if (member.min_count == 0 && strategy_row(member.strategy).min_count) member.min_count = 1;
       outs.push_back(plan_one(member, &undo));
+      if (outs.back().too_large) return outs.back().reason;  // the run fails (exit 3)
       placed += outs.back().placed;
     }
     if (placed + head.group_running >= head.group_min) return {};

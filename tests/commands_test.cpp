@@ -122,8 +122,8 @@ TEST_CASE("commands: --help of each command shows exactly its row's options and 
 }
 
 TEST_CASE("commands: the completions and the man page's synopsis know every command and flag") {
-  const std::string bash = source_file("cli/eruplan.bash");
-  const std::string zsh = source_file("cli/_eruplan");
+  const std::string bash = completion_script("bash");
+  const std::string zsh = completion_script("zsh");
   const std::string man = source_file("man/eruplan.1");
   REQUIRE(!bash.empty());
   for (const CommandRow& row : command_table()) {
@@ -221,10 +221,9 @@ TEST_CASE("strategy rows: every trait a command or explain asks about is in the 
   CHECK(strategy_row(Strategy::Each).need(each) == "need 1 new instance on each of 2 nodes");
 }
 
-TEST_CASE("commands: the installed completion files are what the table makes") {
-  // Regenerate with: eruplan completion bash > cli/eruplan.bash (zsh > cli/_eruplan).
-  CHECK(source_file("cli/eruplan.bash") == completion_script("bash"));
-  CHECK(source_file("cli/_eruplan") == completion_script("zsh"));
+TEST_CASE("commands: the completions offer each command its own flags") {
+  // The build writes these scripts for `cmake --install`; tests/check_install.sh
+  // checks the installed files are the binary's output.
   const std::string bash = completion_script("bash");
   // Each command's own flags only: --template is grow's, --each-node drain's.
   const auto flags_of = [&](const std::string& command) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "binary.h"
+#include "commands.h"
 #include "fixture_fields.h"
 #include "inventory_fields.h"
 #include "k8s_scheduling_fields.h"
@@ -506,9 +507,8 @@ TEST_CASE("fields: the man page and the completions know every request flag and 
   const std::string man = man_page();
   const std::string options = section(man, "OPTIONS");
   const std::string cases = section(man, "FIXTURE CASES");
-  const std::string bash =
-      eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/cli/eruplan.bash");
-  const std::string zsh = eruplan_test::slurp(std::string(ERUPLAN_SOURCE_DIR) + "/cli/_eruplan");
+  const std::string bash = completion_script("bash");
+  const std::string zsh = completion_script("zsh");
   REQUIRE(!bash.empty());
   REQUIRE(!zsh.empty());
   std::size_t n = 0;

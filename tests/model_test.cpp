@@ -4,7 +4,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "diagnostics.h"
+#include "resources.h"
 
 using namespace eruplan;
 
@@ -86,4 +90,58 @@ TEST_CASE("NodeFilter: labels must all match, by key and value") {
   CHECK_FALSE(f.accepts(node));
   f.labels = {{"zone", "z1"}, {"zz", ""}};
   CHECK_FALSE(f.accepts(node));
+}
+
+TEST_CASE("edit_distance and nearest_name: the one \"did you mean\"") {
+  CHECK(edit_distance("memroy", "memory") == 2);
+  CHECK(edit_distance("lables", "labels") == 2);
+  CHECK(edit_distance("", "cpu") == 3);
+  CHECK(edit_distance("cpu", "cpu") == 0);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  const std::vector<std::string_view> fields{"cpu", "memory", "storage", "labels"};
+  CHECK(nearest_name("memroy", fields, 2) == "memory");
+  CHECK(nearest_name("lables", fields, 2) == "labels");
+  CHECK(nearest_name("zzz", fields, 2).empty());
+  // Ties go to the first candidate given; a long name is never a typo of a short one.
+  CHECK(nearest_name("ab", std::vector<std::string>{"ax", "ay"}, 1) == "ax");
+  CHECK(nearest_name(std::string(10'000, 'm'), fields, 2).empty());
+}
+
+TEST_CASE("resources: one row per built-in kind, extended resources by name") {
+  Node n;
+  n.plain_cores = 4;
+  n.plain_core_pieces = 1000;
+  n.cpu_used = 1'500'000'000;
+  n.memory = 8 << 20;
+  n.memory_used = 1 << 20;
+  n.storage = 100;
+  n.extended.push_back(ExtendedResource{"nvidia.com/gpu", 4, 1});
+  Request r;
+  r.cpu = 500'000'000;
+  r.memory = 1 << 10;
+  r.extended = {{"example.com/fpga", 1}, {"nvidia.com/gpu", 2}};
+  REQUIRE(kResourceKinds.size() == 3);
+  CHECK(kResourceKinds[0].name == "cpu");
+  CHECK(kResourceKinds[1].name == "memory");
+  CHECK(kResourceKinds[2].name == "storage");
+  CHECK(resource_kind("memory") == &kResourceKinds[1]);
+  CHECK(resource_kind("nvidia.com/gpu") == nullptr);
+  const ResourceAmounts cpu = resource_amounts(n, r, "cpu");
+  CHECK(cpu.total == n.cpu_total());
+  CHECK(cpu.used == 1'500'000'000);
+  CHECK(cpu.per_instance == 500'000'000);
+  CHECK(cpu.on_node);
+  const ResourceAmounts storage = resource_amounts(n, r, "storage");
+  CHECK(storage.total == 100);
+  CHECK(storage.per_instance == 0);
+  const ResourceAmounts gpu = resource_amounts(n, r, "nvidia.com/gpu");
+  CHECK(gpu.total == 4);
+  CHECK(gpu.used == 1);
+  CHECK(gpu.per_instance == 2);
+  CHECK(gpu.on_node);
+  const ResourceAmounts fpga = resource_amounts(n, r, "example.com/fpga");
+  CHECK_FALSE(fpga.on_node);
+  CHECK(fpga.per_instance == 1);
+  CHECK(per_instance_of(r, "memory") == 1024);
+  CHECK(per_instance_of(r, "example.com/none") == 0);
 }

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "wide.h"
+
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 // The dimension table. Rows come in SPEC §8.5's reason order, so a node's
 // reasons read in that order too.

@@ -43,12 +43,11 @@
 #include <vector>
 
 #include "capacity.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 constexpr std::int64_t kGreedyLimit = 4096;   // plans the per-instance greedy is run for
 constexpr std::int64_t kExactShares = 24;     // shares an exhaustive search places at most

@@ -314,21 +314,6 @@ std::string command_names() {
 
 namespace {
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // Every name of an option ("-n", "--nodes"), without a flag's {default}.
 std::vector<std::string> option_names(const OptionSpec& o) {
   std::vector<std::string> out;
@@ -362,14 +347,11 @@ std::optional<std::string> check_flags(const CommandRow& row,
     }
     if (!long_name) continue;  // a short option CLI11 reports itself
     std::string message = "unknown flag " + name + " for " + command;
-    std::string nearest;
-    std::size_t best = 3;  // at most 2 edits away
-    for (const auto& [candidate, takes_value] : known) {
-      if (!candidate.starts_with("--")) continue;
-      const std::size_t d = edit_distance(name, candidate);
-      if (d < best) best = d, nearest = candidate;
-    }
-    if (!nearest.empty()) return message + "; did you mean " + nearest + "?";
+    std::vector<std::string_view> long_names;
+    for (const auto& [candidate, takes_value] : known)
+      if (candidate.starts_with("--")) long_names.push_back(candidate);
+    if (const std::string_view nearest = nearest_name(name, long_names, 2); !nearest.empty())
+      return message + "; did you mean " + std::string(nearest) + "?";
     for (const CommandRow& other : command_table())
       for (const OptionSpec& o : other.options)
         for (const std::string& n : option_names(o))

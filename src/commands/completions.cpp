@@ -1,8 +1,7 @@
 // The bash and zsh completion scripts (commands.h, completion_script), made
 // from the command table: each command is offered its own flags only, and a
 // flag's values (a fixed set, files, strategy names) as its row says. The
-// installed files cli/eruplan.bash and cli/_eruplan are this output
-// (tests/commands_test.cpp holds them to it).
+// build writes this output for `cmake --install` (cli/completions.cmake).
 #include <sstream>
 
 #include "commands.h"

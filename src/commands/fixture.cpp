@@ -562,6 +562,7 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
                     {"template", &node_template},
                     {"pods", &options.pods},
                     {"priority_classes", &options.priority_classes},
+                    {"namespaces", &options.namespaces},
                     {"daemonsets", &options.daemonsets}}))
     return;
   options.nodes = std::move(*nodes);
@@ -657,7 +658,8 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
                     {"request", &options.request},
                     {"pods", &options.pods},
                     {"pdbs", &options.pdbs},
-                    {"priority_classes", &options.priority_classes}}))
+                    {"priority_classes", &options.priority_classes},
+                    {"namespaces", &options.namespaces}}))
     return;  // malformed, or an unreadable input: nothing to run
   options.nodes = std::move(*nodes);
   const RunResult result = run_function(options);

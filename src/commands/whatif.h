@@ -37,6 +37,7 @@ struct WhatIfOptions {
   std::vector<Source> more_pods;           // further --pods files, in command-line order
   std::optional<Source> priority_classes;  // SPEC §15: --priority-classes
   std::optional<Source> daemonsets;        // grow: --daemonsets, run on the added nodes
+  std::optional<Source> namespaces;        // SPEC §16: --namespaces
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;

@@ -6,12 +6,11 @@
 #include <string>
 
 #include "kubernetes.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 constexpr int kMaxSignificantDigits = 19;  // fits a uint64
 constexpr std::int64_t kMaxExponent = 1'000'000;

@@ -39,21 +39,6 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const Fiel
   return true;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
                       std::span<const std::string_view> names) {
   const Doc& doc = r.doc();
@@ -63,17 +48,8 @@ void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, Valu
     const std::string_view name = doc.text(key);
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     std::string message = "unknown field, ignored";
-    std::string_view best;
-    std::size_t best_distance = 3;
-    for (const std::string_view known : names) {
-      // The distance is at least the difference in length: long keys cost nothing.
-      const std::size_t gap =
-          name.size() > known.size() ? name.size() - known.size() : known.size() - name.size();
-      if (gap >= best_distance) continue;
-      const std::size_t d = edit_distance(name, known);
-      if (d < best_distance) best_distance = d, best = known;
-    }
-    if (!best.empty()) message += "; did you mean " + std::string(best) + "?";
+    if (const std::string_view best = nearest_name(name, names, 2); !best.empty())
+      message += "; did you mean " + std::string(best) + "?";
     diags.unknown_field(r.origin(path.child(name), key), std::move(message));
   }
 }

@@ -145,9 +145,6 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // scoring defaults per container.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
 
-// Levenshtein distance, for "did you mean".
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
 // SPEC §15: every key of `object` (a mapping; anything else is the
 // reader's to report) that the API type's `names` (kubernetes_api_fields.h)
 // lack is an unknown field, with the nearest name within two edits: an

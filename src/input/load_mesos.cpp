@@ -13,12 +13,11 @@
 #include "request_fields.h"
 #include "selector_hints.h"
 #include "units.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef unsigned __int128 u128_t;
 
 using Names = std::vector<std::pair<std::string, ValueId>>;  // each name and where first given
 
@@ -180,7 +179,7 @@ bool parse_seed(std::string_view text, std::optional<std::uint64_t>& seed) {
   }
   if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != text.npos)
     return false;
-  u128_t value = 0;
+  u128 value = 0;
   for (const char c : text) value = value * 10 + static_cast<unsigned>(c - '0');
   if (value > UINT64_MAX) return false;
   seed = static_cast<std::uint64_t>(value);
@@ -248,7 +247,6 @@ void check_mesos(const Inventory& inventory, const MesosSpec& spec, Diagnostics&
         diags.error(res.origin,
                     "reservation for role " + quoted(res.role) + ", which roles: does not declare");
   // Quotas against the cluster's total (available nodes' capacities).
-  __extension__ typedef unsigned __int128 u128;
   u128 cpu = 0, memory = 0, storage = 0;
   for (const Node& node : inventory.nodes) {
     if (!node.available) continue;

@@ -45,17 +45,13 @@ ResolvedPriority resolve_priority_class(Reader& r, const FieldPath& path, ValueI
   message += classes ? "; " + known.file + " does not define it and it is not built in"
                      : "; give its class with --priority-classes FILE (kubectl get "
                        "priorityclasses -o json)";
-  std::string_view best;
-  std::size_t best_distance = 4;
-  auto consider = [&](std::string_view candidate) {
-    const std::size_t d = k8s::edit_distance(*text, candidate);
-    if (d < best_distance) best_distance = d, best = candidate;
-  };
-  if (text->size() <= 256) {
-    for (const PriorityClass& c : known.classes) consider(c.name);
-    for (const PriorityClass& c : kBuiltIn) consider(c.name);
+  std::vector<std::string_view> names;
+  if (text->size() <= 256) {  // a name is at most 253 letters: a longer text is no typo
+    for (const PriorityClass& c : known.classes) names.push_back(c.name);
+    for (const PriorityClass& c : kBuiltIn) names.push_back(c.name);
   }
-  if (!best.empty()) message += "; did you mean " + std::string(best) + "?";
+  if (const std::string_view best = nearest_name(*text, names, 3); !best.empty())
+    message += "; did you mean " + std::string(best) + "?";
   r.error(path, name, message);
   return {};
 }

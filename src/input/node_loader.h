@@ -18,10 +18,9 @@
 #include "kubernetes.h"
 #include "load.h"
 #include "units.h"
+#include "wide.h"
 
 namespace eruplan::node_loading {
-
-__extension__ typedef __int128 i128;
 
 // Bounds that keep a typo from turning into gigabytes of cores.
 constexpr std::int64_t kMaxCoresPerNode = 4096;

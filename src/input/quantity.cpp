@@ -8,12 +8,11 @@
 
 #include "doc.h"
 #include "load.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 constexpr i128 kInt64Max = INT64_MAX;
 constexpr int kMaxSignificantDigits = 36;  // fits an __int128 with room to spare

@@ -160,25 +160,6 @@ void Reader::sort_unique(const FieldPath& path, std::vector<Entry>& list,
   list.resize(kept);
 }
 
-namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 template <class Known>
 bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
   for (std::size_t i = 0; i < known.size(); ++i) *known.slot(i) = kNoValue;
@@ -210,18 +191,9 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
       diags_.unknown_field(origin(here, k), message + "; did you mean " + nested + "?");
       continue;
     }
-    std::string_view best;
-    std::size_t best_distance = 3;
-    for (std::size_t f = 0; f < known.size(); ++f) {
-      const std::string_view known_name = known.name(f);
-      // The distance is at least the difference in length: a long key is
-      // never compared (nor costs time in proportion to its square).
-      const std::size_t gap = name.size() > known_name.size() ? name.size() - known_name.size()
-                                                              : known_name.size() - name.size();
-      if (gap >= best_distance) continue;
-      const std::size_t d = edit_distance(name, known_name);
-      if (d < best_distance) best_distance = d, best = known_name;
-    }
+    std::vector<std::string_view> names(known.size());
+    for (std::size_t f = 0; f < known.size(); ++f) names[f] = known.name(f);
+    const std::string_view best = nearest_name(name, names, 2);
     if (!best.empty()) {
       message += "; did you mean " + std::string(best) + "?";
     } else {

@@ -13,36 +13,11 @@
 namespace eruplan {
 namespace {
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // The candidate nearest to `written` when it is close enough to be a typo of
 // it (at most a third of its letters, at least 2, apart); ties by byte order.
 template <class Range>
 std::string_view nearest(std::string_view written, const Range& candidates) {
-  const std::size_t limit = std::max<std::size_t>(2, written.size() / 3);
-  std::string_view best;
-  std::size_t best_distance = limit + 1;
-  for (std::string_view c : candidates) {
-    const std::size_t gap =
-        c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
-    if (gap >= best_distance) continue;
-    const std::size_t d = edit_distance(written, c);
-    if (d < best_distance) best_distance = d, best = c;
-  }
-  return best;
+  return nearest_name(written, candidates, std::max<std::size_t>(2, written.size() / 3));
 }
 
 std::string nodes_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }

@@ -1,6 +1,8 @@
 #include "diagnostics.h"
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
 
 namespace eruplan {
 
@@ -76,6 +78,21 @@ std::string Diagnostics::to_string() const {
   std::string out;
   for (const auto& d : items_) out += format_diagnostic(d) + '\n';
   return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
 }
 
 }  // namespace eruplan

@@ -32,6 +32,29 @@ std::string format_diagnostic(const Diagnostic& d);
 // A name or value inside a message: in double quotes, as given.
 inline std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
+// Levenshtein distance between two names, for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The first of `candidates` (string-like) nearest to `written` when at most
+// `max_edits` edits apart, "" when none is. A candidate whose length alone
+// differs by more than the best distance so far is not compared, so a long
+// name costs nothing.
+template <class Range>
+std::string_view nearest_name(std::string_view written, const Range& candidates,
+                              std::size_t max_edits) {
+  std::string_view best;
+  std::size_t best_distance = max_edits + 1;
+  for (const auto& candidate : candidates) {
+    const std::string_view c(candidate);
+    const std::size_t gap =
+        c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
+    if (gap >= best_distance) continue;
+    const std::size_t d = edit_distance(written, c);
+    if (d < best_distance) best_distance = d, best = c;
+  }
+  return best;
+}
+
 class Diagnostics {
  public:
   void error(Origin origin, std::string message);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "wide.h"
+
 namespace eruplan {
 
 namespace {
-__extension__ typedef __int128 i128;
-
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 
 namespace eruplan {
 
 __extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
 
 // An unsigned integer of 512 bits, enough for a product of up to four
 // factors below 2^128.
@@ -64,5 +66,16 @@ inline u128 gcd(u128 a, u128 b) {
   }
   return a;
 }
+
+// An exact fraction; `den` > 0. Reduced where it is shown.
+struct Fraction {
+  u128 num = 0, den = 1;
+};
+// f with numerator and denominator divided by their gcd; 0 as 0/1.
+Fraction reduced(Fraction f);
+// v in decimal.
+std::string u128_text(u128 v);
+std::string fraction_text(Fraction f);               // "2/3", "0", "1", "5/2"
+std::string decimal_text(Fraction f, int decimals);  // half away from zero: "0.666667"
 
 }  // namespace eruplan

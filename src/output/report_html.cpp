@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "markup.h"
+#include "resources.h"
 
 namespace eruplan {
 
@@ -22,21 +23,6 @@ std::string percent(double v) {
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
 }
-
-struct Resource {
-  const char* name;
-  double (*total)(const Node&);
-  double (*used)(const Node&);
-};
-
-const Resource kResources[] = {
-    {"memory", [](const Node& n) { return static_cast<double>(n.memory); },
-     [](const Node& n) { return static_cast<double>(n.memory_used); }},
-    {"cpu", [](const Node& n) { return static_cast<double>(n.cpu_total()); },
-     [](const Node& n) { return static_cast<double>(n.cpu_used); }},
-    {"storage", [](const Node& n) { return static_cast<double>(n.storage); },
-     [](const Node& n) { return static_cast<double>(n.storage_used); }},
-};
 
 constexpr const char* kStyle = R"(
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em;color:#1d232b;background:#fafbfc}
@@ -65,7 +51,7 @@ table.apps th,table.apps td{border-bottom:1px solid #eceff2;padding:.15em .8em;t
 
 void node_row(std::string& out, const Node& before, const Node& after, std::int64_t added,
               const std::string& by_app, const std::string& reason, bool filtered,
-              const std::vector<const Resource*>& shown) {
+              const std::vector<const ResourceKind*>& shown) {
   out += "<div class=\"node";
   if (added > 0) out += " used";
   if (filtered)
@@ -74,8 +60,8 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
     out += " zero";
   out += "\" data-node=\"" + markup_text(after.name) + "\"><div class=\"name\" title=\"" +
          markup_text(after.name) + "\">" + markup_text(after.name) + "</div>";
-  for (const Resource* r : shown) {
-    const double total = r->total(after);
+  for (const ResourceKind* r : shown) {
+    const double total = static_cast<double>(r->total(after));
     out += "<div class=\"res\" data-resource=\"";
     out += r->name;
     out += "\">";
@@ -83,8 +69,8 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
       out += "<span class=\"pct\">none</span></div>";
       continue;
     }
-    const double was = 100.0 * r->used(before) / total;
-    const double now = 100.0 * r->used(after) / total;
+    const double was = 100.0 * static_cast<double>(r->used(before)) / total;
+    const double now = 100.0 * static_cast<double>(r->used(after)) / total;
     const double shown_was = std::clamp(was, 0.0, 100.0);
     const double shown_now = std::clamp(now, shown_was, 100.0);
     out += "<div class=\"bar\"><span class=\"before\" style=\"left:0;width:" + percent(shown_was) +
@@ -117,8 +103,8 @@ ReportSection plan_section(std::string title, const Inventory& before, const Inv
 std::string render_html_report(const std::string& title, const Inventory& before,
                                const std::vector<ReportSection>& sections,
                                const ReportOutcome& outcome) {
-  std::vector<const Resource*> shown;
-  for (const Resource& r : kResources)
+  std::vector<const ResourceKind*> shown;
+  for (const ResourceKind& r : kResourceKinds)
     if (std::any_of(before.nodes.begin(), before.nodes.end(),
                     [&](const Node& n) { return r.total(n) > 0; }))
       shown.push_back(&r);
@@ -154,7 +140,7 @@ std::string render_html_report(const std::string& title, const Inventory& before
       out += "</table>\n";
     }
     out += "<div class=\"node head\"><div>node</div>";
-    for (const Resource* r : shown) out += std::string("<div>") + r->name + "</div>";
+    for (const ResourceKind* r : shown) out += "<div>" + std::string(r->name) + "</div>";
     out += "<div>new</div><div>reason</div></div>\n";
     for (std::size_t i = 0; i < n; ++i)
       node_row(out, before.nodes[i], after.nodes[i],

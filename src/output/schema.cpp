@@ -427,6 +427,7 @@ class Builder {
                          {"pods", any_of({ref("path"), type("object"), type("array")})},
                          {"pdbs", any_of({ref("path"), type("object"), type("array")})},
                          {"priority_classes", any_of({ref("path"), type("object"), type("array")})},
+                         {"namespaces", any_of({ref("path"), type("object"), type("array")})},
                          {"template", any_of({ref("path"), ref("node"), ref("kubernetes")})},
                          {"daemonsets", any_of({ref("path"), type("object"), type("array")})},
                          {"options", type("object")},

@@ -18,12 +18,11 @@
 #include "k8s_daemonset.h"
 #include "requests.h"
 #include "strategy.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 // The order of two growths: cost (when given), then nodes, then more copies
 // of earlier templates.

@@ -14,12 +14,11 @@
 #include "capacity.h"
 #include "reserve.h"
 #include "units.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
-
-__extension__ typedef __int128 i128;
 
 WorkloadResources resources_of(const Workload& w) {
   return WorkloadResources{w.cpu, w.cpu_limit, w.memory, w.memory_limit, w.cpu_map, w.numa};

@@ -30,139 +30,23 @@
 #include "share.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <span>
 
 #include "explain.h"
 #include "reserve.h"
+#include "resources.h"
 #include "score_index.h"
+#include "share_nodes.h"
 #include "share_units.h"
 
 namespace eruplan {
 
 namespace {
 
+using namespace share_nodes;
 using namespace share_units;
-
-__extension__ typedef __int128 i128;
-
-// --- Nodes ---------------------------------------------------------------------
-
-// floor(y / d) for y < 2^63 and 0 < d < 2^63, given inverse = floor((2^64 - 1) / d):
-// the estimate y x inverse / 2^64 is below y / d by less than 2 y / 2^64 < 1,
-// so one correction step makes it exact, with a multiplication for the
-// division the score would otherwise do per node, shape and step.
-std::uint64_t inverse_of(std::int64_t d) {
-  return d > 0 ? ~std::uint64_t{0} / static_cast<std::uint64_t>(d) : 0;
-}
-std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
-  std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>(y) * inverse) >> 64);
-  if ((q + 1) * d <= y) ++q;
-  return q;
-}
-
-// The numbers the fit check and the score read, per node, kept by the run
-// itself: placements that bind nothing add to them without touching the
-// Inventory (written once at the end, see Filler::flush).
-struct Hot {
-  NanoCores cpu = 0, cpu_used = 0;
-  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
-  std::int64_t instances = 0, max_instances = -1;
-  std::uint64_t cpu_inverse = 0, memory_inverse = 0;  // inverse_of(cpu), inverse_of(memory)
-
-  static Hot of(const Node& n) {
-    // Instances are only counted for max_instances (a node runs many apps).
-    return {n.cpu_total(),
-            n.cpu_used,
-            n.memory,
-            n.memory_used,
-            n.storage,
-            n.storage_used,
-            n.max_instances >= 0 ? n.instances_total() : 0,
-            n.max_instances,
-            inverse_of(n.cpu_total()),
-            inverse_of(n.memory)};
-  }
-};
-
-// §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
-// one more instance on the node as it is now.
-std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement) {
-  if (placement == SharePlacement::FirstFit) return 0;
-  const bool least = placement == SharePlacement::LeastAllocated;
-  std::int64_t sum = 0;  // each part is 0..100
-  int counted = 0;
-  auto add = [&](std::int64_t alloc, std::uint64_t inverse, std::int64_t used,
-                 std::int64_t request) {
-    if (alloc <= 0) return;
-    ++counted;
-    std::int64_t req = 0;  // min(used + request, alloc): least scores 0 past alloc, most 100
-    if (__builtin_add_overflow(used, request, &req) || req > alloc) req = alloc;
-    const std::int64_t part = least ? alloc - req : req;
-    if (alloc < (std::int64_t{1} << 56))  // x 100 stays below 2^63
-      sum += static_cast<std::int64_t>(divide(static_cast<std::uint64_t>(part * 100),
-                                              static_cast<std::uint64_t>(alloc), inverse));
-    else
-      sum += static_cast<std::int64_t>(static_cast<u128>(part) * 100 / static_cast<u128>(alloc));
-  };
-  add(node.cpu, node.cpu_inverse, node.cpu_used, request.cpu);
-  add(node.memory, node.memory_inverse, node.memory_used, request.memory);
-  return counted == 2 ? sum / 2 : sum;
-}
-
-// Everything a node's verdict for one more instance and its score depend on:
-// apps with the same shape see the same candidates in the same order, so
-// they share one ScoreIndex (a placement then costs one update per shape,
-// not per app).
-std::string shape_of(const Request& r) {
-  std::string k = std::to_string(r.cpu) + (r.cpu_bind ? "b" : "f") + std::to_string(r.memory) +
-                  "/" + std::to_string(r.storage);
-  auto add = [&k](std::string_view part) {
-    k += '\x1f';
-    k += std::to_string(part.size()) + ':';
-    k += part;
-  };
-  for (const auto& [name, n] : r.extended) add(name), add(std::to_string(n));
-  k += "|v";
-  for (const VolumeRequest& v : r.volumes) add(v.binding);
-  k += "|l";
-  for (const auto& [key, value] : r.filter.labels) add(key), add(value);
-  k += "|n";
-  for (const std::string& n : r.filter.nodes) add(n);
-  k += "|x";
-  for (const std::string& n : r.filter.exclude) add(n);
-  k += "|t";
-  for (const Toleration& t : r.tolerations)
-    add(t.key), add(t.exists ? "E" : "="), add(t.value), add(t.effect);
-  return k;
-}
-
-// One shape's view of the nodes: a byte per node by rank, 0 when the node
-// cannot take one more, else 1 + its fit score, always current (a placement
-// rewrites the placed node's byte in every live shape, nothing else).
-struct Group {
-  const Request* request = nullptr;  // of its first app
-  bool binds = false;
-  // Extended resources asked for: (index into Filler::ext_names_, per instance > 0).
-  std::vector<std::pair<std::uint32_t, std::int64_t>> extended;
-  ScoreIndex index;
-  std::vector<bool> accepts;  // binding shapes: nodes its filter and taints let in
-  std::int64_t active = 0;    // apps of this shape neither frozen nor at max_count
-};
-
-struct AppState {
-  Unit unit;
-  std::uint32_t group = 0;
-  std::int64_t count = 0;  // existing + new
-  double share = 0;        // approx_share(count, unit), for Queued
-  std::int64_t placed = 0;
-  bool frozen = false;
-  // (node, instances) placed on, in order; a binding app's entries are one
-  // instance each, parallel to `plans`.
-  std::vector<std::pair<std::uint32_t, std::int64_t>> log;
-  std::size_t flushed = 0;  // log entries already reserved in the Inventory
-  std::vector<Plan> plans;  // binding apps: each instance's plan, same order
-};
 
 class Filler {
  public:
@@ -314,13 +198,6 @@ class Filler {
     ++s.placed;
     log_placement(s, i, 1, groups_[s.group].binds);
     refile(i);
-  }
-
-  static void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
-    if (!binds && s.log.size() > s.flushed && s.log.back().first == i)
-      s.log.back().second += k;
-    else
-      s.log.emplace_back(i, k);
   }
 
   // Only node i changed: every live shape files it again.
@@ -521,25 +398,6 @@ class Filler {
   // max_count or quota, so their number follows apps, nodes and the 101
   // score values, never the instances placed.
 
-  // The threshold of a jump: a share of `bound` x the unit of `app`, or
-  // (zero) a share of 0 with fewer than `bound` new instances.
-  struct Level {
-    bool zero = false;
-    std::int64_t bound = 0;
-    std::uint32_t app = 0;
-  };
-
-  struct Pick {
-    std::uint32_t app, node;
-    std::int64_t k;
-  };
-
-  // What a jump's picks add to one node.
-  struct Added {
-    i128 cpu = 0, memory = 0, storage = 0, instances = 0;
-    std::vector<i128> extended;  // by ext_names_
-  };
-
   static constexpr std::int64_t kJumpLimit = std::int64_t{1} << 62;
 
   // Instances app a may still place in this stage (counts stay below 2^62).
@@ -622,22 +480,6 @@ class Filler {
     h.cpu_used += static_cast<std::int64_t>(add.cpu) - (minus != nullptr ? minus->cpu : 0);
     h.memory_used += static_cast<std::int64_t>(add.memory) - (minus != nullptr ? minus->memory : 0);
     return h;
-  }
-
-  // The best byte and rank of group g's index without the ranks given.
-  std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
-                                                      const std::vector<std::uint32_t>& ranks) {
-    std::vector<std::uint8_t> kept;
-    kept.reserve(ranks.size());
-    for (const std::uint32_t r : ranks) {
-      kept.push_back(g.index.get(r));
-      if (kept.back() != 0) g.index.set(r, 0);
-    }
-    std::pair<std::uint8_t, std::uint32_t> out{0, 0};
-    if (const std::optional<std::uint32_t> best = g.index.best()) out = {g.index.get(*best), *best};
-    for (std::size_t j = ranks.size(); j-- > 0;)
-      if (kept[j] != 0) g.index.set(ranks[j], kept[j]);
-    return out;
   }
 
   // Fills picks_ with every pick below the level; false when one of them
@@ -913,44 +755,18 @@ std::string_view placement_name(SharePlacement p) {
   return "least_allocated";
 }
 
-std::string fraction_text(Fraction f) {
-  f = reduced(f);
-  if (f.den == 1) return u128_text(f.num);
-  return u128_text(f.num) + "/" + u128_text(f.den);
-}
-
-std::string decimal_text(Fraction f, int decimals) {
-  u128 whole = f.num / f.den, rest = f.num % f.den;
-  std::string digits;
-  for (int i = 0; i < decimals; ++i) {
-    rest *= 10;  // rest < den < 2^124 (den is a pool total): no overflow
-    digits += static_cast<char>('0' + static_cast<int>(rest / f.den));
-    rest %= f.den;
-  }
-  if (rest >= f.den - rest) {  // half or more of the last place: away from zero
-    int i = decimals - 1;
-    for (; i >= 0 && digits[static_cast<std::size_t>(i)] == '9'; --i)
-      digits[static_cast<std::size_t>(i)] = '0';
-    if (i >= 0)
-      ++digits[static_cast<std::size_t>(i)];
-    else
-      ++whole;
-  }
-  return decimals == 0 ? u128_text(whole) : u128_text(whole) + "." + digits;
-}
-
 PoolTotals pool_totals(const Inventory& inventory) {
   PoolTotals t;
-  u128 cpu = 0, memory = 0, storage = 0;
+  std::array<u128, kResourceKinds.size()> sums{};
   std::vector<std::pair<std::string, u128>> extended;
   for (const Node& node : inventory.nodes) {
     if (!node.available) continue;
-    cpu += static_cast<u128>(node.cpu_total());
-    memory += static_cast<u128>(node.memory);
-    storage += static_cast<u128>(node.storage);
+    for (std::size_t k = 0; k < sums.size(); ++k)
+      sums[k] += static_cast<u128>(kResourceKinds[k].total(node));
     for (const ExtendedResource& e : node.extended) extended.emplace_back(e.name, e.total);
   }
-  t.kinds = {{"cpu", cpu}, {"memory", memory}, {"storage", storage}};
+  for (std::size_t k = 0; k < sums.size(); ++k)
+    t.kinds.emplace_back(std::string(kResourceKinds[k].name), sums[k]);
   std::sort(extended.begin(), extended.end());
   for (const auto& [name, n] : extended) {
     if (t.kinds.back().first == name)

@@ -20,13 +20,6 @@
 
 namespace eruplan {
 
-// An exact fraction; `den` > 0. Reduced where it is shown.
-struct Fraction {
-  u128 num = 0, den = 1;
-};
-std::string fraction_text(Fraction f);               // "2/3", "0", "1", "5/2"
-std::string decimal_text(Fraction f, int decimals);  // half away from zero: "0.666667"
-
 struct AppShare {
   std::int64_t existing = 0;      // instances over the pool before the run
   std::int64_t placed = 0;        // new instances

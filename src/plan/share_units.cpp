@@ -1,32 +1,16 @@
 // Fair share's exact arithmetic on shares (share_units.h).
 #include "share_units.h"
 
+#include <algorithm>
+
+#include "resources.h"
+
 namespace eruplan::share_units {
-
-// --- Exact arithmetic ----------------------------------------------------------
-
-Fraction reduced(Fraction f) {
-  if (f.num == 0) return {0, 1};
-  const u128 g = gcd(f.num, f.den);
-  return {f.num / g, f.den / g};
-}
-
-std::string u128_text(u128 v) {
-  if (v == 0) return "0";
-  std::string s;
-  for (; v != 0; v /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-  return s;
-}
 
 // --- The pool and the apps' shares --------------------------------------------
 
 u128 request_of(const Request& r, std::string_view kind) {
-  if (kind == "cpu") return static_cast<u128>(r.cpu);
-  if (kind == "memory") return static_cast<u128>(r.memory);
-  if (kind == "storage") return static_cast<u128>(r.storage);
-  for (const auto& [name, n] : r.extended)
-    if (name == kind) return static_cast<u128>(n);
-  return 0;
+  return static_cast<u128>(std::max<std::int64_t>(per_instance_of(r, kind), 0));
 }
 
 Unit unit_of(const ShareApp& app, const PoolTotals& totals) {

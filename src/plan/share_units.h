@@ -12,10 +12,6 @@
 
 namespace eruplan::share_units {
 
-// f with numerator and denominator divided by their gcd; 0 as 0/1.
-Fraction reduced(Fraction f);
-// v in decimal.
-std::string u128_text(u128 v);
 // What one instance of `r` asks of `kind` (cpu, memory, storage or an
 // extended resource), 0 when nothing.
 u128 request_of(const Request& r, std::string_view kind);

@@ -14,25 +14,25 @@
 
 #include "capacity.h"
 #include "strategy.h"
+#include "wide.h"
 
 namespace eruplan {
 namespace {
 
-__extension__ typedef __int128 Wide;
-constexpr Wide kInfinite = Wide{1} << 100;  // beyond any sum of int64 capacities
+constexpr i128 kInfinite = i128{1} << 100;  // beyond any sum of int64 capacities
 
 // How many new instances the node may take: its capacity, cut by nodes_limit.
-Wide room(const StrategyInfo& info, std::int64_t nodes_limit) {
-  Wide r = info.capacity == kUnlimited ? kInfinite : Wide{info.capacity};
-  if (nodes_limit > 0) r = std::min(r, std::max(Wide{0}, Wide{nodes_limit} - info.existing));
+i128 room(const StrategyInfo& info, std::int64_t nodes_limit) {
+  i128 r = info.capacity == kUnlimited ? kInfinite : i128{info.capacity};
+  if (nodes_limit > 0) r = std::min(r, std::max(i128{0}, i128{nodes_limit} - info.existing));
   return r;
 }
 
 // New instances needed to bring every node up to `level` (as far as its room allows).
-Wide placed_up_to(std::span<const StrategyInfo> infos, const std::vector<Wide>& rooms, Wide level) {
-  Wide placed = 0;
+i128 placed_up_to(std::span<const StrategyInfo> infos, const std::vector<i128>& rooms, i128 level) {
+  i128 placed = 0;
   for (std::size_t i = 0; i < infos.size(); ++i) {
-    Wide gap = level - infos[i].existing;
+    i128 gap = level - infos[i].existing;
     if (gap > 0) placed += std::min(gap, rooms[i]);
   }
   return placed;
@@ -45,17 +45,17 @@ StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   const std::size_t n = infos.size();
   if (auto failed = strategy_precheck("auto", n, count)) return *failed;
 
-  std::vector<Wide> rooms(n);
-  Wide room_sum = 0;
-  Wide capacity_sum = 0;
+  std::vector<i128> rooms(n);
+  i128 room_sum = 0;
+  i128 capacity_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     rooms[i] = room(infos[i], nodes_limit);
     room_sum += rooms[i];
-    capacity_sum += infos[i].capacity == kUnlimited ? kInfinite : Wide{infos[i].capacity};
+    capacity_sum += infos[i].capacity == kUnlimited ? kInfinite : i128{infos[i].capacity};
   }
   // `total` is the caller's sum; the recomputed one guards against a stale value.
   if (total < count || capacity_sum < count) {
-    auto can_take = std::min(Wide{total}, capacity_sum);
+    auto can_take = std::min(i128{total}, capacity_sum);
     return strategy_failure(
         n, "auto: need " + strategy_count(count, "new instance") + ", the nodes can take " +
                std::to_string(static_cast<std::int64_t>(can_take)) + " in total");
@@ -71,26 +71,26 @@ StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t c
 
   // Smallest level whose top-up places >= count; the level below it, `base`, is
   // filled completely and the rest goes to nodes sitting exactly at `base`.
-  Wide lo = infos[0].existing, hi = infos[0].existing;
+  i128 lo = infos[0].existing, hi = infos[0].existing;
   for (const auto& info : infos) {
-    lo = std::min(lo, Wide{info.existing});
-    hi = std::max(hi, Wide{info.existing});
+    lo = std::min(lo, i128{info.existing});
+    hi = std::max(hi, i128{info.existing});
   }
   hi += count;  // placed_up_to(lo) = 0 < count <= placed_up_to(hi)
   while (hi - lo > 1) {
-    Wide mid = lo + (hi - lo) / 2;
+    i128 mid = lo + (hi - lo) / 2;
     (placed_up_to(infos, rooms, mid) >= count ? hi : lo) = mid;
   }
-  const Wide base = lo;
-  Wide left = count - placed_up_to(infos, rooms, base);
+  const i128 base = lo;
+  i128 left = count - placed_up_to(infos, rooms, base);
 
   StrategyResult result;
   result.deploy.assign(n, 0);
   std::vector<std::size_t> at_base;   // nodes at `base` with room for one more
-  std::vector<Wide> remaining(n, 0);  // their capacity left at that moment
+  std::vector<i128> remaining(n, 0);  // their capacity left at that moment
   for (std::size_t i = 0; i < n; ++i) {
-    Wide gap = std::max(Wide{0}, base - infos[i].existing);
-    Wide added = std::min(gap, rooms[i]);
+    i128 gap = std::max(i128{0}, base - infos[i].existing);
+    i128 added = std::min(gap, rooms[i]);
     result.deploy[i] = static_cast<std::int64_t>(added);
     if (infos[i].existing <= base && rooms[i] > added) {
       at_base.push_back(i);

@@ -22,11 +22,10 @@
 
 #include "capacity.h"
 #include "strategy.h"
+#include "wide.h"
 
 namespace eruplan {
 namespace {
-
-__extension__ typedef __int128 Wide;
 
 // The key of a node's k-th new instance, the same function as the reference.
 double key(double usage, double rate, std::int64_t k) { return global_key(usage, rate, k); }
@@ -87,8 +86,8 @@ std::int64_t keys_at_most(const Keyed& node, double t) {
   return lo;
 }
 
-Wide keys_at_most(const std::vector<Keyed>& nodes, double t) {
-  Wide sum = 0;
+i128 keys_at_most(const std::vector<Keyed>& nodes, double t) {
+  i128 sum = 0;
   for (const auto& node : nodes) sum += keys_at_most(node, t);
   return sum;
 }
@@ -105,7 +104,7 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   // are never NaN and never shrink as k grows.
   constexpr double kMax = std::numeric_limits<double>::max();
   std::vector<Keyed> nodes(n);
-  Wide capacity_sum = 0;
+  i128 capacity_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     double usage = infos[i].usage, rate = infos[i].rate;
     nodes[i].usage =
@@ -115,7 +114,7 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
     capacity_sum += infos[i].capacity;
   }
   if (total < count || capacity_sum < count) {
-    auto can_take = static_cast<std::int64_t>(std::min(Wide{total}, capacity_sum));
+    auto can_take = static_cast<std::int64_t>(std::min(i128{total}, capacity_sum));
     return strategy_failure(n, "global: need " + strategy_count(count, "new instance") +
                                    ", the nodes can take " + std::to_string(can_take) +
                                    " in total");
@@ -126,18 +125,18 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   // enough to list, or lo and hi are neighbouring doubles.
   double smallest = std::numeric_limits<double>::infinity();
   double largest = -std::numeric_limits<double>::infinity();
-  Wide upto = 0;  // keys <= hi
+  i128 upto = 0;  // keys <= hi
   for (const auto& node : nodes) {
     smallest = std::min(smallest, key(node.usage, node.rate, 1));
     largest = std::max(largest, key(node.usage, node.rate, node.cap));
     upto += node.cap;
   }
   std::uint64_t lo = ordinal(smallest) - 1, hi = ordinal(largest);
-  Wide below = 0;            // keys <= lo
-  const Wide few = Wide{n};  // listing n keys costs no more than a step
+  i128 below = 0;            // keys <= lo
+  const i128 few = i128{n};  // listing n keys costs no more than a step
   while (hi - lo > 1 && upto - below > few) {
     std::uint64_t mid = lo + (hi - lo) / 2;
-    Wide at_most = keys_at_most(nodes, from_ordinal(mid));
+    i128 at_most = keys_at_most(nodes, from_ordinal(mid));
     if (at_most >= count) {
       hi = mid;
       upto = at_most;
@@ -152,7 +151,7 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   StrategyResult result;
   result.deploy.assign(n, 0);
   std::vector<std::int64_t> inside(n, 0);
-  Wide left = count;
+  i128 left = count;
   for (std::size_t i = 0; i < n; ++i) {
     result.deploy[i] = keys_at_most(nodes[i], from_ordinal(lo));
     inside[i] = keys_at_most(nodes[i], from_ordinal(hi)) - result.deploy[i];
@@ -174,7 +173,7 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
     // lo and hi are neighbouring doubles: every key inside equals hi, so the
     // name decides.
     for (std::size_t i = 0; i < n && left > 0; ++i) {
-      auto take = static_cast<std::int64_t>(std::min(Wide{inside[i]}, left));
+      auto take = static_cast<std::int64_t>(std::min(i128{inside[i]}, left));
       result.deploy[i] += take;
       left -= take;
     }

@@ -27,28 +27,22 @@
 #include "k8s_profile.h"
 #include "parallel.h"
 #include "reserve.h"
+#include "resources.h"
+#include "wide.h"
 
 namespace eruplan {
 
 namespace {
 
-__extension__ typedef __int128 Wide;
-
-std::int64_t per_instance_extended(const Request& request, std::string_view name) {
-  const auto it = std::lower_bound(request.extended.begin(), request.extended.end(), name,
-                                   [](const auto& e, std::string_view n) { return e.first < n; });
-  return it != request.extended.end() && it->first == name ? it->second : 0;
-}
-
 // The broken line through the shape (scores x 10) at utilization u; integer
 // division truncates toward zero, also on a falling segment.
-Wide broken_line(const std::vector<ShapePoint>& shape, Wide u) {
+i128 broken_line(const std::vector<ShapePoint>& shape, i128 u) {
   if (shape.empty()) return 0;
   if (u <= shape.front().utilization) return shape.front().score * 10;
   for (std::size_t i = 1; i < shape.size(); ++i) {
     if (u <= shape[i].utilization) {
-      const Wide s0 = shape[i - 1].score * 10, s1 = shape[i].score * 10;
-      const Wide u0 = shape[i - 1].utilization, u1 = shape[i].utilization;
+      const i128 s0 = shape[i - 1].score * 10, s1 = shape[i].score * 10;
+      const i128 u0 = shape[i - 1].utilization, u1 = shape[i].utilization;
       return s0 + (s1 - s0) * (u - u0) / (u1 - u0);
     }
   }
@@ -57,7 +51,7 @@ Wide broken_line(const std::vector<ShapePoint>& shape, Wide u) {
 
 std::int64_t balanced_score(std::span<const ScoredResource> resources, std::int64_t k) {
   const auto fraction = [k](const ScoredResource& r) {
-    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
+    const i128 req = i128{r.used} + i128{k + 1} * r.per_instance;
     return std::min(static_cast<double>(req) / static_cast<double>(r.alloc), 1.0);
   };
   std::size_t n = 0;
@@ -109,9 +103,9 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
   constexpr std::int64_t kNever = INT64_MAX;
   std::int64_t next = kNever;
   // The first k'' > k whose req reaches `target` (req = used + (k'' + 1) x per).
-  const auto first_reaching = [&](const ScoredResource& r, Wide target) -> std::int64_t {
-    const Wide need = target - r.used;  // (k'' + 1) x per >= need
-    const Wide k2 = (need + r.per_instance - 1) / r.per_instance - 1;
+  const auto first_reaching = [&](const ScoredResource& r, i128 target) -> std::int64_t {
+    const i128 need = target - r.used;  // (k'' + 1) x per >= need
+    const i128 k2 = (need + r.per_instance - 1) / r.per_instance - 1;
     if (k2 <= k) return k + 1;
     return k2 >= kNever ? kNever : static_cast<std::int64_t>(k2);
   };
@@ -121,13 +115,13 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
     if (r.alloc <= 0) continue;
     ++counted;
     if (r.per_instance <= 0) continue;
-    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
+    const i128 req = i128{r.used} + i128{k + 1} * r.per_instance;
     if (req >= r.alloc) continue;  // every part is constant from here on
     ++growing;
-    const Wide x = req * 100, alloc = r.alloc;
+    const i128 x = req * 100, alloc = r.alloc;
     // floor changes when x reaches the next multiple; ceil as soon as x
     // passes a multiple it sits on.
-    const Wide target100 = x % alloc == 0 ? x + 1 : (x / alloc + 1) * alloc;
+    const i128 target100 = x % alloc == 0 ? x + 1 : (x / alloc + 1) * alloc;
     next = std::min(next, first_reaching(r, (target100 + 99) / 100));
     capped_at = std::min(capped_at, first_reaching(r, alloc));
   }
@@ -144,18 +138,18 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
     // is within 2.5 x 2^-52 of the exact value, so with |s| >= 2^-45 it
     // strictly follows s's direction; with s = 0 and equal fractions the
     // two doubles are the same division (below 2^53) and it stays 0.
-    const auto ratio = [](const ScoredResource* r, Wide x) {
+    const auto ratio = [](const ScoredResource* r, i128 x) {
       return static_cast<long double>(x) / static_cast<long double>(r->alloc);
     };
     const long double slope =
         ratio(two[0], two[0]->per_instance) - ratio(two[1], two[1]->per_instance);
     if (slope > -0x1p-44L && slope < 0x1p-44L) {
-      const Wide a0 = two[0]->alloc, a1 = two[1]->alloc;
-      const Wide limit = Wide{1} << 53;
-      const Wide req0 = Wide{two[0]->used} + Wide{end} * two[0]->per_instance;
-      const Wide req1 = Wide{two[1]->used} + Wide{end} * two[1]->per_instance;
-      const bool equal = Wide{two[0]->per_instance} * a1 == Wide{two[1]->per_instance} * a0 &&
-                         Wide{two[0]->used} * a1 == Wide{two[1]->used} * a0;
+      const i128 a0 = two[0]->alloc, a1 = two[1]->alloc;
+      const i128 limit = i128{1} << 53;
+      const i128 req0 = i128{two[0]->used} + i128{end} * two[0]->per_instance;
+      const i128 req1 = i128{two[1]->used} + i128{end} * two[1]->per_instance;
+      const bool equal = i128{two[0]->per_instance} * a1 == i128{two[1]->per_instance} * a0 &&
+                         i128{two[0]->used} * a1 == i128{two[1]->used} * a0;
       if (equal && a0 < limit && a1 < limit && req0 < limit && req1 < limit) return end;
       return k + 1;
     }
@@ -165,7 +159,7 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
   const auto negative = [&](std::int64_t kk) {
     double f[2];
     for (int j = 0; j < 2; ++j) {
-      const Wide req = Wide{two[j]->used} + Wide{kk + 1} * two[j]->per_instance;
+      const i128 req = i128{two[j]->used} + i128{kk + 1} * two[j]->per_instance;
       f[j] = std::min(static_cast<double>(req) / static_cast<double>(two[j]->alloc), 1.0);
     }
     return f[0] - f[1] < 0;
@@ -281,18 +275,11 @@ std::vector<ScoredResource> scored_resources(const Node& node, const Request& re
   for (const ScoringResource& sr : request.scoring.resources) {
     ScoredResource r;
     r.weight = sr.weight;
-    if (sr.name == "cpu") {
-      r = {node.cpu_total(), node.cpu_used, request.cpu, sr.weight};
-    } else if (sr.name == "memory") {
-      r = {node.memory, node.memory_used, request.memory, sr.weight};
-    } else if (sr.name == "storage") {
-      r = {node.storage, node.storage_used, request.storage, sr.weight};
-    } else if (const ExtendedResource* e = node.find_extended(sr.name)) {
-      // An extended resource the request does not ask for is skipped, as
-      // Kubernetes skips it.
-      const std::int64_t per = per_instance_extended(request, sr.name);
-      if (per > 0) r = {e->total, e->used, per, sr.weight};
-    }
+    // An extended resource the request does not ask for is skipped, as
+    // Kubernetes skips it; one the node lacks scores nothing.
+    const ResourceAmounts a = resource_amounts(node, request, sr.name);
+    if (a.on_node && (resource_kind(sr.name) != nullptr || a.per_instance > 0))
+      r = {a.total, a.used, a.per_instance, sr.weight};
     out.push_back(r);
   }
   return out;
@@ -300,12 +287,12 @@ std::vector<ScoredResource> scored_resources(const Node& node, const Request& re
 
 NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
                      std::int64_t k) {
-  Wide weighted = 0, weights = 0;
+  i128 weighted = 0, weights = 0;
   for (const ScoredResource& r : resources) {
     if (r.alloc <= 0) continue;  // skipped, weight not counted
-    const Wide alloc = r.alloc;
-    const Wide req = Wide{r.used} + Wide{k + 1} * r.per_instance;
-    Wide s = 0;
+    const i128 alloc = r.alloc;
+    const i128 req = i128{r.used} + i128{k + 1} * r.per_instance;
+    i128 s = 0;
     switch (scoring.type) {
       case ScoringType::LeastAllocated:
         s = req > alloc ? 0 : (alloc - req) * 100 / alloc;

@@ -1,0 +1,106 @@
+// share's per-node numbers (share_nodes.h).
+#include "share_nodes.h"
+
+#include <optional>
+
+namespace eruplan::share_nodes {
+
+std::uint64_t inverse_of(std::int64_t d) {
+  return d > 0 ? ~std::uint64_t{0} / static_cast<std::uint64_t>(d) : 0;
+}
+std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
+  std::uint64_t q = static_cast<std::uint64_t>((static_cast<u128>(y) * inverse) >> 64);
+  if ((q + 1) * d <= y) ++q;
+  return q;
+}
+
+Hot Hot::of(const Node& n) {
+  // Instances are only counted for max_instances (a node runs many apps).
+  return {n.cpu_total(),
+          n.cpu_used,
+          n.memory,
+          n.memory_used,
+          n.storage,
+          n.storage_used,
+          n.max_instances >= 0 ? n.instances_total() : 0,
+          n.max_instances,
+          inverse_of(n.cpu_total()),
+          inverse_of(n.memory)};
+}
+
+// §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
+// one more instance on the node as it is now.
+std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement) {
+  if (placement == SharePlacement::FirstFit) return 0;
+  const bool least = placement == SharePlacement::LeastAllocated;
+  std::int64_t sum = 0;  // each part is 0..100
+  int counted = 0;
+  auto add = [&](std::int64_t alloc, std::uint64_t inverse, std::int64_t used,
+                 std::int64_t request) {
+    if (alloc <= 0) return;
+    ++counted;
+    std::int64_t req = 0;  // min(used + request, alloc): least scores 0 past alloc, most 100
+    if (__builtin_add_overflow(used, request, &req) || req > alloc) req = alloc;
+    const std::int64_t part = least ? alloc - req : req;
+    if (alloc < (std::int64_t{1} << 56))  // x 100 stays below 2^63
+      sum += static_cast<std::int64_t>(divide(static_cast<std::uint64_t>(part * 100),
+                                              static_cast<std::uint64_t>(alloc), inverse));
+    else
+      sum += static_cast<std::int64_t>(static_cast<u128>(part) * 100 / static_cast<u128>(alloc));
+  };
+  add(node.cpu, node.cpu_inverse, node.cpu_used, request.cpu);
+  add(node.memory, node.memory_inverse, node.memory_used, request.memory);
+  return counted == 2 ? sum / 2 : sum;
+}
+
+// Everything a node's verdict for one more instance and its score depend on:
+// apps with the same shape see the same candidates in the same order, so
+// they share one ScoreIndex (a placement then costs one update per shape,
+// not per app).
+std::string shape_of(const Request& r) {
+  std::string k = std::to_string(r.cpu) + (r.cpu_bind ? "b" : "f") + std::to_string(r.memory) +
+                  "/" + std::to_string(r.storage);
+  auto add = [&k](std::string_view part) {
+    k += '\x1f';
+    k += std::to_string(part.size()) + ':';
+    k += part;
+  };
+  for (const auto& [name, n] : r.extended) add(name), add(std::to_string(n));
+  k += "|v";
+  for (const VolumeRequest& v : r.volumes) add(v.binding);
+  k += "|l";
+  for (const auto& [key, value] : r.filter.labels) add(key), add(value);
+  k += "|n";
+  for (const std::string& n : r.filter.nodes) add(n);
+  k += "|x";
+  for (const std::string& n : r.filter.exclude) add(n);
+  k += "|t";
+  for (const Toleration& t : r.tolerations)
+    add(t.key), add(t.exists ? "E" : "="), add(t.value), add(t.effect);
+  return k;
+}
+
+// The best byte and rank of group g's index without the ranks given.
+std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
+                                                    const std::vector<std::uint32_t>& ranks) {
+  std::vector<std::uint8_t> kept;
+  kept.reserve(ranks.size());
+  for (const std::uint32_t r : ranks) {
+    kept.push_back(g.index.get(r));
+    if (kept.back() != 0) g.index.set(r, 0);
+  }
+  std::pair<std::uint8_t, std::uint32_t> out{0, 0};
+  if (const std::optional<std::uint32_t> best = g.index.best()) out = {g.index.get(*best), *best};
+  for (std::size_t j = ranks.size(); j-- > 0;)
+    if (kept[j] != 0) g.index.set(ranks[j], kept[j]);
+  return out;
+}
+
+void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
+  if (!binds && s.log.size() > s.flushed && s.log.back().first == i)
+    s.log.back().second += k;
+  else
+    s.log.emplace_back(i, k);
+}
+
+}  // namespace eruplan::share_nodes

@@ -1,0 +1,105 @@
+// The numbers share's progressive filling (share.cpp) keeps per node and per
+// shape while it places: each node's fit numbers, §9's fit score over them,
+// the shape apps share a score index by, and the jump's bookkeeping types.
+// Private to src/plan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capacity.h"
+#include "score_index.h"
+#include "share.h"
+#include "share_units.h"
+#include "wide.h"
+
+namespace eruplan::share_nodes {
+
+using share_units::Unit;
+
+// floor(y / d) for y < 2^63 and 0 < d < 2^63, given inverse = floor((2^64 - 1) / d):
+// the estimate y x inverse / 2^64 is below y / d by less than 2 y / 2^64 < 1,
+// so one correction step makes it exact, with a multiplication for the
+// division the score would otherwise do per node, shape and step.
+std::uint64_t inverse_of(std::int64_t d);
+std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse);
+
+// The numbers the fit check and the score read, per node, kept by the run
+// itself: placements that bind nothing add to them without touching the
+// Inventory (written once at the end, see Filler::flush).
+struct Hot {
+  NanoCores cpu = 0, cpu_used = 0;
+  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
+  std::int64_t instances = 0, max_instances = -1;
+  std::uint64_t cpu_inverse = 0, memory_inverse = 0;  // inverse_of(cpu), inverse_of(memory)
+
+  static Hot of(const Node& n);
+};
+
+// §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
+// one more instance on the node as it is now.
+std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement);
+
+// Everything a node's verdict for one more instance and its score depend on:
+// apps with the same shape see the same candidates in the same order, so
+// they share one ScoreIndex (a placement then costs one update per shape,
+// not per app).
+std::string shape_of(const Request& r);
+
+// One shape's view of the nodes: a byte per node by rank, 0 when the node
+// cannot take one more, else 1 + its fit score, always current (a placement
+// rewrites the placed node's byte in every live shape, nothing else).
+struct Group {
+  const Request* request = nullptr;  // of its first app
+  bool binds = false;
+  // Extended resources asked for: (index into Filler::ext_names_, per instance > 0).
+  std::vector<std::pair<std::uint32_t, std::int64_t>> extended;
+  ScoreIndex index;
+  std::vector<bool> accepts;  // binding shapes: nodes its filter and taints let in
+  std::int64_t active = 0;    // apps of this shape neither frozen nor at max_count
+};
+
+struct AppState {
+  Unit unit;
+  std::uint32_t group = 0;
+  std::int64_t count = 0;  // existing + new
+  double share = 0;        // approx_share(count, unit), for Queued
+  std::int64_t placed = 0;
+  bool frozen = false;
+  // (node, instances) placed on, in order; a binding app's entries are one
+  // instance each, parallel to `plans`.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> log;
+  std::size_t flushed = 0;  // log entries already reserved in the Inventory
+  std::vector<Plan> plans;  // binding apps: each instance's plan, same order
+};
+
+// The threshold of a jump: a share of `bound` x the unit of `app`, or
+// (zero) a share of 0 with fewer than `bound` new instances.
+struct Level {
+  bool zero = false;
+  std::int64_t bound = 0;
+  std::uint32_t app = 0;
+};
+
+struct Pick {
+  std::uint32_t app, node;
+  std::int64_t k;
+};
+
+// What a jump's picks add to one node.
+struct Added {
+  i128 cpu = 0, memory = 0, storage = 0, instances = 0;
+  std::vector<i128> extended;  // by ext_names_
+};
+
+// The best byte and rank of group g's index without the ranks given.
+std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
+                                                    const std::vector<std::uint32_t>& ranks);
+
+// Appends k instances on node i to the app's log (one entry per instance
+// when it binds, else merged with the last unflushed entry on the same node).
+void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds);
+
+}  // namespace eruplan::share_nodes

@@ -322,6 +322,128 @@ std::vector<Case> cases() {
         {"request.yaml", k8s_score}},
        "compare -n nodes.yaml -r request.yaml",
        {0, 3, 4}});
+  // Part III's loops: DaemonSets, grow's templates, pod groups, priority
+  // classes, Kubernetes manifests nested deep, Mesos cycles.
+  auto nodes_of = [](int count) {
+    std::string text = "nodes:\n";
+    for (int n = 0; n < count; ++n)
+      text += "  - {name: n" + std::to_string(n) + ", cpu: 8, memory: 8Gi}\n";
+    return text;
+  };
+  auto daemon_set = [](int i, const std::string& pool) {
+    const std::string n = std::to_string(i);
+    return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a" + n +
+           "}\nspec:\n  selector: {matchLabels: {app: a" + n +
+           "}}\n  template:\n    metadata: "
+           "{labels: {app: a" +
+           n + "}}\n    spec:\n" +
+           (pool.empty() ? "" : "      nodeSelector: {pool: " + pool + "}\n") +
+           "      containers: [{name: a, resources: {requests: {cpu: 1m, memory: \"1\"}}}]\n";
+  };
+  out.push_back({"plan: a DaemonSet of tiny pods over 2,400 nodes",
+                 {{"nodes.yaml", nodes_of(2400)}, {"ds.yaml", daemon_set(0, "")}},
+                 "plan -n nodes.yaml -r ds.yaml",
+                 {0}});
+  std::string daemon_sets;
+  for (int i = 0; i < 300; ++i)
+    daemon_sets += (i ? "---\n" : "") + daemon_set(i, "p" + std::to_string(i % 3));
+  Case grow_daemons{
+      "grow --daemonsets: 300 DaemonSets on 3 templates, 100,000 of 1Gi",
+      {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi}\n"}, {"ds.yaml", daemon_sets}},
+      "grow -n nodes.yaml --app x --count 100000 --memory 1Gi --daemonsets ds.yaml",
+      {0, 4}};
+  for (int t = 0; t < 3; ++t) {
+    const std::string n = std::to_string(t);
+    grow_daemons.files.push_back(
+        {"t" + n + ".yaml", "{name: t" + n + ", memory: " + std::to_string(30 + t) +
+                                "Gi, cpu: 8, labels: {pool: p" + n + "}}\n"});
+    grow_daemons.args += " --template t" + n + ".yaml";
+  }
+  out.push_back(grow_daemons);
+  Case mix{"grow --mix: 30 templates and --max 100,000 are refused",
+           {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi}\n"}},
+           "grow -n nodes.yaml --app x --count 100000 --memory 1Gi --mix --max 100000",
+           {3}};
+  for (int t = 1; t <= 30; ++t) {
+    const std::string n = std::to_string(t);
+    mix.files.push_back({"t" + n + ".yaml", "{name: t" + n + ", memory: " + std::to_string(t + 1) +
+                                                "Gi, cost: 0." + n + "}\n"});
+    mix.args += " --template t" + n + ".yaml";
+  }
+  out.push_back(mix);
+  // 250 pod groups of 1,000 pods each (minMember 999) under the kubernetes
+  // profile: 750,000 node checks, planned.
+  std::string groups;
+  for (int i = 0; i < 250; ++i) {
+    const std::string n = std::to_string(i);
+    groups += "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d" + n +
+              "}\nspec:\n  replicas: 1000\n  selector: {matchLabels: {app: d" + n +
+              "}}\n  template:\n    metadata: {labels: {app: d" + n +
+              ", scheduling.x-k8s.io/pod-group: g" + n +
+              "}}\n    spec: {containers: [{name: c, resources: {requests: {memory: \"1\"}}}]}\n"
+              "---\napiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: g" +
+              n + "}\nspec: {minMember: 999}\n---\n";
+  }
+  out.push_back({"plan: 250 pod groups of 1,000 pods, minMember 999",
+                 {{"nodes.yaml", three}, {"groups.yaml", groups}},
+                 "plan -n nodes.yaml -r groups.yaml",
+                 {0}});
+  out.push_back(
+      {"plan: a PodGroup of minMember 2^31",
+       {{"nodes.yaml", three},
+        {"pg.yaml",
+         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: "
+         "2147483648\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: "
+         "{app: d, scheduling.x-k8s.io/pod-group: g}}\n    spec: {containers: [{name: c, "
+         "resources: {requests: {memory: \"1\"}}}]}\n---\napiVersion: "
+         "scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: g}\nspec: {minMember: "
+         "2147483648}\n"}},
+       "plan -n nodes.yaml -r pg.yaml",
+       {3, 4}});
+  // 150 Deployments of 400 replicas on 1,000 nodes: 60 million node checks
+  // under the kubernetes profile, past the one bound the manifests share.
+  std::string classes = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [";
+  for (int c = 0; c < 150; ++c)
+    classes += std::string(c ? "," : "") +
+               "{\"apiVersion\": \"scheduling.k8s.io/v1\", \"kind\": \"PriorityClass\", "
+               "\"metadata\": {\"name\": \"p" +
+               std::to_string(c) + "\"}, \"value\": " + std::to_string(c) + "}";
+  classes += "]}";
+  std::string prioritized;
+  for (int i = 0; i < 150; ++i) {
+    const std::string n = std::to_string(i);
+    prioritized += "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d" + n +
+                   "}\nspec:\n  replicas: 400\n  selector: {matchLabels: {app: d" + n +
+                   "}}\n  template:\n    metadata: {labels: {app: d" + n +
+                   "}}\n    spec: {priorityClassName: p" + std::to_string(i * 7 % 150) +
+                   ", containers: [{name: c, resources: {requests: {memory: \"1\"}}}]}\n";
+  }
+  out.push_back({"plan: 150 Deployments over 150 priority classes, 60 million node checks",
+                 {{"nodes.yaml", nodes_of(1000)}, {"pc.json", classes}, {"d.yaml", prioritized}},
+                 "plan -n nodes.yaml -r d.yaml --priority-classes pc.json",
+                 {3}});
+  out.push_back({"kubernetes: a Deployment nested 20,000 deep",
+                 {{"nodes.yaml", three},
+                  {"d.yaml",
+                   "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  "
+                   "replicas: 1\n  template:\n    spec:\n      affinity: " +
+                       repeat("[", 20000) + repeat("]", 20000) + "\n"}},
+                 "plan -n nodes.yaml -r d.yaml",
+                 {3}});
+  std::string frameworks = "roles:\n";
+  for (int r = 0; r < 20; ++r) frameworks += "  - {name: r" + std::to_string(r) + "}\n";
+  frameworks += "frameworks:\n";
+  for (int f = 0; f < 200; ++f)
+    frameworks += "  - {name: f" + std::to_string(f) + ", role: r" + std::to_string(f % 20) +
+                  ", resources: {memory: " + std::to_string(1 + f % 9) + "}}\n";
+  out.push_back({"share --model mesos: 200 frameworks, --cycles of a billion",
+                 {{"nodes.yaml", nodes_of(400)}, {"apps.yaml", frameworks}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml",
+                 {0}});
+  out.push_back({"share --model mesos: --cycles 2^63 - 1 is a usage error",
+                 {{"nodes.yaml", nodes_of(400)}, {"apps.yaml", frameworks}},
+                 "share --model mesos --cycles 9223372036854775807 -n nodes.yaml -r apps.yaml",
+                 {2}});
   return out;
 }
 

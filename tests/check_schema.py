@@ -179,6 +179,13 @@ MUST_FAIL = [
      "a plan request in a realloc case"),
     ("case", {"command": "plan", "expect": {}}, "a case without nodes"),
     ("template", {"name": "t", "cpu": 4, "cots": 0.1}, "misspelt cost"),
+    ("realloc", {"workloads": ["w1"], "cpu_bind": "true"}, "cpu_bind a quoted true"),
+    ("case", {"nodes": "n.yaml", "command": "compare", "options": {"strategies": "auto,fil"}},
+     "an unknown strategy among compare's"),
+    ("case", {"nodes": "n.yaml", "command": "compare", "options": {"strategies": "autofill"}},
+     "two strategies without a comma"),
+    ("case", {"nodes": "n.yaml", "options": {"strategy": "fil"}}, "an unknown strategy option"),
+    ("case", {"nodes": "n.yaml", "command": "grow", "daemonsets": 3}, "daemonsets a number"),
 ]
 for kind, doc, why in MUST_FAIL:
     if VALIDATORS[kind].is_valid(doc):
@@ -197,6 +204,15 @@ MUST_PASS = [
     ("share", {"apps": [{"app": "a", "weight": 2}]}),
     ("case", {"nodes": "n.yaml", "command": "grow", "options": {"max": 3}, "expect": {"exit": 0}}),
     ("template", {"name": "t", "cpu": 4, "cost": 0.1}),
+    # Strategy names and aliases in any case, as the reader takes them.
+    ("request", {"app": "web", "count": 3, "strategy": "Fill"}),
+    ("request", {"app": "web", "count": 3, "strategy": "COMMUNISM"}),
+    ("realloc", {"workloads": ["w1"], "cpu_bind": True}),
+    ("case", {"nodes": "n.yaml", "command": "compare",
+              "options": {"strategies": "auto,,Fill,SCORE"}}),
+    ("case", {"nodes": "n.yaml", "command": "compare", "options": {"strategies": ["Each", "drained"]}}),
+    ("case", {"nodes": "n.yaml", "options": {"strategy": "Global"}}),
+    ("case", {"nodes": "n.yaml", "command": "grow", "daemonsets": "ds.json"}),
 ]
 for kind, doc in MUST_PASS:
     if not VALIDATORS[kind].is_valid(doc):

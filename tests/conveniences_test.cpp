@@ -70,11 +70,15 @@ TEST_CASE("schema: the inventory's node fields carry the tables' help and refuse
   CHECK(node["properties"]["workloads"]["items"]["$ref"] == "#/$defs/workload");
   // null reads as absent: every field takes it.
   CHECK(node["properties"]["max_instances"]["type"] == json::array({"integer", "null"}));
-  // The request's strategies come from the strategy table, aliases too.
+  // The request's strategies come from the strategy table, aliases too:
+  // an enum of the names (null added), or the same names in any case.
   const json request = json::parse(run_cli("schema request").out);
-  const json& strategies = request["$defs"]["request"]["properties"]["strategy"]["enum"];
+  const json& choice = request["$defs"]["request"]["properties"]["strategy"]["anyOf"][0]["anyOf"];
+  const json& strategies = choice[0]["enum"];
   CHECK(std::find(strategies.begin(), strategies.end(), "score") != strategies.end());
   CHECK(std::find(strategies.begin(), strategies.end(), "communism") != strategies.end());
+  const std::string pattern = choice[1]["pattern"];
+  CHECK(pattern.starts_with("^([aA][uU][tT][oO]|[cC][oO][mM][mM][uU][nN][iI][sS][mM]|"));
 }
 
 TEST_CASE("schema: an unknown kind is a usage error naming the kinds") {

@@ -182,4 +182,168 @@ TEST_CASE("grow: --mix on 3 templates and --max 1000 answers quickly") {
   CHECK(str(mix->counts) == "0,1,428");
 }
 
+namespace {
+
+// A DaemonSet read as --daemonsets reads it.
+std::vector<Request> daemons_from(const std::string& text) {
+  Diagnostics diags;
+  KubernetesOptions options;
+  options.daemonsets = KubernetesOptions::DaemonSets::Only;
+  bool matched = false;
+  auto set = load_kubernetes_requests(Source{"ds.yaml", text, InputFormat::Yaml},
+                                      RequestOverrides{}, options, false, diags, matched);
+  REQUIRE_MESSAGE(set.has_value(), diags.to_string());
+  CHECK(set->requests.empty());
+  return set->daemons;
+}
+
+std::string daemon_set(const std::string& name, const std::string& cpu,
+                       const std::string& spec_extra) {
+  return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " + name +
+         ", namespace: kube-system}\nspec:\n  selector: {matchLabels: {app: " + name +
+         "}}\n  template:\n    metadata: {labels: {app: " + name + "}}\n    spec:\n" + spec_extra +
+         "      containers:\n        - name: c\n          resources: {requests: {cpu: " + cpu +
+         ", memory: 256Mi}}\n";
+}
+
+}  // namespace
+
+TEST_CASE("grow: an added node first runs the DaemonSets it is eligible for") {
+  const std::vector<Request> daemons = daemons_from(
+      daemon_set("log-shipper", "500m", "") + "---\n" +
+      daemon_set("gpu-plugin", "\"2\"", "      nodeSelector: {accelerator: nvidia}\n") + "---\n" +
+      daemon_set("tainted-only", "\"1\"",
+                 "      tolerations: [{key: dedicated, operator: Exists, effect: NoSchedule}]\n"));
+  REQUIRE(daemons.size() == 3);
+  // The template: 4 cores; log-shipper runs (500m, one pod slot), gpu-plugin
+  // does not (no accelerator label), tainted-only runs too (no taint to need).
+  GrowTemplate t = node_template("{name: general, cpu: 4, memory: 16Gi, max_instances: 10}", {});
+  std::vector<const Request*> ran = run_daemons(t.node, daemons);
+  REQUIRE(ran.size() == 2);
+  CHECK(ran[0]->name == "log-shipper");
+  CHECK(ran[1]->name == "tainted-only");
+  CHECK(t.node.cpu_used == kCore + kCore / 2);
+  CHECK(t.node.memory_used == 512 * kMi);
+  CHECK(t.node.instances_total() == 2);
+  CHECK(t.node.instances_of("log-shipper") == 1);
+  // A GPU template tainted dedicated=gpu:NoSchedule: gpu-plugin's
+  // nodeSelector matches, but only tainted-only tolerates the taint (the
+  // controller adds no toleration for a custom taint).
+  GrowTemplate gpu = node_template(
+      "{name: gpu, cpu: 8, memory: 32Gi, labels: {accelerator: nvidia}, taints: [{key: dedicated, "
+      "value: gpu, effect: NoSchedule}]}",
+      {});
+  ran = run_daemons(gpu.node, daemons);
+  REQUIRE(ran.size() == 1);
+  CHECK(ran[0]->name == "tainted-only");
+  CHECK(gpu.node.cpu_used == kCore);
+
+  // 1-core replicas on n0 (1 core) and copies of a 4-core template: 9
+  // need 2 copies (1 + 4 + 4); with log-shipper (500m) on each copy 3 fit
+  // there, so 3 copies (1 + 3 + 3 + 3); with a limit of 3 pods per node,
+  // log-shipper's pod takes a slot: 2 per copy, 4 copies.
+  const Inventory inv = inventory_from("nodes: [{name: n0, cpu: 1, memory: 1Gi}]\n");
+  Request req = request_of(9, 1024 * kMi, kCore, Strategy::Auto);
+  req.cpu_fit = true;
+  const std::span<const Request> shipper(daemons.data(), 1);
+  const GrowTemplate plain = node_template("{name: general, cpu: 4, memory: 16Gi}", {});
+  CHECK(smallest_growth(inv, req, plain.node, 100, 1) == 2);
+  GrowTemplate with = plain;
+  run_daemons(with.node, shipper);
+  CHECK(smallest_growth(inv, req, with.node, 100, 1) == 3);
+  GrowTemplate slots = node_template("{name: small, cpu: 4, memory: 16Gi, max_instances: 3}", {});
+  run_daemons(slots.node, shipper);
+  CHECK(smallest_growth(inv, req, slots.node, 100, 1) == 4);
+}
+
+TEST_CASE("grow: DaemonSets of -r's stream and of --daemonsets run on the added nodes") {
+  // worker-1: 2 cores, empty; web: 9 replicas of 1
+  // core, nodeSelector pool: general.
+  const std::string nodes = R"(apiVersion: v1
+kind: NodeList
+items:
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: worker-1, labels: {pool: general}}
+    status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+)";
+  const std::string web = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 9
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {pool: general}
+      containers: [{name: web, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+)";
+  WhatIfOptions o;
+  o.command = WhatIfCommand::Grow;
+  o.nodes = Source{"nodes.yaml", nodes, InputFormat::Yaml};
+  o.request = Source{"web.yaml", web, InputFormat::Yaml};
+  o.templates.push_back(Source{"t.yaml",
+                               "{name: general, cpu: 4, memory: 16Gi, labels: {pool: general}}",
+                               InputFormat::Yaml});
+  o.max = 100;
+  WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 2);  // 2 + 4 + 4 >= 9
+  CHECK(w.run.out.find("daemonsets") == std::string::npos);
+
+  // --daemonsets: log-shipper (500m) runs on each copy, gpu-plugin
+  // (nodeSelector accelerator: nvidia) does not: 2 + 3 + 3 < 9 <= 2 + 3 + 3 + 3.
+  o.daemonsets =
+      Source{"ds.yaml",
+             daemon_set("log-shipper", "500m", "") + "---\n" +
+                 daemon_set("gpu-plugin", "\"2\"", "      nodeSelector: {accelerator: nvidia}\n"),
+             InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 3);
+  REQUIRE(w.daemons_by_template.size() == 1);
+  CHECK(w.daemons_by_template[0] == std::vector<std::string>{"kube-system/log-shipper"});
+  CHECK(
+      w.run.out.starts_with("added: 3 nodes like general\ndaemonsets on each added node: general: "
+                            "kube-system/log-shipper\n"));
+
+  // The same DaemonSet in -r's stream: not planned, run on each copy; also
+  // in --daemonsets, it counts once. 10 replicas: 2 + 3 + 3 + 3 = 11.
+  std::string ten = web;
+  ten.replace(ten.find("replicas: 9"), 11, "replicas: 10");
+  o.request =
+      Source{"web.yaml", ten + "---\n" + daemon_set("log-shipper", "500m", ""), InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 3);
+  CHECK(w.run.err.find("kube-system/log-shipper is also in web.yaml; counted once") !=
+        std::string::npos);
+  // Without the file: the stream's alone.
+  o.daemonsets.reset();
+  w = run_whatif(o);
+  CHECK(w.added == 3);
+  CHECK(w.run.out.find("(web, ") == std::string::npos);  // the DaemonSet is not a request
+
+  // A stream of DaemonSets only: nothing to grow for (exit 3).
+  o.request = Source{"ds.yaml", daemon_set("log-shipper", "500m", ""), InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Invalid);
+  CHECK(w.run.err.find("holds only DaemonSets") != std::string::npos);
+  // --daemonsets with a Deployment in it: exit 3.
+  o.request = Source{"web.yaml", web, InputFormat::Yaml};
+  o.daemonsets = Source{"ds.yaml", web, InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Invalid);
+  CHECK(
+      w.run.err.find("expected DaemonSets (kubectl get daemonsets -A -o json), got a Deployment") !=
+      std::string::npos);
+  // An empty list of DaemonSets is fine.
+  o.daemonsets =
+      Source{"ds.json", R"({"apiVersion": "v1", "kind": "List", "items": []})", InputFormat::Json};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 2);
+}
+
 }  // namespace eruplan

@@ -79,7 +79,8 @@ std::string check_seed(const std::string& s) {
 }
 
 std::string check_cycles(const std::string& s) {
-  return parse_cycles(s) ? std::string() : "expected a whole number >= 1, got \"" + s + '"';
+  return parse_cycles(s) ? std::string()
+                         : "expected a whole number from 1 to 1000000000, got \"" + s + '"';
 }
 
 std::string check_tie_break(const std::string& s) {

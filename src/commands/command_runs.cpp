@@ -339,6 +339,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   const std::vector<std::string>& templates = a.list("--template");
   const int stdin_users =
       (a.value("--nodes") == kStdin) + (a.value("--request") == kStdin) +
+      (command == WhatIfCommand::Grow && a.value("--daemonsets") == kStdin) +
       static_cast<int>(std::count(templates.begin(), templates.end(), std::string(kStdin))) +
       (pods_stdin(a));
   if (stdin_users > 1) return usage(output, "only one input may be - (stdin)");
@@ -359,6 +360,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   inputs.read_given("--request", options.request);
   inputs.read_pods(options.pods, &options.more_pods);
   inputs.read_given("--priority-classes", options.priority_classes);
+  if (command == WhatIfCommand::Grow) inputs.read_given("--daemonsets", options.daemonsets);
   inputs.read_given("--namespaces", options.namespaces);
   for (const std::string& t : templates) inputs.read_path(t, options.templates.emplace_back());
   options.like = a.list("--like");

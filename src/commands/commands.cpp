@@ -190,6 +190,9 @@ std::vector<CommandRow> make_table() {
     o.push_back(choice("--expander", "How to pick among several templates (default least-waste)",
                        {"least-waste", "most-pods", "price", "priority"}));
     o.push_back(flag("--mix", "Find the cheapest mix of the templates instead"));
+    o.push_back(file("--daemonsets",
+                     "DaemonSets (kubectl get daemonsets -A -o json) that every added node runs "
+                     "first"));
     o.push_back(
         checked("--max", "Most copies to add (default 10000)", check_whole_number, "INTEGER"));
     o.push_back(report_option());

@@ -271,6 +271,14 @@ void require(Reader& r, ValueId root, ValueId v, std::string_view field, std::st
   if (v == kNoValue) r.error(case_field(field), root, "missing (" + std::string(what) + ")");
 }
 
+// A grow input in a case of another command would be ignored: an error.
+void grow_only(Reader& r, const Fields& top, std::string_view command) {
+  for (const char* field : {"template", "daemonsets"})
+    if (const ValueId v = top[field]; v != kNoValue)
+      r.error(case_field(field), v,
+              std::string("applies to command: grow, not ") + std::string(command));
+}
+
 // An input given as a path relative to the case file (any scalar), or
 // inline (a mapping or a list; null is absent, SPEC §12): then the input is
 // the case's own member `field`, read from the case text by the loader, so
@@ -540,6 +548,8 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
   Reader& r = c.r;
   WhatIfOptions options;
   options.command = command;
+  if (command != WhatIfCommand::Grow)
+    grow_only(r, top, command == WhatIfCommand::Compare ? "compare" : "drain");
   read_whatif_options(r, top["options"], options);
   const FieldPath path = case_field("expect");
   const Fields expect_fields(r, path, top["expect"], {kWhatIfExpectFields, kExpectFields});
@@ -551,7 +561,10 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
                    {{"nodes", &nodes},
                     {"request", &request},
                     {"template", &node_template},
-                    {"namespaces", &options.namespaces}}))
+                    {"pods", &options.pods},
+                    {"priority_classes", &options.priority_classes},
+                    {"namespaces", &options.namespaces},
+                    {"daemonsets", &options.daemonsets}}))
     return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
@@ -569,6 +582,7 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
 
 void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
   Reader& r = c.r;
+  grow_only(r, top, "realloc");
   ReallocOptions options;
   const FieldPath options_path = case_field("options");
   const Fields option_fields(r, options_path, top["options"], {kReallocOptionFields});
@@ -627,6 +641,11 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
     if (command == "validate") options.command = Command::Validate;
     if (command == "share") options.command = Command::Share;
   }
+  grow_only(r, top,
+            options.command == Command::Capacity   ? "capacity"
+            : options.command == Command::Validate ? "validate"
+            : options.command == Command::Share    ? "share"
+                                                   : "plan");
   read_options(r, top["options"], options);
   options.strict = true;  // SPEC §13: cases run strictly
   const FieldPath path = case_field("expect");

@@ -95,8 +95,36 @@ void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string
 }
 
 // Loads -n and -r as `plan` does; false (with r filled in) when they do not load.
+// grow's DaemonSets: -r's, then --daemonsets' (a DaemonSet in both counts once).
+void load_daemons(const WhatIfOptions& o, const KubernetesOptions& kube,
+                  std::vector<Request>& from_r, Diagnostics& diags, std::vector<Request>& daemons) {
+  daemons = std::move(from_r);
+  if (!o.daemonsets) return;
+  KubernetesOptions only = kube;
+  only.daemonsets = KubernetesOptions::DaemonSets::Only;
+  bool matched = false;
+  auto set = load_kubernetes_requests(*o.daemonsets, RequestOverrides{}, only, false, diags,
+                                      matched, nullptr, nullptr);
+  if (!matched) {
+    diags.error(Origin{o.daemonsets->name, 0, 0, "--daemonsets"},
+                "expected DaemonSets (kubectl get daemonsets -A -o json)");
+    return;
+  }
+  if (!set) return;
+  auto key = [](const Request& d) { return (d.pod ? d.pod->ns : std::string()) + "/" + d.name; };
+  for (Request& d : set->daemons) {
+    if (std::any_of(daemons.begin(), daemons.end(),
+                    [&](const Request& e) { return key(e) == key(d); })) {
+      diags.warning(Origin{o.daemonsets->name, 0, 0, "--daemonsets"},
+                    "DaemonSet " + key(d) + " is also in " + o.request->name + "; counted once");
+      continue;
+    }
+    daemons.push_back(std::move(d));
+  }
+}
+
 bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
-                 Request& request) {
+                 Request& request, std::vector<Request>* daemons) {
   if (!o.request && o.overrides.empty()) {
     usage_failure(r, o.output, "no request: give -r FILE or request flags such as --memory");
     return false;
@@ -104,7 +132,8 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   Diagnostics diags;
   diags.set_strict(o.strict);
   auto inv = load_nodes(o.nodes, o.kubernetes.nodes_format, diags);
-  const KubernetesOptions kube = with_priority_classes(o.kubernetes, o.priority_classes, diags);
+  KubernetesOptions kube = with_priority_classes(o.kubernetes, o.priority_classes, diags);
+  if (daemons) kube.daemonsets = KubernetesOptions::DaemonSets::Apart;
   PodCensus census;
   load_pods(inv, o.pods, kube, diags, &census, o.more_pods);
   if (o.namespaces)
@@ -122,6 +151,8 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
                 "a what-if command takes one request, not a requests: list");
     set.reset();
   }
+  std::vector<Request> no_daemons;
+  if (daemons) load_daemons(o, kube, set ? set->daemons : no_daemons, diags, *daemons);
   if (inv && set) check_inputs(*inv, set->requests.front(), diags);
   // grow's templates may carry the labels no node has yet: checked with them.
   if (inv && set && o.command != WhatIfCommand::Grow)
@@ -692,7 +723,10 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
     with_loss.total = total;
     input.capacity = &with_loss;
     res = run(input);
-    a.reason = res.message;
+    // The kubernetes profile filters through the capacity pass: without it
+    // every node failed, so this run is the answer.
+    a.absorbable = res.outcome == StrategyOutcome::Deployed;
+    if (!a.absorbable) a.reason = res.message;
   });
   return out;
 }

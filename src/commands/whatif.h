@@ -36,6 +36,7 @@ struct WhatIfOptions {
   std::optional<Source> pods;              // SPEC §12: --pods
   std::vector<Source> more_pods;           // further --pods files, in command-line order
   std::optional<Source> priority_classes;  // SPEC §15: --priority-classes
+  std::optional<Source> daemonsets;        // grow: --daemonsets, run on the added nodes
   std::optional<Source> namespaces;        // SPEC §16: --namespaces
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
@@ -107,8 +108,10 @@ struct WhatIfResult {
   std::optional<std::int64_t> added;            // grow
   std::vector<std::int64_t> added_by_template;  // grow: parallel to template_names
   std::vector<std::string> template_names;      // grow: the templates, in order
-  std::vector<Absorption> absorption;           // drain --each-node
-  std::string report;                           // compare --report: the HTML page
+  // grow: per template, the DaemonSets (namespace/name) each copy runs.
+  std::vector<std::vector<std::string>> daemons_by_template;
+  std::vector<Absorption> absorption;  // drain --each-node
+  std::string report;                  // compare --report: the HTML page
 };
 
 WhatIfResult run_whatif(const WhatIfOptions& options);

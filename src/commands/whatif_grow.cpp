@@ -142,8 +142,25 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
 
 // `added: ...` before the plan document: the one figure for one template,
 // per template and the cost for several.
+// "daemonsets: big: kube-system/fluentd; small: none\n", or nothing
+// without DaemonSets.
+std::string daemons_line(const std::vector<GrowTemplate>& templates,
+                         const std::vector<std::vector<std::string>>* daemons) {
+  if (!daemons) return {};
+  std::string line = "daemonsets on each added node:";
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    line += (t ? "; " : " ") + templates[t].node.name + ": ";
+    std::string names;
+    for (const std::string& d : (*daemons)[t]) names += (names.empty() ? "" : ", ") + d;
+    line += names.empty() ? "none" : names;
+  }
+  return line + '\n';
+}
+
+// With DaemonSets, also the ones each template's copies run.
 void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templates,
-                 const Growth& g, RunResult& r) {
+                 const Growth& g, const std::vector<std::vector<std::string>>* daemons,
+                 RunResult& r) {
   const std::string added = std::to_string(g.added());
   bool priced = true;
   CostSum cost = 0;
@@ -161,6 +178,16 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
       head += "},";
       if (priced) head += "\n  \"cost\": " + cost_text(cost) + ",";
     }
+    if (daemons) {
+      head += "\n  \"daemonsets_by_template\": {";
+      for (std::size_t t = 0; t < templates.size(); ++t) {
+        head += (t ? ", " : ""), append_quoted(head, templates[t].node.name), head += ": [";
+        for (std::size_t d = 0; d < (*daemons)[t].size(); ++d)
+          head += (d ? ", " : ""), append_quoted(head, (*daemons)[t][d]);
+        head += "]";
+      }
+      head += "},";
+    }
     r.out.insert(1, head);
   } else if (o.output == OutputFormat::Yaml) {
     std::string head = "added: " + added + '\n';
@@ -171,16 +198,27 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
             head += ": " + std::to_string(g.counts[t]) + '\n';
       if (priced) head += "cost: " + cost_text(cost) + '\n';
     }
+    if (daemons) {
+      head += "daemonsets_by_template:\n";
+      for (std::size_t t = 0; t < templates.size(); ++t) {
+        head += "  ", append_yaml_string(head, templates[t].node.name);
+        head += (*daemons)[t].empty() ? ": []\n" : ":\n";
+        for (const std::string& d : (*daemons)[t])
+          head += "    - ", append_yaml_string(head, d), head += '\n';
+      }
+    }
     r.out = head + r.out;
   } else if (templates.size() == 1) {
     r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " like " +
-            templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+            templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") + '\n' +
+            daemons_line(templates, daemons) + r.out;
   } else {
     std::string parts;
     for (std::size_t t = 0; t < templates.size(); ++t)
       parts += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
     r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts + ")" +
-            (priced ? ", cost " + cost_text(cost) : "") + '\n' + r.out;
+            (priced ? ", cost " + cost_text(cost) : "") + '\n' + daemons_line(templates, daemons) +
+            r.out;
   }
 }
 
@@ -190,7 +228,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   RunResult& r = w.run;
   Inventory inventory;
   Request request;
-  if (!load_inputs(o, true, r, inventory, request)) return;
+  std::vector<Request> daemons;
+  if (!load_inputs(o, true, r, inventory, request, &daemons)) return;
   if (o.max < 0) {
     invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
             "must be >= 0, got " + std::to_string(o.max));
@@ -216,6 +255,12 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   }
   std::vector<GrowTemplate> templates;
   if (!load_templates(o, inventory, request, r, templates)) return;
+  // Each copy first runs the DaemonSets it is eligible for.
+  for (GrowTemplate& t : templates) {
+    std::vector<std::string>& ran = w.daemons_by_template.emplace_back();
+    for (const Request* d : run_daemons(t.node, daemons))
+      ran.push_back((d->pod ? d->pod->ns : std::string("default")) + "/" + d->name);
+  }
   request.min_count = 0;
   Growth g;
   std::string head;        // why growing does not help, when it does not
@@ -280,7 +325,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   w.added_by_template = g.counts;
   for (const GrowTemplate& t : templates) w.template_names.push_back(t.node.name);
   if (r.exit != ExitCode::Ok) return;
-  head_growth(o, templates, g, r);
+  head_growth(o, templates, g, daemons.empty() ? nullptr : &w.daemons_by_template, r);
 }
 
 }  // namespace eruplan::whatif_parts

@@ -15,8 +15,10 @@ void fail(RunResult& r, ExitCode exit, const std::string& message, OutputFormat 
 // Exit 3 from a diagnostic the what-if layer finds itself.
 void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string& message);
 // Loads -n and -r as `plan` does; false (with r filled in) when they do not load.
+// `daemons` (grow): the DaemonSets of -r's stream and of --daemonsets, which
+// are then not the request.
 bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inventory& inventory,
-                 Request& request);
+                 Request& request, std::vector<Request>* daemons = nullptr);
 // "nodes.yaml:12:13" where `needle` first occurs in the text: the position
 // of a node name the loader no longer has.
 Origin position_of(const Source& source, const std::string& needle, std::string path);

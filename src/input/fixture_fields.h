@@ -24,6 +24,8 @@ inline constexpr std::array kCaseFields{
               "kubectl's PriorityClasses, inline or a path"},
     FieldSpec{"namespaces", FieldKind::Block, "", "kubectl's Namespaces, inline or a path"},
     FieldSpec{"template", FieldKind::Block, "", "grow's node template, inline or a path"},
+    FieldSpec{"daemonsets", FieldKind::Block, "",
+              "grow: kubectl's DaemonSets run on every added node, inline or a path"},
     FieldSpec{"options", FieldKind::Block, "", "the command's options"},
     FieldSpec{"expect", FieldKind::Block, "", "what the run must give"},
 };

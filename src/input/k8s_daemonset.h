@@ -1,9 +1,9 @@
 // A DaemonSet as its controller sees the nodes: one pod on every eligible
 // node (nodeName, nodeSelector and required node affinity, taints with the
 // tolerations the controller adds to every DaemonSet pod), the eligible
-// nodes already running one of its pods being done. Internal to the input
-// layer (load_k8s_manifests.cpp reads the DaemonSet, this decides where
-// its pods go).
+// nodes already running one of its pods being done. load_k8s_manifests.cpp
+// reads the DaemonSet, this decides where its pods go; grow (plan/grow.cpp)
+// asks it which DaemonSets run on a template node.
 #pragma once
 
 #include <cstdint>

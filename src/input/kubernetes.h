@@ -54,6 +54,12 @@ struct KubernetesOptions {
   // built-in system classes, and the globalDefault class for workloads (and
   // pods without spec.priority) that name none. Null: the built-in ones only.
   std::shared_ptr<const PriorityClasses> priority_classes;
+  // grow runs DaemonSets on the nodes it adds instead of planning them:
+  // Apart (its -r) reads them into RequestSet::daemons, the list and the
+  // request flags being the other manifests'; Only (--daemonsets) takes
+  // DaemonSets alone (another kind is an error, none at all is fine).
+  enum class DaemonSets { Requests, Apart, Only };
+  DaemonSets daemonsets = DaemonSets::Requests;
 };
 
 // What --pods says beyond the inventory's own pods (Inventory::pods), for

@@ -133,6 +133,9 @@ struct RequestSet {
   std::vector<std::uint32_t> indexes;  // list mode: each request's index in the file's list
   bool list = false;                   // the file held a requests: list
   bool overridden = false;             // list mode with request flags: a usage error (exit 2)
+  // KubernetesOptions::DaemonSets::Apart or Only: the DaemonSets, file order
+  // (their pod, tolerations with the controller's, resources and app).
+  std::vector<Request> daemons;
 };
 
 // `source` may be null: the request then comes from the overrides alone.

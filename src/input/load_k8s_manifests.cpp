@@ -507,8 +507,28 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                   (skipped == 1 ? " object that places" : " objects that place") +
                   " no pods: " + what);
   }
+  using DaemonSets = KubernetesOptions::DaemonSets;
+  const bool daemons_apart = options.daemonsets != DaemonSets::Requests;
+  if (options.daemonsets == DaemonSets::Only)  // --daemonsets: nothing but DaemonSets
+    manifests.erase(
+        std::remove_if(manifests.begin(), manifests.end(),
+                       [&](const Item& m) {
+                         if (m.kind == "DaemonSet") return false;
+                         const FieldPath in_stream =
+                             several ? stream.at(static_cast<std::int64_t>(m.document)) : root;
+                         r.error(m.index >= 0 ? in_stream.child("items").at(m.index).child("kind")
+                                              : in_stream.child("kind"),
+                                 m.value,
+                                 "expected DaemonSets (kubectl get daemonsets -A -o "
+                                 "json), got a " +
+                                     std::string(m.kind));
+                         return true;
+                       }),
+        manifests.end());
   RequestSet set;
-  set.list = manifests.size() > 1;
+  set.list = (daemons_apart ? std::count_if(manifests.begin(), manifests.end(),
+                                            [](const Item& m) { return m.kind != "DaemonSet"; })
+                            : static_cast<std::ptrdiff_t>(manifests.size())) > 1;
   // With several manifests only --strategy applies (to each; SPEC §12 lets
   // it replace score); the other request flags are a usage error as for a
   // requests: list (§8.4), and so is --replicas.
@@ -520,7 +540,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     rest.strategy.reset();
     set.overridden = !rest.empty() || options.replicas.has_value();
   }
-  if (manifests.empty() && diags.error_count() == errors_before)
+  if (manifests.empty() && diags.error_count() == errors_before &&
+      options.daemonsets != DaemonSets::Only)
     r.error(FieldPath{}, doc->root(),
             "the file holds no object that places pods (" + pod_kinds_text() + ")");
   std::vector<std::string> names;             // every manifest's name so far
@@ -573,10 +594,17 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     }
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.
-    if (!req.name.empty() && std::find(names.begin(), names.end(), req.name) != names.end())
+    // kubectl get daemonsets -A names them per namespace.
+    const std::string unique =
+        options.daemonsets == DaemonSets::Only ? m.ns + "/" + req.name : req.name;
+    if (!req.name.empty() && std::find(names.begin(), names.end(), unique) != names.end())
       r.error(path.child("metadata").child("name"), value,
-              "two manifests are named " + quoted(req.name) + "; give each a unique name");
-    if (!req.name.empty()) names.push_back(req.name);
+              "two manifests are named " + quoted(unique) + "; give each a unique name");
+    if (!req.name.empty()) names.push_back(unique);
+    if (req.daemon && daemons_apart) {  // run on grow's added nodes, not planned
+      set.daemons.push_back(std::move(req));
+      continue;
+    }
     // Every manifest comes back as read even with errors, as for a
     // requests: list: the checks against the inventory then report its
     // other problems too. The caller sees the errors in diags.
@@ -584,6 +612,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     set.indexes.push_back(static_cast<std::uint32_t>(i));
     group_members.push_back({m.ns, std::move(m.group)});
   }
+  if (options.daemonsets == DaemonSets::Apart && set.requests.empty() && !set.daemons.empty())
+    r.error(FieldPath{}, doc->root(),
+            "the file holds only DaemonSets; grow runs them on the nodes it adds and needs one "
+            "other workload to grow for (a Deployment, StatefulSet, ...)");
   // Pod groups: PodGroup objects and the members' labels (SPEC §17).
   std::vector<PodGroupObject> pod_groups;
   for (const Item& g : pod_group_items) {

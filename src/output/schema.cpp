@@ -1,5 +1,6 @@
 #include "schema.h"
 
+#include <cctype>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -162,6 +163,40 @@ std::vector<std::string> strategy_names() {
   return out;
 }
 
+// The names alternated in a pattern that ignores case, as the reader does
+// (Fill, AUTO): "[aA][uU][tT][oO]|[fF][iI][lL][lL]|...".
+std::string any_case(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += out.empty() ? "" : "|";
+    for (const char c : name) {
+      const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (lower != upper)
+        out += std::string("[") + lower + upper + "]";
+      else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')
+        out += c;
+      else
+        out += std::string("\\") + c;
+    }
+  }
+  return out;
+}
+
+// A strategy: its name or an alias in any case. The lower-case names come
+// first as an enum, for editors to offer.
+J strategy_choice() {
+  const std::vector<std::string> names = strategy_names();
+  return any_of(
+      {one_of_texts(names), type("string").add("pattern", str("^(" + any_case(names) + ")$"))});
+}
+
+// compare's strategies as one string: names separated by commas (empty
+// items skipped), in any case.
+J strategy_list_text() {
+  return type("string").add("pattern", str("^,*((" + any_case(strategy_names()) + ")(,+|$))*$"));
+}
+
 class Builder {
  public:
   std::vector<std::string> problems;
@@ -282,17 +317,17 @@ class Builder {
                                               {"node_filter", ref("node_filter")},
                                               {"tolerations", array_of(ref("toleration"))}};
     std::vector<Shape> request_shapes = request_parts;
-    request_shapes.push_back({"strategy", one_of_texts(strategy_names())});
+    request_shapes.push_back({"strategy", strategy_choice()});
     request_shapes.push_back({"scoring", ref("scoring")});
     d.add("request", table("request", kRequestFields, request_shapes));
     d.add("request_list", table("request list", kRequestListFields,
                                 {{"requests", array_of(ref("request"))}}, {"requests"}));
-    d.add(
-        "realloc",
-        table("realloc", kReallocFields,
-              {{"workloads", array_of(ref("scalar"))},
-               {"resources", table("realloc.resources", kReallocResourceFields, {})},
-               {"cpu_bind", any_of({type("boolean"), one_of_texts({"keep", "true", "false"})})}}));
+    d.add("realloc",
+          table("realloc", kReallocFields,
+                {{"workloads", array_of(ref("scalar"))},
+                 {"resources", table("realloc.resources", kReallocResourceFields, {})},
+                 // keep, or a boolean (a quoted "true" is text, which the reader refuses)
+                 {"cpu_bind", any_of({type("boolean"), one_of_texts({"keep"})})}}));
     std::vector<Shape> app_shapes = request_parts;
     app_shapes.push_back({"weight", ref("quantity")});
     d.add("share_app", table("apps", kShareAppFields, app_shapes, {"app"}));
@@ -365,8 +400,10 @@ class Builder {
                                         {"seed", ref("scalar")},
                                         {"cycles", type("integer").add("minimum", integer(1))}};
     for_each_flag_field([&](const FieldSpec& spec) {
-      if (spec.kind == FieldKind::Text || spec.kind == FieldKind::Integer ||
-          spec.kind == FieldKind::Quantity || spec.kind == FieldKind::Bool)
+      if (std::string_view(spec.name) == "strategy")
+        option_shapes.push_back({spec.name, strategy_choice()});
+      else if (spec.kind == FieldKind::Text || spec.kind == FieldKind::Integer ||
+               spec.kind == FieldKind::Quantity || spec.kind == FieldKind::Bool)
         option_shapes.push_back({spec.name, ref("scalar")});
     });
     d.add("options", table("options", options, option_shapes));
@@ -375,7 +412,7 @@ class Builder {
     d.add("whatif_options",
           table("options (what-if)", kWhatIfOptionFields,
                 {{"plans", plans},
-                 {"strategies", any_of({type("string"), array_of(type("string"))})},
+                 {"strategies", any_of({strategy_list_text(), array_of(strategy_choice())})},
                  {"node", ref("scalar")},
                  {"like", texts},
                  {"cost", texts},
@@ -392,6 +429,7 @@ class Builder {
                          {"priority_classes", any_of({ref("path"), type("object"), type("array")})},
                          {"namespaces", any_of({ref("path"), type("object"), type("array")})},
                          {"template", any_of({ref("path"), ref("node"), ref("kubernetes")})},
+                         {"daemonsets", any_of({ref("path"), type("object"), type("array")})},
                          {"options", type("object")},
                          {"expect", type("object")}},
                         {"nodes"}));

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "capacity.h"
+#include "k8s_daemonset.h"
 #include "requests.h"
 #include "strategy.h"
 #include "wide.h"
@@ -56,7 +57,7 @@ std::int64_t placed_from(const Inventory& grown, const Request& request, std::si
   std::vector<std::size_t> where;
   const std::vector<StrategyInfo> infos = strategy_infos(grown, map, where);
   const StrategyInput input{infos,  request.count, map.total, request.nodes_limit,
-                            &grown, &request,      jobs};
+                            &grown, &request,      jobs,      &map};
   const Placement p = place(input, request.min_count, request.strategy);
   std::int64_t n = 0;
   for (std::size_t i = 0; i < infos.size() && i < p.result.deploy.size(); ++i)
@@ -124,6 +125,33 @@ std::int64_t Growth::added() const {
   return n;
 }
 
+std::vector<const Request*> run_daemons(Node& node_template, std::span<const Request> daemons) {
+  std::vector<const Request*> ran;
+  const PodScheduling none;
+  auto saturating_add = [](std::int64_t a, std::int64_t b) {
+    std::int64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+  };
+  for (const Request& d : daemons) {
+    if (!daemon_should_run(node_template, d.pod ? *d.pod : none, d.tolerations)) continue;
+    ran.push_back(&d);
+    Node& n = node_template;
+    n.cpu_used = saturating_add(n.cpu_used, d.cpu);
+    n.memory_used = saturating_add(n.memory_used, d.memory);
+    n.storage_used = saturating_add(n.storage_used, d.storage);
+    for (const auto& [name, value] : d.extended)
+      for (ExtendedResource& e : n.extended)
+        if (e.name == name) e.used = saturating_add(e.used, value);
+    auto it = std::lower_bound(n.instances.begin(), n.instances.end(), d.app,
+                               [](const auto& e, const std::string& k) { return e.first < k; });
+    if (it != n.instances.end() && it->first == d.app)
+      it->second = saturating_add(it->second, 1);
+    else
+      n.instances.insert(it, {d.app, 1});
+  }
+  return ran;
+}
+
 Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTemplate> templates,
                           std::span<const std::int64_t> counts) {
   Inventory out = inventory;
@@ -151,8 +179,9 @@ bool request_fits(const Inventory& inventory, const Request& request, unsigned j
   const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
   std::vector<std::size_t> where;
   const std::vector<StrategyInfo> infos = strategy_infos(inventory, map, where);
+  // The capacity pass goes with it: the kubernetes profile reads its filters there.
   const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
-                            &inventory, &request,      jobs};
+                            &inventory, &request,      jobs,      &map};
   const Placement p = place(input, request.min_count, request.strategy);
   return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
 }

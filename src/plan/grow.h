@@ -29,6 +29,13 @@ Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTempla
                           std::span<const std::int64_t> counts);
 Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k);
 
+// Cluster-autoscaler's template node: the DaemonSets whose node selection
+// the template passes (nodeName, nodeSelector, required node affinity, its
+// taints tolerated with the controller's tolerations) each run one pod on
+// it, its requests the template's usage and one instance of its app (a pod
+// slot). Returns those that run, in the order given.
+std::vector<const Request*> run_daemons(Node& node_template, std::span<const Request> daemons);
+
 // The request is feasible on the inventory (placed, partial or satisfied).
 bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs);
 

@@ -146,11 +146,13 @@ struct Planner {
                         &state, &request,      options.jobs,       &out.capacity};
     input.explain = options.explain;
     if (request.strategy == Strategy::Score &&
-        request.scoring.profile == ScoringProfile::Kubernetes)
-      if (std::optional<std::string> why = k8s_profile_too_large(input)) {
+        request.scoring.profile == ScoringProfile::Kubernetes) {
+      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_)) {
         mark_too_large(out, std::move(*why));
         return out;
       }
+      k8s_steps_ += k8s_profile_steps(input);
+    }
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
@@ -200,6 +202,9 @@ struct Planner {
   // New instances of binding requests given so far (PlanOptions::max_bound_instances).
   std::int64_t bound_given_ = 0;
   bool too_large_ = false;
+  // Node checks the kubernetes profile took for the requests so far: they
+  // share one bound (kK8sProfileSteps).
+  double k8s_steps_ = 0;
 
   // Placing `n` more instances of a binding request would pass the budget:
   // `out` becomes too_large (rejected, nothing placed) and says why.
@@ -574,6 +579,7 @@ struct Planner {
       Request member = requests[i];
       if (member.min_count == 0 && strategy_row(member.strategy).min_count) member.min_count = 1;
       outs.push_back(plan_one(member, &undo));
+      if (outs.back().too_large) return outs.back().reason;  // the run fails (exit 3)
       placed += outs.back().placed;
     }
     if (placed + head.group_running >= head.group_min) return {};
@@ -808,7 +814,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}, 0, false, {}, {}, {}, {}, {}, {}, {}}.run(sink);
+  Planner{state, requests, options, {}, 0, false, 0, {}, {}, {}, {}, {}, {}, {}}.run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

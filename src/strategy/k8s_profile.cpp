@@ -53,21 +53,36 @@ std::vector<std::string> fit_reasons(const StrategyInput& in, const K8sFit& fit,
 
 }  // namespace
 
-std::optional<std::string> k8s_profile_too_large(const StrategyInput& in) {
-  if (in.count <= 0 || in.inventory == nullptr) return std::nullopt;
-  if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
-  const std::int64_t tried =
-      in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
-  const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
-  const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
+namespace {
+
+// The replicas tried: count, or one past what the nodes hold.
+std::int64_t replicas_tried(const StrategyInput& in) {
+  return in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
+}
+
+}  // namespace
+
+double k8s_profile_steps(const StrategyInput& in) {
+  if (in.count <= 0 || in.inventory == nullptr) return 0;
   // The fast path reads the pods once, then checks every node per replica:
   // pods + tried * nodes, in floating point (no overflow).
-  const double steps =
-      static_cast<double>(pods) + static_cast<double>(tried) * static_cast<double>(nodes);
-  if (steps <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
+  return static_cast<double>(in.inventory->pods.get().size()) +
+         static_cast<double>(replicas_tried(in)) * static_cast<double>(in.inventory->nodes.size());
+}
+
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double spent) {
+  if (in.count <= 0 || in.inventory == nullptr) return std::nullopt;
+  if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
+  const std::int64_t tried = replicas_tried(in);
+  const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
+  const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
+  if (k8s_profile_steps(in) + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   return "too large: the kubernetes profile checks every node for each replica: " +
          std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +
          (pods > 0 ? " with " + std::to_string(pods) + " running pods" : std::string()) +
+         (spent > 0 ? ", after " + std::to_string(static_cast<std::int64_t>(spent)) +
+                          " node checks for the requests before it,"
+                    : std::string()) +
          " is more than " + std::to_string(kK8sProfileSteps) +
          " node checks; ask for fewer replicas";
 }

@@ -205,7 +205,11 @@ StrategyResult k8s_profile_reference(const StrategyInput& input);
 // every node per replica, so running pods + the replicas tried (count, or
 // one past what the nodes hold) x nodes may be at most kK8sProfileSteps;
 // past it, what is too large, in words.
+// `spent`: the node checks the run's earlier requests took (several
+// manifests share the bound).
 inline constexpr std::int64_t kK8sProfileSteps = 50'000'000;
-std::optional<std::string> k8s_profile_too_large(const StrategyInput& input);
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& input, double spent = 0);
+// The node checks of one request, as the bound counts them.
+double k8s_profile_steps(const StrategyInput& input);
 
 }  // namespace eruplan

@@ -372,7 +372,8 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "(--strict)");
   CHECK(message("nodes: {}\ninventry: {}\n") ==
         "malformed case: bad.yaml:2:1: error: inventry: unknown field (known fields: name "
-        "description command nodes request pods pdbs priority_classes template options expect) "
+        "description command nodes request pods pdbs priority_classes namespaces template options "
+        "expect) "
         "(--strict)");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         "malformed case: bad.yaml:2:18: error: options.plans: expected all, assigned or none, "
@@ -380,7 +381,7 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
   CHECK(message("nodes: {}\n" + std::string(100, 'z') + ": 1\n") ==
         "malformed case: bad.yaml:2:1: error: " + std::string(64, 'z') +
             "...(100 bytes): unknown field (known fields: name description command nodes "
-            "request pods pdbs priority_classes template options expect) (--strict)");
+            "request pods pdbs priority_classes namespaces template options expect) (--strict)");
   CHECK(message("nodes: {}\nnodes: {}\n") ==
         "malformed case: bad.yaml:2:1: error: nodes: given twice (first at line 1:8)");
   CHECK(message("nodes: {}\nexpect: {deploy: {n1: 1, n1: 2}}\n") ==
@@ -421,7 +422,8 @@ TEST_CASE("a malformed case reports every problem, in the order of the file") {
       std::vector<std::string>{
           "malformed case: bad.yaml:1:1: error: nodes: missing (an inline inventory or a path)",
           "malformed case: bad.yaml:2:1: error: inventory: unknown field (known fields: name "
-          "description command nodes request pods pdbs priority_classes template options expect) "
+          "description command nodes request pods pdbs priority_classes namespaces template "
+          "options expect) "
           "(--strict)",
           R"(malformed case: bad.yaml:4:9: error: expect.exit: expected a whole number >= 0, got "0")",
           "malformed case: bad.yaml:5:3: error: expect.deploi: unknown field; did you mean "

@@ -267,6 +267,9 @@ Group planning_group(OptionSpec output) {
   g.push_back(file("--priority-classes",
                    "PriorityClasses (kubectl get priorityclasses -o json): what a manifest's "
                    "priorityClassName means"));
+  g.push_back(file("--namespaces",
+                   "Namespaces (kubectl get namespaces -o json): the labels a pod affinity "
+                   "term's namespaceSelector matches"));
   return g;
 }
 

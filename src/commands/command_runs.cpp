@@ -213,6 +213,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   inputs.read_pods(options.pods, command == Command::Share ? nullptr : &options.more_pods);
   inputs.read_given("--pdbs", options.pdbs);
   inputs.read_given("--priority-classes", options.priority_classes);
+  inputs.read_given("--namespaces", options.namespaces);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
   options.preempt = a.flag("--preempt");
@@ -346,6 +347,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   inputs.read_given("--request", options.request);
   inputs.read_pods(options.pods, &options.more_pods);
   inputs.read_given("--priority-classes", options.priority_classes);
+  inputs.read_given("--namespaces", options.namespaces);
   for (const std::string& t : templates) inputs.read_path(t, options.templates.emplace_back());
   options.like = a.list("--like");
   options.costs = a.list("--cost");

@@ -547,7 +547,10 @@ void run_whatif_case(CaseContext& c, ValueId root, const Fields& top, WhatIfComm
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
   std::optional<Source> nodes, request, node_template;
   if (!read_inputs(c, top,
-                   {{"nodes", &nodes}, {"request", &request}, {"template", &node_template}}))
+                   {{"nodes", &nodes},
+                    {"request", &request},
+                    {"template", &node_template},
+                    {"namespaces", &options.namespaces}}))
     return;
   options.nodes = std::move(*nodes);
   options.request = std::move(request);
@@ -636,7 +639,8 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
                     {"request", &options.request},
                     {"pods", &options.pods},
                     {"pdbs", &options.pdbs},
-                    {"priority_classes", &options.priority_classes}}))
+                    {"priority_classes", &options.priority_classes},
+                    {"namespaces", &options.namespaces}}))
     return;  // malformed, or an unreadable input: nothing to run
   options.nodes = std::move(*nodes);
   const RunResult result = run_function(options);

@@ -7,6 +7,7 @@
 #include "explain.h"
 #include "json_writer.h"
 #include "load_pdbs.h"
+#include "namespaces.h"
 #include "priority_classes.h"
 #include "report_html.h"
 #include "reserve.h"
@@ -451,6 +452,7 @@ struct PlanRunner {
     plan_options.jobs = options.jobs;
     plan_options.preempt = options.preempt;
     plan_options.queue_qos = options.queue_qos;
+    plan_options.explain = options.explain;
     plan_options.pdbs = std::move(pdbs);
     if (!set.list) {
       plan_requests(state, set.requests, plan_options, [&](std::size_t, RequestOutcome&& o) {
@@ -728,6 +730,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       with_priority_classes(options.kubernetes, options.priority_classes, diags);
   PodCensus census;  // --pods beyond the inventory's: the manifests' counts
   load_pods(result.inventory, options.pods, kube, diags, &census, options.more_pods);
+  if (options.namespaces)
+    if (auto namespaces = load_namespaces(*options.namespaces, diags);
+        namespaces && result.inventory)
+      result.inventory->namespaces = std::move(*namespaces);
   std::vector<PodDisruptionBudget> pdbs;
   if (options.pdbs) {
     if (auto read = load_pdbs(*options.pdbs, diags)) pdbs = std::move(*read);

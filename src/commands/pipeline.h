@@ -66,6 +66,9 @@ struct RunOptions {
   // --priority-classes (kubectl get priorityclasses -o json): what
   // priorityClassName means (SPEC §15).
   std::optional<Source> priority_classes;
+  // --namespaces (kubectl get namespaces -o json): the namespaces' labels a
+  // pod affinity term's namespaceSelector matches (SPEC §16).
+  std::optional<Source> namespaces;
   // share --model mesos (set), with --seed and --cycles; unset: --model drf.
   std::optional<MesosOptions> mesos;
   std::vector<Source> more_pods;  // further --pods files, in command-line order

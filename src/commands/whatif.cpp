@@ -31,6 +31,7 @@
 #include "explain.h"
 #include "grow.h"
 #include "json_writer.h"
+#include "namespaces.h"
 #include "priority_classes.h"
 #include "render.h"
 #include "report_html.h"
@@ -106,6 +107,9 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   const KubernetesOptions kube = with_priority_classes(o.kubernetes, o.priority_classes, diags);
   PodCensus census;
   load_pods(inv, o.pods, kube, diags, &census, o.more_pods);
+  if (o.namespaces)
+    if (auto namespaces = load_namespaces(*o.namespaces, diags); namespaces && inv)
+      inv->namespaces = std::move(*namespaces);
   bool kubernetes = false;  // -r may be a Deployment, StatefulSet, ReplicaSet or Pod (SPEC §12)
   std::optional<RequestSet> set;
   if (o.request)
@@ -223,6 +227,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   po.max_plans = plans_listed(o, state);
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
+  po.explain = o.explain;
   const Inventory before = state;
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();

@@ -36,6 +36,7 @@ struct WhatIfOptions {
   std::optional<Source> pods;              // SPEC §12: --pods
   std::vector<Source> more_pods;           // further --pods files, in command-line order
   std::optional<Source> priority_classes;  // SPEC §15: --priority-classes
+  std::optional<Source> namespaces;        // SPEC §16: --namespaces
   OutputFormat output = OutputFormat::Table;
   PlansShown plans = PlansShown::All;
   unsigned jobs = 1;

@@ -22,6 +22,7 @@ inline constexpr std::array kCaseFields{
     FieldSpec{"pdbs", FieldKind::Block, "", "kubectl's PodDisruptionBudgets, inline or a path"},
     FieldSpec{"priority_classes", FieldKind::Block, "",
               "kubectl's PriorityClasses, inline or a path"},
+    FieldSpec{"namespaces", FieldKind::Block, "", "kubectl's Namespaces, inline or a path"},
     FieldSpec{"template", FieldKind::Block, "", "grow's node template, inline or a path"},
     FieldSpec{"options", FieldKind::Block, "", "the command's options"},
     FieldSpec{"expect", FieldKind::Block, "", "what the run must give"},

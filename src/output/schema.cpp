@@ -390,6 +390,7 @@ class Builder {
                          {"pods", any_of({ref("path"), type("object"), type("array")})},
                          {"pdbs", any_of({ref("path"), type("object"), type("array")})},
                          {"priority_classes", any_of({ref("path"), type("object"), type("array")})},
+                         {"namespaces", any_of({ref("path"), type("object"), type("array")})},
                          {"template", any_of({ref("path"), ref("node"), ref("kubernetes")})},
                          {"options", type("object")},
                          {"expect", type("object")}},

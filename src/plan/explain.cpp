@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "k8s_profile.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -87,6 +88,96 @@ std::string summary_counts(const Inventory& inventory, const CapacityMap& map) {
   return out + parts;
 }
 
+// The kubernetes profile (SPEC §16): each node as the first replica's cycle
+// saw it. A node a filter rejected names the plugin and Kubernetes' reason;
+// a feasible node is compared with the node the first replica went to (that
+// node with the runner-up), naming the score plugin whose weighted
+// difference is the largest in the winner's favour.
+struct K8sExplain {
+  const Inventory& inventory;
+  const Request& request;
+  const RequestOutcome& outcome;
+  const std::vector<const NodeCapacity*>& by_node;
+  const std::vector<std::int64_t>* deploy;
+  const CapacityMap& map;
+  const NodeScore* pick = nullptr;  // the first replica's node's scores
+  std::uint32_t pick_node = 0;
+  const NodeScore* runner_up = nullptr;
+  std::uint32_t runner_up_node = 0;
+
+  std::int64_t weight(std::size_t p) const {
+    if (kK8sScorePlugins[p].name == "NodeResourcesFit") return request.scoring.fit_weight;
+    if (kK8sScorePlugins[p].name == "NodeResourcesBalancedAllocation")
+      return request.scoring.balanced_weight;
+    return kK8sScorePlugins[p].weight;
+  }
+  const NodeScore* score_of(std::uint32_t node) const {
+    const NodeCapacity* nc = by_node[node];
+    if (nc == nullptr || nc->capacity <= 0 || outcome.scores.size() != map.nodes.size())
+      return nullptr;
+    return &outcome.scores[static_cast<std::size_t>(nc - map.nodes.data())];
+  }
+  std::int64_t new_instances(std::uint32_t node) const {
+    const NodeCapacity* nc = by_node[node];
+    if (nc == nullptr || deploy == nullptr) return 0;
+    const auto at = static_cast<std::size_t>(nc - map.nodes.data());
+    return at < deploy->size() ? (*deploy)[at] : 0;
+  }
+  // "InterPodAffinity (weight 2: 100 vs 68)": the plugin with the largest
+  // weighted advantage of `winner` over `loser`, the first in profile order
+  // among equals; scores as `first`, `second` say.
+  std::string decided(const NodeScore& winner, const NodeScore& loser, bool winner_first) const {
+    std::size_t best = 0;
+    std::int64_t best_gap = INT64_MIN;
+    const std::size_t n = std::min(winner.plugins.size(), loser.plugins.size());
+    for (std::size_t p = 0; p < n && p < std::size(kK8sScorePlugins); ++p) {
+      const std::int64_t gap = weight(p) * (winner.plugins[p] - loser.plugins[p]);
+      if (gap > best_gap) best_gap = gap, best = p;
+    }
+    if (best_gap == INT64_MIN) return "";
+    const std::int64_t a = (winner_first ? winner : loser).plugins[best];
+    const std::int64_t b = (winner_first ? loser : winner).plugins[best];
+    return ", decided by " + std::string(kK8sScorePlugins[best].name) + " (weight " +
+           std::to_string(weight(best)) + ": " + std::to_string(a) + " vs " + std::to_string(b) +
+           ")";
+  }
+  std::string tie_word() const {
+    return request.scoring.tie_random ? ", the tie broken at random" : ", the tie broken by name";
+  }
+
+  std::string line(std::uint32_t node, const std::string& nothing_placed) const {
+    const std::int64_t k = new_instances(node);
+    std::string text = "score: ";
+    if (k > 0) text += "+" + std::to_string(k) + "; ";
+    const std::string& filtered = outcome.first_filtered[node];
+    const NodeScore* mine = score_of(node);
+    if (!filtered.empty() || mine == nullptr) {
+      text += "filtered out for the first replica by " +
+              (filtered.empty() ? std::string("NodeResourcesFit") : filtered);
+    } else if (pick == nullptr) {
+      text += "total " + std::to_string(mine->total) + " for the first replica";
+    } else if (node == pick_node) {
+      text += "the first replica came here: ";
+      if (runner_up == nullptr) {
+        text += "the only node the filters left, total " + std::to_string(mine->total);
+      } else {
+        const std::string& other = inventory.nodes[runner_up_node].name;
+        const std::int64_t t = mine->total, u = runner_up->total;
+        text += "total " + std::to_string(t) + (t > u ? " > " : " = ") + std::to_string(u) +
+                " on " + other;
+        text += t > u ? decided(*mine, *runner_up, true) : tie_word();
+      }
+    } else {
+      const std::string& there = inventory.nodes[pick_node].name;
+      const std::int64_t t = mine->total, u = pick->total;
+      text += "the first replica went to " + there + ": total " + std::to_string(t) +
+              (t < u ? " < " : " = ") + std::to_string(u) + " there";
+      text += t < u ? decided(*pick, *mine, false) : tie_word();
+    }
+    return text + nothing_placed;
+  }
+};
+
 }  // namespace
 
 std::string filter_reason(const NodeFilter& filter, const Node& node) {
@@ -130,14 +221,33 @@ std::vector<ExplainLine> explain(const Inventory& inventory, const Request& requ
 
   c.summarise();
 
-  std::vector<ExplainLine> lines;
-  lines.reserve(inventory.nodes.size());
-  std::size_t next_seen = 0;  // map.nodes and seen are both in name order
   std::vector<std::uint32_t> order(inventory.nodes.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   });
+  std::vector<ExplainLine> lines;
+  lines.reserve(inventory.nodes.size());
+  if (outcome != nullptr && outcome->first_filtered.size() == inventory.nodes.size()) {
+    K8sExplain k{inventory, request, *outcome, by_node, deploy, map};
+    if (outcome->first_pick >= 0) {
+      k.pick_node = static_cast<std::uint32_t>(outcome->first_pick);
+      k.pick = k.score_of(k.pick_node);
+    }
+    if (k.pick != nullptr)
+      for (const std::uint32_t i : order) {  // name order: the first of equal totals
+        const NodeScore* s = k.score_of(i);
+        if (i == k.pick_node || s == nullptr || !outcome->first_filtered[i].empty()) continue;
+        if (k.runner_up == nullptr || s->total > k.runner_up->total)
+          k.runner_up = s, k.runner_up_node = i;
+      }
+    const std::string nothing = c.pass.nothing_placed();
+    for (const std::uint32_t i : order)
+      lines.push_back({inventory.nodes[i].name, k.line(i, nothing)});
+    return lines;
+  }
+
+  std::size_t next_seen = 0;  // map.nodes and seen are both in name order
   for (std::uint32_t i : order) {
     const Node& node = inventory.nodes[i];
     const NodeCapacity* nc = by_node[i];

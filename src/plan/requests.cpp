@@ -116,8 +116,9 @@ struct Planner {
     }
     const std::vector<StrategyInfo>& infos = strategy_pass_infos(request, out.capacity);
     const std::vector<std::size_t>& where = where_;
-    const StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
-                              &state, &request,      options.jobs,       &out.capacity};
+    StrategyInput input{infos,  request.count, out.capacity.total, request.nodes_limit,
+                        &state, &request,      options.jobs,       &out.capacity};
+    input.explain = options.explain;
     if (request.strategy == Strategy::Score &&
         request.scoring.profile == ScoringProfile::Kubernetes)
       if (std::optional<std::string> why = k8s_profile_too_large(input)) {
@@ -136,6 +137,8 @@ struct Planner {
         preemption_note(request, input, placement);
     }
     out.deploy.assign(out.capacity.nodes.size(), 0);
+    out.first_filtered = std::move(placement.first.first_filtered);
+    out.first_pick = placement.first.first_pick;
     if (!placement.first.scores.empty()) {
       out.scores.assign(out.capacity.nodes.size(), NodeScore{});
       for (std::size_t k = 0; k < infos.size(); ++k)

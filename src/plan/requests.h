@@ -39,8 +39,12 @@ struct RequestOutcome {
   std::int64_t placed_at_most = 0;  // rejected with min_count: the most it could place
   // The capacity pass the request was planned against (the state then).
   CapacityMap capacity;
-  std::vector<std::int64_t> deploy;     // parallel to capacity.nodes; all 0 unless placed/partial
-  std::vector<NodeScore> scores;        // score strategy: per capacity.nodes entry
+  std::vector<std::int64_t> deploy;  // parallel to capacity.nodes; all 0 unless placed/partial
+  std::vector<NodeScore> scores;     // score strategy: per capacity.nodes entry
+  // --explain, the kubernetes profile's first cycle (StrategyResult):
+  // per inventory node the filter that rejected it, and where it went.
+  std::vector<std::string> first_filtered;
+  std::int64_t first_pick = -1;
   std::vector<Preemption> preemptions;  // --preempt: instances placed by evicting pods
   // Past PlanOptions::max_bound_instances: not planned (rejected, placed 0),
   // the reason says what is too large, and no later request is planned.
@@ -58,6 +62,7 @@ struct PlanOptions {
   // --queue-sort qos: equal priorities by QoS class (Guaranteed, Burstable,
   // BestEffort), as scheduler-plugins' QOSSort orders its queue.
   bool queue_qos = false;
+  bool explain = false;  // --explain: strategies keep what the lines need
   // Keep each node's preemption answers from replica to replica while the
   // node is unchanged (PreemptionCache); false redoes every node for every
   // replica, the plain reference the tests and the benchmark compare with.

@@ -301,6 +301,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     if (local_ok[i]) resources[i] = k8s_resource_score(in, run, i, 0);
 
   SplitMix64 random(scoring.tie_seed);
+  if (in.explain) result.first_filtered = k8s_first_filtered(in, run);
   std::vector<std::uint32_t> feasible;
   feasible.reserve(n_nodes);
   std::vector<std::int64_t> scores[4];
@@ -469,6 +470,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     }
     // Reserve: the replica joins its node's pods and domains.
     const std::uint32_t c = feasible[best];
+    if (replica == 0) result.first_pick = c;
     ++placed[c];
     run.cluster.pods[c].push_back(self);
     if (run.info_of[c] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[c])];

@@ -53,7 +53,7 @@ bool k8s_term_matches(const Inventory& inventory, const PodAffinityTerm& term,
                            [](const auto& e, const std::string& n) { return e.first < n; });
       if (it != inventory.namespaces.end() && it->first == ns) {
         in_namespace = term.namespace_selector->matches(it->second);
-      } else if (inventory.namespaces.empty()) {
+      } else {  // not listed (or no --namespaces): only its name label
         in_namespace =
             term.namespace_selector->matches(Labels{{"kubernetes.io/metadata.name", ns}});
       }

@@ -145,30 +145,63 @@ std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run
                                       const K8sCycle& cycle,
                                       const std::vector<std::int64_t>& placed,
                                       std::vector<std::uint32_t>& feasible) {
-  using Filter = K8sStatus (*)(const K8sCycle&, std::uint32_t);
-  static constexpr Filter kBefore[] = {k8s_filter_node_unschedulable, k8s_filter_node_name,
-                                       k8s_filter_taint_toleration, k8s_filter_node_affinity,
-                                       k8s_filter_node_ports};
-  static constexpr Filter kAfter[] = {k8s_filter_spread, k8s_filter_interpod};
+  struct Filter {
+    std::string_view plugin;
+    K8sStatus (*run)(const K8sCycle&, std::uint32_t);
+  };
+  static constexpr Filter kBefore[] = {{"NodeUnschedulable", k8s_filter_node_unschedulable},
+                                       {"NodeName", k8s_filter_node_name},
+                                       {"TaintToleration", k8s_filter_taint_toleration},
+                                       {"NodeAffinity", k8s_filter_node_affinity},
+                                       {"NodePorts", k8s_filter_node_ports}};
+  static constexpr Filter kAfter[] = {{"PodTopologySpread", k8s_filter_spread},
+                                      {"InterPodAffinity", k8s_filter_interpod}};
+  auto apply = [&](const Filter& f, std::uint32_t i, K8sStatus& status) {
+    status = f.run(cycle, i);
+    status.plugin = f.plugin;
+    return status.ok();
+  };
   std::vector<K8sStatus> statuses(run.order.size());
   feasible.clear();
   for (const std::uint32_t i : run.order) {
     K8sStatus status;
-    for (const Filter f : kBefore)
-      if (!(status = f(cycle, i)).ok()) break;
-    if (status.ok() && run.fit[i].capacity >= 0 && placed[i] >= run.fit[i].capacity)
+    for (const Filter& f : kBefore)
+      if (!apply(f, i, status)) break;
+    if (status.ok() && run.fit[i].capacity >= 0 && placed[i] >= run.fit[i].capacity) {
       status.reasons = fit_reasons(in, run.fit[i], i, placed[i]);
-    if (status.ok() && run.fit[i].capacity < 0)  // filtered out before the capacity pass
+      status.plugin = "NodeResourcesFit";
+    }
+    if (status.ok() && run.fit[i].capacity < 0) {  // filtered out before the capacity pass
       status = K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
+      status.plugin = "NodeAffinity";
+    }
     if (status.ok())
-      for (const Filter f : kAfter)
-        if (!(status = f(cycle, i)).ok()) break;
+      for (const Filter& f : kAfter)
+        if (!apply(f, i, status)) break;
     if (status.ok())
       feasible.push_back(i);
     else
       statuses[i] = std::move(status);
   }
   return statuses;
+}
+
+std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRun& run) {
+  K8sCycle cycle;
+  cycle.cluster = &run.cluster;
+  k8s_prefilter_spread(cycle);
+  k8s_prefilter_interpod(cycle);
+  const std::vector<std::int64_t> none_placed(in.inventory->nodes.size(), 0);
+  std::vector<std::uint32_t> feasible;
+  const std::vector<K8sStatus> statuses = k8s_filter_all(in, run, cycle, none_placed, feasible);
+  std::vector<std::string> out(statuses.size());
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i].ok()) continue;
+    out[i] = std::string(statuses[i].plugin) + ": ";
+    for (std::size_t r = 0; r < statuses[i].reasons.size(); ++r)
+      out[i] += (r == 0 ? "" : ", ") + statuses[i].reasons[r];
+  }
+  return out;
 }
 
 std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
@@ -219,6 +252,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
   std::vector<std::int64_t> placed(inv.nodes.size(), 0);
   SplitMix64 random(scoring.tie_seed);
   std::vector<std::uint32_t> feasible;
+  if (in.explain) result.first_filtered = k8s_first_filtered(in, run);
   for (std::int64_t replica = 0; replica < in.count; ++replica) {
     K8sCycle cycle;
     cycle.cluster = &run.cluster;
@@ -263,6 +297,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
       }
     }
     const std::uint32_t chosen = feasible[best];
+    if (replica == 0) result.first_pick = chosen;
     ++placed[chosen];
     run.cluster.pods[chosen].push_back({&run.pod->ns, &run.pod->labels, run.pod});
     if (run.info_of[chosen] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[chosen])];

@@ -32,8 +32,9 @@ namespace eruplan {
 // kube-scheduler's own strings.
 struct K8sStatus {
   std::vector<std::string> reasons;
+  std::string_view plugin;  // the filter plugin that failed (k8s_filter_all sets it)
   bool ok() const { return reasons.empty(); }
-  static K8sStatus fail(std::string reason) { return K8sStatus{{std::move(reason)}}; }
+  static K8sStatus fail(std::string reason) { return K8sStatus{{std::move(reason)}, {}}; }
 };
 
 // A pod on a node as the plugins see it: running (from --pods) or a
@@ -177,6 +178,10 @@ std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run
                                       const K8sCycle& cycle,
                                       const std::vector<std::int64_t>& placed,
                                       std::vector<std::uint32_t>& feasible);
+// --explain: the first cycle's verdict per inventory node, "Plugin: reason,
+// reason" for a node a filter rejects, empty for one that passes; call it
+// before any replica is placed.
+std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRun& run);
 // Kubernetes' "0/N nodes are available: ..." for the statuses of a cycle
 // with no feasible node, then eruplan's line when `replica` > 0 were placed.
 std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,

@@ -46,6 +46,13 @@ struct StrategyResult {
   std::vector<std::int64_t> deploy;  // parallel to the infos; new instances per node
   std::string message;               // why, when not Deployed
   std::vector<NodeScore> scores;     // score only: parallel to the infos
+  // --explain under the kubernetes profile (StrategyInput::explain): the
+  // first replica's cycle. Per inventory node, the filter plugin that
+  // rejected it and its reasons ("NodePorts: node(s) didn't have free ports
+  // for the requested pod ports"), empty when it passed; and the inventory
+  // node that replica went to (-1: none).
+  std::vector<std::string> first_filtered;
+  std::int64_t first_pick = -1;
 };
 
 // Part I's strategies need only the infos and three numbers.
@@ -65,6 +72,7 @@ struct StrategyInput {
   // The capacity pass the infos come from, zero-capacity nodes included, for
   // messages that count every node (score's Kubernetes line); may be null.
   const CapacityMap* capacity = nullptr;
+  bool explain = false;  // --explain: keep what the explain lines need (first_filtered)
 };
 using StrategyPass = StrategyResult (*)(const StrategyInput&);
 

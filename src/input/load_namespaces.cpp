@@ -1,0 +1,101 @@
+// --namespaces (namespaces.h), read by namespace_fields.h.
+#include <algorithm>
+#include <array>
+
+#include "doc.h"
+#include "k8s_read.h"
+#include "kubernetes_api_fields.h"
+#include "namespace_fields.h"
+#include "namespaces.h"
+#include "reader.h"
+
+namespace eruplan {
+
+std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const Source& source,
+                                                                           Diagnostics& diags) {
+  using k8s::pick;
+  std::vector<ValueId> documents;
+  auto doc = parse_document_stream(source, diags, documents);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  const std::size_t errors_before = diags.error_count();
+  std::vector<std::pair<std::string, Labels>> out;
+  std::vector<ValueId> where;  // per entry of `out`: its name's value, for "given twice"
+  // One Namespace at `at` (paths live on the caller's stack).
+  auto read_namespace = [&](const FieldPath& at, ValueId item) {
+    std::array<ValueId, kNamespaceFields.size()> f;
+    if (!pick(r, at, item, kNamespaceFields, f.data())) return;
+    const ValueId kind = f[namespace_field::kKind];
+    if (kind != kNoValue && k8s::text_of(*doc, kind) != "Namespace") {
+      r.error(at.child("kind"), kind,
+              "expected a Namespace (kubectl get namespaces -o json), got " + r.describe(kind));
+      return;
+    }
+    k8s::check_api_fields(r, diags, at, item, k8s_api::kObject);
+    const FieldPath meta_path = at.child("metadata");
+    const ValueId meta_value = f[namespace_field::kMetadata];
+    k8s::check_api_fields(r, diags, meta_path, meta_value, k8s_api::kObjectMeta);
+    for (const auto& [key, names] :
+         {std::pair<std::string_view, k8s_api::Names>{"spec", k8s_api::kNamespaceSpec},
+          std::pair<std::string_view, k8s_api::Names>{"status", k8s_api::kNamespaceStatus}}) {
+      if (item == kNoValue || (*doc)[item].kind != ValueKind::Object) break;
+      for (std::uint32_t i = 0; i < doc->size(item); ++i)
+        if (doc->text(doc->key(item, i)) == key)
+          k8s::check_api_fields(r, diags, at.child(key), doc->member(item, i), names);
+    }
+    std::array<ValueId, kNamespaceMetadataFields.size()> meta;
+    if (!pick(r, meta_path, meta_value, kNamespaceMetadataFields, meta.data())) return;
+    const ValueId name_value = meta[namespace_metadata_field::kName];
+    std::string name;
+    if (name_value == kNoValue)
+      r.error(meta_path.child("name"), item, "metadata.name is required (the namespace's name)");
+    else if (auto s = r.string(meta_path.child("name"), name_value))
+      name = std::string(*s);
+    Labels labels =
+        k8s::string_map(r, meta_path.child("labels"), meta[namespace_metadata_field::kLabels]);
+    if (name.empty()) return;
+    if (!find_label(labels, kNamespaceNameLabel)) {
+      labels.emplace_back(std::string(kNamespaceNameLabel), name);
+      std::sort(labels.begin(), labels.end());
+    }
+    for (std::size_t e = 0; e < out.size(); ++e)
+      if (out[e].first == name) {
+        r.error(
+            meta_path.child("name"), name_value,
+            "namespace " + quoted(name) + " is given twice (first at " + r.where(where[e]) + ")");
+        return;
+      }
+    out.emplace_back(std::move(name), std::move(labels));
+    where.push_back(name_value);
+  };
+  const FieldPath root, stream = root.child("documents");
+  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
+                         return (*doc)[d].kind != ValueKind::Null;
+                       }) > 1;
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const ValueId d = documents[di];
+    if ((*doc)[d].kind == ValueKind::Null) continue;
+    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
+    std::array<ValueId, kNamespaceListFields.size()> list;
+    if (!pick(r, at, d, kNamespaceListFields, list.data())) continue;
+    const ValueId arr = list[namespace_list_field::kItems];
+    if (arr == kNoValue) {
+      read_namespace(at, d);
+      continue;
+    }
+    k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
+    for (std::uint32_t i = 0; i < doc->size(d); ++i)
+      if (doc->text(doc->key(d, i)) == "metadata")
+        k8s::check_api_fields(r, diags, at.child("metadata"), doc->member(d, i),
+                              k8s_api::kListMeta);
+    const FieldPath items_path = at.child("items");
+    if (!r.is_array(items_path, arr)) continue;
+    for (std::uint32_t i = 0; i < doc->size(arr); ++i)
+      read_namespace(items_path.at(i), doc->element(arr, i));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (diags.error_count() > errors_before) return std::nullopt;
+  return out;
+}
+
+}  // namespace eruplan

@@ -1,0 +1,56 @@
+// Namespaces as --namespaces reads them (kubectl get namespaces -o json or
+// -o yaml): the fields read, described once, and every field name the
+// Kubernetes API defines for a NamespaceList and a Namespace, so a
+// misspelt key is an unknown field (an error by default, as in manifests).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "reader.h"
+
+namespace eruplan {
+
+inline constexpr std::array kNamespaceListFields{
+    FieldSpec{"kind", FieldKind::Text, "", "List or NamespaceList (or one Namespace)"},
+    FieldSpec{"items", FieldKind::Block, "", "the Namespaces"},
+};
+namespace namespace_list_field {
+enum : std::size_t { kKind, kItems, kCount };
+}
+
+inline constexpr std::array kNamespaceFields{
+    FieldSpec{"kind", FieldKind::Text, "", "Namespace"},
+    FieldSpec{"metadata", FieldKind::Block, "", "name and labels"},
+};
+namespace namespace_field {
+enum : std::size_t { kKind, kMetadata, kCount };
+}
+
+inline constexpr std::array kNamespaceMetadataFields{
+    FieldSpec{"name", FieldKind::Text, "", "the namespace's name (required)"},
+    FieldSpec{"labels", FieldKind::Block, "", "what a namespaceSelector matches"},
+};
+namespace namespace_metadata_field {
+enum : std::size_t { kName, kLabels, kCount };
+}
+
+static_assert(kNamespaceListFields.size() == namespace_list_field::kCount);
+static_assert(kNamespaceFields.size() == namespace_field::kCount);
+static_assert(kNamespaceMetadataFields.size() == namespace_metadata_field::kCount);
+
+// The API's field names (v1.35), for the strict check.
+namespace k8s_api {
+// NamespaceList, and a plain List: TypeMeta, ListMeta, items.
+inline constexpr std::array<std::string_view, 4> kNamespaceList{"apiVersion", "kind", "metadata",
+                                                                "items"};
+// ListMeta.
+inline constexpr std::array<std::string_view, 4> kListMeta{"selfLink", "resourceVersion",
+                                                           "continue", "remainingItemCount"};
+// NamespaceSpec and NamespaceStatus.
+inline constexpr std::array<std::string_view, 1> kNamespaceSpec{"finalizers"};
+inline constexpr std::array<std::string_view, 2> kNamespaceStatus{"phase", "conditions"};
+}  // namespace k8s_api
+
+}  // namespace eruplan

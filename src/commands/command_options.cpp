@@ -285,9 +285,9 @@ Group state_group() {
       flag("--preempt", "A replica that fits nowhere evicts running pods of lower priority"),
       file("--pdbs", "PodDisruptionBudgets (kubectl get pdb -A -o json) that --preempt respects"),
       choice("--queue-sort",
-             "Order of several requests: priority, or priority then QoS class (qos: "
-             "Guaranteed, Burstable, BestEffort)",
-             {"priority", "qos"}, "priority"),
+             "Order of several requests: priority; qos (then QoS class: Guaranteed, "
+             "Burstable, BestEffort); coscheduling (then creation time, then namespace/name)",
+             {"priority", "qos", "coscheduling"}, "priority"),
       checked("--tie-break",
               "Equal totals under the kubernetes profile: name (the lowest node name) or "
               "random:SEED (kube-scheduler's pick, seeded)",

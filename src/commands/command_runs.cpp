@@ -217,7 +217,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.output = output;
   options.preempt = a.flag("--preempt");
-  options.queue_qos = a.value("--queue-sort") == "qos";
+  options.queue_sort = queue_sort_named(a.value("--queue-sort"));
   if (a.has("--tie-break"))
     if (auto tie = parse_tie_break(a.value("--tie-break"))) options.tie_seed = *tie;
   // apply prints an inventory in the format of -n unless -o says otherwise.

@@ -356,8 +356,9 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
   if (const ValueId e = f["preempt"]; e != kNoValue)
     options.preempt = r.boolean(path.child("preempt"), e).value_or(false);
   if (const ValueId q = f["queue_sort"]; q != kNoValue)
-    options.queue_qos = read_choice(r, path.child("queue_sort"), q, {"priority", "qos"},
-                                    "priority or qos") == "qos";
+    if (auto sort = read_choice(r, path.child("queue_sort"), q, {"priority", "qos", "coscheduling"},
+                                "priority, qos or coscheduling"))
+      options.queue_sort = queue_sort_named(*sort);
   // share's model (drf or mesos), and mesos' seed and cycles.
   if (const ValueId m = f["model"]; m != kNoValue)
     if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")

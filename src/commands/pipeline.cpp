@@ -451,7 +451,7 @@ struct PlanRunner {
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
     plan_options.preempt = options.preempt;
-    plan_options.queue_qos = options.queue_qos;
+    plan_options.queue_sort = options.queue_sort;
     plan_options.explain = options.explain;
     plan_options.pdbs = std::move(pdbs);
     if (!set.list) {

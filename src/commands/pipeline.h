@@ -60,8 +60,8 @@ struct RunOptions {
   // SPEC §17: --preempt (evict lower-priority pods for a replica that fits
   // nowhere) and --pdbs (kubectl get pdb -A -o json).
   bool preempt = false;
-  // --queue-sort qos: equal priorities by QoS class (SPEC §17).
-  bool queue_qos = false;
+  // --queue-sort: priority, qos or coscheduling (SPEC §17).
+  QueueSort queue_sort = QueueSort::Priority;
   std::optional<Source> pdbs;
   // --priority-classes (kubectl get priorityclasses -o json): what
   // priorityClassName means (SPEC §15).

@@ -62,7 +62,7 @@ inline constexpr std::array kCaseOptionFields{
     FieldSpec{"explain", FieldKind::Bool, "--explain", "say why each node gets what it gets"},
     FieldSpec{"preempt", FieldKind::Bool, "--preempt", "evict lower-priority pods for room"},
     FieldSpec{"queue_sort", FieldKind::Text, "--queue-sort",
-              "priority or qos: several requests' order"},
+              "priority, qos or coscheduling: several requests' order"},
     FieldSpec{"model", FieldKind::Text, "--model", "share: drf or mesos"},
     FieldSpec{"seed", FieldKind::Text, "--seed", "share --model mesos: N or none"},
     FieldSpec{"cycles", FieldKind::Integer, "--cycles", "share --model mesos: at most K cycles"},

@@ -75,7 +75,8 @@ std::optional<PodGroupObject> read_pod_group(Reader& r, const FieldPath& path, V
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
   std::array<ValueId, kKubeMetadataFields.size()> meta;
   pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kNamespace});
+       {kube_metadata_field::kName, kube_metadata_field::kNamespace,
+        kube_metadata_field::kCreationTimestamp});
   PodGroupObject out;
   bool ok = true;
   const ValueId name = meta[kube_metadata_field::kName], ns = meta[kube_metadata_field::kNamespace];
@@ -93,6 +94,10 @@ std::optional<PodGroupObject> read_pod_group(Reader& r, const FieldPath& path, V
       out.ns = std::string(*s);
     else
       ok = false;
+  }
+  if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue) {
+    out.created = timestamp(r, meta_path.child("creationTimestamp"), created);
+    ok = ok && out.created.has_value();
   }
   std::array<ValueId, kKubePodGroupSpecFields.size()> f;
   f.fill(kNoValue);
@@ -117,6 +122,7 @@ void apply_pod_groups(std::vector<Request>& requests, const std::vector<PodGroup
                       const std::vector<RunningLabels>& running) {
   using Key = std::pair<std::string, std::string>;  // namespace, group name
   std::map<Key, std::int64_t> min, count;
+  std::map<Key, std::optional<std::int64_t>> created;  // of the PodGroup objects
   for (const PodGroupMember& m : members)
     if (m.labels) {
       std::int64_t& g = min[{m.ns, m.labels->name}];
@@ -124,7 +130,10 @@ void apply_pod_groups(std::vector<Request>& requests, const std::vector<PodGroup
     }
   if (min.empty()) return;
   for (const PodGroupObject& o : objects)
-    if (auto it = min.find({o.ns, o.name}); it != min.end()) it->second = o.min_member;
+    if (auto it = min.find({o.ns, o.name}); it != min.end()) {
+      it->second = o.min_member;
+      created[{o.ns, o.name}] = o.created;
+    }
   for (const RunningLabels& p : running) {
     const std::string_view g = pod_group_name(*p.labels);
     if (g.empty()) continue;
@@ -140,6 +149,7 @@ void apply_pod_groups(std::vector<Request>& requests, const std::vector<PodGroup
     requests[i].group = m.labels->name;
     requests[i].group_min = min[key];
     requests[i].group_running = count.count(key) ? count[key] : 0;
+    if (auto it = created.find(key); it != created.end()) requests[i].created = it->second;
   }
 }
 

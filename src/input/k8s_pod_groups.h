@@ -37,10 +37,12 @@ std::optional<PodGroupLabels> read_pod_group_labels(Reader& r, const FieldPath& 
 // The group a running pod's labels name, or empty.
 std::string_view pod_group_name(const Labels& labels);
 
-// A PodGroup object: namespace, name and spec.minMember (required, >= 1).
+// A PodGroup object: namespace, name, spec.minMember (required, >= 1) and
+// metadata.creationTimestamp (none for a PodGroup not created yet).
 struct PodGroupObject {
   std::string ns = "default", name;
   std::int64_t min_member = 0;
+  std::optional<std::int64_t> created;  // microseconds since the epoch
 };
 std::optional<PodGroupObject> read_pod_group(Reader& r, const FieldPath& path, ValueId v);
 
@@ -54,7 +56,8 @@ struct PodGroupMember {
 // entry names a group (members parallel to requests): the minimum is the
 // PodGroup object's of that namespace and name, else the largest
 // min-available of its members, else none; running counts the pods of
-// `running` (namespace, labels) that name the group.
+// `running` (namespace, labels) that name the group. A member of a PodGroup
+// object takes its creation time (coscheduling's queue order).
 struct RunningLabels {
   const std::string* ns;
   const Labels* labels;

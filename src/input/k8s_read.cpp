@@ -92,6 +92,93 @@ NamedList<std::string> string_map(Reader& r, const FieldPath& path, ValueId v) {
 }
 
 // A scalar's text; empty for an absent value, a list or a mapping.
+namespace {
+
+// Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian; the
+// usual era arithmetic).
+std::int64_t days_from_civil(std::int64_t y, std::int64_t m, std::int64_t d) {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// RFC 3339 text as microseconds since the epoch (years 0000-9999 fit in
+// 64 bits; Kubernetes writes whole seconds), or nullopt.
+std::optional<std::int64_t> parse_rfc3339(std::string_view t) {
+  std::size_t at = 0;
+  auto digits = [&](std::size_t n) -> std::optional<std::int64_t> {
+    if (at + n > t.size()) return std::nullopt;
+    std::int64_t v = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = t[at + i];
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + (c - '0');
+    }
+    at += n;
+    return v;
+  };
+  auto expect = [&](char c) {
+    if (at < t.size() && (t[at] == c || (c == 'T' && t[at] == 't'))) return ++at, true;
+    return false;
+  };
+  const auto year = digits(4);
+  if (!year || !expect('-')) return std::nullopt;
+  const auto month = digits(2);
+  if (!month || !expect('-')) return std::nullopt;
+  const auto day = digits(2);
+  if (!day || !expect('T')) return std::nullopt;
+  const auto hour = digits(2);
+  if (!hour || !expect(':')) return std::nullopt;
+  const auto minute = digits(2);
+  if (!minute || !expect(':')) return std::nullopt;
+  const auto second = digits(2);
+  if (!second) return std::nullopt;
+  static constexpr int kMonthDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (*month < 1 || *month > 12 || *day < 1 || *day > kMonthDays[*month - 1] || *hour > 23 ||
+      *minute > 59 || *second > 59)
+    return std::nullopt;
+  const bool leap = (*year % 4 == 0 && *year % 100 != 0) || *year % 400 == 0;
+  if (*month == 2 && *day == 29 && !leap) return std::nullopt;
+  std::int64_t micros = 0;
+  if (at < t.size() && t[at] == '.') {
+    ++at;
+    std::int64_t scale = 100000;
+    const std::size_t first = at;
+    for (; at < t.size() && t[at] >= '0' && t[at] <= '9'; ++at, scale /= 10)
+      micros += scale * (t[at] - '0');  // digits past the sixth add 0
+    if (at == first) return std::nullopt;
+  }
+  std::int64_t offset = 0;  // seconds east of UTC
+  if (expect('Z') || expect('z')) {
+  } else if (at < t.size() && (t[at] == '+' || t[at] == '-')) {
+    const std::int64_t sign = t[at++] == '-' ? -1 : 1;
+    const auto oh = digits(2);
+    if (!oh || !expect(':')) return std::nullopt;
+    const auto om = digits(2);
+    if (!om || *oh > 23 || *om > 59) return std::nullopt;
+    offset = sign * (*oh * 3600 + *om * 60);
+  } else {
+    return std::nullopt;
+  }
+  if (at != t.size()) return std::nullopt;
+  const std::int64_t seconds =
+      days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second - offset;
+  return seconds * 1000000 + micros;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> timestamp(Reader& r, const FieldPath& path, ValueId v) {
+  const std::optional<std::string_view> text = r.string(path, v);
+  if (!text) return std::nullopt;
+  if (std::optional<std::int64_t> t = parse_rfc3339(*text)) return t;
+  r.error(path, v, "not an RFC 3339 timestamp (like 2026-03-08T17:20:00Z), got " + r.describe(v));
+  return std::nullopt;
+}
+
 std::string_view text_of(const Doc& doc, ValueId v) {
   return v != kNoValue && doc.is_scalar(v) ? doc.text(v) : std::string_view();
 }

@@ -45,6 +45,11 @@ std::size_t resource_row(std::string_view name);
 // A quantity in Kubernetes' grammar, times 10^scale, rounded up.
 std::optional<std::int64_t> quantity(Reader& r, const FieldPath& path, ValueId v, int scale);
 
+// A timestamp (metadata.creationTimestamp) in RFC 3339, as Kubernetes'
+// metav1.Time reads it: YYYY-MM-DDTHH:MM:SS, optional fraction, then Z or
+// an offset +HH:MM; microseconds since the Unix epoch. Else an error.
+std::optional<std::int64_t> timestamp(Reader& r, const FieldPath& path, ValueId v);
+
 // A string -> scalar mapping (labels, nodeSelector), sorted by key.
 NamedList<std::string> string_map(Reader& r, const FieldPath& path, ValueId v);
 

@@ -52,9 +52,11 @@ inline constexpr std::array kKubeMetadataFields{
     FieldSpec{"labels", FieldKind::Labels, "",
               "a node's labels; a pod's or manifest's app (app.kubernetes.io/name, app)"},
     FieldSpec{"generateName", FieldKind::Text, "", "names an object that has no name"},
+    FieldSpec{"creationTimestamp", FieldKind::Text, "",
+              "a manifest's or PodGroup's: --queue-sort coscheduling's order"},
 };
 namespace kube_metadata_field {
-enum : std::size_t { kName, kNamespace, kLabels, kGenerateName, kCount };
+enum : std::size_t { kName, kNamespace, kLabels, kGenerateName, kCreationTimestamp, kCount };
 }
 
 // spec: of a Node.

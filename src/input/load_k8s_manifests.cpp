@@ -119,7 +119,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   std::array<ValueId, kKubeMetadataFields.size()> meta;
   pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
        {kube_metadata_field::kName, kube_metadata_field::kLabels, kube_metadata_field::kNamespace,
-        kube_metadata_field::kGenerateName});
+        kube_metadata_field::kGenerateName, kube_metadata_field::kCreationTimestamp});
   const ValueId name = meta[kube_metadata_field::kName],
                 labels = meta[kube_metadata_field::kLabels],
                 ns = meta[kube_metadata_field::kNamespace],
@@ -134,6 +134,8 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   }
   if (ns != kNoValue)
     if (auto s = r.string(meta_path.child("namespace"), ns)) m.ns = *s;
+  if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue)
+    req.created = timestamp(r, meta_path.child("creationTimestamp"), created);
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
   if (kind == "Pod") m.group = read_pod_group_labels(r, meta_path.child("labels"), labels);
 

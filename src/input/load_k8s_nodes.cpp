@@ -13,7 +13,17 @@ namespace eruplan::k8s {
 // node NAME -o json): an inventory of one node.
 bool is_kubernetes_nodes(const Doc& doc) {
   const std::string_view kind = root_kind(doc);
-  return kind == "List" || kind == "NodeList" || kind == "Node";
+  if (kind == "List" || kind == "NodeList" || kind == "Node") return true;
+  // A list without kind (client libraries and support bundles write
+  // {"apiVersion": "v1", "items": [...]}): items, and no inventory's nodes.
+  if (!kind.empty() || doc[doc.root()].kind != ValueKind::Object) return false;
+  bool items = false;
+  for (std::uint32_t i = 0; i < doc.size(doc.root()); ++i) {
+    const std::string_view key = doc.text(doc.key(doc.root(), i));
+    if (key == "nodes" || key == kKindField) return false;
+    items = items || key == kKubeListFields[kube_list_field::kItems].name;
+  }
+  return items;
 }
 
 namespace {
@@ -186,9 +196,10 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   const std::uint32_t n = doc.size(items);
   inventory.nodes.reserve(n);
   std::size_t wrong_kind = 0;
-  // A NodeList's items are Nodes; a plain List's item without kind is one
-  // only when --nodes-format kubernetes says so (SPEC §15).
-  const bool untyped = root_kind(doc) == "List" && !forced;
+  // A NodeList's items are Nodes; an item without kind of a plain List (or
+  // of a list without kind) is one only when --nodes-format kubernetes says
+  // so (SPEC §15).
+  const bool untyped = (root_kind(doc) == "List" || root_kind(doc).empty()) && !forced;
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -470,6 +471,10 @@ struct Request {
   std::int64_t group_min = 0;
   std::int64_t group_running = 0;       // the group's pods already running
   QosClass qos = QosClass::BestEffort;  // from the request's or pod's requests and limits
+  // --queue-sort coscheduling: when it was created, in microseconds since the
+  // Unix epoch (a PodGroup member: its PodGroup's metadata.creationTimestamp,
+  // else its object's own); none for an object not created yet.
+  std::optional<std::int64_t> created;
 
   Origin cpu_origin;  // where resources.cpu came from, for cross-file checks
   // Where each name of filter.nodes and of filter.exclude was given

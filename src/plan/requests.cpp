@@ -19,6 +19,12 @@
 
 namespace eruplan {
 
+QueueSort queue_sort_named(std::string_view name) {
+  if (name == "qos") return QueueSort::Qos;
+  if (name == "coscheduling") return QueueSort::Coscheduling;
+  return QueueSort::Priority;
+}
+
 namespace {
 
 void append_key(std::string& key, std::int64_t v) {
@@ -94,6 +100,26 @@ std::string daemon_message(const Inventory& state, const Request& request, const
          (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes;
 }
 
+// "namespace/name", the last key of coscheduling's Less (the request's
+// name for an eruplan request).
+std::string queue_key(const Request& r) { return r.pod ? r.pod->ns + "/" + r.pod->name : r.name; }
+
+// Whether `a` goes before `b` in the queue (equal: file order decides).
+bool queue_less(const Request& a, const Request& b, QueueSort sort) {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  switch (sort) {
+    case QueueSort::Priority:
+      return false;
+    case QueueSort::Qos:
+      return a.qos < b.qos;
+    case QueueSort::Coscheduling:
+      // An object not created yet is created when applied, after the others.
+      if (a.created != b.created) return a.created && (!b.created || *a.created < *b.created);
+      return queue_key(a) < queue_key(b);
+  }
+  return false;
+}
+
 struct Planner {
   Inventory& state;
   const std::vector<Request>& requests;
@@ -128,8 +154,8 @@ struct Planner {
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
-      // A DaemonSet names every node of its that has no room (SPEC §15);
-      // it does not preempt in this version.
+      // A DaemonSet names every node of its that has no room (SPEC §15).
+      if (options.preempt) return daemon_preempting(request, undo, std::move(out));
       placement.first.message = daemon_message(state, request, out.capacity);
     } else if (placement.first.outcome == StrategyOutcome::Infeasible && request.count > 0) {
       if (options.preempt) return preempting(request, undo, std::move(out), input, placement);
@@ -379,6 +405,75 @@ struct Planner {
     return out;
   }
 
+  // --preempt for a DaemonSet: the controller pins each of its pods to one
+  // node (node affinity on metadata.name), so kube-scheduler preempts for
+  // it on that node alone, every other node being "not helpful". Each
+  // eligible node without its pod gets one, where it fits or by evicting
+  // lower-priority pods there; all or nothing (evictions come back when a
+  // node cannot take it even so, named with Kubernetes' preemption words).
+  RequestOutcome daemon_preempting(const Request& request, UndoLog* undo, RequestOutcome out) {
+    const auto wanted = static_cast<std::int64_t>(out.capacity.nodes.size());
+    if (over_bound_budget(out, wanted)) return out;
+    bound_given_ += out.capacity.binds ? wanted : 0;
+    UndoLog local;
+    std::vector<Victim> evicted;
+    out.deploy.assign(out.capacity.nodes.size(), 0);
+    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
+      return capacity_filter(inv, request, n);
+    };
+    const Preemptor preemptor = preemptor_of(request);
+    RunningPods& pods = running_pods();
+    std::string failed;
+    std::size_t failures = 0;
+    std::int64_t placed = 0;
+    for (std::size_t p = 0; p < out.capacity.nodes.size(); ++p) {
+      const NodeCapacity& nc = out.capacity.nodes[p];
+      if (nc.capacity != 0) {
+        place_one(request, out, p, &local);
+        ++placed;
+        continue;
+      }
+      const std::uint32_t only[] = {nc.node};
+      PreemptionResult r = find_preemption(state, pods, only, preemptor, options.pdbs, filter);
+      if (!r.chosen) {
+        failed += (failures++ == 0 ? "" : "; ") + state.nodes[nc.node].name + " (" + nc.reason() +
+                  "; " + r.message + ")";
+        continue;
+      }
+      Preemption taken{placed + 1, nc.node, std::move(r.chosen->victims)};
+      std::sort(taken.victims.begin(), taken.victims.end(), [](const Victim& a, const Victim& b) {
+        return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
+      });
+      for (const Victim& v : taken.victims) {
+        pods.evict(state, v, &local);
+        cache.changed(state, v.node);
+        evicted.push_back(v);
+      }
+      place_one(request, out, p, &local);
+      out.preemptions.push_back(std::move(taken));
+      ++placed;
+    }
+    if (failures == 0) {
+      out.status = RequestStatus::Placed;
+      out.placed = placed;
+      if (undo != nullptr) undo->absorb(std::move(local));
+      unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
+      return out;
+    }
+    const std::vector<std::uint32_t> touched = local.nodes();
+    local.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
+    for (const Victim& v : evicted) pods.restore(v);
+    std::fill(out.deploy.begin(), out.deploy.end(), 0);
+    out.preemptions.clear();
+    out.status = RequestStatus::Rejected;
+    out.placed = 0;
+    out.reason = "DaemonSet " + request.name + ": no room on " + std::to_string(failures) + " of " +
+                 std::to_string(wanted) + " eligible " + (wanted == 1 ? "node" : "nodes") +
+                 " without its pod, even by preemption: " + failed;
+    return out;
+  }
+
   // Each new instance takes its node's next plan (SPEC §5); a node given more
   // instances than the plans listed gets exactly as many as it needs.
   void assign_and_reserve(const Request& request, RequestOutcome& out, UndoLog* undo) {
@@ -405,9 +500,7 @@ struct Planner {
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (requests[a].priority != requests[b].priority)
-        return requests[a].priority > requests[b].priority;
-      return options.queue_qos && requests[a].qos < requests[b].qos;
+      return queue_less(requests[a], requests[b], options.queue_sort);
     });
     std::vector<std::vector<std::size_t>> out;
     if (options.atomic) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "capacity.h"
@@ -51,6 +52,21 @@ struct RequestOutcome {
   bool too_large = false;
 };
 
+// --queue-sort (SPEC §17): the order several requests are planned in; each
+// starts with priority, highest first, and ends with file order.
+enum class QueueSort {
+  Priority,  // kube-scheduler's PrioritySort: priority, then file order
+  // scheduler-plugins' QOSSort: equal priorities by QoS class (Guaranteed,
+  // Burstable, BestEffort)
+  Qos,
+  // scheduler-plugins' Coscheduling: equal priorities by creation time
+  // (Request::created, earliest first, none last), then "namespace/name"
+  Coscheduling,
+};
+
+// The value of --queue-sort NAME ("priority", "qos", "coscheduling").
+QueueSort queue_sort_named(std::string_view name);
+
 struct PlanOptions {
   std::int64_t max_plans = kDefaultMaxPlans;  // plans listed per node in the PlanMap
   bool atomic = false;                        // every request one group (--atomic)
@@ -58,11 +74,9 @@ struct PlanOptions {
   // --preempt (SPEC §17): a replica that fits nowhere evicts running pods of
   // lower priority, as kube-scheduler's DefaultPreemption chooses them.
   bool preempt = false;
-  std::vector<PodDisruptionBudget> pdbs;  // --pdbs
-  // --queue-sort qos: equal priorities by QoS class (Guaranteed, Burstable,
-  // BestEffort), as scheduler-plugins' QOSSort orders its queue.
-  bool queue_qos = false;
-  bool explain = false;  // --explain: strategies keep what the lines need
+  std::vector<PodDisruptionBudget> pdbs;       // --pdbs
+  QueueSort queue_sort = QueueSort::Priority;  // --queue-sort
+  bool explain = false;                        // --explain: strategies keep what the lines need
   // Keep each node's preemption answers from replica to replica while the
   // node is unchanged (PreemptionCache); false redoes every node for every
   // replica, the plain reference the tests and the benchmark compare with.

@@ -1,0 +1,120 @@
+// Lists without kind, as support bundles and client libraries write them
+// (SPEC §15): a pod file given to --pods is read whatever its list says
+// about kinds (every item is a pod there); -n reads a list without kind as
+// Kubernetes', its items Nodes when they say so, and otherwise names each
+// kind-less item (exit 3) unless --nodes-format kubernetes.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "kubernetes.h"
+#include "load.h"
+
+using namespace eruplan;
+
+namespace {
+
+constexpr Bytes Gi = 1024LL * 1024 * 1024;
+
+const char* kNodes = R"({"kind": "NodeList", "apiVersion": "v1", "items": [
+  {"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}},
+  {"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}]})";
+
+// A running pod's JSON, with `kind` (a "kind" member) or without.
+std::string pod(const std::string& name, const std::string& node, bool kind) {
+  return std::string("{") + (kind ? R"("kind": "Pod", )" : "") + R"("metadata": {"name": ")" +
+         name + R"(", "namespace": "ns"}, "spec": {"nodeName": ")" + node +
+         R"(", "containers": [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}]}})";
+}
+
+struct Pods {
+  std::optional<Inventory> inventory;
+  Diagnostics diags;
+};
+
+Pods load_pod_file(const std::string& text) {
+  Pods p;
+  p.inventory = load_nodes(Source{"nodes.json", kNodes}, NodesFormat::Auto, p.diags);
+  REQUIRE(p.inventory);
+  load_pods(p.inventory, Source{"pods.json", text}, KubernetesOptions{}, p.diags);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("--pods: a list without kind, its items with kind") {
+  const Pods p = load_pod_file(R"({"apiVersion": "v1", "items": [)" + pod("a", "n1", true) + "," +
+                               pod("b", "n1", true) + "," + pod("c", "n2", true) + "]}");
+  INFO(p.diags.to_string());
+  REQUIRE(!p.diags.has_errors());
+  REQUIRE(p.inventory);
+  CHECK(p.inventory->pods.size() == 3);
+  CHECK(p.inventory->nodes[0].memory_used == 2 * Gi);
+  CHECK(p.inventory->nodes[0].cpu_used == 1000000000);  // 2 x 500m, in nanocores
+  CHECK(p.inventory->nodes[1].memory_used == 1 * Gi);
+}
+
+TEST_CASE("--pods: a list without kind and items without kind") {
+  const Pods p = load_pod_file(R"({"apiVersion": "v1", "items": [)" + pod("a", "n1", false) + "," +
+                               pod("b", "n2", false) + "]}");
+  INFO(p.diags.to_string());
+  REQUIRE(!p.diags.has_errors());
+  CHECK(p.inventory->pods.size() == 2);
+  CHECK(p.inventory->nodes[0].memory_used == 1 * Gi);
+  CHECK(p.inventory->nodes[1].memory_used == 1 * Gi);
+}
+
+TEST_CASE("--pods: kind List with items without kind (a pod file: they are pods)") {
+  const Pods p =
+      load_pod_file(R"({"apiVersion": "v1", "kind": "List", "items": [)" + pod("a", "n1", false) +
+                    "," + pod("b", "n1", true) + "," + pod("c", "n1", false) + "]}");
+  INFO(p.diags.to_string());
+  REQUIRE(!p.diags.has_errors());
+  CHECK(p.inventory->pods.size() == 3);
+  CHECK(p.inventory->nodes[0].memory_used == 3 * Gi);
+  CHECK(p.inventory->nodes[1].memory_used == 0);
+}
+
+TEST_CASE("--pods: an item of another kind in a list without kind is exit 3 at its kind") {
+  const Pods p = load_pod_file("{\"apiVersion\": \"v1\", \"items\": [\n" + pod("a", "n1", true) +
+                               ",\n{\"kind\": \"Service\", \"metadata\": {\"name\": \"s\"}}]}");
+  REQUIRE(p.diags.has_errors());
+  CHECK(p.diags.to_string().find("pods.json:3:10: error: items[1].kind: expected a Pod") !=
+        std::string::npos);
+}
+
+TEST_CASE("-n: a list without kind is Kubernetes' (Nodes by their kind, else named)") {
+  const std::string typed = R"({"apiVersion": "v1", "items": [
+  {"kind": "Node", "metadata": {"name": "w1"}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+  {"kind": "Node", "metadata": {"name": "w2"}, "status": {"allocatable": {"cpu": "2", "memory": "8Gi", "pods": "110"}}}]})";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.json", typed}, NodesFormat::Auto, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  REQUIRE(inv->nodes.size() == 2);
+  CHECK(inv->nodes[0].name == "w1");
+  CHECK(inv->nodes[1].max_instances == 110);
+
+  // Items without kind: ambiguous without the flag (exit 3 naming each).
+  const std::string bare = R"({"apiVersion": "v1", "items": [
+  {"metadata": {"name": "w1"}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}]})";
+  Diagnostics ambiguous;
+  CHECK_FALSE(load_nodes(Source{"nodes.json", bare}, NodesFormat::Auto, ambiguous));
+  CHECK(ambiguous.to_string().find("nodes.json:2:3: error: items[0]: item \"w1\" has no kind") !=
+        std::string::npos);
+  Diagnostics forced;
+  auto one = load_nodes(Source{"nodes.json", bare}, NodesFormat::Kubernetes, forced);
+  REQUIRE(one);
+  CHECK(one->nodes.size() == 1);
+
+  // With `nodes` beside `items` it is an eruplan inventory, and items is
+  // an unknown field there.
+  Diagnostics both;
+  both.set_strict(true);
+  CHECK_FALSE(
+      load_nodes(Source{"nodes.json",
+                        "{\"nodes\": [{\"name\": \"a\", \"cpu\": 1, \"memory\": \"1Gi\"}],\n"
+                        " \"items\": []}"},
+                 NodesFormat::Auto, both));
+  CHECK(both.to_string().find("nodes.json:2:2: error: items: unknown field") != std::string::npos);
+}

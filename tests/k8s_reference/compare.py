@@ -24,6 +24,8 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402
 import reference  # noqa: E402
 
+NO_PREEMPTION = False
+NO_SCORE_NODES = False
 PLUGINS = ["TaintToleration", "NodeAffinity", "PodTopologySpread", "InterPodAffinity",
            "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality"]
 
@@ -76,8 +78,14 @@ def compare_one(binary, d):
             return out, ref
         msg = ((doc.get("error") or {}).get("message")) or err
         first = msg.strip().split("\n")[0]
-        if first != ref["error"]:
-            out.append(("message", "reference: %s\n      eruplan:   %s" % (ref["error"], first)))
+        if first.startswith("infeasible: "):
+            first = first[len("infeasible: "):]
+        rf, _, rp = ref["error"].partition(" preemption: ")
+        ef, _, ep = first.partition(" preemption: ")
+        if rf != ef:
+            out.append(("message", "reference: %s\n      eruplan:   %s" % (rf, ef)))
+        elif rp != ep and not NO_PREEMPTION:
+            out.append(("message-preemption", "reference: preemption: %s\n      eruplan:   preemption: %s" % (rp, ep)))
         k = len(ref["placements"])
         want_line = "placed %d of %d" % (k, ref["new"])
         if k > 0 and want_line not in msg:
@@ -93,7 +101,7 @@ def compare_one(binary, d):
     rs = ref["scores"]
     es = doc.get("scores")
     if rs and es and rc == 0:
-        if set(rs) != set(es):
+        if set(rs) != set(es) and not NO_SCORE_NODES:
             out.append(("score-nodes", "reference-only %s eruplan-only %s" % (sorted(set(rs) - set(es))[:5], sorted(set(es) - set(rs))[:5])))
         for node in sorted(set(rs) & set(es)):
             pl = es[node].get("plugins") or {}
@@ -115,7 +123,12 @@ def main():
     ap.add_argument("--features", default="all")
     ap.add_argument("--keep", default=None)
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--no-preemption", action="store_true", help="do not compare the preemption: part")
+    ap.add_argument("--no-score-nodes", action="store_true", help="do not compare which nodes 'scores' lists")
     a = ap.parse_args()
+    global NO_PREEMPTION, NO_SCORE_NODES
+    NO_PREEMPTION = a.no_preemption
+    NO_SCORE_NODES = a.no_score_nodes
     feats = gen.parse_feats(a.features)
     kinds = collections.Counter()
     first = {}

@@ -210,11 +210,14 @@ def gen(seed, feats):
                 terms.append({"matchExpressions": exprs})
             na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
         if f("matchfields") and rng.random() < 0.15:
-            vals = rng.sample(node_list, rng.randint(1, min(4, len(node_list))))
-            t = {"matchFields": [{"key": "metadata.name", "operator": rng.choice(["In", "In", "NotIn"]), "values": vals}]}
-            if rng.random() < 0.5:
-                t["matchExpressions"] = [{"key": "tier", "operator": "Exists"}]
-            na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": [t]}
+            # the API allows exactly one value per matchFields requirement
+            terms = []
+            for v in rng.sample(node_list, rng.randint(1, min(3, len(node_list)))):
+                t = {"matchFields": [{"key": "metadata.name", "operator": rng.choice(["In", "In", "NotIn"]), "values": [v]}]}
+                if rng.random() < 0.3:
+                    t["matchExpressions"] = [{"key": "tier", "operator": "Exists"}]
+                terms.append(t)
+            na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
         if rng.random() < 0.4:
             prefs = []
             for _ in range(rng.randint(1, 3)):
@@ -265,7 +268,7 @@ def gen(seed, feats):
             tspec.setdefault("affinity", {}).update(aff)
     deploy = {"apiVersion": "apps/v1", "kind": "Deployment",
               "metadata": {"name": "web", "namespace": "default"},
-              "spec": {"replicas": running_web + (rng.randint(1, 30) if rng.random() < 0.97 else -1), "selector": {"matchLabels": {"app": "web"}},
+              "spec": {"replicas": running_web + rng.randint(1, 30) if rng.random() < 0.97 else max(0, running_web - 1), "selector": {"matchLabels": {"app": "web"}},
                        "template": {"metadata": {"labels": tlabels}, "spec": tspec}}}
     return ({"apiVersion": "v1", "kind": "List", "items": nodes},
             {"apiVersion": "v1", "kind": "List", "items": pods}, deploy)

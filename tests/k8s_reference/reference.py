@@ -354,6 +354,8 @@ R_POD_ANTI = "node(s) didn't match pod anti-affinity rules"
 R_EXIST_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules"
 R_PREFILTER_NA = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 R_CONFLICT = "pod affinity terms conflict"
+P_NOT_HELPFUL = "Preemption is not helpful for scheduling"
+P_NO_VICTIMS = "No preemption victims found for incoming pod"
 
 HOSTNAME = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -530,21 +532,27 @@ class Scheduler:
         return out
 
     def filter_node(self, pod, n, sp, ipa):
+        """Reasons of the first failing filter and whether its status is UnschedulableAndUnresolvable."""
         if n.unschedulable and not tolerations_tolerate(pod.tols, {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}):
-            return [R_UNSCHED]
+            return [R_UNSCHED], True
         if find_untolerated(n.taints, pod.tols, ("NoSchedule", "NoExecute")):
-            return [R_TAINT]
+            return [R_TAINT], True
         if not required_node_affinity_match(pod, n):
-            return [R_AFFINITY]
+            return [R_AFFINITY], True
         if pod.ports and ports_conflict(pod.ports, n.used_ports):
-            return [R_PORTS]
+            return [R_PORTS], False
         r = self.fit_filter(pod, n)
         if r:
-            return r
+            unres = (pod.cpu > n.a_cpu or pod.mem > n.a_mem or pod.eph > n.a_eph
+                     or any(v > n.a_scalars.get(k, 0) for k, v in pod.scalars.items()))
+            return r, unres
         r = self.spread_filter(pod, n, sp)
         if r:
-            return r
-        return self.ipa_filter(pod, n, ipa)
+            return r, r[0] == R_SPREAD_LABEL
+        r = self.ipa_filter(pod, n, ipa)
+        if r:
+            return r, r[0] == R_POD_AFF
+        return None, False
 
     # -- scores
     def score(self, pod, feasible):
@@ -715,16 +723,19 @@ class Scheduler:
         N = len(self.nodes)
         pre = self.na_prefilter(pod)
         if pre is not None and len(pre) == 0:
-            return None, "0/%d nodes are available: %s." % (N, R_CONFLICT), None
+            return None, "0/%d nodes are available: %s. preemption: 0/%d nodes are available: %d %s." % (
+                N, R_CONFLICT, N, N, P_NOT_HELPFUL), None
         cands = self.nodes if pre is None else [n for n in self.nodes if n.name in pre]
         sp = self.spread_prefilter(pod)
         ipa = self.ipa_prefilter(pod)
         statuses = {}
         feasible = []
+        unres = {}
         for n in cands:
-            r = self.filter_node(pod, n, sp, ipa)
+            r, u = self.filter_node(pod, n, sp, ipa)
             if r:
                 statuses[n.name] = r
+                unres[n.name] = u
             else:
                 feasible.append(n)
         if not feasible:
@@ -738,6 +749,16 @@ class Scheduler:
             msg = "0/%d nodes are available:" % N
             if parts:
                 msg += " %s." % ", ".join(parts)
+            # DefaultPreemption (PostFilter) with every pod at priority 0: nodes whose status is
+            # UnschedulableAndUnresolvable are "not helpful"; the others have no lower-priority victim.
+            nh = N - sum(1 for k in statuses if not unres[k])
+            nv = N - nh
+            pp = []
+            if nh:
+                pp.append("%d %s" % (nh, P_NOT_HELPFUL))
+            if nv:
+                pp.append("%d %s" % (nv, P_NO_VICTIMS))
+            msg += " preemption: 0/%d nodes are available: %s." % (N, ", ".join(sorted(pp)))
             return None, msg, None
         scores = self.score(pod, feasible)
         best = max(scores[n.name]["total"] for n in feasible)

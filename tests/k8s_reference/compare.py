@@ -82,6 +82,11 @@ def compare_one(binary, d):
             first = first[len("infeasible: "):]
         rf, _, rp = ref["error"].partition(" preemption: ")
         ef, _, ep = first.partition(" preemption: ")
+        if not ep and " preemption: " in msg:
+            # eruplan put the PostFilter part after its own "placed K of N" line
+            ep = msg.split(" preemption: ", 1)[1].split("\n")[0]
+            if not NO_PREEMPTION:
+                out.append(("preemption-line", "kube-scheduler writes one line; eruplan: %r" % msg.strip().split("\n")[:2]))
         if rf != ef:
             out.append(("message", "reference: %s\n      eruplan:   %s" % (rf, ef)))
         elif rp != ep and not NO_PREEMPTION:

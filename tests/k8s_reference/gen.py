@@ -15,7 +15,10 @@ import sys
 import reference
 
 ALL = ["taints", "cordon", "nodeaffinity", "ports", "spread", "podaffinity", "runaff",
-       "init", "limits", "eph", "phases", "matchfields"]
+       "init", "limits", "eph", "phases", "matchfields", "zero", "nsselector", "hostlabel",
+       "unknownnode", "matchlabelkeys"]
+# not in "all": overcommit (running pods above allocatable), nohostlabel (nodes without
+# kubernetes.io/hostname: eruplan documents that it takes the node's name then)
 HOST = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
 APPS = ["web", "db", "cache", "batch", "api"]
@@ -33,6 +36,10 @@ def gen(seed, feats):
         name = style % i
         names.add(name)
         labels = {HOST: name}
+        if f("hostlabel") and rng.random() < 0.1:
+            labels[HOST] = name + ".internal"
+        if f("nohostlabel") and rng.random() < 0.1:
+            del labels[HOST]
         if rng.random() > 0.05 or not f("spread"):
             labels[ZONE] = "zone-%s" % "abcd"[rng.randrange(nzones)]
         if rng.random() < 0.5:
@@ -73,6 +80,8 @@ def gen(seed, feats):
             req["cpu"] = rng.choice(["100m", "250m", "500m", "1", "0.3", "1500m", "50m", "2"])
         if rng.random() > p_none:
             req["memory"] = rng.choice(["128Mi", "256Mi", "512Mi", "1Gi", "2Gi", "300M", "100Mi"])
+        if f("zero") and rng.random() < 0.15:
+            req[rng.choice(["cpu", "memory"])] = "0"
         if f("eph") and rng.random() < 0.2:
             req["ephemeral-storage"] = rng.choice(["1Gi", "4Gi"])
         if f("limits") and rng.random() < 0.2:
@@ -131,20 +140,31 @@ def gen(seed, feats):
         return {"matchExpressions": [{"key": "app", "operator": rng.choice(["In", "NotIn"]),
                                       "values": rng.sample(app_choices, rng.randint(1, 2))}]}
 
+    def ns_fields(t):
+        if f("nsselector") and rng.random() < 0.3:
+            c = rng.random()
+            if c < 0.4:
+                t["namespaces"] = rng.sample(["default", "other"], rng.randint(1, 2))
+            elif c < 0.7:
+                t["namespaceSelector"] = {}
+            else:
+                t["namespaceSelector"] = {"matchLabels": {"kubernetes.io/metadata.name": rng.choice(["default", "other"])}}
+        return t
+
     def pod_affinity(is_running):
         aff = {}
         keys = [HOST, ZONE]
         if rng.random() < 0.5:
-            t = {"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)}
+            t = ns_fields({"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)})
             aff.setdefault("podAntiAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = [t]
         if rng.random() < 0.4:
-            t = {"weight": rng.randint(1, 100), "podAffinityTerm": {"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)}}
+            t = {"weight": rng.randint(1, 100), "podAffinityTerm": ns_fields({"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)})}
             aff.setdefault("podAntiAffinity", {})["preferredDuringSchedulingIgnoredDuringExecution"] = [t]
         if rng.random() < (0.15 if is_running else 0.3):
-            t = {"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)}
+            t = ns_fields({"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)})
             aff.setdefault("podAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = [t]
         if rng.random() < 0.4:
-            t = {"weight": rng.randint(1, 100), "podAffinityTerm": {"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)}}
+            t = {"weight": rng.randint(1, 100), "podAffinityTerm": ns_fields({"labelSelector": sel(APPS), "topologyKey": rng.choice(keys)})}
             aff.setdefault("podAffinity", {})["preferredDuringSchedulingIgnoredDuringExecution"] = [t]
         return aff
 
@@ -185,6 +205,12 @@ def gen(seed, feats):
                          "spec": spec, "status": {"phase": phase}})
             k += 1
 
+    if f("unknownnode") and rng.random() < 0.2:
+        for j in range(rng.randint(1, 3)):
+            pods.append({"apiVersion": "v1", "kind": "Pod",
+                         "metadata": {"name": "gone%d" % j, "namespace": "default", "labels": dict(tlabels)},
+                         "spec": {"nodeName": "gone-node", "containers": containers(0.3)}, "status": {"phase": "Running"}})
+            running_web += 1
     tspec = {"containers": containers(0.25)}
     ic = init_containers()
     if ic:
@@ -260,6 +286,8 @@ def gen(seed, feats):
                 c["nodeAffinityPolicy"] = rng.choice(["Honor", "Ignore"])
             if rng.random() < 0.15:
                 c["nodeTaintsPolicy"] = rng.choice(["Honor", "Ignore"])
+            if f("matchlabelkeys") and rng.random() < 0.2:
+                c["matchLabelKeys"] = ["tier"]
             tscs.append(c)
         tspec["topologySpreadConstraints"] = tscs
     if f("podaffinity") and rng.random() < 0.5:

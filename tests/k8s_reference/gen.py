@@ -16,8 +16,9 @@ import reference
 
 ALL = ["taints", "cordon", "nodeaffinity", "ports", "spread", "podaffinity", "runaff",
        "init", "limits", "eph", "phases", "matchfields", "zero", "nsselector", "hostlabel",
-       "unknownnode", "matchlabelkeys"]
-# not in "all": overcommit (running pods above allocatable), nohostlabel (nodes without
+       "unknownnode", "matchlabelkeys", "extended", "noalloc", "initports", "dupes"]
+# not in "all": selector (running pods that match the Deployment's selector but not all of
+# its template's labels), overcommit (running pods above allocatable), nohostlabel (nodes without
 # kubernetes.io/hostname: eruplan documents that it takes the node's name then)
 HOST = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -65,11 +66,15 @@ def gen(seed, feats):
                  "pods": str(rng.choice([110, 110, 20, 8, 4]))}
         if f("eph") and rng.random() < 0.8:
             alloc["ephemeral-storage"] = rng.choice(["20Gi", "100Gi", "5Gi"])
+        if f("extended") and rng.random() < 0.4:
+            alloc["nvidia.com/gpu"] = str(rng.randint(1, 4))
+        if f("noalloc") and rng.random() < 0.05:
+            del alloc[rng.choice(["cpu", "memory", "pods"])]
         nodes.append({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels},
                       "spec": spec, "status": {"allocatable": alloc}})
 
     tlabels = {"app": "web"}
-    if rng.random() < 0.3:
+    if rng.random() < (0.9 if f("selector") else 0.3):
         tlabels["tier"] = "front"
 
     def resources(p_none=0.2):
@@ -84,6 +89,8 @@ def gen(seed, feats):
             req[rng.choice(["cpu", "memory"])] = "0"
         if f("eph") and rng.random() < 0.2:
             req["ephemeral-storage"] = rng.choice(["1Gi", "4Gi"])
+        if f("extended") and rng.random() < 0.15:
+            req["nvidia.com/gpu"] = str(rng.randint(1, 2))
         if f("limits") and rng.random() < 0.2:
             lim["cpu"] = rng.choice(["200m", "1"])
             req.pop("cpu", None)
@@ -128,6 +135,10 @@ def gen(seed, feats):
             c = {"name": "i%d" % j, "image": "img", "resources": resources(0.3)}
             if rng.random() < 0.4:
                 c["restartPolicy"] = "Always"
+                pp = ports()
+                if pp:
+                    c["ports"] = pp
+            elif f("initports"):
                 pp = ports()
                 if pp:
                     c["ports"] = pp
@@ -180,6 +191,8 @@ def gen(seed, feats):
             if app == "web" and rng.random() < 0.6:
                 app = "api"
             labels = dict(tlabels) if app == "web" else {"app": app}
+            if app == "web" and f("selector") and rng.random() < 0.5:
+                labels = {"app": "web"}
             spec = {"nodeName": name, "containers": containers(0.3)}
             ic = init_containers()
             if ic:
@@ -205,6 +218,9 @@ def gen(seed, feats):
                          "spec": spec, "status": {"phase": phase}})
             k += 1
 
+    if f("dupes") and pods and rng.random() < 0.2:
+        for j in range(rng.randint(1, 3)):
+            pods.append(json.loads(json.dumps(rng.choice(pods))))
     if f("unknownnode") and rng.random() < 0.2:
         for j in range(rng.randint(1, 3)):
             pods.append({"apiVersion": "v1", "kind": "Pod",

@@ -78,8 +78,14 @@ std::string node_list(const std::vector<KNode>& nodes) {
   std::string out = R"({"kind": "List", "apiVersion": "v1", "items": [)";
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const KNode& n = nodes[i];
+    // kubernetes.io/hostname = the name, as the kubelet sets it (a Kubernetes
+    // Node without it lacks it), unless the labels give it.
+    std::string labels = n.labels;
+    if (labels.find("kubernetes.io/hostname") == std::string::npos)
+      labels.insert(1,
+                    R"("kubernetes.io/hostname": ")" + n.name + (labels == "{}" ? "\"" : "\", "));
     out += (i ? ", " : "") + std::string(R"({"kind": "Node", "metadata": {"name": ")") + n.name +
-           R"(", "labels": )" + n.labels + R"(}, "spec": )" + n.spec +
+           R"(", "labels": )" + labels + R"(}, "spec": )" + n.spec +
            R"(, "status": {"allocatable": {"cpu": ")" + n.cpu + R"(", "memory": "8Gi", "pods": ")" +
            n.pods + R"("}}})";
   }
@@ -535,8 +541,9 @@ TEST_CASE("k8s runs: a zone spread with one zone full; the message counts every 
   r = plan(nodes, deployment(6, spread));
   CHECK(r.exit == ExitCode::Infeasible);
   CHECK(r.err.find("0/3 nodes are available: 1 Too many pods, 2 node(s) didn't match pod "
-                   "topology spread constraints.\nplaced 5 of 6; the 6th could not be placed") !=
-        std::string::npos);
+                   "topology spread constraints. preemption: 0/3 nodes are available: 3 No "
+                   "preemption victims found for incoming pod.\nplaced 5 of 6; the 6th could "
+                   "not be placed") != std::string::npos);
 }
 
 TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
@@ -554,7 +561,9 @@ TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
   r = plan(nodes, deployment(3, spec));
   CHECK(r.exit == ExitCode::Infeasible);
   CHECK(r.err.find("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
-                   "match pod anti-affinity rules.\nplaced 2 of 3; the 3rd could not be placed") !=
+                   "match pod anti-affinity rules. preemption: 0/3 nodes are available: 1 "
+                   "Preemption is not helpful for scheduling, 2 No preemption victims found for "
+                   "incoming pod.\nplaced 2 of 3; the 3rd could not be placed") !=
         std::string::npos);
 }
 

@@ -84,9 +84,9 @@ TEST_CASE("namespaces: bad input names the file, line:col and field path") {
 
 TEST_CASE("namespaces: plan --namespaces exits 3 on a bad file and matches by label") {
   const std::string nodes = R"({"kind": "List", "items": [
-    {"kind": "Node", "metadata": {"name": "n1", "labels": {}},
+    {"kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
      "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}},
-    {"kind": "Node", "metadata": {"name": "n2", "labels": {}},
+    {"kind": "Node", "metadata": {"name": "n2", "labels": {"kubernetes.io/hostname": "n2"}},
      "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "10"}}}]})";
   const std::string pods = R"({"kind": "List", "items": [
     {"kind": "Pod", "metadata": {"name": "m", "namespace": "mon", "labels": {"app": "m"}},

@@ -59,8 +59,7 @@ inline Status fit(const Node& node, const std::vector<const Pod*>& pods, const I
   for (const Pod* q : pods) cpu += q->milli_cpu, mem += q->memory;
   bool unresolvable = false;
   if (static_cast<std::int64_t>(pods.size()) + 1 > node.pods) {
-    s.reasons.push_back("Too many pods");
-    unresolvable = unresolvable || node.pods < 1;
+    s.reasons.push_back("Too many pods");  // never Unresolvable in fitsRequest
   }
   if (p.milli_cpu > 0 && p.milli_cpu > node.milli_cpu - cpu) {
     s.reasons.push_back("Insufficient cpu");

@@ -139,7 +139,8 @@ void compare_scores(const Expectation& e, const Outcome& o, std::vector<std::str
   for (const auto& [name, want] : *e.scores) {
     size_t i = 0;
     const NodeCapacity* node = o.has_capacity() ? o.find(name, &i) : nullptr;
-    if (node == nullptr || i >= o.result.scores.size() || node->capacity <= 0) {
+    if (node == nullptr || i >= o.result.scores.size() || node->capacity <= 0 ||
+        o.result.scores[i].filtered) {
       diffs.push_back("scores." + name + ": no score (not a feasible node of a score plan)");
       continue;
     }

@@ -107,6 +107,7 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
                std::unordered_map<std::string_view, std::int64_t>& seen, Inventory& inventory) {
   const Doc& doc = r.doc();
   Node node;
+  node.kubernetes = true;
   std::array<ValueId, kKubeNodeFields.size()> object;  // its kind is the list's to check
   pick(r, at, item, kKubeNodeFields, object.data(),
        {kube_node_field::kMetadata, kube_node_field::kSpec, kube_node_field::kStatus});

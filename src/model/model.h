@@ -298,6 +298,9 @@ struct Node {
   std::string name;                                        // unique, non-empty
   SharedList<std::pair<std::string, std::string>> labels;  // sorted by key; shared (intern)
   bool available = true;                                   // false = cordoned
+  // Read from a Kubernetes Node object: its labels are all it has (the
+  // kubernetes profile then adds no kubernetes.io/hostname of its own).
+  bool kubernetes = false;
   // The cores. A node given as `cpu: N` with nothing per core (no numa, no
   // usage.cpu_map) keeps them as a count: N cores "0".."N-1" of share_base
   // pieces, none used, so a large memory-mode inventory costs no per-core

@@ -242,7 +242,7 @@ void write_report_document(W& w, const Report& report) {
     w.key("scores");
     w.begin_object();
     for (size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].capacity <= 0) continue;
+      if (nodes[i].capacity <= 0 || outcome->scores[i].filtered) continue;
       const NodeScore& sc = outcome->scores[i];
       w.key(name(nodes[i]));
       w.begin_object();

@@ -201,12 +201,13 @@ void append_node_table(std::string& out, const Report& report) {
   existing_w = std::max(existing_w, total_ex.len);
   new_w = std::max(new_w, total_nw.len);
   // score (SPEC §9): each node's total for its first new instance; "-" where
-  // the node has no room.
+  // the node has no room or (the kubernetes profile) a filter rejected it.
   const bool with_score = report.outcome != nullptr && !report.outcome->scores.empty();
   size_t score_w = 5;  // "TOTAL"
   const auto score_text = [&](size_t i) {
-    return nodes[i].capacity > 0 ? number_text(report.outcome->scores[i].total)
-                                 : NumberText{{'-'}, 1};
+    return nodes[i].capacity > 0 && !report.outcome->scores[i].filtered
+               ? number_text(report.outcome->scores[i].total)
+               : NumberText{{'-'}, 1};
   };
   if (with_score)
     for (size_t i = 0; i < nodes.size(); ++i) score_w = std::max(score_w, score_text(i).len);

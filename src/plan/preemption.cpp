@@ -60,7 +60,8 @@ bool beyond_node(const Node& node, const Request& request, const std::string& ki
   if (kind == "cpu") return request.uses_cpu_fit() && request.cpu > node.cpu_total();
   if (kind == "memory") return request.memory > node.memory;
   if (kind == "storage") return request.storage > node.storage;
-  if (kind == "instances") return node.max_instances == 0;
+  // Kubernetes' fitsRequest never marks "Too many pods" unresolvable.
+  if (kind == "instances") return false;
   for (const auto& [name, n] : request.extended)
     if (name == kind) {
       const ExtendedResource* e = node.find_extended(name);

@@ -120,6 +120,15 @@ bool queue_less(const Request& a, const Request& b, QueueSort sort) {
   return false;
 }
 
+// Kubernetes' FitError prints the PostFilter's "preemption: ..." after the
+// filters' "0/N nodes are available: ..." on the same line; eruplan's own
+// lines ("placed K of N; ...") follow it.
+void append_to_first_line(std::string& message, const std::string& sentence) {
+  if (sentence.empty()) return;
+  const std::size_t end = std::min(message.find('\n'), message.size());
+  message.insert(end, (end == 0 ? "" : " ") + sentence);
+}
+
 struct Planner {
   Inventory& state;
   const std::vector<Request>& requests;
@@ -315,7 +324,14 @@ struct Planner {
     place_first(request, scratch, input, placeable(input, request), &local);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : input.capacity->nodes) nodes.push_back(nc.node);
-    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
+    // The kubernetes profile: a node keeps the status of the first filter
+    // that rejected it in the failing cycle (its code decides whether the
+    // node is dry-run at all); NodeResourcesFit's is asked again as pods go.
+    const std::vector<K8sStatus>& rejected = placement.first.rejected;
+    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) -> FilterVerdict {
+      if (n < rejected.size() && !rejected[n].ok() && rejected[n].plugin != "NodeResourcesFit")
+        return {rejected[n].unresolvable ? FilterCode::Unresolvable : FilterCode::Unschedulable,
+                rejected[n].reasons};
       return capacity_filter(inv, request, n);
     };
     const PreemptionResult r =
@@ -327,7 +343,7 @@ struct Planner {
     if (r.chosen)
       message += "\n" + preemption_line(state, *r.chosen);
     else
-      message += (message.empty() ? "" : " ") + r.message;
+      append_to_first_line(message, r.message);
   }
 
   // --preempt: the instances the strategy places, then one at a time: on
@@ -387,8 +403,8 @@ struct Planner {
     if (placed == request.count || min_ok) {
       out.status = placed == request.count ? RequestStatus::Placed : RequestStatus::Partial;
       out.placed = placed;
-      if (out.status == RequestStatus::Partial)
-        out.reason = placement.first.message + (why.empty() ? "" : " " + why);
+      if (out.status == RequestStatus::Partial) out.reason = placement.first.message;
+      append_to_first_line(out.reason, why);
       if (undo != nullptr) undo->absorb(std::move(local));
       unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
       return out;
@@ -401,7 +417,8 @@ struct Planner {
     out.preemptions.clear();
     out.status = RequestStatus::Rejected;
     out.placed = 0;
-    out.reason = placement.first.message + (why.empty() ? "" : " " + why);
+    out.reason = placement.first.message;
+    append_to_first_line(out.reason, why);
     if (request.min_count > 0 && strategy_row(request.strategy).min_count) {
       out.reason += "; placed " + std::to_string(placed) + ", needs at least " +
                     std::to_string(request.min_count);

@@ -145,6 +145,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
   StrategyResult result;
   result.deploy.assign(in.infos.size(), 0);
   result.scores.resize(in.infos.size());
+  for (NodeScore& s : result.scores) s.filtered = true;  // until the first cycle scores it
 
   // Node-local: the filters before NodeResourcesFit, and the static scores.
   K8sCycle local;
@@ -354,8 +355,8 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       k8s_prefilter_interpod(cycle);
       std::vector<std::uint32_t> none;
       result.outcome = StrategyOutcome::Infeasible;
-      result.message = k8s_unschedulable_message(k8s_filter_all(in, run, cycle, placed, none),
-                                                 replica, in.count);
+      result.rejected = k8s_filter_all(in, run, cycle, placed, none);
+      result.message = k8s_unschedulable_message(result.rejected, replica, in.count);
       std::fill(result.deploy.begin(), result.deploy.end(), 0);
       return result;
     }

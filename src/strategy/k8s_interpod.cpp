@@ -61,13 +61,13 @@ K8sStatus k8s_filter_interpod(const K8sCycle& c, std::uint32_t i) {
   bool exist = true;
   for (const PodAffinityTerm& t : pod.affinity.required) {
     const std::string* v = find_label(labels, t.topology_key);
-    if (!v) return K8sStatus::fail(std::string(k8s_reason::kAffinity));
+    if (!v) return K8sStatus::fail_unresolvable(std::string(k8s_reason::kAffinity));
     const auto it = c.affinity_counts.find({t.topology_key, *v});
     if (it == c.affinity_counts.end() || it->second <= 0) exist = false;
   }
   if (!exist && !(c.affinity_counts.empty() &&
                   matches_all(*k.inventory, pod.affinity.required, pod.ns, pod.ns, pod.labels)))
-    return K8sStatus::fail(std::string(k8s_reason::kAffinity));
+    return K8sStatus::fail_unresolvable(std::string(k8s_reason::kAffinity));
   // The pod's anti-affinity.
   for (const PodAffinityTerm& t : pod.anti_affinity.required) {
     const std::string* v = find_label(labels, t.topology_key);

@@ -2,6 +2,7 @@
 // NodeUnschedulable, NodeName, TaintToleration, NodeAffinity and NodePorts,
 // each as kube-scheduler's plugin of that name decides and scores.
 #include <algorithm>
+#include <iterator>
 
 #include "k8s_profile.h"
 
@@ -9,7 +10,7 @@ namespace eruplan {
 
 Labels k8s_node_labels(const Node& node) {
   Labels out(node.labels.begin(), node.labels.end());
-  if (!find_label(out, kHostnameLabel)) {
+  if (!node.kubernetes && !find_label(out, kHostnameLabel)) {
     const auto at = std::lower_bound(out.begin(), out.end(), kHostnameLabel,
                                      [](const auto& l, std::string_view k) { return l.first < k; });
     out.insert(at, {std::string(kHostnameLabel), node.name});
@@ -26,6 +27,34 @@ bool k8s_required_node_affinity(const PodScheduling& pod, const Labels& labels,
   if (!pod.node_affinity.required) return true;
   return std::any_of(pod.node_affinity.required->begin(), pod.node_affinity.required->end(),
                      [&](const NodeSelectorTerm& t) { return t.matches(labels, name); });
+}
+
+std::optional<std::vector<std::string>> k8s_prefilter_node_names(const PodScheduling& pod) {
+  if (!pod.node_affinity.required || pod.node_affinity.required->empty()) return std::nullopt;
+  std::vector<std::string> names;  // sorted, unique
+  for (const NodeSelectorTerm& t : *pod.node_affinity.required) {
+    std::optional<std::vector<std::string>> term;
+    for (const Requirement& r : t.fields) {
+      if (r.key != "metadata.name" || r.op != SelectorOp::In) continue;
+      std::vector<std::string> values = r.values;
+      std::sort(values.begin(), values.end());
+      values.erase(std::unique(values.begin(), values.end()), values.end());
+      if (!term) {
+        term = std::move(values);
+        continue;
+      }
+      std::vector<std::string> both;
+      std::set_intersection(term->begin(), term->end(), values.begin(), values.end(),
+                            std::back_inserter(both));
+      term = std::move(both);
+    }
+    if (!term) return std::nullopt;  // the terms are ORed: any node may match this one
+    std::vector<std::string> joined;
+    std::set_union(names.begin(), names.end(), term->begin(), term->end(),
+                   std::back_inserter(joined));
+    names = std::move(joined);
+  }
+  return names;
 }
 
 bool k8s_untolerated_taint(const Node& node, const std::vector<Toleration>& tolerations) {
@@ -70,19 +99,19 @@ K8sStatus k8s_filter_node_unschedulable(const K8sCycle& c, std::uint32_t i) {
   if (std::any_of(tolerations.begin(), tolerations.end(),
                   [&](const Toleration& t) { return t.tolerates(unschedulable); }))
     return {};
-  return K8sStatus::fail(std::string(k8s_reason::kUnschedulable));
+  return K8sStatus::fail_unresolvable(std::string(k8s_reason::kUnschedulable));
 }
 
 K8sStatus k8s_filter_node_name(const K8sCycle& c, std::uint32_t i) {
   const std::string& want = c.cluster->pod->node_name;
   if (want.empty() || want == c.cluster->inventory->nodes[i].name) return {};
-  return K8sStatus::fail(std::string(k8s_reason::kNodeName));
+  return K8sStatus::fail_unresolvable(std::string(k8s_reason::kNodeName));
 }
 
 K8sStatus k8s_filter_taint_toleration(const K8sCycle& c, std::uint32_t i) {
   if (!k8s_untolerated_taint(c.cluster->inventory->nodes[i], c.cluster->request->tolerations))
     return {};
-  return K8sStatus::fail(std::string(k8s_reason::kTaint));
+  return K8sStatus::fail_unresolvable(std::string(k8s_reason::kTaint));
 }
 
 // nodeSelector, required terms, and an eruplan request's node_filter (its
@@ -92,7 +121,7 @@ K8sStatus k8s_filter_node_affinity(const K8sCycle& c, std::uint32_t i) {
   if (c.cluster->request->filter.accepts(node) &&
       k8s_required_node_affinity(*c.cluster->pod, c.cluster->labels[i], node.name))
     return {};
-  return K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
+  return K8sStatus::fail_unresolvable(std::string(k8s_reason::kNodeAffinity));
 }
 
 namespace {

@@ -153,6 +153,13 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   run.info_of.assign(n_nodes, -1);
   for (std::size_t k = 0; k < in.infos.size(); ++k)
     run.info_of[in.infos[k].node] = static_cast<std::int64_t>(k);
+  if (const auto names = k8s_prefilter_node_names(*run.pod)) {
+    run.terms_conflict = names->empty();
+    run.prefiltered_out.assign(n_nodes, 1);
+    for (std::uint32_t i = 0; i < n_nodes; ++i)
+      if (std::binary_search(names->begin(), names->end(), inv.nodes[i].name))
+        run.prefiltered_out[i] = 0;
+  }
   return std::nullopt;
 }
 
@@ -180,6 +187,14 @@ std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run
   feasible.clear();
   for (const std::uint32_t i : run.order) {
     K8sStatus status;
+    if (!run.prefiltered_out.empty() && run.prefiltered_out[i]) {
+      // Not among the nodes NodeAffinity's PreFilter kept: no filter runs.
+      status = K8sStatus::fail_unresolvable(std::string(
+          run.terms_conflict ? k8s_reason::kTermsConflict : k8s_reason::kPreFilterNodeAffinity));
+      status.plugin = "NodeAffinity";
+      statuses[i] = std::move(status);
+      continue;
+    }
     for (const Filter& f : kBefore)
       if (!apply(f, i, status)) break;
     if (status.ok() && run.fit[i].capacity >= 0 && placed[i] >= run.fit[i].capacity) {
@@ -187,7 +202,7 @@ std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run
       status.plugin = "NodeResourcesFit";
     }
     if (status.ok() && run.fit[i].capacity < 0) {  // filtered out before the capacity pass
-      status = K8sStatus::fail(std::string(k8s_reason::kNodeAffinity));
+      status = K8sStatus::fail_unresolvable(std::string(k8s_reason::kNodeAffinity));
       status.plugin = "NodeAffinity";
     }
     if (status.ok())
@@ -222,12 +237,18 @@ std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRu
 std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
                                       std::int64_t count) {
   std::map<std::string, std::int64_t> counts;
+  bool prefilter_failed = false;
   for (const K8sStatus& s : statuses)
-    for (const std::string& reason : s.reasons) ++counts[reason];
+    for (const std::string& reason : s.reasons)
+      if (reason == k8s_reason::kTermsConflict) prefilter_failed = true;
+  if (!prefilter_failed)  // else a PreFilter's reason alone, not counted per node
+    for (const K8sStatus& s : statuses)
+      for (const std::string& reason : s.reasons) ++counts[reason];
   std::vector<std::string> parts;
   for (const auto& [reason, n] : counts) parts.push_back(std::to_string(n) + " " + reason);
   std::sort(parts.begin(), parts.end());
   std::string message = "0/" + std::to_string(statuses.size()) + " nodes are available";
+  if (prefilter_failed) message += ": " + std::string(k8s_reason::kTermsConflict);
   for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
   message += ".";
   if (replica > 0)
@@ -264,6 +285,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
   StrategyResult result;
   result.deploy.assign(in.infos.size(), 0);
   result.scores.resize(in.infos.size());
+  for (NodeScore& s : result.scores) s.filtered = true;  // until the first cycle scores it
   std::vector<std::int64_t> placed(inv.nodes.size(), 0);
   SplitMix64 random(scoring.tie_seed);
   std::vector<std::uint32_t> feasible;
@@ -277,6 +299,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
     if (feasible.empty()) {
       result.outcome = StrategyOutcome::Infeasible;
       result.message = k8s_unschedulable_message(statuses, replica, in.count);
+      result.rejected = std::move(statuses);
       std::fill(result.deploy.begin(), result.deploy.end(), 0);
       return result;
     }

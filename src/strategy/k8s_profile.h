@@ -28,15 +28,6 @@
 
 namespace eruplan {
 
-// A filter's verdict: no reasons = the node passes. Reasons are
-// kube-scheduler's own strings.
-struct K8sStatus {
-  std::vector<std::string> reasons;
-  std::string_view plugin;  // the filter plugin that failed (k8s_filter_all sets it)
-  bool ok() const { return reasons.empty(); }
-  static K8sStatus fail(std::string reason) { return K8sStatus{{std::move(reason)}, {}}; }
-};
-
 // A pod on a node as the plugins see it: running (from --pods) or a
 // replica placed earlier in this run.
 struct K8sPod {
@@ -61,6 +52,11 @@ inline constexpr std::string_view kAffinity = "node(s) didn't match pod affinity
 inline constexpr std::string_view kAntiAffinity = "node(s) didn't match pod anti-affinity rules";
 inline constexpr std::string_view kExistingAntiAffinity =
     "node(s) didn't satisfy existing pods anti-affinity rules";
+// NodeAffinity's PreFilter: the nodes its matchFields metadata.name In
+// terms leave out, and the terms naming no node in common.
+inline constexpr std::string_view kPreFilterNodeAffinity =
+    "node(s) didn't satisfy plugin(s) [NodeAffinity]";
+inline constexpr std::string_view kTermsConflict = "pod affinity terms conflict";
 }  // namespace k8s_reason
 
 inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
@@ -71,8 +67,8 @@ inline constexpr std::int64_t kMaxNodeScore = 100;
 struct K8sCluster {
   const Inventory* inventory = nullptr;
   const Request* request = nullptr;
-  const PodScheduling* pod = nullptr;  // the pod to place
-  std::vector<Labels> labels;  // per inventory node; kubernetes.io/hostname added when absent
+  const PodScheduling* pod = nullptr;     // the pod to place
+  std::vector<Labels> labels;             // per inventory node, as k8s_node_labels gives them
   std::vector<std::vector<K8sPod>> pods;  // per inventory node: running, then placed
   // System default spreading (zone 5, hostname 3, ScheduleAnyway) over the
   // workload's pods, when the pod has no constraints of its own.
@@ -94,11 +90,19 @@ struct K8sCycle {
 };
 
 // --- plugin helpers (k8s_node_filters.cpp) -------------------------------
-// The node's labels with kubernetes.io/hostname = its name when absent.
+// The node's labels; an eruplan inventory node's get kubernetes.io/hostname
+// = its name when absent (a Kubernetes Node's stay as they are: Kubernetes
+// reads a missing label as missing).
 Labels k8s_node_labels(const Node& node);
 // nodeSelector and required node affinity (spread's nodeAffinityPolicy).
 bool k8s_required_node_affinity(const PodScheduling& pod, const Labels& labels,
                                 std::string_view name);
+// NodeAffinity's PreFilter: when every required node affinity term has a
+// matchFields metadata.name In requirement, the names the terms allow
+// (each term's In lists intersected, the terms' sets joined); nullopt when
+// some term names no node that way (every node may pass). An empty set:
+// the terms conflict.
+std::optional<std::vector<std::string>> k8s_prefilter_node_names(const PodScheduling& pod);
 // Some NoSchedule or NoExecute taint no toleration matches.
 bool k8s_untolerated_taint(const Node& node, const std::vector<Toleration>& tolerations);
 // A term of `owner` (in namespace owner_ns) matches a pod (ns, labels):
@@ -167,6 +171,10 @@ struct K8sRun {
   std::vector<std::uint32_t> order;   // every node, in name order
   std::vector<K8sFit> fit;            // per node
   std::vector<std::int64_t> info_of;  // per node: its place in the infos, or -1
+  // NodeAffinity's PreFilter: per node, left out by the pod's matchFields
+  // (empty: none is); every node is when the terms conflict.
+  std::vector<char> prefiltered_out;
+  bool terms_conflict = false;
 };
 // Fills `run`; a result when the run ends before any cycle (count 0, too
 // many replicas for an unlimited cluster).

@@ -67,7 +67,7 @@ K8sStatus k8s_filter_spread(const K8sCycle& c, std::uint32_t i) {
   for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {
     const TopologySpreadConstraint& s = c.hard_spread[ci];
     const std::string* value = find_label(k.labels[i], s.topology_key);
-    if (!value) return K8sStatus::fail(std::string(k8s_reason::kSpreadLabel));
+    if (!value) return K8sStatus::fail_unresolvable(std::string(k8s_reason::kSpreadLabel));
     const auto& counts = c.spread_counts[ci];
     std::int64_t min = INT32_MAX;
     for (const auto& [v, n] : counts) min = std::min(min, n);

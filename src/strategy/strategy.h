@@ -31,6 +31,22 @@ struct StrategyInfo {
 
 enum class StrategyOutcome { Deployed, Infeasible, AlreadySatisfied };
 
+// A kubernetes-profile filter's verdict on a node (k8s_profile.h): no
+// reasons = the node passes. Reasons are kube-scheduler's own strings; its
+// status code is Unschedulable, or UnschedulableAndUnresolvable
+// (`unresolvable`) where evicting pods cannot make the node pass, which
+// preemption then skips ("Preemption is not helpful for scheduling").
+struct K8sStatus {
+  std::vector<std::string> reasons;
+  std::string_view plugin;  // the filter plugin that failed (k8s_filter_all sets it)
+  bool unresolvable = false;
+  bool ok() const { return reasons.empty(); }
+  static K8sStatus fail(std::string reason) { return K8sStatus{{std::move(reason)}, {}, false}; }
+  static K8sStatus fail_unresolvable(std::string reason) {
+    return K8sStatus{{std::move(reason)}, {}, true};
+  }
+};
+
 // The score strategy's scores of one node for its first new instance (SPEC §9).
 struct NodeScore {
   std::int64_t fit = 0;       // unweighted
@@ -39,6 +55,9 @@ struct NodeScore {
   // The kubernetes profile: every score plugin's normalized score, in the
   // order of kK8sScorePlugins (k8s_profile.h); empty otherwise.
   std::vector<std::int64_t> plugins;
+  // The kubernetes profile: a filter rejected the node for the first replica,
+  // so it has no scores (kube-scheduler scores the feasible nodes only).
+  bool filtered = false;
 };
 
 struct StrategyResult {
@@ -53,6 +72,9 @@ struct StrategyResult {
   // node that replica went to (-1: none).
   std::vector<std::string> first_filtered;
   std::int64_t first_pick = -1;
+  // The kubernetes profile, Infeasible: the cycle that found no node, each
+  // inventory node's status (what preemption reads).
+  std::vector<K8sStatus> rejected;
 };
 
 // Part I's strategies need only the infos and three numbers.

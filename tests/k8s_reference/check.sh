@@ -1,0 +1,13 @@
+#!/bin/sh
+# The kubernetes profile against tests/k8s_reference's Python model of
+# kube-scheduler v1.35: compare.py on a fixed set of seeded clusters (every
+# feature), each disagreement a failure. Without python3: skipped (77).
+# Usage: check.sh ERUPLAN_BINARY SOURCE_DIR
+set -eu
+bin=$1
+src=$2
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "python3 is not installed: skipped"
+  exit 77
+fi
+exec python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all --from 1 --count 300

@@ -33,10 +33,12 @@ class ByteStream {
   virtual std::uint64_t size() const = 0;
 };
 
-// A text in memory as a ByteStream.
-class TextStream : public ByteStream {
+// A text in memory, not owned, as a ByteStream.
+class ViewStream : public ByteStream {
  public:
-  explicit TextStream(std::string text) : text_(std::move(text)) {}
+  explicit ViewStream(std::string_view text) : text_(text) {}
+  ViewStream(const ViewStream&) = delete;
+  ViewStream& operator=(const ViewStream&) = delete;
   std::size_t read(char* out, std::size_t n) override {
     n = std::min(n, text_.size() - at_);
     std::memcpy(out, text_.data() + at_, n);
@@ -50,8 +52,18 @@ class TextStream : public ByteStream {
   std::uint64_t size() const override { return text_.size(); }
 
  private:
-  std::string text_;
+  std::string_view text_;
   std::size_t at_ = 0;
+};
+
+// A text in memory, owned, as a ByteStream (the text is a base so that it
+// exists before the view over it).
+struct OwnedText {
+  std::string text;
+};
+class TextStream : private OwnedText, public ViewStream {
+ public:
+  explicit TextStream(std::string text) : OwnedText{std::move(text)}, ViewStream(OwnedText::text) {}
 };
 
 struct Source {

@@ -395,27 +395,6 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
 // ordinary (malformed JSON anywhere, a NUL, an odd root) gives up: PodListRead undoes what was read
 // and the whole file is read again as a document, which reports it as always.
 
-// A text in memory as a ByteStream (a pod list passed as text).
-class ViewStream : public ByteStream {
- public:
-  explicit ViewStream(std::string_view text) : text_(text) {}
-  std::size_t read(char* out, std::size_t n) override {
-    n = std::min(n, text_.size() - at_);
-    std::memcpy(out, text_.data() + at_, n);
-    at_ += n;
-    return n;
-  }
-  bool rewind() override {
-    at_ = 0;
-    return true;
-  }
-  std::uint64_t size() const override { return text_.size(); }
-
- private:
-  std::string_view text_;
-  std::size_t at_ = 0;
-};
-
 // The newlines in [p, e): 16 byte counters at a time, which compilers turn
 // into vector compares (std::count widens every byte to 64 bits, which
 // showed at 10% of reading a 675 MB pod list).

@@ -107,9 +107,7 @@ void write_request(W& w, const Request& r) {
     w.key("scoring");
     w.begin_object();
     w.key("type");
-    w.string(sc.type == ScoringType::LeastAllocated  ? "least_allocated"
-             : sc.type == ScoringType::MostAllocated ? "most_allocated"
-                                                     : "requested_to_capacity_ratio");
+    w.string(name_of(kScoringTypeNames, sc.type));
     w.key("resources");
     w.begin_array();
     for (const ScoringResource& res : sc.resources) {

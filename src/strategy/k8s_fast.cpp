@@ -490,8 +490,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     std::int64_t flat_total = 0;
     for (std::size_t p = 0; p < 4; ++p)
       if (!used[p]) flat_total += kK8sScorePlugins[p].weight * kFlat[p];
-    std::int64_t best_total = 0;
-    std::size_t best = 0, ties = 0;
+    HostPick pick(scoring.tie_random, random);
     for (std::size_t f = 0; f < nf; ++f) {
       const std::uint32_t i = feasible[f];
       const NodeScore& r = resources[i];
@@ -511,17 +510,10 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
                        0};  // ImageLocality: eruplan knows no images
         out.total = total;
       }
-      if (f == 0 || total > best_total) {
-        best = f;
-        best_total = total;
-        ties = 1;
-      } else if (total == best_total) {
-        ++ties;
-        if (scoring.tie_random && random.next() % ties == 0) best = f;
-      }
+      pick.offer(f, total);
     }
     // Reserve: the replica joins its node's pods and domains.
-    const std::uint32_t c = feasible[best];
+    const std::uint32_t c = feasible[pick.best()];
     if (replica == 0) result.first_pick = c;
     ++placed[c];
     if (placed[c] == 1)

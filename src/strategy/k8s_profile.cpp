@@ -426,8 +426,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
     const std::vector<std::int64_t> plugin_scores[] = {
         k8s_score_taint_toleration(cycle, feasible), k8s_score_node_affinity(cycle, feasible),
         k8s_score_spread(cycle, feasible), k8s_score_interpod(cycle, feasible)};
-    std::int64_t best_total = 0;
-    std::size_t best = 0, ties = 0;
+    HostPick pick(scoring.tie_random, random);
     for (std::size_t f = 0; f < feasible.size(); ++f) {
       const std::uint32_t i = feasible[f];
       NodeScore score = k8s_resource_score(in, run, i, placed[i]);
@@ -443,17 +442,9 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
       score.total = total;
       if (replica == 0 && run.info_of[i] >= 0)
         result.scores[static_cast<std::size_t>(run.info_of[i])] = score;
-      // Pick: nodes in name order.
-      if (f == 0 || total > best_total) {
-        best = f;
-        best_total = total;
-        ties = 1;
-      } else if (total == best_total) {
-        ++ties;
-        if (scoring.tie_random && random.next() % ties == 0) best = f;
-      }
+      pick.offer(f, total);  // nodes in name order
     }
-    const std::uint32_t chosen = feasible[best];
+    const std::uint32_t chosen = feasible[pick.best()];
     if (replica == 0) result.first_pick = chosen;
     ++placed[chosen];
     run.cluster.pods[chosen].push_back({&run.pod->ns, &run.pod->labels, run.pod});

@@ -24,6 +24,7 @@
 
 #include "capacity.h"
 #include "model.h"
+#include "random.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -148,6 +149,32 @@ inline constexpr K8sScorePlugin kK8sScorePlugins[] = {
     {"TaintToleration", 3},  {"NodeAffinity", 2},     {"PodTopologySpread", 2},
     {"InterPodAffinity", 2}, {"NodeResourcesFit", 1}, {"NodeResourcesBalancedAllocation", 1},
     {"ImageLocality", 1},
+};
+
+// kube-scheduler's selectHost over the feasible nodes' totals, offered in
+// name order: the highest total; among equal ones the first, or (random)
+// one of them uniformly, by reservoir sampling on the seeded generator.
+class HostPick {
+ public:
+  HostPick(bool random, SplitMix64& generator) : random_(random), generator_(generator) {}
+  void offer(std::size_t f, std::int64_t total) {
+    if (ties_ == 0 || total > best_total_) {
+      best_ = f;
+      best_total_ = total;
+      ties_ = 1;
+    } else if (total == best_total_) {
+      ++ties_;
+      if (random_ && generator_.next() % ties_ == 0) best_ = f;
+    }
+  }
+  std::size_t best() const { return best_; }
+
+ private:
+  bool random_;
+  SplitMix64& generator_;
+  std::int64_t best_total_ = 0;
+  std::size_t best_ = 0;
+  std::uint64_t ties_ = 0;
 };
 
 // --- The run (k8s_profile.cpp): what the fast path and the reference share --

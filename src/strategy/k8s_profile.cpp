@@ -60,13 +60,21 @@ std::int64_t replicas_tried(const StrategyInput& in) {
   return in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
 }
 
+// Running pods: the inventory's and the nodes' shared ones.
+std::int64_t running_pods(const Inventory& inv) {
+  auto n = static_cast<std::int64_t>(inv.pods.get().size());
+  for (const Node& node : inv.nodes)
+    if (node.shared_pods) n += static_cast<std::int64_t>(node.shared_pods->pods.size());
+  return n;
+}
+
 }  // namespace
 
 double k8s_profile_steps(const StrategyInput& in) {
   if (in.count <= 0 || in.inventory == nullptr) return 0;
   // The fast path reads the pods once, then checks every node per replica:
   // pods + tried * nodes, in floating point (no overflow).
-  return static_cast<double>(in.inventory->pods.get().size()) +
+  return static_cast<double>(running_pods(*in.inventory)) +
          static_cast<double>(replicas_tried(in)) * static_cast<double>(in.inventory->nodes.size());
 }
 
@@ -75,7 +83,7 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
   if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
-  const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
+  const std::int64_t pods = running_pods(*in.inventory);
   if (k8s_profile_steps(in) + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   return "too large: the kubernetes profile checks every node for each replica: " +
          std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +
@@ -119,12 +127,16 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   cluster.pods.resize(n_nodes);
   run.nonzero_cpu_extra.assign(n_nodes, 0);
   run.nonzero_memory_extra.assign(n_nodes, 0);
-  for (const RunningPod& p : inv.pods.get()) {
-    if (p.node >= n_nodes) continue;
-    cluster.pods[p.node].push_back({&p.ns, &p.labels, p.scheduling.get()});
-    run.nonzero_cpu_extra[p.node] += p.nonzero_cpu - p.cpu;
-    run.nonzero_memory_extra[p.node] += p.nonzero_memory - p.memory;
-  }
+  auto add_pod = [&](const RunningPod& p, std::uint32_t node) {
+    cluster.pods[node].push_back({&p.ns, &p.labels, p.scheduling.get()});
+    run.nonzero_cpu_extra[node] += p.nonzero_cpu - p.cpu;
+    run.nonzero_memory_extra[node] += p.nonzero_memory - p.memory;
+  };
+  for (const RunningPod& p : inv.pods.get())
+    if (p.node < n_nodes) add_pod(p, p.node);
+  for (std::uint32_t i = 0; i < n_nodes; ++i)
+    if (inv.nodes[i].shared_pods)
+      for (const RunningPod& p : inv.nodes[i].shared_pods->pods) add_pod(p, i);
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
     zone.max_skew = 5;

@@ -504,4 +504,38 @@ items:
                             "node(s) didn't match pod anti-affinity rules."));
 }
 
+TEST_CASE("grow: DaemonSet pods on an added node count for topology spreading") {
+  // web: 4 replicas of 1 core spread by hostname (maxSkew 1) over the pods
+  // labelled team: a of its namespace, which agent's pods also carry. The
+  // two workers (1 core, no agent pod known) take one each. A copy of
+  // general (4 cores) starts with agent's pod, 1 like the workers, so it
+  // takes one web (2 <= 1 + 1): 2 copies. Were agent's pods not counted, one
+  // copy would take 2 (0 -> 2 against the workers' 1).
+  const std::string web =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web, "
+      "team: a}}\n    spec:\n      topologySpreadConstraints:\n        - {maxSkew: 1, "
+      "topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: "
+      "{matchLabels: {team: a}}}\n      containers: [{name: web, resources: {requests: {cpu: "
+      "\"1\", memory: 1Gi}}}]\n";
+  const std::string agent =
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: "
+      "{matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent, team: "
+      "a}}\n    spec:\n      nodeSelector: {pool: general}\n      containers: [{name: a, "
+      "resources: {requests: {cpu: 10m, memory: 16Mi}}}]\n";
+  WhatIfOptions o = grow_options(two_workers("1"), web);
+  o.templates.push_back(Source{"general.yaml",
+                               "{name: general, cpu: 4, memory: 16Gi, labels: {pool: general}}",
+                               InputFormat::Yaml});
+  WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 1);  // without agent: 1 + 1 + 2
+  o.daemonsets = Source{"ds.yaml", agent, InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 2);
+  REQUIRE(w.daemons_by_template.size() == 1);
+  CHECK(w.daemons_by_template[0] == std::vector<std::string>{"default/agent"});
+}
+
 }  // namespace eruplan

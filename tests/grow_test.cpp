@@ -347,3 +347,195 @@ spec:
 }
 
 }  // namespace eruplan
+
+namespace eruplan {
+namespace {
+
+// Two Kubernetes nodes of `cpu` cores, each with its own
+// kubernetes.io/hostname label.
+std::string two_workers(const std::string& cpu) {
+  std::string out = "apiVersion: v1\nkind: NodeList\nitems:\n";
+  for (const char* name : {"worker-1", "worker-2"})
+    out += std::string("  - apiVersion: v1\n    kind: Node\n    metadata: {name: ") + name +
+           ", labels: {kubernetes.io/hostname: " + name +
+           ", pool: general}}\n    status: {allocatable: {cpu: \"" + cpu +
+           "\", memory: 32Gi, pods: \"110\"}}\n";
+  return out;
+}
+
+// A Deployment of `replicas` 1-core pods with `constraint` under its spec.
+std::string web_of(int replicas, const std::string& constraint) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: " +
+         std::to_string(replicas) +
+         "\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: "
+         "web}}\n    spec:\n" +
+         constraint +
+         "      containers: [{name: web, resources: {requests: {cpu: \"1\", memory: 1Gi}}}]\n";
+}
+
+const std::string kSelfAntiAffinity =
+    "      affinity:\n        podAntiAffinity:\n          "
+    "requiredDuringSchedulingIgnoredDuringExecution:\n            - labelSelector: "
+    "{matchLabels: {app: web}}\n              topologyKey: kubernetes.io/hostname\n";
+const std::string kHostnameSpread =
+    "      topologySpreadConstraints:\n        - {maxSkew: 1, topologyKey: "
+    "kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: "
+    "{app: web}}}\n";
+
+WhatIfOptions grow_options(const std::string& nodes, const std::string& request) {
+  WhatIfOptions o;
+  o.command = WhatIfCommand::Grow;
+  o.nodes = Source{"nodes.yaml", nodes, InputFormat::Yaml};
+  o.request = Source{"web.yaml", request, InputFormat::Yaml};
+  o.max = 100;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("grow: each added node is its own kubernetes.io/hostname") {
+  // The copies of a template carrying kubernetes.io/hostname: tmpl are
+  // named tmpl-1, tmpl-2, ... and so is their label.
+  const GrowTemplate t = node_template(R"(
+kind: Node
+apiVersion: v1
+metadata: {name: tmpl, labels: {kubernetes.io/hostname: tmpl, pool: general}}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
+)",
+                                       {});
+  const Inventory grown = grown_inventory(Inventory{}, t.node, 2);
+  REQUIRE(grown.nodes.size() == 2);
+  for (const char* name : {"tmpl-1", "tmpl-2"}) {
+    const Node& n = grown.nodes[name == std::string("tmpl-1") ? 0 : 1];
+    CHECK(n.name == name);
+    const Labels labels(n.labels.begin(), n.labels.end());
+    REQUIRE(find_label(labels, "kubernetes.io/hostname") != nullptr);
+    CHECK(*find_label(labels, "kubernetes.io/hostname") == name);
+    CHECK(*find_label(labels, "pool") == "general");
+  }
+  CHECK(*find_label(Labels(t.node.labels.begin(), t.node.labels.end()),
+                    "kubernetes.io/hostname") == "tmpl");  // the template keeps its own
+  // An eruplan node without the label gets none (the profile reads its name).
+  const GrowTemplate plain = node_template("{name: p, cpu: 8, memory: 32Gi}", {});
+  const Inventory grown_plain = grown_inventory(Inventory{}, plain.node, 1);
+  CHECK(grown_plain.nodes[0].labels.empty());
+
+  // 5 replicas, at most one per hostname, on 2 nodes: 3 copies, whichever
+  // way the template comes (a Kubernetes Node, --like a node), and under
+  // a hostname spread of maxSkew 1 on 1-core nodes.
+  WhatIfOptions o = grow_options(two_workers("8"), web_of(5, kSelfAntiAffinity));
+  o.templates.push_back(Source{"t.yaml",
+                               "kind: Node\napiVersion: v1\nmetadata: {name: tmpl, labels: "
+                               "{kubernetes.io/hostname: tmpl, pool: general}}\nstatus: "
+                               "{allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}}\n",
+                               InputFormat::Yaml});
+  WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 3);
+  o.templates.clear();
+  o.like = {"worker-2"};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 3);
+  CHECK(w.run.out.starts_with("added: 3 nodes like worker-2-new\n"));
+  // maxSkew 1 over hostnames on nodes of 1 core: 5 replicas need 3 copies
+  // of a 1-core node (one domain each: 1, 1, 1, 1, 1). Were the copies one
+  // domain with the template's hostname, it would hold 3 against 1: never.
+  o = grow_options(two_workers("1"), web_of(5, kHostnameSpread));
+  o.like = {"worker-1"};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 3);
+}
+
+TEST_CASE("grow: DaemonSet pods on an added node are running pods to anti-affinity") {
+  // web: 6 replicas of 1 core that keep away from kube-system pods labelled
+  // tier: noisy by hostname. scanner, a DaemonSet of such pods, runs on the
+  // pool: general nodes. worker-1 (2 cores, no scanner pod known) takes 2;
+  // a copy of `general` (4 cores, runs scanner) can take none, a copy of
+  // `quiet` (4 cores, pool: quiet) takes 4: one quiet copy.
+  const std::string nodes = R"(apiVersion: v1
+kind: NodeList
+items:
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: worker-1, labels: {kubernetes.io/hostname: worker-1, pool: general}}
+    status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+)";
+  const std::string repel =
+      "      affinity:\n        podAntiAffinity:\n          "
+      "requiredDuringSchedulingIgnoredDuringExecution:\n            - labelSelector: "
+      "{matchLabels: {tier: noisy}}\n              namespaces: [kube-system]\n"
+      "              topologyKey: kubernetes.io/hostname\n";
+  const std::string scanner =
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: scanner, namespace: "
+      "kube-system}\nspec:\n  selector: {matchLabels: {app: scanner}}\n  template:\n    "
+      "metadata: {labels: {app: scanner, tier: noisy}}\n    spec:\n      nodeSelector: {pool: "
+      "general}\n      containers: [{name: s, resources: {requests: {cpu: 100m, memory: "
+      "64Mi}}}]\n";
+  WhatIfOptions o = grow_options(nodes, web_of(6, repel));
+  o.templates.push_back(Source{"general.yaml",
+                               "{name: general, cpu: 4, memory: 16Gi, labels: {pool: general}}",
+                               InputFormat::Yaml});
+  o.templates.push_back(Source{"quiet.yaml",
+                               "{name: quiet, cpu: 4, memory: 16Gi, labels: {pool: quiet}}",
+                               InputFormat::Yaml});
+  o.expander = "priority";
+  // Without the DaemonSet, the first template helps: 2 + 4, one copy.
+  WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added_by_template == std::vector<std::int64_t>{1, 0});
+  // With it, general's copies repel web: priority passes to quiet.
+  o.daemonsets = Source{"ds.yaml", scanner, InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added_by_template == std::vector<std::int64_t>{0, 1});
+  REQUIRE(w.daemons_by_template.size() == 2);
+  CHECK(w.daemons_by_template[0] == std::vector<std::string>{"kube-system/scanner"});
+  CHECK(w.daemons_by_template[1].empty());
+  // general alone can never take a replica: not feasible, whatever --max.
+  o.templates.pop_back();
+  o.expander.reset();
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Infeasible);
+  CHECK(
+      w.run.err.starts_with("even 100 nodes like general do not suffice (--max 100)\n"
+                            "infeasible: 0/101 nodes are available: 1 Insufficient cpu, 100 "
+                            "node(s) didn't match pod anti-affinity rules."));
+}
+
+TEST_CASE("grow: DaemonSet pods on an added node count for topology spreading") {
+  // web: 4 replicas of 1 core spread by hostname (maxSkew 1) over the pods
+  // labelled team: a of its namespace, which agent's pods also carry. The
+  // two workers (1 core, no agent pod known) take one each. A copy of
+  // general (4 cores) starts with agent's pod, 1 like the workers, so it
+  // takes one web (2 <= 1 + 1): 2 copies. Were agent's pods not counted, one
+  // copy would take 2 (0 -> 2 against the workers' 1).
+  const std::string web =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web, "
+      "team: a}}\n    spec:\n      topologySpreadConstraints:\n        - {maxSkew: 1, "
+      "topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: "
+      "{matchLabels: {team: a}}}\n      containers: [{name: web, resources: {requests: {cpu: "
+      "\"1\", memory: 1Gi}}}]\n";
+  const std::string agent =
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: "
+      "{matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent, team: "
+      "a}}\n    spec:\n      nodeSelector: {pool: general}\n      containers: [{name: a, "
+      "resources: {requests: {cpu: 10m, memory: 16Mi}}}]\n";
+  WhatIfOptions o = grow_options(two_workers("1"), web);
+  o.templates.push_back(Source{"general.yaml",
+                               "{name: general, cpu: 4, memory: 16Gi, labels: {pool: general}}",
+                               InputFormat::Yaml});
+  WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 1);  // without agent: 1 + 1 + 2
+  o.daemonsets = Source{"ds.yaml", agent, InputFormat::Yaml};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 2);
+  REQUIRE(w.daemons_by_template.size() == 1);
+  CHECK(w.daemons_by_template[0] == std::vector<std::string>{"default/agent"});
+}
+
+}  // namespace eruplan

@@ -55,9 +55,9 @@ DimensionResult pod_constraints_dimension(const DimensionInput& in) {
         in_namespaces(t, pod.ns, pod.ns))
       self.push_back(&t);
   if (pod.host_ports.empty() && self.empty()) return result;
-  const auto index = static_cast<std::uint32_t>(&node - in.inventory.nodes.data());
-  for (const RunningPod& p : in.inventory.pods.get()) {
-    if (p.node != index) continue;
+  // A running pod on the node that keeps every replica out: a clashing host
+  // port or a pod the anti-affinity repels.
+  auto repels = [&](const RunningPod& p) {
     if (p.scheduling)
       for (const HostPort& have : p.scheduling->host_ports)
         for (const HostPort& want : pod.host_ports)
@@ -65,15 +65,22 @@ DimensionResult pod_constraints_dimension(const DimensionInput& in) {
             result.stop(Reason::words("ports", "host port " + std::to_string(want.port) + "/" +
                                                    want.protocol + " in use by " + p.ns + "/" +
                                                    p.name));
-            return result;
+            return true;
           }
     for (const PodAffinityTerm* t : self)
       if (in_namespaces(*t, pod.ns, p.ns) && t->selector->matches(p.labels)) {
         result.stop(
             Reason::words("anti-affinity", "required anti-affinity with " + p.ns + "/" + p.name));
-        return result;
+        return true;
       }
-  }
+    return false;
+  };
+  const auto index = static_cast<std::uint32_t>(&node - in.inventory.nodes.data());
+  for (const RunningPod& p : in.inventory.pods.get())
+    if (p.node == index && repels(p)) return result;
+  if (node.shared_pods)
+    for (const RunningPod& p : node.shared_pods->pods)
+      if (repels(p)) return result;
   result.capacity = 1;  // the replicas' own ports or anti-affinity: one per node
   return result;
 }

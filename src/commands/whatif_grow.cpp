@@ -41,10 +41,11 @@ std::string template_useless(const Inventory& inventory, const Request& request,
 }
 
 // --like NODE: the node as a template, its usage, instances and workloads
-// emptied, named NODE-new.
+// emptied, named NODE-new (so is its hostname label, when it has one).
 Node template_like(const Node& n) {
   Node t = n;
   t.name = n.name + "-new";
+  set_hostname(t);
   for (Core& c : t.cores) c.used = 0;
   for (NumaNode& m : t.numa_nodes) m.used = 0;
   for (Device& d : t.devices) d.used = 0;
@@ -52,6 +53,7 @@ Node template_like(const Node& n) {
   t.memory_used = t.storage_used = t.cpu_used = 0;
   t.cpu_given = -1;
   t.instances.clear();
+  t.shared_pods.reset();
   t.workloads.clear();
   t.available = true;
   t.revision = 0;

@@ -42,6 +42,10 @@ DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& po
   std::vector<char> running(n, 0);
   for (const RunningPod& p : inventory.pods.get())
     if (p.node < n && p.ns == ns && selector.matches(p.labels)) running[p.node] = 1;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (const auto& shared = inventory.nodes[i].shared_pods)
+      for (const RunningPod& p : shared->pods)
+        if (p.ns == ns && selector.matches(p.labels)) running[i] = 1;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!daemon_should_run(inventory.nodes[i], pod, tolerations)) continue;
     out.eligible.push_back(i);

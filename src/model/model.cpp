@@ -30,9 +30,17 @@ bool natural_less(std::string_view a, std::string_view b) {
 }
 
 std::int64_t Node::instances_of(std::string_view app) const {
+  std::int64_t own = 0;
   for (const auto& [name, n] : instances)
-    if (name == app) return n;
-  return 0;
+    if (name == app) own = n;
+  if (!shared_pods) return own;
+  const auto& shared = shared_pods->instances;
+  auto it = std::lower_bound(shared.begin(), shared.end(), app,
+                             [](const auto& e, std::string_view k) { return e.first < k; });
+  std::int64_t sum = own;
+  if (it != shared.end() && it->first == app && __builtin_add_overflow(own, it->second, &sum))
+    return INT64_MAX;
+  return sum;
 }
 
 void Node::list_cores() {
@@ -108,6 +116,9 @@ std::int64_t Node::instances_total() const {
   std::int64_t sum = 0;
   for (const auto& entry : instances)
     if (__builtin_add_overflow(sum, entry.second, &sum)) return INT64_MAX;
+  if (shared_pods)
+    for (const auto& entry : shared_pods->instances)
+      if (__builtin_add_overflow(sum, entry.second, &sum)) return INT64_MAX;
   return sum;
 }
 

@@ -318,6 +318,12 @@ struct Node {
   NanoCores cpu_used = 0;      // usage.cpu; default sum(usage.cpu_map) / share_base
   SparseList<Device> devices;  // `volumes`, sorted by name
   SharedList<std::pair<std::string, std::int64_t>> instances;  // app -> running, by app; shared
+  // Pods it runs alike with other nodes (grow's DaemonSet pods on an added
+  // node), null when none: running pods to the kubernetes profile and the
+  // pod constraints, instances to instances_of and instances_total (not in
+  // `instances`, so reserving on the node copies no list of theirs); not
+  // preemption victims. Inventory::pods holds every other running pod.
+  std::shared_ptr<const SharedPods> shared_pods;
   // The node's `cpu` as written, fractional allowed (15890m); -1 when the
   // node gives cpu_map (or nothing) instead. Binding uses floor(cpu) cores.
   NanoCores cpu_given = -1;
@@ -330,8 +336,8 @@ struct Node {
   // to redo (SPEC §8.3); not part of the inventory as written.
   std::uint64_t revision = 0;
 
-  std::int64_t instances_of(std::string_view app) const;
-  Pieces cpu_pieces() const;  // sum of core capacities
+  std::int64_t instances_of(std::string_view app) const;  // `instances` and shared_pods'
+  Pieces cpu_pieces() const;                              // sum of core capacities
   // SPEC §8.1 "CPU": its `cpu`, else the number of cores of its cpu_map
   // (oversold or not), else 0; in nanocores.
   NanoCores cpu_total() const;

@@ -157,4 +157,13 @@ struct RunningPod {
   std::shared_ptr<const PodScheduling> scheduling;
 };
 
+// Pods several nodes run alike: grow's DaemonSet pods on the copies of a
+// template, one list every copy shares (each pod's `node` unused), so a
+// copy costs a pointer, not a pod per DaemonSet. `instances` counts them
+// per app, sorted by app: the instances they are on each such node.
+struct SharedPods {
+  std::vector<RunningPod> pods;
+  std::vector<std::pair<std::string, std::int64_t>> instances;
+};
+
 }  // namespace eruplan

@@ -13,9 +13,11 @@
 #include "grow.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "capacity.h"
 #include "k8s_daemonset.h"
+#include "k8s_profile.h"
 #include "requests.h"
 #include "strategy.h"
 #include "wide.h"
@@ -79,6 +81,17 @@ bool total_count(Strategy s) { return s != Strategy::Fill && s != Strategy::Each
 
 }  // namespace
 
+void set_hostname(Node& node) {
+  const auto& labels = std::as_const(node.labels);
+  auto it = std::find_if(labels.begin(), labels.end(),
+                         [](const auto& l) { return l.first == kHostnameLabel; });
+  if (it == labels.end() || it->second == node.name) return;
+  const auto at = it - labels.begin();
+  node.labels.get()[static_cast<std::size_t>(at)].second = node.name;
+}
+
+namespace {}  // namespace
+
 std::string cost_text(CostSum nano) {
   const bool negative = nano < 0;
   if (negative) nano = -nano;
@@ -105,6 +118,23 @@ std::int64_t Growth::added() const {
   return n;
 }
 
+// A DaemonSet's pod as kube-scheduler sees it once the controller placed
+// it: its namespace, labels, priority, requests and affinity or ports.
+RunningPod daemon_pod(const Request& d) {
+  RunningPod p;
+  p.ns = d.pod ? d.pod->ns : std::string("default");
+  p.name = d.name;
+  if (d.pod) p.labels = d.pod->labels;
+  p.priority = d.pod ? d.pod->priority : static_cast<std::int32_t>(d.priority);
+  p.cpu = d.cpu;
+  p.memory = d.memory;
+  p.nonzero_cpu = d.pod && d.pod->nonzero_cpu >= 0 ? d.pod->nonzero_cpu : d.cpu;
+  p.nonzero_memory = d.pod && d.pod->nonzero_memory >= 0 ? d.pod->nonzero_memory : d.memory;
+  p.app = d.app;
+  p.scheduling = d.pod;
+  return p;
+}
+
 std::vector<const Request*> run_daemons(Node& node_template, std::span<const Request> daemons) {
   std::vector<const Request*> ran;
   const PodScheduling none;
@@ -112,23 +142,28 @@ std::vector<const Request*> run_daemons(Node& node_template, std::span<const Req
     std::int64_t sum = 0;
     return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
   };
+  Node& n = node_template;
+  auto shared = std::make_shared<SharedPods>(n.shared_pods ? *n.shared_pods : SharedPods{});
   for (const Request& d : daemons) {
-    if (!daemon_should_run(node_template, d.pod ? *d.pod : none, d.tolerations)) continue;
+    if (!daemon_should_run(n, d.pod ? *d.pod : none, d.tolerations)) continue;
     ran.push_back(&d);
-    Node& n = node_template;
     n.cpu_used = saturating_add(n.cpu_used, d.cpu);
     n.memory_used = saturating_add(n.memory_used, d.memory);
     n.storage_used = saturating_add(n.storage_used, d.storage);
     for (const auto& [name, value] : d.extended)
       for (ExtendedResource& e : n.extended)
         if (e.name == name) e.used = saturating_add(e.used, value);
-    auto it = std::lower_bound(n.instances.begin(), n.instances.end(), d.app,
+    // One pod, one instance of its app: shared by every copy (SharedPods).
+    shared->pods.push_back(daemon_pod(d));
+    auto& apps = shared->instances;
+    auto it = std::lower_bound(apps.begin(), apps.end(), d.app,
                                [](const auto& e, const std::string& k) { return e.first < k; });
-    if (it != n.instances.end() && it->first == d.app)
+    if (it != apps.end() && it->first == d.app)
       it->second = saturating_add(it->second, 1);
     else
-      n.instances.insert(it, {d.app, 1});
+      apps.insert(it, {d.app, 1});
   }
+  if (!shared->pods.empty()) n.shared_pods = std::move(shared);
   return ran;
 }
 
@@ -142,6 +177,7 @@ Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTempla
     for (std::int64_t j = 1; j <= counts[t]; ++j) {
       Node copy = templates[t].node;
       copy.name = templates[t].node.name + "-" + std::to_string(j);
+      set_hostname(copy);
       copy.workloads.clear();
       copy.revision = 0;
       out.nodes.push_back(std::move(copy));

@@ -33,11 +33,23 @@ Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTempla
                           std::span<const std::int64_t> counts);
 Inventory grown_inventory(const Inventory& inventory, const Node& node_template, std::int64_t k);
 
+// A copy of a template is a node of its own name: its
+// kubernetes.io/hostname label, when it has one, becomes its name (as
+// cluster-autoscaler names a template node's hostname), so spreading and
+// anti-affinity by hostname see each copy as a domain of its own. A node
+// without the label keeps none (the kubernetes profile reads an eruplan
+// node's name as its hostname; a Kubernetes Node's missing label stays
+// missing).
+void set_hostname(Node& node);
+
 // Cluster-autoscaler's template node: the DaemonSets whose node selection
 // the template passes (nodeName, nodeSelector, required node affinity, its
 // taints tolerated with the controller's tolerations) each run one pod on
-// it, its requests the template's usage and one instance of its app (a pod
-// slot). Returns those that run, in the order given.
+// it, its requests the template's usage, one instance of its app (a pod
+// slot) and a running pod (namespace, labels, priority, affinity, ports)
+// that spreading, inter-pod affinity and host ports see. The pods are one
+// list every copy shares (Node::shared_pods). Returns those that run, in
+// the order given.
 std::vector<const Request*> run_daemons(Node& node_template, std::span<const Request> daemons);
 
 // The request is feasible on the inventory (placed, partial or satisfied).

@@ -62,6 +62,14 @@ std::int64_t replicas_tried(const StrategyInput& in) {
   return in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
 }
 
+// Running pods: the inventory's and the nodes' shared ones.
+std::int64_t running_pods(const Inventory& inv) {
+  auto n = static_cast<std::int64_t>(inv.pods.get().size());
+  for (const Node& node : inv.nodes)
+    if (node.shared_pods) n += static_cast<std::int64_t>(node.shared_pods->pods.size());
+  return n;
+}
+
 }  // namespace
 
 // The sizes the fast path's work is made of (k8s_fast.cpp), read from the
@@ -100,7 +108,7 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
   PodScheduling plain;
   const PodScheduling& pod = request.pod ? *request.pod : plain;
   const auto nodes = static_cast<double>(inv.nodes.size());
-  const auto& pods = inv.pods.get();
+  const auto pods = static_cast<double>(running_pods(inv));
 
   // Node label keys: a term's key no node carries is never interned.
   std::unordered_set<std::string_view> carried;
@@ -143,8 +151,8 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
 
   // Each running pod's terms against the new pod.
   double theirs = 0;
-  for (const RunningPod& p : pods) {
-    if (!p.scheduling) continue;
+  auto their_terms = [&](const RunningPod& p) {
+    if (!p.scheduling) return;
     each_term(*p.scheduling, [&](const PodAffinityTerm& t) { theirs += term_size(t); });
     for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
       carried_key(existing, t.topology_key);
@@ -154,7 +162,11 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
       carried_key(scored, t.term.topology_key);
     for (const WeightedPodAffinityTerm& t : p.scheduling->anti_affinity.preferred)
       carried_key(scored, t.term.topology_key);
-  }
+  };
+  for (const RunningPod& p : inv.pods.get()) their_terms(p);
+  for (const Node& node : inv.nodes)
+    if (node.shared_pods)
+      for (const RunningPod& p : node.shared_pods->pods) their_terms(p);
 
   double node_affinity = 1;
   if (pod.node_affinity.required)
@@ -164,8 +176,7 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
     node_affinity += 1 + static_cast<double>(t.term.expressions.size() + t.term.fields.size());
   node_affinity += static_cast<double>(pod.node_selector.size() + pod.host_ports.size());
 
-  work.setup = static_cast<double>(pods.size()) * own + theirs +
-               nodes * (node_affinity + static_cast<double>(keys.size())) +
+  work.setup = pods * own + theirs + nodes * (node_affinity + static_cast<double>(keys.size())) +
                taints * static_cast<double>(request.tolerations.size() + 1);
   // Per node and replica: a pass per filter constraint (a spread
   // constraint also once over its domains, at most one per node) and per
@@ -191,7 +202,7 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
   if (steps + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
-  const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
+  const std::int64_t pods = running_pods(*in.inventory);
   const K8sWork work = k8s_profile_work(in);
   auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
   return "too large: the kubernetes profile checks every node for each replica: " +
@@ -238,12 +249,16 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   cluster.pods.resize(n_nodes);
   run.nonzero_cpu_extra.assign(n_nodes, 0);
   run.nonzero_memory_extra.assign(n_nodes, 0);
-  for (const RunningPod& p : inv.pods.get()) {
-    if (p.node >= n_nodes) continue;
-    cluster.pods[p.node].push_back({&p.ns, &p.labels, p.scheduling.get()});
-    run.nonzero_cpu_extra[p.node] += p.nonzero_cpu - p.cpu;
-    run.nonzero_memory_extra[p.node] += p.nonzero_memory - p.memory;
-  }
+  auto add_pod = [&](const RunningPod& p, std::uint32_t node) {
+    cluster.pods[node].push_back({&p.ns, &p.labels, p.scheduling.get()});
+    run.nonzero_cpu_extra[node] += p.nonzero_cpu - p.cpu;
+    run.nonzero_memory_extra[node] += p.nonzero_memory - p.memory;
+  };
+  for (const RunningPod& p : inv.pods.get())
+    if (p.node < n_nodes) add_pod(p, p.node);
+  for (std::uint32_t i = 0; i < n_nodes; ++i)
+    if (inv.nodes[i].shared_pods)
+      for (const RunningPod& p : inv.nodes[i].shared_pods->pods) add_pod(p, i);
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
     zone.max_skew = 5;

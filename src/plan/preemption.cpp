@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "capacity.h"
 
@@ -219,7 +220,10 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
   Node saved = state.nodes[node];
   Node& n = state.nodes[node];
   for (const Victim* v : potential) adjust_node(n, *v, -1);
-  out.verdict = filter(state, node);
+  // The pods off the node while the filters run: the potential victims,
+  // less those reprieved, plus those kept as victims.
+  std::vector<const Victim*> removed = potential;
+  out.verdict = filter(state, node, removed);
   if (fits(out.verdict)) {
     // Budgets spent in importance order over every potential victim.
     std::vector<std::int64_t> allowed;
@@ -228,7 +232,8 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
     for (const Victim* v : potential) {
       bool violated = false;
       if (!v->workload && !pdbs.empty()) {
-        const RunningPod& p = state.pods[v->index];
+        // Read-only: a write access would copy a shared pod list.
+        const RunningPod& p = std::as_const(state).pods[v->index];
         for (std::size_t b = 0; b < pdbs.size(); ++b) {
           if (!pdbs[b].covers(p.ns, p.labels)) continue;
           if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
@@ -241,8 +246,10 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
     }
     const auto reprieve = [&](const Victim* v) {
       adjust_node(n, *v, +1);
-      if (fits(filter(state, node))) return true;
+      removed.erase(std::find(removed.begin(), removed.end(), v));
+      if (fits(filter(state, node, removed))) return true;
       adjust_node(n, *v, -1);
+      removed.push_back(v);
       out.victims.push_back(*v);
       return false;
     };
@@ -323,7 +330,7 @@ const FilterVerdict& PreemptionCache::verdict(const Inventory& state, std::uint3
                                               const ReplicaFilter& filter) {
   Entry& e = entry(state, node);
   if (!e.has_verdict) {
-    e.verdict = filter(state, node);
+    e.verdict = filter(state, node, {});
     e.has_verdict = true;
   }
   return e.verdict;

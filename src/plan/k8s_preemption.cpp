@@ -100,7 +100,10 @@ FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint3
   std::vector<K8sPod>& list = run_->cluster.pods[node];
   std::vector<K8sPod> kept;
   std::vector<K8sPod> off;
-  if (!removed.empty()) {
+  // Only NodePorts reads the node's pods and only spread and pod affinity
+  // their counts: without either, a dry run's pods need not be taken off.
+  const bool take_off = !removed.empty() && (cross_node_ || !run.pod->host_ports.empty());
+  if (take_off) {
     kept = list;
     for (const Victim* v : removed)
       if (const K8sPod* p = find(node, *v)) {
@@ -131,7 +134,7 @@ FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint3
     if (s.ok()) s = k8s_filter_interpod(cycle_, node);
     if (!s.ok()) out = verdict_of(s);
   }
-  if (!removed.empty()) {
+  if (take_off) {
     for (const K8sPod& p : off) update(node, p, +1);
     list = std::move(kept);
   }

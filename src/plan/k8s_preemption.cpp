@@ -30,7 +30,12 @@ K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& 
     : request_(request), run_(std::make_unique<K8sRun>()) {
   const std::vector<StrategyInfo> none;
   StrategyInput in{none, 1, 1, 0, &state, &request, 1, nullptr};
-  (void)k8s_prepare(in, *run_);  // a count of 1 on any cluster: no early result
+  // One replica: no early result unless the cluster alone is over the
+  // profile's work bound, which the request itself was checked against.
+  if (k8s_prepare(in, *run_)) {
+    prepared_ = false;
+    return;
+  }
   K8sCluster& cluster = run_->cluster;
   // Pods evicted earlier in this run are gone (a pod is known by its labels'
   // address in Inventory::pods).
@@ -74,6 +79,7 @@ const K8sPod* K8sPreemptionFilter::find(std::uint32_t node, const Victim& victim
 }
 
 void K8sPreemptionFilter::placed(std::uint32_t node) {
+  if (!prepared_) return;
   const PodScheduling& self = *run_->pod;
   const K8sPod pod{&self.ns, &self.labels, &self};
   run_->cluster.pods[node].push_back(pod);
@@ -81,6 +87,7 @@ void K8sPreemptionFilter::placed(std::uint32_t node) {
 }
 
 void K8sPreemptionFilter::evicted(const Victim& victim) {
+  if (!prepared_) return;
   const K8sPod* p = find(victim.node, victim);
   if (p == nullptr) return;
   const K8sPod pod = *p;
@@ -91,6 +98,7 @@ void K8sPreemptionFilter::evicted(const Victim& victim) {
 
 FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint32_t node,
                                               std::span<const Victim* const> removed) {
+  if (!prepared_) return capacity_filter(state, request_, node);
   const K8sRun& run = *run_;
   if (!run.prefiltered_out.empty() && run.prefiltered_out[node])
     return {FilterCode::Unresolvable,

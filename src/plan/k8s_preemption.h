@@ -50,6 +50,7 @@ class K8sPreemptionFilter {
   // Per pod of Inventory::pods, its labels as the cluster's K8sPods point
   // at them: how a victim is found on its node.
   std::vector<const Labels*> labels_of_;
+  bool prepared_ = true;  // false: the capacity pass alone (see the constructor)
   K8sCycle cycle_;
   bool cross_node_ = false;
 };

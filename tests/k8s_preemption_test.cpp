@@ -436,3 +436,58 @@ spec:
   filter.placed(node_index(d.inventory, "n2"));
   CHECK(filter(d.inventory, n1, {}).code == FilterCode::Fits);
 }
+
+// --- What a victim gives back ---
+
+TEST_CASE("A victim gives back its ephemeral-storage; a node read as full frees only the excess") {
+  const char* const node = R"(
+kind: NodeList
+apiVersion: v1
+items:
+  - metadata: {name: n1}
+    status: {allocatable: {cpu: "8", memory: 4Gi, ephemeral-storage: 4Gi, pods: "110"}}
+)";
+  SUBCASE("ephemeral-storage: the low-priority pod's 3Gi make room for 2Gi") {
+    Cluster c = load(node, R"(
+kind: List
+apiVersion: v1
+items:
+  - metadata: {name: low, namespace: default}
+    spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {ephemeral-storage: 3Gi}}}]}
+)",
+                     R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec: {containers: [{name: c, resources: {requests: {ephemeral-storage: 2Gi}}}]}
+)");
+    CHECK(verdict_on(c, "n1").reasons ==
+          std::vector<std::string>{"Insufficient ephemeral-storage"});
+    CHECK(names(victims_on(c, "n1").victims) == std::vector<std::string>{"default/low"});
+  }
+  SUBCASE(
+      "memory asked beyond allocatable (6Gi on 4Gi, read as 4Gi): evicting low's 3Gi "
+      "leaves high's 3Gi, no room for 2Gi, as Kubernetes counts it") {
+    Cluster c = load(node, R"(
+kind: List
+apiVersion: v1
+items:
+  - metadata: {name: high, namespace: default}
+    spec: {nodeName: n1, priority: 5000, containers: [{name: c, resources: {requests: {memory: 3Gi}}}]}
+  - metadata: {name: low, namespace: default}
+    spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {memory: 3Gi}}}]}
+)",
+                     R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec: {containers: [{name: c, resources: {requests: {memory: 2Gi}}}]}
+)");
+    CHECK(c.inventory.nodes[0].memory_used == 4LL << 30);  // read as full
+    const NodeVictims nv = victims_on(c, "n1");
+    CHECK(nv.verdict.code == FilterCode::Unschedulable);
+    CHECK(nv.verdict.reasons == std::vector<std::string>{"Insufficient memory"});
+    CHECK(nv.victims.empty());
+    CHECK(c.inventory.nodes[0].memory_used == 4LL << 30);  // the dry run leaves it as it was
+  }
+}

@@ -57,7 +57,9 @@ struct Victim {
   std::string app;
   NanoCores cpu = 0;
   Bytes memory = 0;
-  NamedList<Pieces> cpu_map;  // workloads only
+  Bytes storage = 0;                                           // pods only
+  std::vector<std::pair<std::string, std::int64_t>> extended;  // pods only
+  NamedList<Pieces> cpu_map;                                   // workloads only
   int numa = -1;
 };
 

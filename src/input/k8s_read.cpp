@@ -339,4 +339,30 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   return sum;
 }
 
+void each_listed_object(Reader& r, std::span<const ValueId> documents,
+                        std::span<const FieldSpec> list_fields, std::size_t items_row,
+                        const ObjectReader& read_one, const ObjectReader& on_list) {
+  const Doc& doc = r.doc();
+  const FieldPath root, stream = root.child("documents");
+  const bool several = std::count_if(documents.begin(), documents.end(),
+                                     [&](ValueId d) { return doc[d].kind != ValueKind::Null; }) > 1;
+  std::vector<ValueId> list(list_fields.size());
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const ValueId d = documents[di];
+    if (doc[d].kind == ValueKind::Null) continue;
+    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
+    if (!pick(r, at, d, list_fields, list.data())) continue;
+    const ValueId arr = list[items_row];
+    if (arr == kNoValue) {
+      read_one(at, d);
+      continue;
+    }
+    if (on_list) on_list(at, d);
+    const FieldPath items_path = at.child("items");
+    if (!r.is_array(items_path, arr)) continue;
+    for (std::uint32_t i = 0; i < doc.size(arr); ++i)
+      read_one(items_path.at(i), doc.element(arr, i));
+  }
+}
+
 }  // namespace eruplan::k8s

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -33,6 +34,16 @@ using Rows = std::initializer_list<std::size_t>;
 // neither a mapping nor null.
 bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
           ValueId* values, Rows rows = {});
+
+// The objects of a kubectl-shaped stream, each with its field path: every
+// non-null document of `documents` (paths begin documents[i] when there are
+// several); a document with the `items` row of `list_fields` is a List,
+// `on_list(path, document)` then each item read by `read_one(path, item)`;
+// any other document is one object. Paths live on the caller's stack.
+using ObjectReader = std::function<void(const FieldPath&, ValueId)>;
+void each_listed_object(Reader& r, std::span<const ValueId> documents,
+                        std::span<const FieldSpec> list_fields, std::size_t items_row,
+                        const ObjectReader& read_one, const ObjectReader& on_list = {});
 
 // The name of every object's kind field (checked to be one in
 // kubernetes_fields.h), looked up before the object's type is known.

@@ -68,31 +68,14 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     out.emplace_back(std::move(name), std::move(labels));
     where.push_back(name_value);
   };
-  const FieldPath root, stream = root.child("documents");
-  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
-                         return (*doc)[d].kind != ValueKind::Null;
-                       }) > 1;
-  for (std::size_t di = 0; di < documents.size(); ++di) {
-    const ValueId d = documents[di];
-    if ((*doc)[d].kind == ValueKind::Null) continue;
-    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
-    std::array<ValueId, kNamespaceListFields.size()> list;
-    if (!pick(r, at, d, kNamespaceListFields, list.data())) continue;
-    const ValueId arr = list[namespace_list_field::kItems];
-    if (arr == kNoValue) {
-      read_namespace(at, d);
-      continue;
-    }
-    k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
-    for (std::uint32_t i = 0; i < doc->size(d); ++i)
-      if (doc->text(doc->key(d, i)) == "metadata")
-        k8s::check_api_fields(r, diags, at.child("metadata"), doc->member(d, i),
-                              k8s_api::kListMeta);
-    const FieldPath items_path = at.child("items");
-    if (!r.is_array(items_path, arr)) continue;
-    for (std::uint32_t i = 0; i < doc->size(arr); ++i)
-      read_namespace(items_path.at(i), doc->element(arr, i));
-  }
+  k8s::each_listed_object(r, documents, kNamespaceListFields, namespace_list_field::kItems,
+                          read_namespace, [&](const FieldPath& at, ValueId d) {
+                            k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
+                            for (std::uint32_t i = 0; i < doc->size(d); ++i)
+                              if (doc->text(doc->key(d, i)) == "metadata")
+                                k8s::check_api_fields(r, diags, at.child("metadata"),
+                                                      doc->member(d, i), k8s_api::kListMeta);
+                          });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   if (diags.error_count() > errors_before) return std::nullopt;
   return out;

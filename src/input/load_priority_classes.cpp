@@ -125,26 +125,8 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
     }
     out.classes.push_back(std::move(c));
   };
-  const FieldPath root, stream = root.child("documents");
-  const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
-                         return (*doc)[d].kind != ValueKind::Null;
-                       }) > 1;
-  for (std::size_t di = 0; di < documents.size(); ++di) {
-    const ValueId d = documents[di];
-    if ((*doc)[d].kind == ValueKind::Null) continue;
-    const FieldPath at = several ? stream.at(static_cast<std::int64_t>(di)) : root;
-    std::array<ValueId, kPriorityClassListFields.size()> list;
-    if (!pick(r, at, d, kPriorityClassListFields, list.data())) continue;
-    const ValueId arr = list[priority_class_list_field::kItems];
-    if (arr == kNoValue) {
-      read_class(at, d);
-      continue;
-    }
-    const FieldPath items_path = at.child("items");
-    if (!r.is_array(items_path, arr)) continue;
-    for (std::uint32_t i = 0; i < doc->size(arr); ++i)
-      read_class(items_path.at(i), doc->element(arr, i));
-  }
+  k8s::each_listed_object(r, documents, kPriorityClassListFields, priority_class_list_field::kItems,
+                          read_class);
   std::sort(out.classes.begin(), out.classes.end(),
             [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
   if (diags.error_count() > errors_before) return std::nullopt;

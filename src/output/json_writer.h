@@ -38,7 +38,26 @@ void append_int(std::string& out, std::int64_t value);
 
 // Pretty JSON: 2-space indentation, "key": value, empty containers as {}
 // and [], as most JSON tools print it.
-class JsonWriter {
+// field(key, value): a key and its text or integer in one call, for a
+// writer W with key(), string() and integer().
+template <class W>
+class FieldWriting {
+ public:
+  void field(std::string_view k, std::string_view s) {
+    self().key(k);
+    self().string(s);
+  }
+  void field(std::string_view k, const char* s) { field(k, std::string_view(s)); }
+  void field(std::string_view k, std::int64_t v) {
+    self().key(k);
+    self().integer(v);
+  }
+
+ private:
+  W& self() { return static_cast<W&>(*this); }
+};
+
+class JsonWriter : public FieldWriting<JsonWriter> {
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}
   // A document nested `levels` deep in an outer one written by hand: every
@@ -70,7 +89,7 @@ class JsonWriter {
 
 // Block-style YAML with the same calls: mappings "key: value", sequences
 // "- item" indented under their key, empty containers as {} and [].
-class YamlWriter {
+class YamlWriter : public FieldWriting<YamlWriter> {
  public:
   explicit YamlWriter(std::string& out) : out_(out) {}
 

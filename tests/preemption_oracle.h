@@ -3,8 +3,14 @@
 // SelectVictimsOnNode, filterPodsWithPDBViolation; preemption/preemption.go:
 // findCandidates, DryRunPreemption, pickOneNodeForPreemption; util's
 // MoreImportantPod and GetEarliestPodStartTime) over a cluster of plain
-// structs with NodeResourcesFit's rules (pods, cpu, memory). It shares no
-// code with src/plan/preemption.
+// structs with the filter plugins' rules: NodePorts (one host port per pod),
+// NodeResourcesFit (pods, cpu, memory), PodTopologySpread (one
+// DoNotSchedule constraint by hostname over the pods labelled app=web, the
+// incoming one among them) and InterPodAffinity (the incoming pod's
+// required anti-affinity against app=cache by hostname; running pods'
+// against app=web). Every dry-run filter call counts the pods afresh over
+// the whole cluster, less those taken off the node. It shares no code with
+// src/plan/preemption or the kubernetes profile.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +30,8 @@ struct Pod {
   std::int64_t memory = 0;
   std::string start;  // empty: no status.startTime ("now")
   std::map<std::string, std::string> labels;
+  std::int32_t host_port = 0;  // 0: none
+  bool repels_web = false;     // required anti-affinity against app=web by hostname
 };
 
 struct Node {
@@ -39,10 +47,14 @@ struct Pdb {
   std::vector<std::string> disrupted;
 };
 
+// Labelled app=web.
 struct Incoming {
   std::int32_t priority = 0;
   std::int64_t milli_cpu = 0;
   std::int64_t memory = 0;
+  std::int32_t host_port = 0;  // 0: none
+  std::int32_t max_skew = 0;   // 0: no spread constraint
+  bool repels_cache = false;   // required anti-affinity against app=cache by hostname
 };
 
 enum class Code { Success, Unschedulable, Unresolvable };
@@ -71,6 +83,48 @@ inline Status fit(const Node& node, const std::vector<const Pod*>& pods, const I
   }
   if (!s.reasons.empty()) s.code = unresolvable ? Code::Unresolvable : Code::Unschedulable;
   return s;
+}
+
+inline bool labelled(const Pod& q, const char* app) {
+  auto it = q.labels.find("app");
+  return it != q.labels.end() && it->second == app;
+}
+
+// Every filter in kube-scheduler's order over the cluster's pods less
+// `removed` (all on `node`); the first that fails gives the status.
+inline Status filter(const Node& node, const std::vector<Node>& nodes, const std::vector<Pod>& all,
+                     const std::vector<const Pod*>& removed, const Incoming& p) {
+  const auto present = [&](const Pod& q) {
+    return std::find(removed.begin(), removed.end(), &q) == removed.end();
+  };
+  std::vector<const Pod*> here;
+  for (const Pod& q : all)
+    if (q.node == node.name && present(q)) here.push_back(&q);
+  if (p.host_port != 0)
+    for (const Pod* q : here)
+      if (q->host_port == p.host_port)
+        return {Code::Unschedulable,
+                {"node(s) didn't have free ports for the requested pod ports"}};
+  Status s = fit(node, here, p);
+  if (s.code != Code::Success) return s;
+  if (p.max_skew > 0) {
+    std::map<std::string, std::int64_t> count;
+    for (const Node& n : nodes) count[n.name] = 0;
+    for (const Pod& q : all)
+      if (present(q) && labelled(q, "web")) ++count[q.node];
+    std::int64_t min = INT64_MAX;
+    for (const auto& [name, c] : count) min = std::min(min, c);
+    if (count[node.name] + 1 - min > p.max_skew)
+      return {Code::Unschedulable, {"node(s) didn't match pod topology spread constraints"}};
+  }
+  if (p.repels_cache)
+    for (const Pod* q : here)
+      if (labelled(*q, "cache"))
+        return {Code::Unschedulable, {"node(s) didn't match pod anti-affinity rules"}};
+  for (const Pod* q : here)
+    if (q->repels_web)
+      return {Code::Unschedulable, {"node(s) didn't satisfy existing pods anti-affinity rules"}};
+  return {};
 }
 
 // Start times compared as time: empty = now, after every given one.
@@ -107,19 +161,16 @@ inline bool covers(const Pdb& pdb, const Pod& pod) {
 }
 
 // SelectVictimsOnNode.
-inline Status select_victims(const Node& node, const std::vector<Pod>& all, const Incoming& p,
+inline Status select_victims(const Node& node, const std::vector<Node>& nodes,
+                             const std::vector<Pod>& all, const Incoming& p,
                              const std::vector<Pdb>& pdbs, Candidate& out) {
-  std::vector<const Pod*> on_node, potential;
+  std::vector<const Pod*> potential;
   for (const Pod& q : all)
-    if (q.node == node.name) on_node.push_back(&q);
-  for (const Pod* q : on_node)
-    if (q->priority < p.priority) potential.push_back(q);
+    if (q.node == node.name && q.priority < p.priority) potential.push_back(&q);
   if (potential.empty())
     return {Code::Unresolvable, {"No preemption victims found for incoming pod"}};
-  std::vector<const Pod*> kept;
-  for (const Pod* q : on_node)
-    if (q->priority >= p.priority) kept.push_back(q);
-  Status s = fit(node, kept, p);
+  std::vector<const Pod*> removed = potential;
+  Status s = filter(node, nodes, all, removed, p);
   if (s.code != Code::Success) return s;
   std::sort(potential.begin(), potential.end(), more_important);
   std::vector<std::int32_t> allowed;
@@ -138,9 +189,9 @@ inline Status select_victims(const Node& node, const std::vector<Pod>& all, cons
   }
   out.node = node.name;
   const auto reprieve = [&](const Pod* q) {
-    kept.push_back(q);
-    if (fit(node, kept, p).code == Code::Success) return true;
-    kept.pop_back();
+    removed.erase(std::find(removed.begin(), removed.end(), q));
+    if (filter(node, nodes, all, removed, p).code == Code::Success) return true;
+    removed.push_back(q);
     out.victims.push_back(q);
     return false;
   };
@@ -205,12 +256,9 @@ inline Result preempt(std::vector<Node> nodes, const std::vector<Pod>& pods, con
   std::map<std::string, int> histogram;
   int with_status = 0;
   for (const Node& n : nodes) {
-    std::vector<const Pod*> on_node;
-    for (const Pod& q : pods)
-      if (q.node == n.name) on_node.push_back(&q);
-    if (fit(n, on_node, p).code != Code::Unschedulable) continue;
+    if (filter(n, nodes, pods, {}, p).code != Code::Unschedulable) continue;
     Candidate c;
-    const Status s = select_victims(n, pods, p, pdbs, c);
+    const Status s = select_victims(n, nodes, pods, p, pdbs, c);
     if (s.code == Code::Success) {
       candidates.push_back(c);
       continue;

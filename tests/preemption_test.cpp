@@ -10,6 +10,7 @@
 
 #include <random>
 
+#include "k8s_preemption.h"
 #include "load.h"
 #include "preemption_oracle.h"
 #include "requests.h"
@@ -80,8 +81,43 @@ Cluster to_state(std::vector<oracle::Node> nodes, const std::vector<oracle::Pod>
     r.memory = q.memory;
     r.start_time = q.start;
     r.app = "app-" + q.name;
+    if (q.host_port != 0 || q.repels_web) {
+      auto sched = std::make_shared<PodScheduling>();
+      sched->name = q.name;
+      sched->labels = r.labels;
+      if (q.host_port != 0) sched->host_ports.push_back(HostPort{"0.0.0.0", "TCP", q.host_port});
+      if (q.repels_web) {
+        PodAffinityTerm t;
+        t.selector = LabelSelector{{{"app", SelectorOp::In, {"web"}}}};
+        t.topology_key = "kubernetes.io/hostname";
+        sched->anti_affinity.required.push_back(std::move(t));
+      }
+      r.scheduling = std::move(sched);
+    }
     running.push_back(std::move(r));
   }
+  // The pod of the kubernetes profile's filters (app=web).
+  auto pod = std::make_shared<PodScheduling>();
+  pod->name = "p";
+  pod->labels = {{"app", "web"}};
+  pod->priority = p.priority;
+  if (p.host_port != 0) pod->host_ports.push_back(HostPort{"0.0.0.0", "TCP", p.host_port});
+  if (p.max_skew > 0) {
+    TopologySpreadConstraint t;
+    t.max_skew = p.max_skew;
+    t.topology_key = "kubernetes.io/hostname";
+    t.selector = LabelSelector{{{"app", SelectorOp::In, {"web"}}}};
+    pod->spread.push_back(std::move(t));
+  }
+  if (p.repels_cache) {
+    PodAffinityTerm t;
+    t.selector = LabelSelector{{{"app", SelectorOp::In, {"cache"}}}};
+    t.topology_key = "kubernetes.io/hostname";
+    pod->anti_affinity.required.push_back(std::move(t));
+  }
+  c.request.pod = std::move(pod);
+  c.request.strategy = Strategy::Score;
+  c.request.scoring.profile = ScoringProfile::Kubernetes;
   c.inventory.pods = std::move(running);
   c.request.app = "p";
   c.request.count = 1;
@@ -110,12 +146,18 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-Outcome run_engine(Cluster& c) {
+// The engine with the capacity pass for its filter, or (k8s) with the
+// kubernetes profile's filters.
+Outcome run_engine(Cluster& c, bool k8s) {
   const RunningPods pods(c.inventory);
   const Request& request = c.request;
-  const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
-    return capacity_filter(inv, request, n);
-  };
+  K8sPreemptionFilter every(c.inventory, request, pods,
+                            std::vector<std::int64_t>(c.inventory.nodes.size(), 0));
+  const ReplicaFilter filter = k8s ? every.as_replica_filter()
+                                   : ReplicaFilter([&](const Inventory& inv, std::uint32_t n,
+                                                       std::span<const Victim* const>) {
+                                       return capacity_filter(inv, request, n);
+                                     });
   const Inventory before = c.inventory;
   const PreemptionResult r = find_preemption(c.inventory, pods, c.nodes,
                                              Preemptor{request.priority, false}, c.pdbs, filter);
@@ -152,12 +194,20 @@ Outcome run_oracle(const std::vector<oracle::Node>& nodes, const std::vector<ora
 Outcome both(const std::vector<oracle::Node>& nodes, const std::vector<oracle::Pod>& pods,
              const oracle::Incoming& p, const std::vector<oracle::Pdb>& pdbs = {}) {
   Cluster c = to_state(nodes, pods, p, pdbs);
-  const Outcome engine = run_engine(c);
   const Outcome plain = run_oracle(nodes, pods, p, pdbs);
+  // The capacity pass knows no ports, spread or pod affinity.
+  const bool resources_only =
+      p.host_port == 0 && p.max_skew == 0 && !p.repels_cache &&
+      std::none_of(pods.begin(), pods.end(), [](const oracle::Pod& q) { return q.repels_web; });
+  const Outcome engine = run_engine(c, !resources_only);
   CHECK(engine.node == plain.node);
   CHECK(engine.victims == plain.victims);
   CHECK(engine.violations == plain.violations);
   CHECK(engine.message == plain.message);
+  if (resources_only) {  // the kubernetes profile's filters say the same
+    const Outcome k8s = run_engine(c, true);
+    CHECK(k8s == engine);
+  }
   return engine;
 }
 
@@ -224,9 +274,11 @@ TEST_CASE(
                        incoming(high, large), {});
   const RunningPods pods(c.inventory);
   const Request& request = c.request;
-  const NodeVictims nv = select_victims(
-      c.inventory, pods, 0, Preemptor{high, false}, {},
-      [&](const Inventory& inv, std::uint32_t n) { return capacity_filter(inv, request, n); });
+  const NodeVictims nv =
+      select_victims(c.inventory, pods, 0, Preemptor{high, false}, {},
+                     [&](const Inventory& inv, std::uint32_t n, std::span<const Victim* const>) {
+                       return capacity_filter(inv, request, n);
+                     });
   CHECK(nv.verdict.code != FilterCode::Fits);
   CHECK(nv.verdict.reasons == std::vector<std::string>{"Insufficient cpu"});
 }
@@ -477,6 +529,70 @@ TEST_CASE("preemption: the engine agrees with the oracle on 5,000 random small c
   // The random clusters reach every kind of answer.
   CHECK(with_candidate > 500);
   CHECK(with_violations > 50);
+}
+
+TEST_CASE(
+    "preemption: the kubernetes profile's filters agree with the oracle on 4,000 random "
+    "clusters with host ports, topology spread and anti-affinity") {
+  std::mt19937_64 rng(24);
+  const auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  const std::int32_t priorities[] = {-5, 0, 0, 10, 100, 1000};
+  const char* const apps[] = {"web", "web", "cache", "other"};
+  int with_candidate = 0, ports = 0, spread = 0, anti = 0, existing = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<oracle::Node> nodes;
+    const int n = static_cast<int>(pick(1, 4));
+    for (int i = 0; i < n; ++i)
+      nodes.push_back({"n" + std::to_string(i), pick(2, 8) * 100, pick(2, 8) * 100, pick(1, 6)});
+    std::vector<oracle::Pod> pods;
+    const int k = static_cast<int>(pick(0, 9));
+    for (int i = 0; i < k; ++i) {
+      oracle::Pod q;
+      q.name = "p" + std::to_string(i);
+      q.node = nodes[static_cast<std::size_t>(pick(0, n - 1))].name;
+      q.priority = priorities[pick(0, 5)];
+      q.milli_cpu = pick(0, 2) * 100;
+      q.memory = pick(0, 2) * 100;
+      if (pick(0, 3) > 0) q.start = epoch(static_cast<int>(pick(1, 4)));
+      q.labels["app"] = apps[pick(0, 3)];
+      if (pick(0, 3) == 0) q.host_port = static_cast<std::int32_t>(pick(80, 81));
+      q.repels_web = pick(0, 7) == 0;
+      pods.push_back(q);
+    }
+    std::vector<oracle::Pdb> pdbs;
+    if (pick(0, 2) == 0) pdbs.push_back({{{"app", apps[pick(0, 3)]}}, 0, {}});
+    oracle::Incoming p{priorities[pick(0, 5)], pick(0, 3) * 100, pick(0, 3) * 100};
+    if (pick(0, 1) == 0) p.host_port = 80;
+    if (pick(0, 1) == 0) p.max_skew = static_cast<std::int32_t>(pick(1, 2));
+    p.repels_cache = pick(0, 1) == 0;
+    CAPTURE(round);
+    const Outcome o = both(nodes, pods, p, pdbs);
+    with_candidate += !o.node.empty();
+    // Which filters a chosen node's victims were needed for: the oracle
+    // without the filter would have chosen otherwise.
+    if (!o.node.empty()) {
+      oracle::Incoming q = p;
+      q.host_port = 0;
+      ports += run_oracle(nodes, pods, q, pdbs) != o;
+      q = p;
+      q.max_skew = 0;
+      spread += run_oracle(nodes, pods, q, pdbs) != o;
+      q = p;
+      q.repels_cache = false;
+      anti += run_oracle(nodes, pods, q, pdbs) != o;
+      std::vector<oracle::Pod> calm = pods;
+      for (oracle::Pod& c : calm) c.repels_web = false;
+      existing += run_oracle(nodes, calm, p, pdbs) != o;
+    }
+  }
+  // Every filter decides some answers.
+  CHECK(with_candidate > 400);
+  CHECK(ports > 50);
+  CHECK(spread > 50);
+  CHECK(anti > 50);
+  CHECK(existing > 20);
 }
 
 // --- plan --preempt: the state after ---

@@ -278,6 +278,13 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     }
     pod.cpu = req.cpu;
     pod.memory = req.memory;
+    pod.storage = req.storage;
+    for (const auto& entry : req.extended) {
+      const std::string& res = entry.first;
+      if (std::any_of(node.extended.begin(), node.extended.end(),
+                      [&res](const ExtendedResource& e) { return e.name == res; }))
+        pod.extended.emplace_back(res, entry.second);
+    }
     pod.nonzero_cpu = req.nonzero_cpu;
     pod.nonzero_memory = req.nonzero_memory;
     pod.start_time = std::string(text_of(doc, status[kube_pod_status_field::kStartTime]));

@@ -147,6 +147,8 @@ struct RunningPod {
   std::int32_t priority = 0;
   NanoCores cpu = 0;  // its request as added to the node's usage
   Bytes memory = 0;
+  Bytes storage = 0;                                           // ephemeral-storage
+  std::vector<std::pair<std::string, std::int64_t>> extended;  // as added to the node's
   NanoCores nonzero_cpu = 0;  // the same with Kubernetes' scoring defaults (100m, 200Mi)
   Bytes nonzero_memory = 0;
   std::string start_time;  // status.startTime as written (RFC 3339 sorts as text)

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "capacity.h"
 
@@ -93,9 +94,76 @@ bool more_important(const Victim& a, const Victim& b) {
   return a.name < b.name;
 }
 
+namespace {
+
+// A node whose pods ask more memory, ephemeral-storage or of an extended
+// resource than it has was read as full (its usage counted as its
+// allocatable). What its pods ask beyond that, per resource, so that
+// taking pods off frees only what Kubernetes would see freed.
+struct Overflow {
+  Bytes memory = 0, storage = 0;
+  std::vector<std::int64_t> extended;  // per Node::extended
+  bool any() const {
+    return memory > 0 || storage > 0 ||
+           std::any_of(extended.begin(), extended.end(), [](std::int64_t x) { return x > 0; });
+  }
+};
+
+Overflow overflow_of(const Node& node, std::span<const Victim> pods) {
+  Overflow o;
+  o.extended.assign(node.extended.size(), 0);
+  Bytes memory = 0, storage = 0;
+  for (const Victim& v : pods) {
+    if (v.workload) continue;
+    memory += v.memory;
+    storage += v.storage;
+    for (const auto& [name, n] : v.extended)
+      for (std::size_t e = 0; e < node.extended.size(); ++e)
+        if (node.extended[e].name == name) o.extended[e] += n;
+  }
+  const auto beyond = [](std::int64_t asked, std::int64_t used, std::int64_t total) {
+    return used >= total && asked > used ? asked - used : std::int64_t{0};
+  };
+  o.memory = beyond(memory, node.memory_used, node.memory);
+  o.storage = beyond(storage, node.storage_used, node.storage);
+  for (std::size_t e = 0; e < node.extended.size(); ++e)
+    o.extended[e] = beyond(o.extended[e], node.extended[e].used, node.extended[e].total);
+  return o;
+}
+
+// `used` (counted as at most `total`, `over` beyond it) changed by `delta`.
+void shift(std::int64_t& used, std::int64_t total, std::int64_t& over, std::int64_t delta) {
+  const std::int64_t real = used + over + delta;
+  used = std::min(real, total);
+  over = real - used;
+}
+
+// adjust_node on a node read as full: its overflow is spent first.
+void adjust_full_node(Node& node, const Victim& v, int sign, Overflow& o) {
+  const Victim plain = [&] {
+    Victim c = v;
+    c.memory = c.storage = 0;
+    c.extended.clear();
+    return c;
+  }();
+  adjust_node(node, plain, sign);
+  shift(node.memory_used, node.memory, o.memory, sign * v.memory);
+  shift(node.storage_used, node.storage, o.storage, sign * v.storage);
+  for (const auto& [name, n] : v.extended)
+    for (std::size_t e = 0; e < node.extended.size(); ++e)
+      if (node.extended[e].name == name)
+        shift(node.extended[e].used, node.extended[e].total, o.extended[e], sign * n);
+}
+
+}  // namespace
+
 void adjust_node(Node& node, const Victim& v, int sign) {
   node.cpu_used += sign * v.cpu;
   node.memory_used += sign * v.memory;
+  node.storage_used += sign * v.storage;
+  for (const auto& [name, n] : v.extended)
+    for (ExtendedResource& e : node.extended)
+      if (e.name == name) e.used += sign * n;
   if (!v.cpu_map.empty()) {
     node.list_cores();
     for (const auto& [core, pieces] : v.cpu_map) {
@@ -130,6 +198,8 @@ RunningPods::RunningPods(const Inventory& inventory)
     v.app = p.app.empty() ? default_app(p) : p.app;
     v.cpu = p.cpu;
     v.memory = p.memory;
+    v.storage = p.storage;
+    v.extended = p.extended;
     by_node_[p.node].push_back(std::move(v));
   }
   for (std::uint32_t n = 0; n < inventory.nodes.size(); ++n)
@@ -160,9 +230,15 @@ std::span<const Victim> RunningPods::on(std::uint32_t node) const {
 void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* undo) {
   Node& node = inventory.nodes[victim.node];
   if (undo != nullptr) undo->remember(victim.node, node);
-  adjust_node(node, victim, -1);
+  Overflow over = overflow_of(node, on(victim.node));
+  if (over.any())
+    adjust_full_node(node, victim, -1, over);
+  else
+    adjust_node(node, victim, -1);
   node.cpu_used = std::max<NanoCores>(node.cpu_used, 0);
   node.memory_used = std::max<Bytes>(node.memory_used, 0);
+  node.storage_used = std::max<Bytes>(node.storage_used, 0);
+  for (ExtendedResource& e : node.extended) e.used = std::max<std::int64_t>(e.used, 0);
   auto& apps = node.instances;
   for (auto it = apps.begin(); it != apps.end(); ++it)
     if (it->first == victim.app && it->second <= 0) {
@@ -218,8 +294,19 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
   }
   Node saved = state.nodes[node];
   Node& n = state.nodes[node];
-  for (const Victim* v : potential) adjust_node(n, *v, -1);
-  out.verdict = filter(state, node);
+  Overflow over = overflow_of(n, pods.on(node));
+  const bool full = over.any();
+  const auto adjust = [&](const Victim& v, int sign) {
+    if (full)
+      adjust_full_node(n, v, sign, over);
+    else
+      adjust_node(n, v, sign);
+  };
+  for (const Victim* v : potential) adjust(*v, -1);
+  // The pods off the node while the filters run: the potential victims,
+  // less those reprieved, plus those kept as victims.
+  std::vector<const Victim*> removed = potential;
+  out.verdict = filter(state, node, removed);
   if (fits(out.verdict)) {
     // Budgets spent in importance order over every potential victim.
     std::vector<std::int64_t> allowed;
@@ -228,7 +315,8 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
     for (const Victim* v : potential) {
       bool violated = false;
       if (!v->workload && !pdbs.empty()) {
-        const RunningPod& p = state.pods[v->index];
+        // Read-only: a write access would copy a shared pod list.
+        const RunningPod& p = std::as_const(state).pods[v->index];
         for (std::size_t b = 0; b < pdbs.size(); ++b) {
           if (!pdbs[b].covers(p.ns, p.labels)) continue;
           if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
@@ -240,9 +328,11 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
       (violated ? violating : other).push_back(v);
     }
     const auto reprieve = [&](const Victim* v) {
-      adjust_node(n, *v, +1);
-      if (fits(filter(state, node))) return true;
-      adjust_node(n, *v, -1);
+      adjust(*v, +1);
+      removed.erase(std::find(removed.begin(), removed.end(), v));
+      if (fits(filter(state, node, removed))) return true;
+      adjust(*v, -1);
+      removed.push_back(v);
       out.victims.push_back(*v);
       return false;
     };
@@ -323,7 +413,7 @@ const FilterVerdict& PreemptionCache::verdict(const Inventory& state, std::uint3
                                               const ReplicaFilter& filter) {
   Entry& e = entry(state, node);
   if (!e.has_verdict) {
-    e.verdict = filter(state, node);
+    e.verdict = filter(state, node, {});
     e.has_verdict = true;
   }
   return e.verdict;

@@ -27,9 +27,14 @@ struct FilterVerdict {
   std::vector<std::string> reasons;  // Kubernetes' words ("Insufficient cpu", ...)
 };
 
+struct Victim;
+
 // Does one more replica pass every filter on inventory.nodes[node], with the
-// node's usage, instances and workloads as they stand?
-using ReplicaFilter = std::function<FilterVerdict(const Inventory&, std::uint32_t node)>;
+// node's usage, instances and workloads as they stand and, for filters that
+// look at the pods themselves (ports, labels, affinity), the running pods
+// `removed` (a dry run's, all on `node`) taken off it?
+using ReplicaFilter = std::function<FilterVerdict(const Inventory&, std::uint32_t node,
+                                                  std::span<const Victim* const> removed)>;
 
 // The filter of the capacity pass: one more instance fits on the node
 // (node_capacity >= 1), its reasons in Kubernetes' words; not available and
@@ -52,7 +57,9 @@ struct Victim {
   std::string app;
   NanoCores cpu = 0;
   Bytes memory = 0;
-  NamedList<Pieces> cpu_map;  // workloads only
+  Bytes storage = 0;                                           // pods only
+  std::vector<std::pair<std::string, std::int64_t>> extended;  // pods only
+  NamedList<Pieces> cpu_map;                                   // workloads only
   int numa = -1;
 };
 
@@ -68,6 +75,8 @@ class RunningPods {
   explicit RunningPods(const Inventory& inventory);
   std::span<const Victim> on(std::uint32_t node) const;
   bool any() const { return any_; }
+  // Inventory::pods[index] was evicted in this run.
+  bool evicted(std::uint32_t index) const { return index < evicted_.size() && evicted_[index]; }
 
   // Evicts `victim` (one of on(victim.node)): its node gives back its usage,
   // instance and workload (the node first remembered in `undo`); a pod is

@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 
+#include "k8s_preemption.h"
 #include "k8s_profile.h"
 
 namespace eruplan {
@@ -308,6 +309,27 @@ struct Planner {
     ++out.deploy[position];
   }
 
+  // The kubernetes profile's filters for `request` over the plan as `out`
+  // stands (its deploy so far); null for another profile or strategy, whose
+  // filter is the capacity pass.
+  std::unique_ptr<K8sPreemptionFilter> k8s_filter(const Request& request,
+                                                  const RequestOutcome& out) {
+    if (request.strategy != Strategy::Score ||
+        request.scoring.profile != ScoringProfile::Kubernetes)
+      return nullptr;
+    std::vector<std::int64_t> placed(state.nodes.size(), 0);
+    for (std::size_t p = 0; p < out.capacity.nodes.size() && p < out.deploy.size(); ++p)
+      placed[out.capacity.nodes[p].node] += out.deploy[p];
+    return std::make_unique<K8sPreemptionFilter>(state, request, running_pods(), placed);
+  }
+
+  ReplicaFilter replica_filter(const Request& request, K8sPreemptionFilter* k8s) {
+    if (k8s != nullptr) return k8s->as_replica_filter();
+    return [&request](const Inventory& inv, std::uint32_t n, std::span<const Victim* const>) {
+      return capacity_filter(inv, request, n);
+    };
+  }
+
   // Without --preempt: what preemption would do for the first instance that
   // fits nowhere, appended to the reason (the state is left as it was).
   void preemption_note(const Request& request, const StrategyInput& input, Placement& placement) {
@@ -318,18 +340,10 @@ struct Planner {
     place_first(request, scratch, input, placeable(input, request), &local);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : input.capacity->nodes) nodes.push_back(nc.node);
-    // The kubernetes profile: a node keeps the status of the first filter
-    // that rejected it in the failing cycle (its code decides whether the
-    // node is dry-run at all); NodeResourcesFit's is asked again as pods go.
-    const std::vector<K8sStatus>& rejected = placement.first.rejected;
-    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) -> FilterVerdict {
-      if (n < rejected.size() && !rejected[n].ok() && rejected[n].plugin != "NodeResourcesFit")
-        return {rejected[n].unresolvable ? FilterCode::Unresolvable : FilterCode::Unschedulable,
-                rejected[n].reasons};
-      return capacity_filter(inv, request, n);
-    };
-    const PreemptionResult r =
-        find_preemption(state, running_pods(), nodes, preemptor_of(request), options.pdbs, filter);
+    // The kubernetes profile: every filter plugin runs again in the dry runs.
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, scratch);
+    const PreemptionResult r = find_preemption(state, running_pods(), nodes, preemptor_of(request),
+                                               options.pdbs, replica_filter(request, k8s.get()));
     const std::vector<std::uint32_t> touched = local.nodes();
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
@@ -353,22 +367,23 @@ struct Planner {
     place_first(request, out, input, placed, &local);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : out.capacity.nodes) nodes.push_back(nc.node);
-    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
-      return capacity_filter(inv, request, n);
-    };
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, out);
+    const ReplicaFilter filter = replica_filter(request, k8s.get());
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
     std::string why;
     // Each replica changes one node (its own, and its victims'): every other
-    // node's verdict and victims are kept (no undo happens in this loop).
+    // node's verdict and victims are kept (no undo happens in this loop),
+    // unless the filters look across nodes (spread, pod affinity).
     PreemptionCache answers;
     while (placed < request.count) {
-      if (!options.preemption_cache) answers = PreemptionCache{};
+      if (!options.preemption_cache || (k8s && k8s->cross_node())) answers = PreemptionCache{};
       std::size_t room = nodes.size();
       for (std::size_t p = 0; p < nodes.size() && room == nodes.size(); ++p)
         if (answers.verdict(state, nodes[p], filter).code == FilterCode::Fits) room = p;
       if (room < nodes.size()) {
         place_one(request, out, room, &local);
+        if (k8s) k8s->placed(nodes[room]);
         ++placed;
         continue;
       }
@@ -383,12 +398,14 @@ struct Planner {
         return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
       });
       for (const Victim& v : p.victims) {
+        if (k8s) k8s->evicted(v);
         pods.evict(state, v, &local);
         cache.changed(state, v.node);
         evicted.push_back(v);
       }
       const auto at = std::find(nodes.begin(), nodes.end(), p.node) - nodes.begin();
       place_one(request, out, static_cast<std::size_t>(at), &local);
+      if (k8s) k8s->placed(p.node);
       out.preemptions.push_back(std::move(p));
       ++placed;
     }
@@ -434,9 +451,8 @@ struct Planner {
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);
-    const ReplicaFilter filter = [&](const Inventory& inv, std::uint32_t n) {
-      return capacity_filter(inv, request, n);
-    };
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, out);
+    const ReplicaFilter filter = replica_filter(request, k8s.get());
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
     std::string failed;
@@ -444,8 +460,11 @@ struct Planner {
     std::int64_t placed = 0;
     for (std::size_t p = 0; p < out.capacity.nodes.size(); ++p) {
       const NodeCapacity& nc = out.capacity.nodes[p];
-      if (nc.capacity != 0) {
+      const bool room =
+          k8s ? filter(state, nc.node, {}).code == FilterCode::Fits : nc.capacity != 0;
+      if (room) {
         place_one(request, out, p, &local);
+        if (k8s) k8s->placed(nc.node);
         ++placed;
         continue;
       }
@@ -461,11 +480,13 @@ struct Planner {
         return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
       });
       for (const Victim& v : taken.victims) {
+        if (k8s) k8s->evicted(v);
         pods.evict(state, v, &local);
         cache.changed(state, v.node);
         evicted.push_back(v);
       }
       place_one(request, out, p, &local);
+      if (k8s) k8s->placed(nc.node);
       out.preemptions.push_back(std::move(taken));
       ++placed;
     }

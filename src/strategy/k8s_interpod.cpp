@@ -26,7 +26,36 @@ bool matches_all(const Inventory& inv, const std::vector<PodAffinityTerm>& terms
   });
 }
 
+// Kubernetes' topologyToMatchedTermCount.update: a count down to zero is
+// erased (the affinity filter asks whether any count is left).
+void update(std::map<K8sDomain, std::int64_t>& m, const Labels& node, const std::string& key,
+            std::int64_t n) {
+  const std::string* v = find_label(node, key);
+  if (!v) return;
+  const auto it = m.emplace(K8sDomain{key, *v}, 0).first;
+  if ((it->second += n) == 0) m.erase(it);
+}
+
 }  // namespace
+
+void k8s_update_interpod(K8sCycle& c, std::uint32_t i, const K8sPod& p, int delta) {
+  const K8sCluster& k = *c.cluster;
+  const Inventory& inv = *k.inventory;
+  const PodScheduling& pod = *k.pod;
+  const Labels& labels = k.labels[i];
+  const std::int64_t n = delta * p.copies;
+  if (p.scheduling)
+    for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
+      if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
+        update(c.existing_anti_counts, labels, t.topology_key, n);
+  if (!pod.affinity.required.empty() &&
+      matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
+    for (const PodAffinityTerm& t : pod.affinity.required)
+      update(c.affinity_counts, labels, t.topology_key, n);
+  for (const PodAffinityTerm& t : pod.anti_affinity.required)
+    if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels))
+      update(c.anti_counts, labels, t.topology_key, n);
+}
 
 void k8s_prefilter_interpod(K8sCycle& c) {
   const K8sCluster& k = *c.cluster;

@@ -126,6 +126,12 @@ void k8s_prefilter_spread(K8sCycle&);
 K8sStatus k8s_filter_spread(const K8sCycle&, std::uint32_t node);
 void k8s_prefilter_interpod(K8sCycle&);
 K8sStatus k8s_filter_interpod(const K8sCycle&, std::uint32_t node);
+// The PreFilter extensions (AddPod, RemovePod): the cycle's counts as if
+// `pod` were added to node `node` (delta +1) or taken off it (-1), as
+// kube-scheduler updates them in preemption's dry runs. Equal to running
+// the PreFilter again over the changed cluster.
+void k8s_update_spread(K8sCycle&, std::uint32_t node, const K8sPod& pod, int delta);
+void k8s_update_interpod(K8sCycle&, std::uint32_t node, const K8sPod& pod, int delta);
 
 // --- Score plugins: raw scores of the feasible nodes, normalized in place --
 std::vector<std::int64_t> k8s_score_taint_toleration(const K8sCycle&,

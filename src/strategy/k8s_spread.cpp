@@ -62,6 +62,22 @@ void k8s_prefilter_spread(K8sCycle& c) {
   }
 }
 
+// Kubernetes' RemovePod counts a pod for an empty selector ({}), which its
+// PreFilter does not; the skew of such a constraint stays 1 either way, so
+// eruplan counts it as the PreFilter does.
+void k8s_update_spread(K8sCycle& c, std::uint32_t i, const K8sPod& pod, int delta) {
+  const K8sCluster& k = *c.cluster;
+  if (c.hard_spread.empty() || *pod.ns != k.pod->ns || !has_all_keys(k.labels[i], c.hard_spread))
+    return;
+  const std::vector<K8sPod> one{pod};
+  for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {
+    const TopologySpreadConstraint& s = c.hard_spread[ci];
+    if (!included(k, s, i)) continue;
+    c.spread_counts[ci][*find_label(k.labels[i], s.topology_key)] +=
+        delta * count_matching(one, s.selector, k.pod->ns);
+  }
+}
+
 K8sStatus k8s_filter_spread(const K8sCycle& c, std::uint32_t i) {
   const K8sCluster& k = *c.cluster;
   for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {

@@ -10,4 +10,7 @@ if ! command -v python3 >/dev/null 2>&1; then
   echo "python3 is not installed: skipped"
   exit 77
 fi
-exec python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all --from 1 --count 300
+python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all --from 1 --count 300
+# The same clusters with priorities: the preemption part of each message,
+# or eruplan's "--preempt would place it ..." line.
+exec python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all,priority --from 1 --count 300

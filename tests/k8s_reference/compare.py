@@ -12,7 +12,8 @@ Mismatching inputs are kept under --keep/SEED; shrink.py makes them small.
 
 Kinds reported: deploy, deploy-prefix, placed, feasibility, message (the
 filter part of the FitError), message-preemption (DefaultPreemption's
-"preemption: ..." part, all priorities 0), preemption-line (eruplan prints
+"preemption: ..." part), preempt-line (eruplan's "--preempt would place it
+on N by evicting K pods" when preemption could help), preemption-line (eruplan prints
 that part after its own "placed K of N" line), score:PLUGIN (a first-replica
 normalized score), score-nodes (which nodes "scores" lists).
 --no-preemption and --no-score-nodes leave the known classes out.
@@ -46,6 +47,8 @@ PLUGINS = ["TaintToleration", "NodeAffinity", "PodTopologySpread", "InterPodAffi
 def eruplan(binary, d, count=None):
     cmd = [binary, "plan", "-n", os.path.join(d, "nodes.json"), "--pods", os.path.join(d, "pods.json"),
            "-r", os.path.join(d, "deploy.json"), "-o", "json"]
+    if os.path.exists(os.path.join(d, "priorityclasses.json")):
+        cmd += ["--priority-classes", os.path.join(d, "priorityclasses.json")]
     if count is not None:
         cmd += ["--count", str(count)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -68,7 +71,12 @@ def compare_one(binary, d):
         pd = json.load(f)
     with open(os.path.join(d, "deploy.json")) as f:
         dd = json.load(f)
-    ref = reference.run(nd, pd, dd)
+    pc = os.path.join(d, "priorityclasses.json")
+    priority = 0
+    if os.path.exists(pc):
+        with open(pc) as f:
+            priority = json.load(f)["items"][0]["value"]
+    ref = reference.run(nd, pd, dd, priority=priority)
     rc, doc, err = eruplan(binary, d)
     out = []
     if ref["new"] == 0:
@@ -104,6 +112,10 @@ def compare_one(binary, d):
             out.append(("message", "reference: %s\n      eruplan:   %s" % (rf, ef)))
         elif rp != ep and not NO_PREEMPTION:
             out.append(("message-preemption", "reference: preemption: %s\n      eruplan:   preemption: %s" % (rp, ep)))
+        rline = ref.get("preempt_line")
+        eline = next((x for x in msg.strip().split("\n") if x.startswith("--preempt would")), None)
+        if rline != eline and not NO_PREEMPTION:
+            out.append(("preempt-line", "reference: %s\n      eruplan:   %s" % (rline, eline)))
         k = len(ref["placements"])
         want_line = "placed %d of %d" % (k, ref["new"])
         if k > 0 and want_line not in msg:

@@ -5,7 +5,9 @@ gen.py SEED OUTDIR [FEATURES]  writes OUTDIR/nodes.json, pods.json, deploy.json.
 FEATURES is a comma list (default "all"): resources (always), taints, cordon,
 nodeaffinity, ports, spread, podaffinity, runaff (running pods' own
 affinity), init (init containers, sidecars, overhead), limits, eph, phases,
-matchfields.
+matchfields, priority (running pods' spec.priority and the Deployment's
+PriorityClass in priorityclasses.json, drawn from a generator of their own
+so that the rest of each cluster is as without them).
 """
 import json
 import os
@@ -17,7 +19,7 @@ import reference
 ALL = ["taints", "cordon", "nodeaffinity", "ports", "spread", "podaffinity", "runaff",
        "init", "limits", "eph", "phases", "matchfields", "zero", "nsselector", "hostlabel",
        "unknownnode", "matchlabelkeys", "extended", "noalloc", "initports", "dupes"]
-# not in "all": selector (running pods that match the Deployment's selector but not all of
+# not in "all": priority (check.sh runs it as a second pass), selector (running pods that match the Deployment's selector but not all of
 # its template's labels), overcommit (running pods above allocatable), nohostlabel (nodes without
 # kubernetes.io/hostname: eruplan documents that it takes the node's name then)
 HOST = "kubernetes.io/hostname"
@@ -318,9 +320,29 @@ def gen(seed, feats):
             {"apiVersion": "v1", "kind": "List", "items": pods}, deploy)
 
 
+def priorities(seed, pd, dd):
+    """Running pods' priorities and the Deployment's PriorityClass (or None)."""
+    rng = random.Random(seed * 7919 + 17)
+    for o in pd["items"]:
+        if rng.random() < 0.6:
+            o.setdefault("spec", {})["priority"] = rng.choice([0, 0, 10, 100, 1000, 5000])
+    if rng.random() < 0.3:
+        return None
+    value = rng.choice([10, 100, 1000, 100000])
+    dd["spec"]["template"].setdefault("spec", {})["priorityClassName"] = "critical"
+    return {"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+         "metadata": {"name": "critical"}, "value": value}]}
+
+
 def write(seed, out, feats):
     os.makedirs(out, exist_ok=True)
     nd, pd, dd = gen(seed, feats)
+    if "priority" in feats:
+        pc = priorities(seed, pd, dd)
+        if pc is not None:
+            with open(os.path.join(out, "priorityclasses.json"), "w") as fh:
+                json.dump(pc, fh, indent=1)
     for fn, d in (("nodes.json", nd), ("pods.json", pd), ("deploy.json", dd)):
         with open(os.path.join(out, fn), "w") as fh:
             json.dump(d, fh, indent=1)
@@ -331,7 +353,13 @@ def parse_feats(s):
         return set(ALL)
     if s == "none" or s == "resources":
         return set()
-    return set(x for x in s.split(",") if x)
+    out = set()
+    for x in s.split(","):
+        if x == "all":
+            out |= set(ALL)
+        elif x:
+            out.add(x)
+    return out
 
 
 if __name__ == "__main__":

@@ -307,6 +307,8 @@ class Pod:
         self.pref_anti = [AffinityTerm(t["podAffinityTerm"], self.ns, t.get("weight", 0))
                           for t in paa.get("preferredDuringSchedulingIgnoredDuringExecution") or []]
         self.tols = self.spec.get("tolerations") or []
+        self.priority = self.spec.get("priority") or 0
+        self.start = (obj.get("status") or {}).get("startTime") or ""  # "": now
 
 
 class Node:
@@ -340,6 +342,18 @@ class Node:
         self.nz_cpu += p.nz_cpu
         self.nz_mem += p.nz_mem
         self.used_ports += p.ports
+
+    def remove(self, p):
+        self.pods.remove(p)
+        self.r_cpu -= p.cpu
+        self.r_mem -= p.mem
+        self.r_eph -= p.eph
+        for k, v in p.scalars.items():
+            self.r_scalars[k] -= v
+        self.nz_cpu -= p.nz_cpu
+        self.nz_mem -= p.nz_mem
+        for hp in p.ports:
+            self.used_ports.remove(hp)
 
 
 # ------------------------------------------------------------ messages
@@ -718,6 +732,60 @@ class Scheduler:
             out[k] = int(f)
         return out
 
+    # -- DefaultPreemption's dry run (SelectVictimsOnNode), no budgets
+    def filters(self, pod, n):
+        return self.filter_node(pod, n, self.spread_prefilter(pod), self.ipa_prefilter(pod))
+
+    def preempt(self, pod, nodes):
+        """(node, victims) picked as pickOneNodeForPreemption does, or None; and the failed nodes' reasons."""
+        def key(p):  # MoreImportantPod, then the name
+            return (-p.priority, p.start == "", p.start, p.ns + "/" + p.name)
+        hist = {}
+        cands = []
+        for n in nodes:
+            potential = sorted((p for p in n.pods if p.priority < pod.priority), key=key)
+            if not potential:
+                hist[P_NO_VICTIMS] = hist.get(P_NO_VICTIMS, 0) + 1
+                continue
+            for p in potential:
+                n.remove(p)
+            r, _ = self.filters(pod, n)
+            if r:
+                for p in potential:
+                    n.add(p)
+                for x in r:
+                    hist[x] = hist.get(x, 0) + 1
+                continue
+            victims = []
+            for p in potential:
+                n.add(p)
+                if self.filters(pod, n)[0]:
+                    n.remove(p)
+                    victims.append(p)
+            for p in victims:
+                n.add(p)
+            if victims:
+                cands.append((n, victims))
+        if not cands:
+            return None, hist
+
+        def keep(f):
+            best = min(f(c) for c in cands)
+            cands[:] = [c for c in cands if f(c) == best]
+        keep(lambda c: c[1][0].priority)
+        keep(lambda c: sum(v.priority + (1 << 31) for v in c[1]))
+        keep(lambda c: len(c[1]))
+
+        def earliest(c):  # the latest wins: negate as a sortable pair
+            top = c[1][0].priority
+            starts = [v.start for v in c[1] if v.priority == top]
+            known = sorted(x for x in starts if x)
+            e = known[0] if known else ""
+            return (0, "") if e == "" else (1, "".join(chr(0x10FFFF - ord(ch)) for ch in e))
+        keep(earliest)
+        keep(lambda c: c[0].name.encode())
+        return cands[0], hist
+
     # -- one cycle
     def schedule_one(self, pod):
         N = len(self.nodes)
@@ -749,16 +817,19 @@ class Scheduler:
             msg = "0/%d nodes are available:" % N
             if parts:
                 msg += " %s." % ", ".join(parts)
-            # DefaultPreemption (PostFilter) with every pod at priority 0: nodes whose status is
-            # UnschedulableAndUnresolvable are "not helpful"; the others have no lower-priority victim.
-            nh = N - sum(1 for k in statuses if not unres[k])
-            nv = N - nh
-            pp = []
-            if nh:
-                pp.append("%d %s" % (nh, P_NOT_HELPFUL))
-            if nv:
-                pp.append("%d %s" % (nv, P_NO_VICTIMS))
-            msg += " preemption: 0/%d nodes are available: %s." % (N, ", ".join(sorted(pp)))
+            # DefaultPreemption (PostFilter): nodes whose status is UnschedulableAndUnresolvable
+            # (or that no filter saw) are "not helpful"; the others are dry-run.
+            chosen, hist = self.preempt(pod, [n for n in self.nodes if n.name in statuses and not unres[n.name]])
+            if chosen is not None:
+                n, victims = chosen
+                self.preempt_line = "--preempt would place it on %s by evicting %d pod%s" % (
+                    n.name, len(victims), "" if len(victims) == 1 else "s")
+                return None, msg, None
+            dry = sum(1 for k in statuses if not unres[k])
+            if N - dry:
+                hist[P_NOT_HELPFUL] = hist.get(P_NOT_HELPFUL, 0) + N - dry
+            pp = sorted("%d %s" % (v, k) for k, v in hist.items())
+            msg += " preemption: 0/%d nodes are available: %s." % (N, ", ".join(pp))
             return None, msg, None
         scores = self.score(pod, feasible)
         best = max(scores[n.name]["total"] for n in feasible)
@@ -823,7 +894,7 @@ def items(doc):
     return [doc]
 
 
-def run(nodes_doc, pods_doc, deploy, replicas=None, count=None):
+def run(nodes_doc, pods_doc, deploy, replicas=None, count=None, priority=0):
     nodes = [Node(o) for o in items(nodes_doc)]
     nodes.sort(key=lambda n: n.name.encode())
     by = {n.name: n for n in nodes}
@@ -855,6 +926,7 @@ def run(nodes_doc, pods_doc, deploy, replicas=None, count=None):
     for i in range(new):
         pod = Pod({"metadata": {"name": "new-%d" % i, "namespace": ns, "labels": tlabels},
                    "spec": tmpl.get("spec") or {}}, ns)
+        pod.priority = priority
         node, msg, scores = sched.schedule_one(pod)
         if i == 0:
             first_scores = scores
@@ -864,7 +936,8 @@ def run(nodes_doc, pods_doc, deploy, replicas=None, count=None):
         placements.append(node.name)
         pod.node_name = node.name
         node.add(pod)
-    return {"new": new, "placements": placements, "error": err, "scores": first_scores}
+    return {"new": new, "placements": placements, "error": err, "scores": first_scores,
+            "preempt_line": getattr(sched, "preempt_line", None)}
 
 
 def main():

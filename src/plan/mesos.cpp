@@ -20,6 +20,7 @@
 #include "mesos.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <span>
 #include <unordered_map>
@@ -77,13 +78,42 @@ std::int64_t request_of(const Request& r, std::string_view kind) {
   return 0;
 }
 
+// Framework and node pairs, one bit each.
+class PairBits {
+ public:
+  void init(std::size_t rows, std::size_t cols) {
+    words_ = (cols + 63) / 64;
+    bits_.assign(rows * words_, 0);
+  }
+  bool test(std::size_t row, std::size_t col) const {
+    return ((bits_[row * words_ + col / 64] >> (col % 64)) & 1) != 0;
+  }
+  void set(std::size_t row, std::size_t col) {
+    bits_[row * words_ + col / 64] |= std::uint64_t{1} << (col % 64);
+  }
+  void reset(std::size_t row, std::size_t col) {
+    bits_[row * words_ + col / 64] &= ~(std::uint64_t{1} << (col % 64));
+  }
+  std::span<const std::uint64_t> row(std::size_t r) const {
+    return {bits_.data() + r * words_, words_};
+  }
+
+ private:
+  std::size_t words_ = 0;
+  std::vector<std::uint64_t> bits_;
+};
+
+// Comparisons a sort of n items takes, about.
+std::int64_t sort_steps(std::size_t n) {
+  return static_cast<std::int64_t>(n) * static_cast<std::int64_t>(std::bit_width(n));
+}
+
 // --- The allocator -------------------------------------------------------------
 
 struct FrameworkState {
   std::uint32_t role = 0;
   std::vector<std::pair<std::uint32_t, std::int64_t>> asks;  // kind, per instance > 0
-  std::vector<std::uint8_t> may_use;                         // per node: filter, taints
-  std::vector<std::uint32_t> usable;                         // those nodes
+  bool usable = false;                                       // some node in may_use_
   std::vector<u128> alloc;                                   // per kind
   Dominant share;
   std::int64_t existing = 0, placed = 0;
@@ -120,10 +150,17 @@ class Allocator {
     const std::int64_t limit = options_.cycles > 0 ? options_.cycles : kMesosMaxCycles;
     std::optional<SplitMix64> random;
     if (options_.seed) random.emplace(*options_.seed);
+    std::int64_t listed = 0;  // cycles and offers
     while (static_cast<std::int64_t>(result_.cycles.size()) < limit && anything_fits()) {
       std::vector<std::uint32_t> order = by_name_;
       if (random) shuffle(order, *random);
+      steps_ += static_cast<std::int64_t>(order.size());
       cycle(order);
+      listed += 1 + static_cast<std::int64_t>(result_.cycles.back().size());
+      if (listed > options_.max_listed || steps_ > options_.max_steps) {
+        result_.too_large = too_large(listed);
+        break;
+      }
     }
     finish();
     return std::move(result_);
@@ -131,6 +168,28 @@ class Allocator {
 
  private:
   std::size_t kinds() const { return result_.kinds.size(); }
+
+  // Past a bound after the last cycle run: what, and how many cycles fit.
+  std::string too_large(std::int64_t listed) const {
+    const auto c = static_cast<std::int64_t>(result_.cycles.size());
+    std::string out =
+        "too large: the first " + std::to_string(c) + (c == 1 ? " cycle" : " cycles") +
+        (options_.cycles > 0 ? " of the " + std::to_string(options_.cycles) + " asked for"
+                             : std::string(" of a run until nothing more fits"));
+    if (listed > options_.max_listed)
+      out += " list " + std::to_string(listed - c) + " offers, more than the " +
+             std::to_string(options_.max_listed) +
+             " offers and cycles a run may list for this input (" +
+             std::to_string(kMinMesosListed) + ", or one per 8 bytes of input)";
+    else
+      out += " over " + std::to_string(by_name_.size()) + " agents and " +
+             std::to_string(frameworks_.size()) + " frameworks in " +
+             std::to_string(roles_.size()) + " roles take more than " +
+             std::to_string(options_.max_steps) + " steps";
+    out += c > 1 ? "; give --cycles " + std::to_string(c - 1) + " or fewer"
+                 : "; fewer agents, frameworks or roles";
+    return out;
+  }
 
   void setup() {
     // The kinds: the pool's, and whatever a framework, quota or reservation names.
@@ -158,6 +217,8 @@ class Allocator {
     for (const std::uint32_t i : by_name_) setup_agent(i);
 
     const std::size_t F = spec_.frameworks.size(), R = spec_.roles.size();
+    may_use_.init(F, N);
+    filtered_.init(F, N);
     roles_.resize(R);
     for (std::size_t r = 0; r < R; ++r) {
       roles_[r].alloc.assign(K, 0);
@@ -166,7 +227,6 @@ class Allocator {
       if (q.memory) roles_[r].quota.emplace_back(kind_index("memory"), *q.memory);
       if (q.storage) roles_[r].quota.emplace_back(kind_index("storage"), *q.storage);
       for (const auto& [name, n] : q.extended) roles_[r].quota.emplace_back(kind_index(name), n);
-      role_order_.push_back(static_cast<std::uint32_t>(r));
     }
     frameworks_.resize(F);
     for (std::uint32_t f = 0; f < F; ++f) {
@@ -177,12 +237,12 @@ class Allocator {
       for (std::uint32_t k = 0; k < K; ++k)
         if (const std::int64_t n = request_of(fw.request, names[k]); n > 0)
           s.asks.emplace_back(k, n);
-      s.may_use.assign(N, 0);
       for (const std::uint32_t i : filtered_nodes(inv_, fw.request.filter))
         if (inv_.nodes[i].available && !untolerated_taint(inv_.nodes[i], fw.request)) {
-          s.may_use[i] = 1;
-          s.usable.push_back(i);
+          may_use_.set(f, i);
+          s.usable = true;
         }
+      steps_ += static_cast<std::int64_t>(N);
       for (const std::uint32_t i : by_name_) s.existing += inv_.nodes[i].instances_of(fw.name);
       s.alloc.assign(K, 0);
       for (const auto& [k, n] : s.asks) {
@@ -193,8 +253,9 @@ class Allocator {
       s.share = dominant_of(s.alloc, totals_);
     }
     for (RoleState& r : roles_) r.share = dominant_of(r.alloc, totals_);
-    filtered_.assign(F * N, 0);
-    next_filtered_.assign(F * N, 0);
+    // A role without frameworks is never offered anything: out of the order.
+    for (std::uint32_t r = 0; r < R; ++r)
+      if (!roles_[r].frameworks.empty()) role_order_.push_back(r);
     roles_dirty_ = true;
   }
 
@@ -274,31 +335,36 @@ class Allocator {
 
   // The framework may be offered node i now: a node it may use with room,
   // not at its max_count, not filtered there.
-  bool offerable(std::uint32_t f, std::uint32_t i) const {
-    return frameworks_[f].may_use[i] && !at_max_count(f) && has_room(agents_[i]) &&
-           !filtered_[f * inv_.nodes.size() + i];
+  bool offerable(std::uint32_t f, std::uint32_t i) {
+    ++steps_;
+    return may_use_.test(f, i) && !at_max_count(f) && has_room(agents_[i]) && !filtered_.test(f, i);
   }
 
   // Filters aside: could some framework launch one more on some node's free
   // resources?
-  bool anything_fits() const {
+  bool anything_fits() {
     for (std::uint32_t f = 0; f < frameworks_.size(); ++f) {
-      if (at_max_count(f)) continue;
-      const FrameworkState& s = frameworks_[f];
-      for (const std::uint32_t i : s.usable) {
-        const Agent& a = agents_[i];
-        if (!has_room(a)) continue;
-        const KindVector* res = reserved_for(a, s.role);
-        bool fits = true;
-        for (const auto& [k, n] : s.asks)
-          if (a.unreserved[k] + (res != nullptr ? (*res)[k] : 0) < n) {
-            fits = false;
-            break;
-          }
-        if (fits) return true;
-      }
+      if (at_max_count(f) || !frameworks_[f].usable) continue;
+      const std::span<const std::uint64_t> words = may_use_.row(f);
+      steps_ += static_cast<std::int64_t>(words.size());
+      for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+          ++steps_;
+          const auto i = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
+          if (fits(f, agents_[i])) return true;
+        }
     }
     return false;
+  }
+
+  // Framework f could launch one more on the agent's free resources.
+  bool fits(std::uint32_t f, const Agent& a) const {
+    if (!has_room(a)) return false;
+    const FrameworkState& s = frameworks_[f];
+    const KindVector* res = reserved_for(a, s.role);
+    for (const auto& [k, n] : s.asks)
+      if (a.unreserved[k] + (res != nullptr ? (*res)[k] : 0) < n) return false;
+    return true;
   }
 
   // --- Sorters ---
@@ -312,6 +378,7 @@ class Allocator {
   const std::vector<std::uint32_t>& frameworks_of(std::uint32_t r) {
     RoleState& role = roles_[r];
     if (role.dirty) {
+      steps_ += sort_steps(role.frameworks.size());
       std::sort(role.frameworks.begin(), role.frameworks.end(),
                 [&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
       role.dirty = false;
@@ -330,6 +397,7 @@ class Allocator {
 
   const std::vector<std::uint32_t>& fair_order() {
     if (roles_dirty_) {
+      steps_ += sort_steps(role_order_.size());
       std::sort(role_order_.begin(), role_order_.end(),
                 [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
       roles_dirty_ = false;
@@ -419,10 +487,11 @@ class Allocator {
 
   // A role the quota stage serves: some framework of it, not at its
   // max_count, could launch one more within what the quota still needs.
-  bool below_quota(std::uint32_t r) const {
+  bool below_quota(std::uint32_t r) {
     const RoleState& role = roles_[r];
     if (role.quota.empty()) return false;
     for (const std::uint32_t f : role.frameworks) {
+      ++steps_;
       if (at_max_count(f)) continue;
       bool fits = true;
       for (const auto& [k, amount] : role.quota) {
@@ -455,11 +524,13 @@ class Allocator {
     if (quota_roles.empty()) return;
     std::vector<std::uint32_t> serving;
     for (const std::uint32_t i : order) {
+      ++steps_;
       if (!anything_free(agents_[i])) continue;
       serving.clear();
       for (const std::uint32_t r : quota_roles)
         if (below_quota(r)) serving.push_back(r);
       if (serving.empty()) return;  // shares only grow within a cycle: none will again
+      steps_ += sort_steps(serving.size());
       std::sort(serving.begin(), serving.end(),
                 [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
       bool done = false;
@@ -477,6 +548,7 @@ class Allocator {
   void fair_stage(const std::vector<std::uint32_t>& order) {
     std::vector<std::uint8_t> served(roles_.size());
     for (const std::uint32_t i : order) {
+      ++steps_;
       Agent& a = agents_[i];
       if (!anything_free(a)) continue;
       // The first framework in order whose offer is not empty gets the
@@ -493,11 +565,12 @@ class Allocator {
       if (!first || a.reserved.empty()) continue;
       // Then each other role, in the order of the moment, its reserved part.
       std::fill(served.begin(), served.end(), 0);
+      steps_ += static_cast<std::int64_t>(served.size() / 64);
       served[*first] = 1;
       for (;;) {
         std::optional<std::uint32_t> next;
         for (const std::uint32_t r : fair_order())
-          if (!served[r] && reserved_for(a, r) != nullptr) {
+          if (++steps_, !served[r] && reserved_for(a, r) != nullptr) {
             next = r;
             break;
           }
@@ -544,7 +617,7 @@ class Allocator {
       s.alloc[k] -= static_cast<u128>(out.declined[k]);
       role.alloc[k] -= static_cast<u128>(out.declined[k]);
     }
-    if (declined) next_filtered_[p.framework * inv_.nodes.size() + p.node] = 1;
+    if (declined) next_filtered_.emplace_back(p.framework, p.node);
     s.share = dominant_of(s.alloc, totals_);
     role.share = dominant_of(role.alloc, totals_);
     role.dirty = true;
@@ -562,10 +635,14 @@ class Allocator {
     merged_.clear();
     quota_stage(order);
     fair_stage(order);
-    std::fill(next_filtered_.begin(), next_filtered_.end(), 0);
+    next_filtered_.clear();
     std::vector<MesosOffer>& offers = result_.cycles.emplace_back(pending_.size());
     for (std::size_t j = 0; j < pending_.size(); ++j) answer(pending_[j], offers[j]);
-    filtered_.swap(next_filtered_);
+    steps_ += static_cast<std::int64_t>(pending_.size() * kinds());
+    // Filtered for the next cycle: who declined in this one.
+    for (const auto& [f, i] : filtered_list_) filtered_.reset(f, i);
+    for (const auto& [f, i] : next_filtered_) filtered_.set(f, i);
+    filtered_list_.swap(next_filtered_);
   }
 
   void finish() {
@@ -616,7 +693,10 @@ class Allocator {
   std::vector<RoleState> roles_;
   std::vector<std::uint32_t> role_order_;  // by weighted share (when !roles_dirty_)
   bool roles_dirty_ = true;
-  std::vector<std::uint8_t> filtered_, next_filtered_;     // framework x node
+  PairBits may_use_;   // framework x node: filter, taints
+  PairBits filtered_;  // framework x node: declined there in the last cycle
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> filtered_list_, next_filtered_;
+  std::int64_t steps_ = 0;                                 // MesosOptions::max_steps
   std::vector<Pending> pending_;                           // this cycle's offers
   std::unordered_map<std::uint64_t, std::size_t> merged_;  // node x framework -> pending_
 };

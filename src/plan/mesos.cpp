@@ -108,6 +108,46 @@ std::int64_t sort_steps(std::size_t n) {
   return static_cast<std::int64_t>(n) * static_cast<std::int64_t>(std::bit_width(n));
 }
 
+// Items kept in the order `before` gives (a strict total order). When an
+// item's key changes it is touched; the next refresh puts the few touched
+// items back in place (out, then each in by binary search), or sorts all
+// again when many were touched. Returns the steps it took.
+struct Order {
+  std::vector<std::uint32_t> items;
+  std::vector<std::uint32_t> touched;
+  bool unsorted = true;
+
+  void touch(std::uint32_t x) {
+    if (unsorted) return;
+    if (touched.size() < 4)
+      touched.push_back(x);
+    else
+      unsorted = true;
+  }
+
+  template <class Before>
+  std::int64_t refresh(Before before) {
+    std::int64_t steps = 0;
+    if (unsorted) {
+      std::sort(items.begin(), items.end(), before);
+      steps = sort_steps(items.size());
+    } else if (!touched.empty()) {
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      std::erase_if(items, [&](std::uint32_t x) {
+        return std::find(touched.begin(), touched.end(), x) != touched.end();
+      });
+      for (const std::uint32_t x : touched)
+        items.insert(std::lower_bound(items.begin(), items.end(), x, before), x);
+      steps = static_cast<std::int64_t>(touched.size()) *
+              (static_cast<std::int64_t>(items.size() / 16) + std::bit_width(items.size()));
+    }
+    unsorted = false;
+    touched.clear();
+    return steps;
+  }
+};
+
 // --- The allocator -------------------------------------------------------------
 
 struct FrameworkState {
@@ -123,8 +163,7 @@ struct FrameworkState {
 struct RoleState {
   std::vector<u128> alloc;
   Dominant share;
-  std::vector<std::uint32_t> frameworks;  // sorted by share then name (when !dirty)
-  bool dirty = true;
+  Order frameworks;  // by share then name (Allocator::frameworks_of)
   std::vector<std::pair<std::uint32_t, std::int64_t>> quota;  // kind, amount
 };
 
@@ -233,7 +272,7 @@ class Allocator {
       const MesosFramework& fw = spec_.frameworks[f];
       FrameworkState& s = frameworks_[f];
       s.role = static_cast<std::uint32_t>(fw.role);
-      roles_[s.role].frameworks.push_back(f);
+      roles_[s.role].frameworks.items.push_back(f);
       for (std::uint32_t k = 0; k < K; ++k)
         if (const std::int64_t n = request_of(fw.request, names[k]); n > 0)
           s.asks.emplace_back(k, n);
@@ -255,8 +294,7 @@ class Allocator {
     for (RoleState& r : roles_) r.share = dominant_of(r.alloc, totals_);
     // A role without frameworks is never offered anything: out of the order.
     for (std::uint32_t r = 0; r < R; ++r)
-      if (!roles_[r].frameworks.empty()) role_order_.push_back(r);
-    roles_dirty_ = true;
+      if (!roles_[r].frameworks.items.empty()) role_order_.items.push_back(r);
   }
 
   std::uint32_t kind_index(std::string_view name) const {
@@ -376,14 +414,10 @@ class Allocator {
   }
 
   const std::vector<std::uint32_t>& frameworks_of(std::uint32_t r) {
-    RoleState& role = roles_[r];
-    if (role.dirty) {
-      steps_ += sort_steps(role.frameworks.size());
-      std::sort(role.frameworks.begin(), role.frameworks.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
-      role.dirty = false;
-    }
-    return role.frameworks;
+    Order& order = roles_[r].frameworks;
+    steps_ +=
+        order.refresh([&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
+    return order.items;
   }
 
   // Roles by weighted share (`weighted`) or unweighted, then name.
@@ -396,13 +430,9 @@ class Allocator {
   }
 
   const std::vector<std::uint32_t>& fair_order() {
-    if (roles_dirty_) {
-      steps_ += sort_steps(role_order_.size());
-      std::sort(role_order_.begin(), role_order_.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
-      roles_dirty_ = false;
-    }
-    return role_order_;
+    steps_ += role_order_.refresh(
+        [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
+    return role_order_.items;
   }
 
   // --- Offers ---
@@ -418,8 +448,8 @@ class Allocator {
     }
     s.share = dominant_of(s.alloc, totals_);
     role.share = dominant_of(role.alloc, totals_);
-    role.dirty = true;
-    roles_dirty_ = true;
+    role.frameworks.touch(p.framework);
+    role_order_.touch(s.role);
     const std::uint64_t key =
         static_cast<std::uint64_t>(p.node) * spec_.frameworks.size() + p.framework;
     const auto [it, fresh] = merged_.try_emplace(key, pending_.size());
@@ -490,7 +520,7 @@ class Allocator {
   bool below_quota(std::uint32_t r) {
     const RoleState& role = roles_[r];
     if (role.quota.empty()) return false;
-    for (const std::uint32_t f : role.frameworks) {
+    for (const std::uint32_t f : role.frameworks.items) {
       ++steps_;
       if (at_max_count(f)) continue;
       bool fits = true;
@@ -522,25 +552,37 @@ class Allocator {
     for (std::uint32_t r = 0; r < roles_.size(); ++r)
       if (!roles_[r].quota.empty()) quota_roles.push_back(r);
     if (quota_roles.empty()) return;
-    std::vector<std::uint32_t> serving;
+    // The roles served, by unweighted share: within a cycle shares only
+    // grow, and only the role offered to changes, so the list is made once
+    // and that role checked again after each offer.
+    Order serving;
+    bool listed = false;
     for (const std::uint32_t i : order) {
       ++steps_;
       if (!anything_free(agents_[i])) continue;
-      serving.clear();
-      for (const std::uint32_t r : quota_roles)
-        if (below_quota(r)) serving.push_back(r);
-      if (serving.empty()) return;  // shares only grow within a cycle: none will again
-      steps_ += sort_steps(serving.size());
-      std::sort(serving.begin(), serving.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
-      bool done = false;
-      for (const std::uint32_t r : serving) {
+      if (!listed) {
+        for (const std::uint32_t r : quota_roles)
+          if (below_quota(r)) serving.items.push_back(r);
+        listed = true;
+      }
+      if (serving.items.empty()) return;  // none will be again in this cycle
+      steps_ += serving.refresh(
+          [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
+      std::optional<std::uint32_t> offered;
+      for (const std::uint32_t r : serving.items) {
         for (const std::uint32_t f : frameworks_of(r))
           if (offerable(f, i) && quota_offer(f, i)) {
-            done = true;
+            offered = r;
             break;
           }
-        if (done) break;
+        if (offered) break;
+      }
+      if (!offered) continue;
+      if (below_quota(*offered))
+        serving.touch(*offered);
+      else {
+        std::erase(serving.items, *offered);
+        std::erase(serving.touched, *offered);
       }
     }
   }
@@ -620,8 +662,8 @@ class Allocator {
     if (declined) next_filtered_.emplace_back(p.framework, p.node);
     s.share = dominant_of(s.alloc, totals_);
     role.share = dominant_of(role.alloc, totals_);
-    role.dirty = true;
-    roles_dirty_ = true;
+    role.frameworks.touch(p.framework);
+    role_order_.touch(s.role);
     if (n > 0) {
       s.placed += n;
       a.instances += a.max_instances >= 0 ? n : 0;
@@ -691,8 +733,7 @@ class Allocator {
   std::vector<Agent> agents_;           // per node
   std::vector<FrameworkState> frameworks_;
   std::vector<RoleState> roles_;
-  std::vector<std::uint32_t> role_order_;  // by weighted share (when !roles_dirty_)
-  bool roles_dirty_ = true;
+  Order role_order_;   // the roles with frameworks, by weighted share then name
   PairBits may_use_;   // framework x node: filter, taints
   PairBits filtered_;  // framework x node: declined there in the last cycle
   std::vector<std::pair<std::uint32_t, std::uint32_t>> filtered_list_, next_filtered_;

@@ -386,10 +386,9 @@ std::vector<Case> cases() {
          "2147483648}\n"}},
        "plan -n nodes.yaml -r pg.yaml",
        {3, 4}});
-  // 150 Deployments of 200 replicas on 1,000 nodes: 30 million node checks
-  // under the kubernetes profile, within the one bound the manifests share
-  // (400 replicas each, 60 million, are refused with exit 3 in about 1 s of
-  // CPU: too close to 2 s of wall time on a loaded machine for a test).
+  // 150 Deployments of 200 replicas on 1,000 nodes: 150 million steps under
+  // the kubernetes profile (5 per node and replica: the system default
+  // spreading), within the one bound the manifests share.
   std::string classes = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [";
   for (int c = 0; c < 150; ++c)
     classes += std::string(c ? "," : "") +
@@ -406,10 +405,51 @@ std::vector<Case> cases() {
                    "}}\n    spec: {priorityClassName: p" + std::to_string(i * 7 % 150) +
                    ", containers: [{name: c, resources: {requests: {memory: \"1\"}}}]}\n";
   }
-  out.push_back({"plan: 150 Deployments over 150 priority classes, 30 million node checks",
+  out.push_back({"plan: 150 Deployments over 150 priority classes, 150 million steps",
                  {{"nodes.yaml", nodes_of(1000)}, {"pc.json", classes}, {"d.yaml", prioritized}},
                  "plan -n nodes.yaml -r d.yaml --priority-classes pc.json",
                  {0}});
+  // The kubernetes profile's work per node grows with the pod's spread
+  // constraints and terms: 40 DoNotSchedule constraints over 40 node
+  // labels. 100,000 replicas on 40 nodes are within the bound (about 330
+  // million steps), a million are refused.
+  std::string labelled = "nodes:\n";
+  for (int n = 0; n < 40; ++n) {
+    labelled += "  - name: n" + std::to_string(n) + "\n    memory: 8Gi\n    labels: {";
+    for (int k = 0; k < 40; ++k)
+      labelled += std::string(k ? ", " : "") + "k" + std::to_string(k) + ": v" +
+                  std::to_string((n * 7 + k) % 13);
+    labelled += "}\n";
+  }
+  auto spread_deployment = [](int replicas) {
+    std::string d =
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: " +
+        std::to_string(replicas) +
+        "\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: "
+        "{app: d}}\n    spec:\n      containers: [{name: c, resources: {requests: "
+        "{memory: \"1\"}}}]\n      topologySpreadConstraints:\n";
+    for (int k = 0; k < 40; ++k)
+      d += "      - {maxSkew: 1000000, topologyKey: k" + std::to_string(k) +
+           ", whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: d}}}\n";
+    return d;
+  };
+  out.push_back({"kubernetes profile: 40 spread constraints, 100,000 replicas on 40 nodes",
+                 {{"nodes.yaml", labelled}, {"d.yaml", spread_deployment(100000)}},
+                 "plan -n nodes.yaml -r d.yaml",
+                 {0}});
+  out.push_back({"kubernetes profile: 40 spread constraints, a million replicas, refused",
+                 {{"nodes.yaml", labelled}, {"d.yaml", spread_deployment(1000000)}},
+                 "plan -n nodes.yaml -r d.yaml",
+                 {3}});
+  // Replicas on few nodes: memory by nodes, not by replicas placed.
+  std::string k8s_5m = k8s_score;
+  k8s_5m.replace(k8s_5m.find("100000000"), 9, "3000000");
+  out.push_back(
+      {"plan: kubernetes profile, 3 million replicas on two nodes",
+       {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"},
+        {"request.yaml", k8s_5m}},
+       "plan -n nodes.yaml -r request.yaml",
+       {0}});
   out.push_back({"kubernetes: a Deployment nested 20,000 deep",
                  {{"nodes.yaml", three},
                   {"d.yaml",

@@ -13,7 +13,9 @@
 #include <climits>
 #include <cmath>
 #include <deque>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "k8s_profile.h"
 #include "random.h"
@@ -33,21 +35,26 @@ struct Topology {
 
 class Topologies {
  public:
-  explicit Topologies(const K8sCluster& k) : k_(k) {}
+  explicit Topologies(const K8sCluster& k) : k_(k) {
+    for (const Labels& labels : k.labels)
+      for (const auto& [key, value] : labels) carried_.insert(key);
+  }
+  // Some node has the label `key`.
+  bool carried(const std::string& key) const { return carried_.count(key) > 0; }
   // The index of `key`'s topology, built on first use.
   std::size_t of(const std::string& key) {
-    for (std::size_t t = 0; t < all_.size(); ++t)
-      if (all_[t].key == key) return t;
+    if (const auto it = index_.find(key); it != index_.end()) return it->second;
     Topology t;
     t.key = key;
     t.dom.assign(k_.labels.size(), -1);
-    std::unordered_map<std::string, std::int32_t> ids;
+    std::unordered_map<std::string_view, std::int32_t> ids;
     for (std::size_t i = 0; i < k_.labels.size(); ++i)
       if (const std::string* v = find_label(k_.labels[i], key))
         t.dom[i] = ids.emplace(*v, static_cast<std::int32_t>(ids.size())).first->second;
-    t.empty = ids.emplace(std::string(), static_cast<std::int32_t>(ids.size())).first->second;
+    t.empty = ids.emplace(std::string_view(), static_cast<std::int32_t>(ids.size())).first->second;
     t.domains = ids.size();
     all_.push_back(std::move(t));
+    index_.emplace(all_.back().key, all_.size() - 1);
     return all_.size() - 1;
   }
   const Topology& operator[](std::size_t t) const { return all_[t]; }
@@ -55,6 +62,8 @@ class Topologies {
  private:
   const K8sCluster& k_;
   std::deque<Topology> all_;  // references stay valid as keys are added
+  std::unordered_map<std::string_view, std::size_t> index_;  // keys of all_
+  std::unordered_set<std::string_view> carried_;             // keys of k_.labels
 };
 
 // nodeAffinityPolicy and nodeTaintsPolicy: does node i count for the
@@ -89,6 +98,28 @@ bool with_affinity(const PodScheduling* s) {
 struct DomainCounts {
   std::size_t topo = 0;
   std::vector<std::int64_t> n;
+};
+
+// Counts per domain of some topologies, each found by its topology index.
+class DomainTable {
+ public:
+  DomainCounts& at(Topologies& topos, const std::string& key) {
+    const std::size_t t = topos.of(key);
+    if (t >= row_of_.size()) row_of_.resize(t + 1, -1);
+    if (row_of_[t] < 0) {
+      row_of_[t] = static_cast<std::int32_t>(rows_.size());
+      rows_.push_back({t, std::vector<std::int64_t>(topos[t].domains, 0)});
+    }
+    return rows_[static_cast<std::size_t>(row_of_[t])];
+  }
+  std::deque<DomainCounts>::const_iterator begin() const { return rows_.begin(); }
+  std::deque<DomainCounts>::const_iterator end() const { return rows_.end(); }
+  const DomainCounts& operator[](std::size_t r) const { return rows_[r]; }
+  std::size_t row(std::size_t topo) const { return static_cast<std::size_t>(row_of_[topo]); }
+
+ private:
+  std::deque<DomainCounts> rows_;  // references stay valid as rows are added
+  std::vector<std::int32_t> row_of_;
 };
 
 struct HardSpread {
@@ -181,6 +212,11 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       hard.back().c = &s;
       hard.back().topo = topos.of(s.topology_key);
     }
+  // Nodes with every hard constraint's key (their pods count).
+  std::vector<char> all_keys(n_nodes, 1);
+  for (const HardSpread& h : hard)
+    for (std::uint32_t i = 0; i < n_nodes; ++i)
+      if (topos[h.topo].dom[i] < 0) all_keys[i] = 0;
   for (HardSpread& h : hard) {
     const Topology& t = topos[h.topo];
     h.count.assign(t.domains, 0);
@@ -189,9 +225,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     h.self = h.c->selector && h.c->selector->matches(pod.labels) ? 1 : 0;
     h.adds = counted(*h.c, pod.ns, pod.ns, pod.labels);
     for (std::uint32_t i = 0; i < n_nodes; ++i) {
-      const bool all_keys = std::all_of(
-          hard.begin(), hard.end(), [&](const HardSpread& o) { return topos[o.topo].dom[i] >= 0; });
-      if (!all_keys || !included(*h.c, affinity_ok[i], untolerated[i])) continue;
+      if (!all_keys[i] || !included(*h.c, affinity_ok[i], untolerated[i])) continue;
       h.eligible[i] = 1;
       const std::int32_t d = t.dom[i];
       if (!h.present[d]) ++h.domains;
@@ -231,29 +265,23 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
   }
 
   // InterPodAffinity: counts per domain for the filter, sums for the score.
-  std::vector<DomainCounts> aff, anti, existing_anti, score_sums;
-  auto slot = [&](std::vector<DomainCounts>& m, const std::string& key) -> DomainCounts& {
-    const std::size_t t = topos.of(key);
-    for (DomainCounts& d : m)
-      if (d.topo == t) return d;
-    m.push_back({t, std::vector<std::int64_t>(topos[t].domains, 0)});
-    return m.back();
-  };
+  // A topology no node has counts nothing (each node's domain would be
+  // -1): only the required affinity's are kept, as they filter every node.
+  DomainTable aff, anti, existing_anti, score_sums;
   std::int64_t aff_total = 0;
-  auto add = [&](std::vector<DomainCounts>& m, const std::string& key, std::uint32_t i,
-                 std::int64_t n) {
-    DomainCounts& d = slot(m, key);
+  auto add = [&](DomainTable& m, const std::string& key, std::uint32_t i, std::int64_t n) {
+    if (!topos.carried(key)) return false;
+    DomainCounts& d = m.at(topos, key);
     const std::int32_t dom = topos[d.topo].dom[i];
     if (dom < 0) return false;
     d.n[static_cast<std::size_t>(dom)] += n;
     return true;
   };
-  std::vector<std::size_t> aff_terms;  // per required affinity term: its entry of `aff`
-  for (const PodAffinityTerm& t : pod.affinity.required) {
-    slot(aff, t.topology_key);
-    aff_terms.push_back(static_cast<std::size_t>(&slot(aff, t.topology_key) - aff.data()));
-  }
-  for (const PodAffinityTerm& t : pod.anti_affinity.required) slot(anti, t.topology_key);
+  std::vector<std::size_t> aff_terms;  // per required affinity term: its row of `aff`
+  for (const PodAffinityTerm& t : pod.affinity.required)
+    aff_terms.push_back(aff.row(aff.at(topos, t.topology_key).topo));
+  for (const PodAffinityTerm& t : pod.anti_affinity.required)
+    if (topos.carried(t.topology_key)) anti.at(topos, t.topology_key);
   const bool has_preferred =
       !pod.affinity.preferred.empty() || !pod.anti_affinity.preferred.empty();
   bool any_affinity = false;
@@ -307,6 +335,13 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
   feasible.reserve(n_nodes);
   std::vector<std::int64_t> scores[4];
   std::vector<std::int64_t> hard_min(hard.size());
+  // TaintToleration and NodeAffinity give every node the same score (100
+  // and 0) when no node has a raw score: no pass per cycle then.
+  auto zero = [](const std::vector<std::int64_t>& v) {
+    return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x == 0; });
+  };
+  const bool taint_flat = zero(taint_raw), affinity_flat = zero(affinity_raw);
+  constexpr std::int64_t kFlat[4] = {kMaxNodeScore, 0, 0, 0};
   for (std::int64_t replica = 0; replica < in.count; ++replica) {
     // Filter.
     for (std::size_t h = 0; h < hard.size(); ++h) {
@@ -316,38 +351,41 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       if (hard[h].c->min_domains && hard[h].domains < *hard[h].c->min_domains) min = 0;
       hard_min[h] = min;
     }
+    // One pass over the nodes left per constraint (its counts stay in
+    // cache), in name order.
     feasible.clear();
-    for (const std::uint32_t i : run.order) {
-      if (!local_ok[i] || placed[i] >= run.fit[i].capacity || (own_ports && placed[i] > 0))
-        continue;
-      bool ok = true;
-      for (std::size_t h = 0; ok && h < hard.size(); ++h) {
-        const std::int32_t d = topos[hard[h].topo].dom[i];
-        ok = d >= 0 && hard[h].count[static_cast<std::size_t>(d)] + hard[h].self - hard_min[h] <=
-                           hard[h].c->max_skew;
-      }
-      if (!ok) continue;
-      bool exist = true;
-      for (const std::size_t a : aff_terms) {
-        const DomainCounts& d = aff[a];
-        const std::int32_t dom = topos[d.topo].dom[i];
-        if (dom < 0) {
-          ok = false;
-          break;
-        }
-        if (d.n[static_cast<std::size_t>(dom)] <= 0) exist = false;
-      }
-      if (!ok || (!exist && !(aff_total == 0 && affinity_self))) continue;
-      for (const DomainCounts& d : anti) {
-        const std::int32_t dom = topos[d.topo].dom[i];
-        if (dom >= 0 && d.n[static_cast<std::size_t>(dom)] > 0) ok = false;
-      }
-      for (const DomainCounts& d : existing_anti) {
-        const std::int32_t dom = topos[d.topo].dom[i];
-        if (dom >= 0 && d.n[static_cast<std::size_t>(dom)] > 0) ok = false;
-      }
-      if (ok) feasible.push_back(i);
+    for (const std::uint32_t i : run.order)
+      if (local_ok[i] && placed[i] < run.fit[i].capacity && !(own_ports && placed[i] > 0))
+        feasible.push_back(i);
+    auto keep = [&](auto&& passes) {
+      std::erase_if(feasible, [&](std::uint32_t i) { return !passes(i); });
+    };
+    for (std::size_t h = 0; h < hard.size(); ++h) {
+      const std::vector<std::int32_t>& dom = topos[hard[h].topo].dom;
+      const std::vector<std::int64_t>& count = hard[h].count;
+      const std::int64_t limit = hard[h].c->max_skew + hard_min[h] - hard[h].self;
+      keep([&](std::uint32_t i) {
+        return dom[i] >= 0 && count[static_cast<std::size_t>(dom[i])] <= limit;
+      });
     }
+    // Every required affinity term's topology on the node, and (unless no
+    // pod matches them anywhere and the replica matches its own terms) a
+    // matching pod in each term's domain.
+    const bool self_escape = aff_total == 0 && affinity_self;
+    for (const std::size_t a : aff_terms) {
+      const std::vector<std::int32_t>& dom = topos[aff[a].topo].dom;
+      const std::vector<std::int64_t>& n = aff[a].n;
+      keep([&](std::uint32_t i) {
+        return dom[i] >= 0 && (self_escape || n[static_cast<std::size_t>(dom[i])] > 0);
+      });
+    }
+    for (const DomainTable* table : {&anti, &existing_anti})
+      for (const DomainCounts& d : *table) {
+        const std::vector<std::int32_t>& dom = topos[d.topo].dom;
+        keep([&](std::uint32_t i) {
+          return dom[i] < 0 || d.n[static_cast<std::size_t>(dom[i])] <= 0;
+        });
+      }
     if (feasible.empty()) {
       K8sCycle cycle;
       cycle.cluster = &run.cluster;
@@ -363,47 +401,54 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     const std::size_t nf = feasible.size();
     // TaintToleration and NodeAffinity: static raw scores, normalized over
     // the feasible nodes.
-    for (std::vector<std::int64_t>& s : scores) s.assign(nf, 0);
-    for (std::size_t f = 0; f < nf; ++f) {
-      scores[0][f] = taint_raw[feasible[f]];
-      scores[1][f] = affinity_raw[feasible[f]];
+    // The plugins scored this cycle; the others give kFlat to every node.
+    const bool used[4] = {!taint_flat, !affinity_flat, !soft.empty(),
+                          has_preferred || any_affinity};
+    for (std::size_t p = 0; p < 4; ++p)
+      if (used[p]) scores[p].assign(nf, 0);
+    if (used[0]) {
+      for (std::size_t f = 0; f < nf; ++f) scores[0][f] = taint_raw[feasible[f]];
+      k8s_default_normalize(scores[0], true);
     }
-    k8s_default_normalize(scores[0], true);
-    k8s_default_normalize(scores[1], false);
+    if (used[1]) {
+      for (std::size_t f = 0; f < nf; ++f) scores[1][f] = affinity_raw[feasible[f]];
+      k8s_default_normalize(scores[1], false);
+    }
     // PodTopologySpread.
     if (!soft.empty()) {
       const auto stamp = static_cast<std::uint32_t>(replica + 1);
-      std::vector<double> weight(soft.size());
-      std::size_t not_ignored = 0;
-      for (const std::uint32_t i : feasible) {
-        if (own_spread && !soft_keys[i]) continue;
-        ++not_ignored;
-        for (SoftSpread& s : soft) {
-          if (s.hostname) continue;
-          const Topology& t = topos[s.topo];
-          s.stamp[static_cast<std::size_t>(t.dom[i] >= 0 ? t.dom[i] : t.empty)] = stamp;
-        }
-      }
-      for (std::size_t ci = 0; ci < soft.size(); ++ci) {
+      // Nodes without every key of the pod's own constraints are ignored.
+      auto counts = [&](std::uint32_t i) { return !own_spread || soft_keys[i]; };
+      const auto not_ignored =
+          static_cast<std::size_t>(std::count_if(feasible.begin(), feasible.end(), counts));
+      std::vector<double> sum(nf, 0);
+      for (SoftSpread& s : soft) {
+        const Topology& t = topos[s.topo];
         std::size_t size = not_ignored;
-        if (!soft[ci].hostname)
-          size = static_cast<std::size_t>(
-              std::count(soft[ci].stamp.begin(), soft[ci].stamp.end(), stamp));
-        weight[ci] = std::log(static_cast<double>(size + 2));
+        if (!s.hostname) {
+          size = 0;
+          for (const std::uint32_t i : feasible) {
+            if (!counts(i)) continue;
+            std::uint32_t& seen =
+                s.stamp[static_cast<std::size_t>(t.dom[i] >= 0 ? t.dom[i] : t.empty)];
+            if (seen != stamp) ++size;
+            seen = stamp;
+          }
+        }
+        const double weight = std::log(static_cast<double>(size + 2));
+        // Each node's sum in the constraints' order, as the plugin adds.
+        for (std::size_t f = 0; f < nf; ++f) {
+          const std::uint32_t i = feasible[f];
+          const std::int32_t d = t.dom[i];
+          if (!counts(i) || d < 0) continue;
+          const std::int64_t cnt = s.hostname ? s.on_node[i] : s.count[static_cast<std::size_t>(d)];
+          sum[f] += static_cast<double>(cnt) * weight + static_cast<double>(s.c->max_skew - 1);
+        }
       }
       std::int64_t min = INT64_MAX, max = 0;
       for (std::size_t f = 0; f < nf; ++f) {
-        const std::uint32_t i = feasible[f];
-        if (own_spread && !soft_keys[i]) continue;
-        double score = 0;
-        for (std::size_t ci = 0; ci < soft.size(); ++ci) {
-          const SoftSpread& s = soft[ci];
-          const std::int32_t d = topos[s.topo].dom[i];
-          if (d < 0) continue;
-          const std::int64_t cnt = s.hostname ? s.on_node[i] : s.count[static_cast<std::size_t>(d)];
-          score += static_cast<double>(cnt) * weight[ci] + static_cast<double>(s.c->max_skew - 1);
-        }
-        scores[2][f] = static_cast<std::int64_t>(std::round(score));
+        if (!counts(feasible[f])) continue;
+        scores[2][f] = static_cast<std::int64_t>(std::round(sum[f]));
         min = std::min(min, scores[2][f]);
         max = std::max(max, scores[2][f]);
       }
@@ -413,20 +458,20 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
           [&](std::int64_t x) {
             return max == 0 ? kMaxNodeScore : kMaxNodeScore * (max + min - x) / max;
           },
-          [&](std::size_t f) { return !own_spread || soft_keys[feasible[f]]; });
+          [&](std::size_t f) { return counts(feasible[f]); });
     }
     // InterPodAffinity.
-    if (has_preferred || any_affinity) {
+    if (used[3]) {
+      for (const DomainCounts& d : score_sums) {
+        const std::vector<std::int32_t>& dom = topos[d.topo].dom;
+        for (std::size_t f = 0; f < nf; ++f)
+          if (const std::int32_t x = dom[feasible[f]]; x >= 0)
+            scores[3][f] += d.n[static_cast<std::size_t>(x)];
+      }
       std::int64_t min = INT64_MAX, max = INT64_MIN;
       for (std::size_t f = 0; f < nf; ++f) {
-        std::int64_t sum = 0;
-        for (const DomainCounts& d : score_sums) {
-          const std::int32_t dom = topos[d.topo].dom[feasible[f]];
-          if (dom >= 0) sum += d.n[static_cast<std::size_t>(dom)];
-        }
-        scores[3][f] = sum;
-        min = std::min(min, sum);
-        max = std::max(max, sum);
+        min = std::min(min, scores[3][f]);
+        max = std::max(max, scores[3][f]);
       }
       const std::int64_t diff = max - min;
       normalize(
@@ -441,20 +486,26 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
           [](std::size_t) { return true; });
     }
     // Totals and the pick, nodes in name order.
+    auto score = [&](std::size_t p, std::size_t f) { return used[p] ? scores[p][f] : kFlat[p]; };
+    std::int64_t flat_total = 0;
+    for (std::size_t p = 0; p < 4; ++p)
+      if (!used[p]) flat_total += kK8sScorePlugins[p].weight * kFlat[p];
     std::int64_t best_total = 0;
     std::size_t best = 0, ties = 0;
     for (std::size_t f = 0; f < nf; ++f) {
       const std::uint32_t i = feasible[f];
       const NodeScore& r = resources[i];
-      std::int64_t total = scoring.fit_weight * r.fit + scoring.balanced_weight * r.balanced;
-      for (std::size_t p = 0; p < 4; ++p) total += kK8sScorePlugins[p].weight * scores[p][f];
+      std::int64_t total =
+          scoring.fit_weight * r.fit + scoring.balanced_weight * r.balanced + flat_total;
+      for (std::size_t p = 0; p < 4; ++p)
+        if (used[p]) total += kK8sScorePlugins[p].weight * scores[p][f];
       if (replica == 0 && run.info_of[i] >= 0) {
         NodeScore& out = result.scores[static_cast<std::size_t>(run.info_of[i])];
         out = r;
-        out.plugins = {scores[0][f],
-                       scores[1][f],
-                       scores[2][f],
-                       scores[3][f],
+        out.plugins = {score(0, f),
+                       score(1, f),
+                       score(2, f),
+                       score(3, f),
                        r.fit,
                        r.balanced,
                        0};  // ImageLocality: eruplan knows no images
@@ -473,7 +524,10 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     const std::uint32_t c = feasible[best];
     if (replica == 0) result.first_pick = c;
     ++placed[c];
-    run.cluster.pods[c].push_back(self);
+    if (placed[c] == 1)
+      run.cluster.pods[c].push_back(self);
+    else
+      ++run.cluster.pods[c].back().copies;  // the node's replicas, pushed last
     if (run.info_of[c] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[c])];
     if (placed[c] < run.fit[c].capacity) resources[c] = k8s_resource_score(in, run, c, placed[c]);
     for (HardSpread& h : hard)

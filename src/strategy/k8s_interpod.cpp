@@ -41,14 +41,14 @@ void k8s_prefilter_interpod(K8sCycle& c) {
       if (p.scheduling)
         for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
           if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-            add(c.existing_anti_counts, labels, t.topology_key, 1);
+            add(c.existing_anti_counts, labels, t.topology_key, p.copies);
       if (!pod.affinity.required.empty() &&
           matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
         for (const PodAffinityTerm& t : pod.affinity.required)
-          add(c.affinity_counts, labels, t.topology_key, 1);
+          add(c.affinity_counts, labels, t.topology_key, p.copies);
       for (const PodAffinityTerm& t : pod.anti_affinity.required)
         if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels))
-          add(c.anti_counts, labels, t.topology_key, 1);
+          add(c.anti_counts, labels, t.topology_key, p.copies);
     }
   }
 }
@@ -107,21 +107,21 @@ std::vector<std::int64_t> k8s_score_interpod(const K8sCycle& c,
       // The new pod's preferred terms against this pod.
       for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
         if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-          add(scores, labels, t.term.topology_key, t.weight);
+          add(scores, labels, t.term.topology_key, t.weight * p.copies);
       for (const WeightedPodAffinityTerm& t : pod.anti_affinity.preferred)
         if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-          add(scores, labels, t.term.topology_key, -t.weight);
+          add(scores, labels, t.term.topology_key, -t.weight * p.copies);
       if (!s) continue;
       // This pod's terms against the new pod.
       for (const PodAffinityTerm& t : s->affinity.required)
         if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-          add(scores, labels, t.topology_key, 1);  // hardPodAffinityWeight
+          add(scores, labels, t.topology_key, p.copies);  // hardPodAffinityWeight
       for (const WeightedPodAffinityTerm& t : s->affinity.preferred)
         if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-          add(scores, labels, t.term.topology_key, t.weight);
+          add(scores, labels, t.term.topology_key, t.weight * p.copies);
       for (const WeightedPodAffinityTerm& t : s->anti_affinity.preferred)
         if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-          add(scores, labels, t.term.topology_key, -t.weight);
+          add(scores, labels, t.term.topology_key, -t.weight * p.copies);
     }
   }
   if (!has_preferred && !any_affinity) return out;  // Skip

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
+#include <unordered_set>
 
 #include "random.h"
 #include "strategy_score.h"
@@ -62,29 +64,146 @@ std::int64_t replicas_tried(const StrategyInput& in) {
 
 }  // namespace
 
+// The sizes the fast path's work is made of (k8s_fast.cpp), read from the
+// input before it runs.
+namespace {
+
+double selector_size(const std::optional<LabelSelector>& s) {
+  double n = 1;
+  if (s)
+    for (const Requirement& r : s->requirements) n += 1 + static_cast<double>(r.values.size());
+  return n;
+}
+
+double term_size(const PodAffinityTerm& t) {
+  return selector_size(t.selector) + selector_size(t.namespace_selector) +
+         static_cast<double>(t.namespaces.size() + t.match_label_keys.size() +
+                             t.mismatch_label_keys.size());
+}
+
+// Every term of a pod, required and preferred, affinity and anti-affinity.
+template <class F>
+void each_term(const PodScheduling& s, F f) {
+  for (const PodAffinity* a : {&s.affinity, &s.anti_affinity}) {
+    for (const PodAffinityTerm& t : a->required) f(t);
+    for (const WeightedPodAffinityTerm& t : a->preferred) f(t.term);
+  }
+}
+
+}  // namespace
+
+K8sWork k8s_profile_work(const StrategyInput& in) {
+  K8sWork work;
+  if (in.count <= 0 || in.inventory == nullptr || in.request == nullptr) return work;
+  const Inventory& inv = *in.inventory;
+  const Request& request = *in.request;
+  PodScheduling plain;
+  const PodScheduling& pod = request.pod ? *request.pod : plain;
+  const auto nodes = static_cast<double>(inv.nodes.size());
+  const auto& pods = inv.pods.get();
+
+  // Node label keys: a term's key no node carries is never interned.
+  std::unordered_set<std::string_view> carried;
+  double taints = 0;
+  for (const Node& node : inv.nodes) {
+    for (const auto& [key, value] : node.labels) carried.insert(key);
+    taints += static_cast<double>(node.taints.size());
+  }
+  carried.insert(kHostnameLabel);  // eruplan nodes get it (k8s_node_labels)
+  std::unordered_set<std::string_view> keys, anti, existing, scored;
+  auto carried_key = [&](std::unordered_set<std::string_view>& set, const std::string& key) {
+    if (carried.count(key)) {
+      set.insert(key);
+      keys.insert(key);
+    }
+  };
+
+  // The pod's own matching against each running pod.
+  double own = 1;
+  const std::size_t spread =
+      !pod.spread.empty()
+          ? pod.spread.size()
+          : (pod.owner_selector && !pod.owner_selector->requirements.empty() ? 2 : 0);
+  for (const TopologySpreadConstraint& c : pod.spread) {
+    own += selector_size(c.selector) + static_cast<double>(c.match_label_keys.size());
+    keys.insert(c.topology_key);
+  }
+  if (pod.spread.empty() && spread > 0) {
+    own += 2 * selector_size(pod.owner_selector);
+    keys.insert(kZoneLabel);
+    keys.insert(kHostnameLabel);
+  }
+  each_term(pod, [&](const PodAffinityTerm& t) { own += term_size(t); });
+  for (const PodAffinityTerm& t : pod.affinity.required) keys.insert(t.topology_key);
+  for (const PodAffinityTerm& t : pod.anti_affinity.required) carried_key(anti, t.topology_key);
+  for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
+    carried_key(scored, t.term.topology_key);
+  for (const WeightedPodAffinityTerm& t : pod.anti_affinity.preferred)
+    carried_key(scored, t.term.topology_key);
+
+  // Each running pod's terms against the new pod.
+  double theirs = 0;
+  for (const RunningPod& p : pods) {
+    if (!p.scheduling) continue;
+    each_term(*p.scheduling, [&](const PodAffinityTerm& t) { theirs += term_size(t); });
+    for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
+      carried_key(existing, t.topology_key);
+    for (const PodAffinityTerm& t : p.scheduling->affinity.required)
+      carried_key(scored, t.topology_key);
+    for (const WeightedPodAffinityTerm& t : p.scheduling->affinity.preferred)
+      carried_key(scored, t.term.topology_key);
+    for (const WeightedPodAffinityTerm& t : p.scheduling->anti_affinity.preferred)
+      carried_key(scored, t.term.topology_key);
+  }
+
+  double node_affinity = 1;
+  if (pod.node_affinity.required)
+    for (const NodeSelectorTerm& t : *pod.node_affinity.required)
+      node_affinity += 1 + static_cast<double>(t.expressions.size() + t.fields.size());
+  for (const PreferredSchedulingTerm& t : pod.node_affinity.preferred)
+    node_affinity += 1 + static_cast<double>(t.term.expressions.size() + t.term.fields.size());
+  node_affinity += static_cast<double>(pod.node_selector.size() + pod.host_ports.size());
+
+  work.setup = static_cast<double>(pods.size()) * own + theirs +
+               nodes * (node_affinity + static_cast<double>(keys.size())) +
+               taints * static_cast<double>(request.tolerations.size() + 1);
+  // Per node and replica: a pass per filter constraint (a spread
+  // constraint also once over its domains, at most one per node) and per
+  // scored topology.
+  work.per_node = 1 + 2 * static_cast<double>(spread) +
+                  static_cast<double>(pod.affinity.required.size() + anti.size() + existing.size() +
+                                      scored.size());
+  return work;
+}
+
 double k8s_profile_steps(const StrategyInput& in) {
   if (in.count <= 0 || in.inventory == nullptr) return 0;
-  // The fast path reads the pods once, then checks every node per replica:
-  // pods + tried * nodes, in floating point (no overflow).
-  return static_cast<double>(in.inventory->pods.get().size()) +
-         static_cast<double>(replicas_tried(in)) * static_cast<double>(in.inventory->nodes.size());
+  const K8sWork work = k8s_profile_work(in);
+  return work.setup +
+         static_cast<double>(replicas_tried(in)) *
+             (static_cast<double>(in.inventory->nodes.size()) * work.per_node + work.per_replica);
 }
 
 std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double spent) {
   if (in.count <= 0 || in.inventory == nullptr) return std::nullopt;
   if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
+  const double steps = k8s_profile_steps(in);
+  if (steps + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
   const auto pods = static_cast<std::int64_t>(in.inventory->pods.get().size());
-  if (k8s_profile_steps(in) + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
+  const K8sWork work = k8s_profile_work(in);
+  auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
   return "too large: the kubernetes profile checks every node for each replica: " +
          std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +
          (pods > 0 ? " with " + std::to_string(pods) + " running pods" : std::string()) +
-         (spent > 0 ? ", after " + std::to_string(static_cast<std::int64_t>(spent)) +
-                          " node checks for the requests before it,"
-                    : std::string()) +
-         " is more than " + std::to_string(kK8sProfileSteps) +
-         " node checks; ask for fewer replicas";
+         (work.per_node > 1 ? " (" + whole(work.per_node) +
+                                  " steps per node: its spread constraints, affinity terms "
+                                  "and topologies)"
+                            : std::string()) +
+         " is " + whole(steps) + " steps" +
+         (spent > 0 ? " (and " + whole(spent) + " for the requests before it)" : std::string()) +
+         ", more than " + std::to_string(kK8sProfileSteps) + "; ask for fewer replicas";
 }
 
 std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {

@@ -34,6 +34,9 @@ struct K8sPod {
   const std::string* ns = nullptr;
   const Labels* labels = nullptr;
   const PodScheduling* scheduling = nullptr;  // null: no affinity, ports, ...
+  // How many such pods the entry stands for: the fast path keeps a node's
+  // placed replicas as one entry (memory by nodes, not by replicas).
+  std::int64_t copies = 1;
 };
 
 // The reason strings (kube-scheduler v1.35).
@@ -209,15 +212,29 @@ StrategyResult k8s_profile_strategy(const StrategyInput& input);
 // the fast path with it; the bench times it.
 StrategyResult k8s_profile_reference(const StrategyInput& input);
 
-// Bounded work: the fast path reads the running pods once, then checks
-// every node per replica, so running pods + the replicas tried (count, or
-// one past what the nodes hold) x nodes may be at most kK8sProfileSteps;
-// past it, what is too large, in words.
-// `spent`: the node checks the run's earlier requests took (several
-// manifests share the bound).
-inline constexpr std::int64_t kK8sProfileSteps = 50'000'000;
+// Bounded work. The fast path's cost, as it is made of:
+//   setup     each running pod matched against the pod's constraints and
+//             terms (and its own terms against the pod), the node-local
+//             filters over each node, each topology key interned;
+//   per_node  a replica's pass over a node: one step, plus one per filter
+//             constraint (spread twice: its domains are passed once more)
+//             and per topology the scores or filters sum;
+//   per_replica  a replica's own: the pick, its node's scores redone.
+// The steps are setup + the replicas tried (count, or one past what the
+// nodes hold) x (nodes x per_node + per_replica), at most
+// kK8sProfileSteps; past it, what is too large, in words. A step is a few nanoseconds of a pass
+// over contiguous counts (bench/k8s_bench.cpp; tests/bounded_test.cpp times inputs at the bound).
+// `spent`: the steps the run's earlier requests took (several manifests
+// share the bound).
+inline constexpr std::int64_t kK8sProfileSteps = 400'000'000;
+struct K8sWork {
+  double setup = 0;
+  double per_node = 1;
+  double per_replica = 100;
+};
+K8sWork k8s_profile_work(const StrategyInput& input);
 std::optional<std::string> k8s_profile_too_large(const StrategyInput& input, double spent = 0);
-// The node checks of one request, as the bound counts them.
+// The steps of one request, as the bound counts them.
 double k8s_profile_steps(const StrategyInput& input);
 
 }  // namespace eruplan

@@ -20,7 +20,7 @@ std::int64_t count_matching(const std::vector<K8sPod>& pods,
   if (!selector || selector->requirements.empty()) return 0;
   std::int64_t n = 0;
   for (const K8sPod& p : pods)
-    if (*p.ns == ns && selector->matches(*p.labels)) ++n;
+    if (*p.ns == ns && selector->matches(*p.labels)) n += p.copies;
   return n;
 }
 

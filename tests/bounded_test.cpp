@@ -520,6 +520,22 @@ std::vector<Case> cases() {
                    "  - {name: C, role: p, resources: {cpu: 0.000000001}}\n"}},
                  "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
                  {0}});
+  // Many resource kinds: every agent has one of its own and every
+  // framework asks for one (amounts are kept per kind for every agent,
+  // framework and role, and two per kind in every offer).
+  std::string kinds_nodes = "nodes:\n";
+  for (int n = 0; n < 1000; ++n)
+    kinds_nodes += "  - {name: n" + std::to_string(n) + ", memory: 8Gi, extended: {x.io/k" +
+                   std::to_string(n) + ": 5}}\n";
+  std::string kinds_fw = "roles:\n  - {name: r}\nframeworks:\n";
+  for (int f = 0; f < 500; ++f)
+    kinds_fw += "  - {name: f" + std::to_string(f) +
+                ", role: r, resources: {memory: 1, extended: {x.io/k" + std::to_string(f) +
+                ": 1}}}\n";
+  out.push_back({"share --model mesos: 1,000 agents and 500 frameworks, a resource kind each",
+                 {{"nodes.yaml", kinds_nodes}, {"apps.yaml", kinds_fw}},
+                 "share --model mesos -n nodes.yaml -r apps.yaml -o json",
+                 {3}});
   // Many frameworks on many agents, every agent reserving for a role: the
   // framework x agent pairs (filters, usable agents) and the reserved
   // offers of every role on every agent.

@@ -309,10 +309,14 @@ RunResult run_mesos(const RunOptions& options) {
   for (const Source& s : options.more_pods) bytes += source_bytes(s);
   bounded.max_listed = mesos_listed_budget(bytes);
   bounded.max_steps = kMesosSteps;
+  bounded.max_kind_cells = mesos_kind_cells_budget(bytes);
   const MesosResult shared = mesos_share(state, *spec, bounded);
   if (!shared.too_large.empty()) {
     Diagnostics d;
-    d.error(Origin{"<command line>", 0, 0, "--cycles"}, shared.too_large);
+    // No cycle ran: the input itself (its kinds) is too large.
+    d.error(shared.cycles.empty() ? Origin{options.request->name, 0, 0, "frameworks"}
+                                  : Origin{"<command line>", 0, 0, "--cycles"},
+            shared.too_large);
     result.exit = ExitCode::Invalid;
     result.problems = d.items();
     result.err += d.to_string();

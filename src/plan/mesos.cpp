@@ -185,7 +185,7 @@ class Allocator {
       : inv_(inv), spec_(spec), options_(options) {}
 
   MesosResult run() {
-    setup();
+    if (!setup()) return std::move(result_);
     const std::int64_t limit = options_.cycles > 0 ? options_.cycles : kMesosMaxCycles;
     std::optional<SplitMix64> random;
     if (options_.seed) random.emplace(*options_.seed);
@@ -195,7 +195,8 @@ class Allocator {
       if (random) shuffle(order, *random);
       steps_ += static_cast<std::int64_t>(order.size());
       cycle(order);
-      listed += 1 + static_cast<std::int64_t>(result_.cycles.back().size());
+      // An offer keeps two amounts per kind: with many kinds it counts for more.
+      listed += 1 + static_cast<std::int64_t>(result_.cycles.back().size() * (1 + kinds() / 16));
       if (listed > options_.max_listed || steps_ > options_.max_steps) {
         result_.too_large = too_large(listed);
         break;
@@ -215,9 +216,15 @@ class Allocator {
         "too large: the first " + std::to_string(c) + (c == 1 ? " cycle" : " cycles") +
         (options_.cycles > 0 ? " of the " + std::to_string(options_.cycles) + " asked for"
                              : std::string(" of a run until nothing more fits"));
+    std::size_t offers = 0;
+    for (const std::vector<MesosOffer>& cycle : result_.cycles) offers += cycle.size();
+    const std::size_t per = 1 + kinds() / 16;  // what an offer counts
     if (listed > options_.max_listed)
-      out += " list " + std::to_string(listed - c) + " offers, more than the " +
-             std::to_string(options_.max_listed) +
+      out += " list " + std::to_string(offers) + " offers" +
+             (per > 1 ? " of " + std::to_string(kinds()) + " resource kinds (each counting " +
+                            std::to_string(per) + ")"
+                      : std::string()) +
+             ", more than the " + std::to_string(options_.max_listed) +
              " offers and cycles a run may list for this input (" +
              std::to_string(kMinMesosListed) + ", or one per 8 bytes of input)";
     else
@@ -230,7 +237,9 @@ class Allocator {
     return out;
   }
 
-  void setup() {
+  // False when the kinds times the agents, frameworks and roles are past
+  // MesosOptions::max_kind_cells (result_.too_large says so).
+  bool setup() {
     // The kinds: the pool's, and whatever a framework, quota or reservation names.
     const PoolTotals pool = pool_totals(inv_);
     std::vector<std::string> names;
@@ -250,6 +259,17 @@ class Allocator {
     const std::size_t K = names.size();
 
     const std::size_t N = inv_.nodes.size();
+    const std::size_t cells = K * (N + spec_.frameworks.size() + spec_.roles.size());
+    if (cells > static_cast<std::uint64_t>(options_.max_kind_cells)) {
+      result_.too_large =
+          "too large: " + std::to_string(K) + " resource kinds over " + std::to_string(N) +
+          " agents, " + std::to_string(spec_.frameworks.size()) + " frameworks and " +
+          std::to_string(spec_.roles.size()) +
+          " roles, each kept per agent, framework and role: " + std::to_string(cells) +
+          " amounts, more than the " + std::to_string(options_.max_kind_cells) +
+          " this input allows (65536, or 4 per byte of input); fewer kinds";
+      return false;
+    }
     for (const std::uint32_t i : filtered_nodes(inv_, NodeFilter{}))
       if (inv_.nodes[i].available) by_name_.push_back(i);
     agents_.resize(N);
@@ -295,6 +315,7 @@ class Allocator {
     // A role without frameworks is never offered anything: out of the order.
     for (std::uint32_t r = 0; r < R; ++r)
       if (!roles_[r].frameworks.items.empty()) role_order_.items.push_back(r);
+    return true;
   }
 
   std::uint32_t kind_index(std::string_view name) const {

@@ -288,7 +288,7 @@ Group state_group() {
       choice("--queue-sort",
              "Order of several requests: priority; qos (then QoS class: Guaranteed, "
              "Burstable, BestEffort); coscheduling (then creation time, then namespace/name)",
-             {"priority", "qos", "coscheduling"}, "priority"),
+             names_of(kQueueSortNames), "priority"),
       checked("--tie-break",
               "Equal totals under the kubernetes profile: name (the lowest node name) or "
               "random:SEED (kube-scheduler's pick, seeded)",

@@ -188,7 +188,7 @@ std::vector<CommandRow> make_table() {
     o.push_back(list(checked("--cost", "NAME=VALUE: what one node of a template costs", check_cost,
                              "NAME=VALUE")));
     o.push_back(choice("--expander", "How to pick among several templates (default least-waste)",
-                       {"least-waste", "most-pods", "price", "priority"}));
+                       names_of(kExpanderNames)));
     o.push_back(flag("--mix", "Find the cheapest mix of the templates instead"));
     o.push_back(file("--daemonsets",
                      "DaemonSets (kubectl get daemonsets -A -o json) that every added node runs "

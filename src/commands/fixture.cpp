@@ -122,12 +122,11 @@ std::optional<std::string> read_text(Reader& r, const FieldPath& path, ValueId v
 
 // One of `choices` ("a, b or c" in the message).
 std::optional<std::string> read_choice(Reader& r, const FieldPath& path, ValueId v,
-                                       std::initializer_list<std::string_view> choices,
-                                       std::string_view expected) {
+                                       const std::vector<std::string>& choices) {
   const auto t = r.scalar(path, v);
   if (!t) return std::nullopt;
   if (std::find(choices.begin(), choices.end(), *t) != choices.end()) return std::string(*t);
-  r.error(path, v, "expected " + std::string(expected) + ", got " + r.describe(v));
+  r.error(path, v, "expected " + either_text(choices) + ", got " + r.describe(v));
   return std::nullopt;
 }
 
@@ -175,8 +174,7 @@ std::optional<Expected<V>> read_named(Reader& r, const FieldPath& path, ValueId 
 void read_operator_expectation(Reader& r, const FieldPath& path, const Fields& f, Expectation& e) {
   auto count = [&r](const FieldPath& p, ValueId v) { return r.integer(p, v, 0); };
   auto status = [&r](const FieldPath& p, ValueId v) {
-    return read_choice(r, p, v, {"placed", "partial", "rejected", "satisfied"},
-                       "placed, partial, rejected or satisfied");
+    return read_choice(r, p, v, names_of(kRequestStatusNames));
   };
   e.deploy_subset =
       read_named<std::int64_t>(r, path.child("deploy_subset"), f["deploy_subset"], count);
@@ -323,7 +321,7 @@ std::vector<FieldSpec> flag_fields() {
 }
 
 std::optional<PlansShown> read_plans(Reader& r, const FieldPath& path, ValueId v) {
-  const auto p = read_choice(r, path, v, {"all", "assigned", "none"}, "all, assigned or none");
+  const auto p = read_choice(r, path, v, {"all", "assigned", "none"});
   if (!p) return std::nullopt;
   return *p == "all" ? PlansShown::All : *p == "assigned" ? PlansShown::Assigned : PlansShown::None;
 }
@@ -364,12 +362,11 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
   if (const ValueId e = f["preempt"]; e != kNoValue)
     options.preempt = r.boolean(path.child("preempt"), e).value_or(false);
   if (const ValueId q = f["queue_sort"]; q != kNoValue)
-    if (auto sort = read_choice(r, path.child("queue_sort"), q, {"priority", "qos", "coscheduling"},
-                                "priority, qos or coscheduling"))
+    if (auto sort = read_choice(r, path.child("queue_sort"), q, names_of(kQueueSortNames)))
       options.queue_sort = queue_sort_named(*sort);
   // share's model (drf or mesos), and mesos' seed and cycles.
   if (const ValueId m = f["model"]; m != kNoValue)
-    if (read_choice(r, path.child("model"), m, {"drf", "mesos"}, "drf or mesos") == "mesos")
+    if (read_choice(r, path.child("model"), m, {"drf", "mesos"}) == "mesos")
       options.mesos.emplace();
   const ValueId seed = f["seed"], cycles = f["cycles"];
   if ((seed != kNoValue || cycles != kNoValue) && !options.mesos)
@@ -592,7 +589,7 @@ void run_realloc_case(CaseContext& c, ValueId root, const Fields& top) {
   const Fields expect_fields(r, path, top["expect"], {kReallocExpectFields, kExpectFields});
   const std::optional<Expected<std::string>> status = read_named<std::string>(
       r, path.child("status"), expect_fields["status"], [&r](const FieldPath& p, ValueId v) {
-        return read_choice(r, p, v, {"ok", "failed", "not_applied"}, "ok, failed or not_applied");
+        return read_choice(r, p, v, names_of(kReallocStatusNames));
       });
   const Expectation expect = read_expectation(r, path, expect_fields.hiding(kReallocExpectFields));
   require(r, root, top["nodes"], "nodes", "an inline inventory or a path");
@@ -632,8 +629,7 @@ void run_case(CaseContext& c, ValueId root, const RunFunction& run_function) {
   if (const ValueId v = top["command"]; v != kNoValue) {
     const auto command = read_choice(
         r, case_field("command"), v,
-        {"plan", "capacity", "validate", "share", "realloc", "compare", "grow", "drain"},
-        "plan, capacity, validate, share, realloc, compare, grow or drain");
+        {"plan", "capacity", "validate", "share", "realloc", "compare", "grow", "drain"});
     if (command && whatif_command(*command))
       return run_whatif_case(c, root, top, *whatif_command(*command));
     if (command == "realloc") return run_realloc_case(c, root, top);

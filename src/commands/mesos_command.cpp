@@ -121,16 +121,14 @@ void write_share(W& w, const std::string& kind, const Fraction& share) {
     w.string(kind);
   w.key("dominant_share");
   w.number(decimal_text(share, 6));
-  w.key("dominant_share_fraction");
-  w.string(fraction_text(share));
+  w.field("dominant_share_fraction", fraction_text(share));
 }
 
 template <class W>
 void write_document(W& w, const Inventory& state, const MesosSpec& spec, const MesosResult& result,
                     const MesosOptions& options) {
   w.begin_object();
-  w.key("model");
-  w.string("mesos");
+  w.field("model", "mesos");
   w.key("seed");
   if (options.seed)
     w.number(std::to_string(*options.seed));
@@ -140,23 +138,18 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
   w.begin_array();
   for (std::size_t c = 0; c < result.cycles.size(); ++c) {
     w.begin_object();
-    w.key("cycle");
-    w.integer(static_cast<std::int64_t>(c + 1));
+    w.field("cycle", static_cast<std::int64_t>(c + 1));
     w.key("offers");
     w.begin_array();
     for (const MesosOffer& o : result.cycles[c]) {
       const MesosFramework& fw = spec.frameworks[o.framework];
       w.begin_object();
-      w.key("node");
-      w.string(state.nodes[o.node].name);
-      w.key("role");
-      w.string(spec.roles[fw.role].name);
-      w.key("framework");
-      w.string(fw.name);
+      w.field("node", state.nodes[o.node].name);
+      w.field("role", spec.roles[fw.role].name);
+      w.field("framework", fw.name);
       w.key("offered");
       write_amounts(w, shown(result, o.offered, &fw.request));
-      w.key("launched");
-      w.integer(o.launched);
+      w.field("launched", o.launched);
       w.key("declined");
       write_amounts(w, shown(result, o.declined, &fw.request));
       w.end_object();
@@ -171,18 +164,14 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
     const MesosFrameworkShare& s = result.frameworks[f];
     w.key(spec.frameworks[f].name);
     w.begin_object();
-    w.key("role");
-    w.string(spec.roles[spec.frameworks[f].role].name);
-    w.key("existing");
-    w.integer(s.existing);
-    w.key("placed");
-    w.integer(s.placed);
+    w.field("role", spec.roles[spec.frameworks[f].role].name);
+    w.field("existing", s.existing);
+    w.field("placed", s.placed);
     write_share(w, s.dominant_resource, s.dominant_share);
     w.key("deploy");
     w.begin_object();
     for (const auto& [node, k] : s.deploy) {
-      w.key(state.nodes[node].name);
-      w.integer(k);
+      w.field(state.nodes[node].name, k);
     }
     w.end_object();
     w.end_object();
@@ -194,8 +183,7 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
     const MesosRoleShare& s = result.roles[r];
     w.key(spec.roles[r].name);
     w.begin_object();
-    w.key("weight");
-    w.string(weight_text(spec.roles[r].weight));
+    w.field("weight", weight_text(spec.roles[r].weight));
     w.key("quota");
     write_amounts(w, quota_of(spec.roles[r]));
     w.key("allocation");

@@ -66,10 +66,8 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
       w.begin_object();
       w.key("valid");
       w.boolean(true);
-      w.key("nodes");
-      w.integer(static_cast<std::int64_t>(inventory.nodes.size()));
-      w.key("not_available");
-      w.integer(cordoned);
+      w.field("nodes", static_cast<std::int64_t>(inventory.nodes.size()));
+      w.field("not_available", cordoned);
       w.key("cores");
       w.number(decimal(cores));
       w.key("memory");
@@ -564,19 +562,15 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
     w.begin_object();
     w.key("error");
     w.begin_object();
-    w.key("exit");
-    w.integer(static_cast<int>(exit));
-    w.key("kind");
-    w.string(kind);
-    w.key("message");
-    w.string(message);
+    w.field("exit", static_cast<int>(exit));
+    w.field("kind", kind);
+    w.field("message", message);
     w.key("problems");
     w.begin_array();
     for (const Diagnostic& d : problems) {
       if (d.severity != Severity::Error) continue;
       w.begin_object();
-      w.key("file");
-      w.string(d.origin.file);
+      w.field("file", d.origin.file);
       w.key("line");
       if (d.origin.line > 0)
         w.integer(d.origin.line);
@@ -587,10 +581,8 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
         w.integer(d.origin.col);
       else
         w.null();
-      w.key("path");
-      w.string(d.origin.path);
-      w.key("message");
-      w.string(d.message);
+      w.field("path", d.origin.path);
+      w.field("message", d.message);
       w.end_object();
     }
     w.end_array();

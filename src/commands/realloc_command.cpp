@@ -25,10 +25,8 @@ void write_resources(W& w, const WorkloadResources& r) {
   w.number(format_cores(r.cpu));
   w.key("cpu_limit");
   w.number(format_cores(r.cpu_limit));
-  w.key("memory");
-  w.integer(r.memory);
-  w.key("memory_limit");
-  w.integer(r.memory_limit);
+  w.field("memory", r.memory);
+  w.field("memory_limit", r.memory_limit);
   write_cpu_map(w, r.cpu_map);
   w.end_object();
 }
@@ -38,8 +36,7 @@ void write_usage(W& w, const NodeUsage& u) {
   w.begin_object();
   w.key("cpu");
   w.number(format_cores(u.cpu));
-  w.key("memory");
-  w.integer(u.memory);
+  w.field("memory", u.memory);
   write_cpu_map(w, u.cpu_map);
   w.end_object();
 }
@@ -52,15 +49,11 @@ void write_document(W& w, const Inventory& inventory, const ReallocResult& resul
   for (const WorkloadChange& c : result.workloads) {
     w.key(c.id);
     w.begin_object();
-    w.key("node");
-    w.string(inventory.nodes[c.node].name);
-    w.key("app");
-    w.string(c.app);
-    w.key("status");
-    w.string(realloc_status_name(c.status));
+    w.field("node", inventory.nodes[c.node].name);
+    w.field("app", c.app);
+    w.field("status", realloc_status_name(c.status));
     if (c.status == ReallocStatus::Failed) {
-      w.key("reason");
-      w.string(c.reason);
+      w.field("reason", c.reason);
     }
     w.key("before");
     write_resources(w, c.before);

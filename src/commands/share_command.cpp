@@ -36,8 +36,7 @@ template <class W>
 void write_document(W& w, const Inventory& state, const ShareSpec& spec,
                     const ShareResult& result) {
   w.begin_object();
-  w.key("placement");
-  w.string(placement_name(spec.placement));
+  w.field("placement", placement_name(spec.placement));
   w.key("apps");
   w.begin_object();
   for (const std::size_t a : app_order(spec)) {
@@ -45,12 +44,9 @@ void write_document(W& w, const Inventory& state, const ShareSpec& spec,
     const AppShare& s = result.apps[a];
     w.key(app.name);
     w.begin_object();
-    w.key("placed");
-    w.integer(s.placed);
-    w.key("existing");
-    w.integer(s.existing);
-    w.key("weight");
-    w.string(weight_text(app.weight));
+    w.field("placed", s.placed);
+    w.field("existing", s.existing);
+    w.field("weight", weight_text(app.weight));
     w.key("dominant_resource");
     if (s.dominant_resource.empty())
       w.null();
@@ -58,15 +54,12 @@ void write_document(W& w, const Inventory& state, const ShareSpec& spec,
       w.string(s.dominant_resource);
     w.key("dominant_share");
     w.number(decimal_text(s.dominant_share, 6));
-    w.key("dominant_share_fraction");
-    w.string(fraction_text(s.dominant_share));
-    w.key("frozen_by");
-    w.string(s.frozen_by);
+    w.field("dominant_share_fraction", fraction_text(s.dominant_share));
+    w.field("frozen_by", s.frozen_by);
     w.key("deploy");
     w.begin_object();
     for (const auto& [node, k] : s.deploy) {
-      w.key(state.nodes[node].name);
-      w.integer(k);
+      w.field(state.nodes[node].name, k);
     }
     w.end_object();
     if (binds_anything(app.request)) {

@@ -59,12 +59,9 @@ template <class W>
 void write_error_member(W& w, ExitCode exit, const std::string& message) {
   w.key("error");
   w.begin_object();
-  w.key("exit");
-  w.integer(static_cast<int>(exit));
-  w.key("kind");
-  w.string(exit == ExitCode::Infeasible ? "infeasible" : "already_satisfied");
-  w.key("message");
-  w.string(message);
+  w.field("exit", static_cast<int>(exit));
+  w.field("kind", exit == ExitCode::Infeasible ? "infeasible" : "already_satisfied");
+  w.field("message", message);
   w.key("problems");
   w.begin_array();
   w.end_array();
@@ -314,17 +311,13 @@ void write_comparison(W& w, const StrategyComparison& c) {
   w.key("satisfied");
   w.boolean(c.satisfied);
   if (!c.feasible) {
-    w.key("reason");
-    w.string(c.reason);
+    w.field("reason", c.reason);
   }
   w.key("deploy");
   write_mapping(w, c.deploy);
-  w.key("nodes_used");
-  w.integer(c.nodes_used);
-  w.key("total_new");
-  w.integer(c.total_new);
-  w.key("max_new_per_node");
-  w.integer(c.max_new_per_node);
+  w.field("nodes_used", c.nodes_used);
+  w.field("total_new", c.total_new);
+  w.field("max_new_per_node", c.max_new_per_node);
   w.key("usage_spread");
   w.begin_object();
   w.key("max_minus_min");
@@ -494,8 +487,7 @@ void write_absorption(W& w, const std::vector<Absorption>& all, bool failed,
     w.key("absorbable");
     w.boolean(a.absorbable);
     if (!a.absorbable) {
-      w.key("reason");
-      w.string(a.reason);
+      w.field("reason", a.reason);
     }
     w.end_object();
   }

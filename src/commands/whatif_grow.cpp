@@ -246,7 +246,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     return;
   }
   std::optional<Expander> expander = Expander::LeastWaste;
-  if (o.expander) expander = parse_expander(*o.expander);
+  if (o.expander) expander = value_of(kExpanderNames, *o.expander);
   if (!expander) {
     usage_failure(r, o.output,
                   "--expander: unknown expander " + *o.expander +

@@ -109,15 +109,12 @@ std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId
     return std::nullopt;
   }
   const std::string_view o = r.doc().is_scalar(op) ? r.doc().text(op) : std::string_view();
-  static constexpr std::array kOps{SelectorOp::In,           SelectorOp::NotIn, SelectorOp::Exists,
-                                   SelectorOp::DoesNotExist, SelectorOp::Gt,    SelectorOp::Lt};
-  const auto found = std::find_if(kOps.begin(), kOps.begin() + (node ? 6 : 4),
-                                  [&](SelectorOp s) { return selector_op_name(s) == o; });
-  if (found == kOps.begin() + (node ? 6 : 4)) {
-    r.error(path.child("operator"), op,
-            "unknown operator " + r.describe(op) + "; expected " +
-                (node ? "In, NotIn, Exists, DoesNotExist, Gt or Lt"
-                      : "In, NotIn, Exists or DoesNotExist"));
+  const std::size_t ops = node ? std::size(kSelectorOpNames) : kLabelSelectorOps;
+  const std::optional<SelectorOp> found = value_of(kSelectorOpNames, o, ops);
+  if (!found) {
+    r.error(
+        path.child("operator"), op,
+        "unknown operator " + r.describe(op) + "; expected " + names_text(kSelectorOpNames, ops));
     return std::nullopt;
   }
   out.op = *found;

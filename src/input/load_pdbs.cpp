@@ -36,11 +36,7 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const Fiel
 }
 
 std::optional<SelectorOp> label_op(std::string_view text) {
-  if (text == "In") return SelectorOp::In;
-  if (text == "NotIn") return SelectorOp::NotIn;
-  if (text == "Exists") return SelectorOp::Exists;
-  if (text == "DoesNotExist") return SelectorOp::DoesNotExist;
-  return std::nullopt;
+  return value_of(kSelectorOpNames, text, kLabelSelectorOps);
 }
 
 bool read_selector(Reader& r, const FieldPath& path, ValueId v, LabelSelector& out) {

@@ -240,10 +240,7 @@ bool RequestOverrides::empty() const {
 }
 
 std::optional<ScoringType> parse_scoring_type(std::string_view text) {
-  if (text == "least_allocated") return ScoringType::LeastAllocated;
-  if (text == "most_allocated") return ScoringType::MostAllocated;
-  if (text == "requested_to_capacity_ratio") return ScoringType::RequestedToCapacityRatio;
-  return std::nullopt;
+  return value_of(kScoringTypeNames, text);
 }
 
 std::string unknown_scoring(std::string_view text) {

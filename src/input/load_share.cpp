@@ -102,10 +102,7 @@ std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
 namespace {
 
 std::optional<SharePlacement> parse_placement(std::string_view text) {
-  if (text == "first_fit") return SharePlacement::FirstFit;
-  if (text == "least_allocated") return SharePlacement::LeastAllocated;
-  if (text == "most_allocated") return SharePlacement::MostAllocated;
-  return std::nullopt;
+  return value_of(kPlacementNames, text);
 }
 
 // A request limits capacity when some dimension divides by it: cpu (CPU fit

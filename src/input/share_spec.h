@@ -11,12 +11,17 @@
 #include "diagnostics.h"
 #include "load.h"
 #include "model.h"
+#include "names.h"
 
 namespace eruplan {
 
 // Where one instance of an app goes among the nodes that can take it.
 enum class SharePlacement { FirstFit, LeastAllocated, MostAllocated };
-std::string_view placement_name(SharePlacement p);  // "first_fit", ...
+inline constexpr Named<SharePlacement> kPlacementNames[] = {
+    {SharePlacement::FirstFit, "first_fit"},
+    {SharePlacement::LeastAllocated, "least_allocated"},
+    {SharePlacement::MostAllocated, "most_allocated"}};
+inline std::string_view placement_name(SharePlacement p) { return name_of(kPlacementNames, p); }
 
 // A weight as the exact fraction written: 0.1 is 1/10. Reduced, both > 0,
 // both at most 10^18.

@@ -130,16 +130,4 @@ Pieces cpu_request_pieces(NanoCores cpu, Pieces share_base) {
   return static_cast<Pieces>(scaled / kNanoPerCore);
 }
 
-std::string_view qos_name(QosClass q) {
-  switch (q) {
-    case QosClass::Guaranteed:
-      return "Guaranteed";
-    case QosClass::Burstable:
-      return "Burstable";
-    case QosClass::BestEffort:
-      return "BestEffort";
-  }
-  return "BestEffort";
-}
-
 }  // namespace eruplan

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "names.h"
 #include "pods.h"
 #include "quantities.h"
 
@@ -403,6 +404,10 @@ class NodeFilterIndex {
 
 // `strategy: score` settings (SPEC §9).
 enum class ScoringType { LeastAllocated, MostAllocated, RequestedToCapacityRatio };
+inline constexpr Named<ScoringType> kScoringTypeNames[] = {
+    {ScoringType::LeastAllocated, "least_allocated"},
+    {ScoringType::MostAllocated, "most_allocated"},
+    {ScoringType::RequestedToCapacityRatio, "requested_to_capacity_ratio"}};
 struct ScoringResource {
   std::string name;         // cpu, memory, storage or an extended name
   std::int64_t weight = 1;  // 1..100
@@ -430,7 +435,10 @@ struct Scoring {
 // A pod's QoS class, as Kubernetes computes it from requests and limits
 // (cpu and memory): the order --queue-sort qos puts equal priorities in.
 enum class QosClass : std::uint8_t { Guaranteed, Burstable, BestEffort };
-std::string_view qos_name(QosClass q);  // "Guaranteed", ...
+inline constexpr Named<QosClass> kQosNames[] = {{QosClass::Guaranteed, "Guaranteed"},
+                                                {QosClass::Burstable, "Burstable"},
+                                                {QosClass::BestEffort, "BestEffort"}};
+inline std::string_view qos_name(QosClass q) { return name_of(kQosNames, q); }
 
 // A normalised request (SPEC §3): missing requests take their limits,
 // limits are raised to requests, and with cpu_bind cpu is raised to cpu_limit.

@@ -29,24 +29,6 @@ const std::string* find_label(const Labels& labels, std::string_view key) {
   return it != labels.end() && it->first == key ? &it->second : nullptr;
 }
 
-std::string_view selector_op_name(SelectorOp op) {
-  switch (op) {
-    case SelectorOp::In:
-      return "In";
-    case SelectorOp::NotIn:
-      return "NotIn";
-    case SelectorOp::Exists:
-      return "Exists";
-    case SelectorOp::DoesNotExist:
-      return "DoesNotExist";
-    case SelectorOp::Gt:
-      return "Gt";
-    case SelectorOp::Lt:
-      return "Lt";
-  }
-  return "";
-}
-
 bool Requirement::matches_value(const std::string* value) const {
   switch (op) {
     case SelectorOp::In:

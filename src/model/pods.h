@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "names.h"
 #include "quantities.h"
 
 namespace eruplan {
@@ -25,7 +26,13 @@ const std::string* find_label(const Labels& labels, std::string_view key);
 // One requirement of a label or node selector. Gt and Lt are node selectors'
 // only; their one value is an integer (checked when read).
 enum class SelectorOp { In, NotIn, Exists, DoesNotExist, Gt, Lt };
-std::string_view selector_op_name(SelectorOp op);  // "In", "NotIn", ...
+inline constexpr Named<SelectorOp> kSelectorOpNames[] = {
+    {SelectorOp::In, "In"},         {SelectorOp::NotIn, "NotIn"},
+    {SelectorOp::Exists, "Exists"}, {SelectorOp::DoesNotExist, "DoesNotExist"},
+    {SelectorOp::Gt, "Gt"},         {SelectorOp::Lt, "Lt"}};
+// The operators of a pod label selector: the first four.
+inline constexpr std::size_t kLabelSelectorOps = 4;
+inline std::string_view selector_op_name(SelectorOp op) { return name_of(kSelectorOpNames, op); }
 
 struct Requirement {
   std::string key;

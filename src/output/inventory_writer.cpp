@@ -75,10 +75,8 @@ void write_workloads(W& w, const Node& n, Units u) {
   w.begin_array();
   for (const Workload& wl : n.workloads) {
     w.begin_object();
-    w.key("id");
-    w.string(wl.id);
-    w.key("app");
-    w.string(wl.app);
+    w.field("id", wl.id);
+    w.field("app", wl.app);
     w.key("cpu");
     write_cpu(w, wl.cpu, u);
     w.key("cpu_limit");
@@ -92,12 +90,10 @@ void write_workloads(W& w, const Node& n, Units u) {
       write_mapping(w, wl.cpu_map);
     }
     if (wl.numa >= 0) {
-      w.key("numa_node");
-      w.string(n.numa_nodes[static_cast<std::size_t>(wl.numa)].id);
+      w.field("numa_node", n.numa_nodes[static_cast<std::size_t>(wl.numa)].id);
     }
     if (wl.priority != 0) {
-      w.key("priority");
-      w.integer(wl.priority);
+      w.field("priority", wl.priority);
     }
     w.end_object();
   }
@@ -118,16 +114,13 @@ void write_reservations(W& w, const Node& n) {
       w.number(format_cores(r.cpu));
     }
     if (r.memory != 0) {
-      w.key("memory");
-      w.integer(r.memory);
+      w.field("memory", r.memory);
     }
     for (const auto& [name, amount] : r.extended) {
-      w.key(name);
-      w.integer(amount);
+      w.field(name, amount);
     }
     if (r.storage != 0) {
-      w.key("storage");
-      w.integer(r.storage);
+      w.field("storage", r.storage);
     }
     w.end_object();
   }
@@ -137,8 +130,7 @@ void write_reservations(W& w, const Node& n) {
 template <class W>
 void write_node(W& w, const Node& n, Units u) {
   w.begin_object();
-  w.key("name");
-  w.string(n.name);
+  w.field("name", n.name);
   w.key("labels");
   write_mapping(w, n.labels);
   w.key("available");
@@ -157,8 +149,7 @@ void write_node(W& w, const Node& n, Units u) {
     w.begin_object();
     for (const Core& c : n.cores) {
       if (c.numa < 0) continue;
-      w.key(c.id);
-      w.string(n.numa_nodes[static_cast<std::size_t>(c.numa)].id);
+      w.field(c.id, n.numa_nodes[static_cast<std::size_t>(c.numa)].id);
     }
     w.end_object();
     w.key("numa_memory");
@@ -171,22 +162,18 @@ void write_node(W& w, const Node& n, Units u) {
   w.key("extended");
   write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::total, Zeros::Write);
   if (n.max_instances >= 0) {
-    w.key("max_instances");
-    w.integer(n.max_instances);
+    w.field("max_instances", n.max_instances);
   }
   if (!n.taints.empty()) {
     w.key("taints");
     w.begin_array();
     for (const Taint& t : n.taints) {
       w.begin_object();
-      w.key("key");
-      w.string(t.key);
+      w.field("key", t.key);
       if (!t.value.empty()) {
-        w.key("value");
-        w.string(t.value);
+        w.field("value", t.value);
       }
-      w.key("effect");
-      w.string(t.effect);
+      w.field("effect", t.effect);
       w.end_object();
     }
     w.end_array();
@@ -220,10 +207,8 @@ void write_node(W& w, const Node& n, Units u) {
 template <class W>
 void write_inventory(W& w, const Inventory& inventory, Units units) {
   w.begin_object();
-  w.key("share_base");
-  w.integer(inventory.share_base);
-  w.key("max_fragment_cores");
-  w.integer(inventory.max_fragment_cores);
+  w.field("share_base", inventory.share_base);
+  w.field("max_fragment_cores", inventory.max_fragment_cores);
   w.key("nodes");
   w.begin_array();
   for (const Node& n : inventory.nodes) write_node(w, n, units);

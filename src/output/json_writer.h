@@ -55,6 +55,19 @@ class JsonWriter {
   void number(std::string_view literal);  // a valid JSON number, written as is
   void boolean(bool b);
   void null();
+  // key(k), then its value.
+  void field(std::string_view k, std::string_view s) {
+    key(k);
+    string(s);
+  }
+  void field(std::string_view k, const char* s) {
+    key(k);
+    string(s);
+  }
+  void field(std::string_view k, std::int64_t v) {
+    key(k);
+    integer(v);
+  }
   void finish() { out_ += '\n'; }
 
  private:
@@ -84,6 +97,19 @@ class YamlWriter {
   void number(std::string_view literal);
   void boolean(bool b);
   void null();
+  // key(k), then its value.
+  void field(std::string_view k, std::string_view s) {
+    key(k);
+    string(s);
+  }
+  void field(std::string_view k, const char* s) {
+    key(k);
+    string(s);
+  }
+  void field(std::string_view k, std::int64_t v) {
+    key(k);
+    integer(v);
+  }
   void finish() {}
 
  private:

@@ -86,14 +86,12 @@ void write_plan(W& w, const Plan& plan, const Node& node, const Request& request
     w.key("cpu_map");
     w.begin_object();
     for (const auto& c : cores) {
-      w.key(node.core_id(c.core));
-      w.integer(c.pieces);
+      w.field(node.core_id(c.core), c.pieces);
     }
     w.end_object();
   }
   if (plan.numa >= 0) {
-    w.key("numa_node");
-    w.string(node.numa_nodes[static_cast<std::size_t>(plan.numa)].id);
+    w.field("numa_node", node.numa_nodes[static_cast<std::size_t>(plan.numa)].id);
   }
   const auto vols = shares.volumes(plan);
   if (!vols.empty()) {
@@ -109,8 +107,7 @@ void write_plan(W& w, const Plan& plan, const Node& node, const Request& request
         Bytes size = 0;
         for (; i < vols.size() && vols[i].binding == binding && vols[i].device == device; ++i)
           size += vols[i].size;
-        w.key(node.devices[device].name);
-        w.integer(size);
+        w.field(node.devices[device].name, size);
       }
       w.end_object();
     }

@@ -37,8 +37,7 @@ void write_string_list(W& w, const std::vector<std::string>& items) {
 template <class W>
 void write_request(W& w, const Request& r) {
   w.begin_object();
-  w.key("app");
-  w.string(r.app);
+  w.field("app", r.app);
   // 0 means "not given" (capacity ignores count); null keeps the key set
   // the same for every command.
   w.key("count");
@@ -47,10 +46,8 @@ void write_request(W& w, const Request& r) {
   } else {
     w.null();
   }
-  w.key("strategy");
-  w.string(strategy_name(r.strategy));
-  w.key("nodes_limit");
-  w.integer(r.nodes_limit);
+  w.field("strategy", strategy_name(r.strategy));
+  w.field("nodes_limit", r.nodes_limit);
 
   w.key("resources");
   w.begin_object();
@@ -60,12 +57,9 @@ void write_request(W& w, const Request& r) {
   w.number(format_cores(r.cpu_limit));
   w.key("cpu_bind");
   w.boolean(r.cpu_bind);
-  w.key("memory");
-  w.integer(r.memory);
-  w.key("memory_limit");
-  w.integer(r.memory_limit);
-  w.key("storage");
-  w.integer(r.storage);
+  w.field("memory", r.memory);
+  w.field("memory_limit", r.memory_limit);
+  w.field("storage", r.storage);
   w.key("volumes");
   w.begin_array();
   for (const auto& v : r.volumes) w.string(v.binding);
@@ -90,14 +84,10 @@ void write_request(W& w, const Request& r) {
     w.begin_array();
     for (const Toleration& t : r.tolerations) {
       w.begin_object();
-      w.key("key");
-      w.string(t.key);
-      w.key("operator");
-      w.string(t.exists ? "Exists" : "Equal");
-      w.key("value");
-      w.string(t.value);
-      w.key("effect");
-      w.string(t.effect);
+      w.field("key", t.key);
+      w.field("operator", t.exists ? "Exists" : "Equal");
+      w.field("value", t.value);
+      w.field("effect", t.effect);
       w.end_object();
     }
     w.end_array();
@@ -106,18 +96,13 @@ void write_request(W& w, const Request& r) {
     const Scoring& sc = r.scoring;
     w.key("scoring");
     w.begin_object();
-    w.key("type");
-    w.string(sc.type == ScoringType::LeastAllocated  ? "least_allocated"
-             : sc.type == ScoringType::MostAllocated ? "most_allocated"
-                                                     : "requested_to_capacity_ratio");
+    w.field("type", name_of(kScoringTypeNames, sc.type));
     w.key("resources");
     w.begin_array();
     for (const ScoringResource& res : sc.resources) {
       w.begin_object();
-      w.key("name");
-      w.string(res.name);
-      w.key("weight");
-      w.integer(res.weight);
+      w.field("name", res.name);
+      w.field("weight", res.weight);
       w.end_object();
     }
     w.end_array();
@@ -126,31 +111,24 @@ void write_request(W& w, const Request& r) {
       w.begin_array();
       for (const ShapePoint& p : sc.shape) {
         w.begin_object();
-        w.key("utilization");
-        w.integer(p.utilization);
-        w.key("score");
-        w.integer(p.score);
+        w.field("utilization", p.utilization);
+        w.field("score", p.score);
         w.end_object();
       }
       w.end_array();
     }
-    w.key("fit_weight");
-    w.integer(sc.fit_weight);
-    w.key("balanced_weight");
-    w.integer(sc.balanced_weight);
+    w.field("fit_weight", sc.fit_weight);
+    w.field("balanced_weight", sc.balanced_weight);
     w.end_object();
   }
   if (r.min_count > 0) {
-    w.key("min_count");
-    w.integer(r.min_count);
+    w.field("min_count", r.min_count);
   }
   if (r.priority != 0) {
-    w.key("priority");
-    w.integer(r.priority);
+    w.field("priority", r.priority);
   }
   if (!r.group.empty()) {
-    w.key("group");
-    w.string(r.group);
+    w.field("group", r.group);
   }
 
   w.end_object();
@@ -181,8 +159,7 @@ void write_capacity_members(W& w, const Report& report) {
   w.begin_object();
   for (const auto& nc : nodes) {
     if (nc.capacity != 0) continue;
-    w.key(name(nc));
-    w.string(nc.reason());
+    w.field(name(nc), nc.reason());
   }
   w.end_object();
 
@@ -198,8 +175,7 @@ void write_capacity_members(W& w, const Report& report) {
     w.key("explain");
     w.begin_object();
     for (const ExplainLine& line : *report.explain) {
-      w.key(line.node);
-      w.string(line.text);
+      w.field(line.node, line.text);
     }
     w.end_object();
   }
@@ -217,20 +193,16 @@ void write_report_document(W& w, const Report& report) {
 
   w.begin_object();
   if (report.entry) {
-    w.key("name");
-    w.string(report.request.name);
+    w.field("name", report.request.name);
   }
   if (outcome != nullptr &&
       (report.entry || report.request.min_count > 0 || !report.request.satisfied.empty())) {
-    w.key("status");
-    w.string(status_name(outcome->status));
-    w.key("placed");
-    w.integer(outcome->placed);
+    w.field("status", status_name(outcome->status));
+    w.field("placed", outcome->placed);
     if (report.entry && !outcome->reason.empty() &&
         (outcome->status == RequestStatus::Rejected ||
          outcome->status == RequestStatus::Satisfied)) {
-      w.key("reason");
-      w.string(outcome->reason);
+      w.field("reason", outcome->reason);
     }
   }
   w.key("request");
@@ -246,18 +218,14 @@ void write_report_document(W& w, const Report& report) {
       const NodeScore& sc = outcome->scores[i];
       w.key(name(nodes[i]));
       w.begin_object();
-      w.key("fit");
-      w.integer(sc.fit);
-      w.key("balanced");
-      w.integer(sc.balanced);
-      w.key("total");
-      w.integer(sc.total);
+      w.field("fit", sc.fit);
+      w.field("balanced", sc.balanced);
+      w.field("total", sc.total);
       if (!sc.plugins.empty()) {  // the kubernetes profile: every plugin's normalized score
         w.key("plugins");
         w.begin_object();
         for (std::size_t p = 0; p < sc.plugins.size() && p < std::size(kK8sScorePlugins); ++p) {
-          w.key(kK8sScorePlugins[p].name);
-          w.integer(sc.plugins[p]);
+          w.field(kK8sScorePlugins[p].name, sc.plugins[p]);
         }
         w.end_object();
       }
@@ -296,8 +264,7 @@ void write_report_document(W& w, const Report& report) {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const std::int64_t k = deployed(report, i);
       if (k <= 0) continue;
-      w.key(name(nodes[i]));
-      w.integer(k);
+      w.field(name(nodes[i]), k);
     }
     w.end_object();
 
@@ -306,20 +273,15 @@ void write_report_document(W& w, const Report& report) {
       w.begin_array();
       for (const Preemption& p : outcome->preemptions) {
         w.begin_object();
-        w.key("instance");
-        w.integer(p.instance);
-        w.key("node");
-        w.string(inv.nodes[p.node].name);
+        w.field("instance", p.instance);
+        w.field("node", inv.nodes[p.node].name);
         w.key("victims");
         w.begin_array();
         for (const Victim& v : p.victims) {
           w.begin_object();
-          w.key("pod");
-          w.string(v.name);
-          w.key("priority");
-          w.integer(v.priority);
-          w.key("node");
-          w.string(inv.nodes[v.node].name);
+          w.field("pod", v.name);
+          w.field("priority", v.priority);
+          w.field("node", inv.nodes[v.node].name);
           w.end_object();
         }
         w.end_array();

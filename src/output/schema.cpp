@@ -6,12 +6,16 @@
 #include <utility>
 
 #include "fixture_fields.h"
+#include "grow.h"
 #include "inventory_fields.h"
 #include "json_writer.h"
 #include "mesos_fields.h"
+#include "realloc.h"
 #include "realloc_fields.h"
 #include "request_fields.h"
+#include "requests.h"
 #include "share_fields.h"
+#include "share_spec.h"
 #include "strategy.h"
 
 namespace eruplan {
@@ -307,8 +311,7 @@ class Builder {
                 {{"nodes", array_of(type("string"))}, {"exclude", array_of(type("string"))}}));
     d.add("scoring", table("scoring", kScoringFields,
                            {{"profile", one_of_texts({"kubernetes", "resources"})},
-                            {"type", one_of_texts({"least_allocated", "most_allocated",
-                                                   "requested_to_capacity_ratio"})},
+                            {"type", one_of_texts(names_of(kScoringTypeNames))},
                             {"resources", array_of(table("scoring.resources",
                                                          kScoringResourceFields, {}, {"name"}))},
                             {"shape", array_of(table("scoring.shape", kShapePointFields, {},
@@ -331,11 +334,10 @@ class Builder {
     std::vector<Shape> app_shapes = request_parts;
     app_shapes.push_back({"weight", ref("quantity")});
     d.add("share_app", table("apps", kShareAppFields, app_shapes, {"app"}));
-    d.add("share",
-          table("share", kShareFields,
-                {{"placement", one_of_texts({"first_fit", "least_allocated", "most_allocated"})},
-                 {"apps", array_of(ref("share_app"))}},
-                {"apps"}));
+    d.add("share", table("share", kShareFields,
+                         {{"placement", one_of_texts(names_of(kPlacementNames))},
+                          {"apps", array_of(ref("share_app"))}},
+                         {"apps"}));
     d.add("mesos_role",
           table("roles", kMesosRoleFields, {{"quota", map_of(ref("quantity"))}}, {"name"}));
     d.add("mesos_framework",
@@ -362,8 +364,8 @@ class Builder {
         {"error_contains", any_of({ref("scalar"), array_of(ref("scalar"))})},
         {"deploy_subset", map_of(count)},
         {"placed", any_of({count, map_of(count)})},
-        {"status", any_of({one_of_texts({"placed", "partial", "rejected", "satisfied"}),
-                           map_of(one_of_texts({"placed", "partial", "rejected", "satisfied"}))})},
+        {"status", any_of({one_of_texts(names_of(kRequestStatusNames)),
+                           map_of(one_of_texts(names_of(kRequestStatusNames)))})},
         {"scores", map_of(table("expect.scores", kExpectScoreFields, {}))},
         {"evicted", array_of(ref("scalar"))},
         {"offers", array_of(ref("scalar"))},
@@ -387,7 +389,7 @@ class Builder {
     std::vector<Shape> realloc_expect;
     for (Shape& s : expect)
       if (s.field != "status") realloc_expect.push_back(s);
-    realloc_expect.push_back({"status", map_of(one_of_texts({"ok", "failed", "not_applied"}))});
+    realloc_expect.push_back({"status", map_of(one_of_texts(names_of(kReallocStatusNames)))});
     d.add("realloc_expect", table("expect (realloc)", realloc_fields, realloc_expect));
 
     // options: of plan, capacity, validate and share: plans, the request
@@ -416,7 +418,7 @@ class Builder {
                  {"node", ref("scalar")},
                  {"like", texts},
                  {"cost", texts},
-                 {"expander", one_of_texts({"least-waste", "most-pods", "price", "priority"})}}));
+                 {"expander", one_of_texts(names_of(kExpanderNames))}}));
     d.add("realloc_options", table("options (realloc)", kReallocOptionFields, {}));
 
     d.add("case", table("case", kCaseFields,

@@ -99,26 +99,6 @@ std::string cost_text(CostSum nano) {
   return (negative ? "-" : "") + digits;
 }
 
-std::string_view expander_name(Expander e) {
-  switch (e) {
-    case Expander::LeastWaste:
-      return "least-waste";
-    case Expander::MostPods:
-      return "most-pods";
-    case Expander::Price:
-      return "price";
-    case Expander::Priority:
-      return "priority";
-  }
-  return "";
-}
-
-std::optional<Expander> parse_expander(std::string_view text) {
-  for (Expander e : {Expander::LeastWaste, Expander::MostPods, Expander::Price, Expander::Priority})
-    if (expander_name(e) == text) return e;
-  return std::nullopt;
-}
-
 std::int64_t Growth::added() const {
   std::int64_t n = 0;
   for (std::int64_t k : counts) n += k;

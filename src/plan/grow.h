@@ -12,6 +12,7 @@
 
 #include "load.h"
 #include "model.h"
+#include "names.h"
 
 namespace eruplan {
 
@@ -20,8 +21,11 @@ __extension__ typedef __int128 CostSum;
 std::string cost_text(CostSum nano);  // "0.384", "12", "0"
 
 enum class Expander { LeastWaste, MostPods, Price, Priority };
-std::string_view expander_name(Expander e);  // "least-waste", ...
-std::optional<Expander> parse_expander(std::string_view text);
+inline constexpr Named<Expander> kExpanderNames[] = {{Expander::LeastWaste, "least-waste"},
+                                                     {Expander::MostPods, "most-pods"},
+                                                     {Expander::Price, "price"},
+                                                     {Expander::Priority, "priority"}};
+inline std::string_view expander_name(Expander e) { return name_of(kExpanderNames, e); }
 
 // The inventory with counts[t] copies of templates[t] after its nodes, in
 // template order.

@@ -292,18 +292,6 @@ bool add_delta(std::int64_t old, std::int64_t delta, std::int64_t& out) {
 
 }  // namespace
 
-std::string_view realloc_status_name(ReallocStatus s) {
-  switch (s) {
-    case ReallocStatus::Ok:
-      return "ok";
-    case ReallocStatus::Failed:
-      return "failed";
-    case ReallocStatus::NotApplied:
-      return "not_applied";
-  }
-  return "ok";
-}
-
 NodeUsage node_usage(const Node& node) {
   NodeUsage u{node.cpu_used, node.memory_used, {}};
   for (const Core& c : node.cores)

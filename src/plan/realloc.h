@@ -14,6 +14,7 @@
 #include "kubernetes.h"
 #include "load.h"
 #include "model.h"
+#include "names.h"
 #include "realloc_spec.h"
 
 namespace eruplan {
@@ -29,7 +30,13 @@ struct WorkloadResources {
 };
 
 enum class ReallocStatus { Ok, Failed, NotApplied };
-std::string_view realloc_status_name(ReallocStatus s);  // ok, failed, not_applied
+inline constexpr Named<ReallocStatus> kReallocStatusNames[] = {
+    {ReallocStatus::Ok, "ok"},
+    {ReallocStatus::Failed, "failed"},
+    {ReallocStatus::NotApplied, "not_applied"}};
+inline std::string_view realloc_status_name(ReallocStatus s) {
+  return name_of(kReallocStatusNames, s);
+}
 
 struct WorkloadChange {
   std::uint32_t node = 0;      // index into Inventory::nodes

@@ -19,12 +19,6 @@
 
 namespace eruplan {
 
-QueueSort queue_sort_named(std::string_view name) {
-  if (name == "qos") return QueueSort::Qos;
-  if (name == "coscheduling") return QueueSort::Coscheduling;
-  return QueueSort::Priority;
-}
-
 namespace {
 
 void append_key(std::string& key, std::int64_t v) {
@@ -647,20 +641,6 @@ struct Planner {
 };
 
 }  // namespace
-
-std::string_view status_name(RequestStatus s) {
-  switch (s) {
-    case RequestStatus::Placed:
-      return "placed";
-    case RequestStatus::Partial:
-      return "partial";
-    case RequestStatus::Rejected:
-      return "rejected";
-    case RequestStatus::Satisfied:
-      return "satisfied";
-  }
-  return "rejected";
-}
 
 std::string CapacityCache::key(const Request& request, const CapacityOptions& options) {
   return shape_key(request) + "#" + std::to_string(options.max_plans);

@@ -14,6 +14,7 @@
 #include "capacity.h"
 #include "disruption.h"
 #include "model.h"
+#include "names.h"
 #include "preemption.h"
 #include "reserve.h"
 #include "strategy.h"
@@ -21,7 +22,12 @@
 namespace eruplan {
 
 enum class RequestStatus { Placed, Partial, Rejected, Satisfied };
-std::string_view status_name(RequestStatus s);  // "placed", ...
+inline constexpr Named<RequestStatus> kRequestStatusNames[] = {
+    {RequestStatus::Placed, "placed"},
+    {RequestStatus::Partial, "partial"},
+    {RequestStatus::Rejected, "rejected"},
+    {RequestStatus::Satisfied, "satisfied"}};
+inline std::string_view status_name(RequestStatus s) { return name_of(kRequestStatusNames, s); }
 
 // One new instance placed by evicting running pods (SPEC §17).
 struct Preemption {
@@ -64,8 +70,13 @@ enum class QueueSort {
   Coscheduling,
 };
 
-// The value of --queue-sort NAME ("priority", "qos", "coscheduling").
-QueueSort queue_sort_named(std::string_view name);
+inline constexpr Named<QueueSort> kQueueSortNames[] = {{QueueSort::Priority, "priority"},
+                                                       {QueueSort::Qos, "qos"},
+                                                       {QueueSort::Coscheduling, "coscheduling"}};
+// The value of --queue-sort NAME (priority when unknown).
+inline QueueSort queue_sort_named(std::string_view name) {
+  return value_of(kQueueSortNames, name).value_or(QueueSort::Priority);
+}
 
 struct PlanOptions {
   std::int64_t max_plans = kDefaultMaxPlans;  // plans listed per node in the PlanMap

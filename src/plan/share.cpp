@@ -743,18 +743,6 @@ class Filler {
 
 }  // namespace
 
-std::string_view placement_name(SharePlacement p) {
-  switch (p) {
-    case SharePlacement::FirstFit:
-      return "first_fit";
-    case SharePlacement::LeastAllocated:
-      return "least_allocated";
-    case SharePlacement::MostAllocated:
-      return "most_allocated";
-  }
-  return "least_allocated";
-}
-
 PoolTotals pool_totals(const Inventory& inventory) {
   PoolTotals t;
   std::array<u128, kResourceKinds.size()> sums{};

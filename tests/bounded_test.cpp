@@ -482,12 +482,95 @@ std::vector<Case> cases() {
   for (int f = 0; f < 200; ++f)
     frameworks += "  - {name: f" + std::to_string(f) + ", role: r" + std::to_string(f % 20) +
                   ", resources: {memory: " + std::to_string(1 + f % 9) + "}}\n";
-  // Open (not run here): 200 frameworks on 400 nodes with --cycles
-  // 1000000000 runs for minutes: the Mesos cycles are not bounded yet.
   out.push_back({"share --model mesos: --cycles 2^63 - 1 is a usage error",
                  {{"nodes.yaml", nodes_of(400)}, {"apps.yaml", frameworks}},
                  "share --model mesos --cycles 9223372036854775807 -n nodes.yaml -r apps.yaml",
                  {2}});
+  // Mesos cycles: 1 to 9 bytes on 8Gi leave crumbs of a few bytes that the
+  // framework first in order cannot use and declines, every cycle; the run
+  // lists every offer, so it stops at the listing bound (exit 3).
+  out.push_back({"share --model mesos: 200 frameworks on 400 nodes, a billion cycles",
+                 {{"nodes.yaml", nodes_of(400)}, {"apps.yaml", frameworks}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
+                 {3}});
+  out.push_back({"share --model mesos: the same until nothing more fits, seed none",
+                 {{"nodes.yaml", nodes_of(400)}, {"apps.yaml", frameworks}},
+                 "share --model mesos --seed none -n nodes.yaml -r apps.yaml",
+                 {3}});
+  // Many roles, each with a weight and a quota of 1 byte, one framework each.
+  std::string roles = "roles:\n";
+  for (int r = 0; r < 800; ++r)
+    roles += "  - {name: r" + std::to_string(r) + ", weight: " + std::to_string(1 + r % 5) +
+             ", quota: {memory: 1}}\n";
+  roles += "frameworks:\n";
+  for (int f = 0; f < 800; ++f)
+    roles += "  - {name: f" + std::to_string(f) + ", role: r" + std::to_string(f) +
+             ", resources: {memory: " + std::to_string(2 + f % 7) + "}}\n";
+  out.push_back({"share --model mesos: 800 roles with quotas on 300 nodes, a billion cycles",
+                 {{"nodes.yaml", nodes_of(300)}, {"apps.yaml", roles}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml",
+                 {3}});
+  // Many agents of a few bytes each, frameworks asking for more than most
+  // of them have: offers of crumbs, declined, on every agent.
+  std::string tiny = "nodes:\n";
+  for (int n = 0; n < 3000; ++n)
+    tiny += "  - {name: a" + std::to_string(n) + ", memory: " + std::to_string(1 + n % 4) + "}\n";
+  std::string crumbs = "roles:\n  - {name: x}\n  - {name: y, weight: 2}\nframeworks:\n";
+  for (int f = 0; f < 60; ++f)
+    crumbs += "  - {name: f" + std::to_string(f) + ", role: " + (f % 2 == 0 ? "x" : "y") +
+              ", resources: {memory: " + std::to_string(3 + f % 3) + "}}\n";
+  out.push_back({"share --model mesos: 3,000 agents of 1-4 bytes, 60 frameworks, a billion cycles",
+                 {{"nodes.yaml", tiny}, {"apps.yaml", crumbs}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
+                 {3}});
+  // Tiny requests on large agents: each offer launches billions at once,
+  // and the run ends when nothing more fits.
+  std::string large = "nodes:\n";
+  for (int n = 0; n < 50; ++n)
+    large += "  - {name: n" + std::to_string(n) +
+             ", cpu: 4096, memory: 1Ti, reservations: {q: {cpu: 1, memory: 1Gi}}}\n";
+  out.push_back({"share --model mesos: 1 byte and 1 nanocore on 1Ti agents, a billion cycles",
+                 {{"nodes.yaml", large},
+                  {"apps.yaml",
+                   "roles:\n  - {name: q, quota: {cpu: 100, memory: 1Gi}}\n  - {name: p}\n"
+                   "frameworks:\n  - {name: A, role: q, resources: {memory: 1, cpu: 0.000000001}}\n"
+                   "  - {name: B, role: p, resources: {memory: 1}}\n"
+                   "  - {name: C, role: p, resources: {cpu: 0.000000001}}\n"}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
+                 {0}});
+  // Many resource kinds: every agent has one of its own and every
+  // framework asks for one (amounts are kept per kind for every agent,
+  // framework and role, and two per kind in every offer).
+  std::string kinds_nodes = "nodes:\n";
+  for (int n = 0; n < 1000; ++n)
+    kinds_nodes += "  - {name: n" + std::to_string(n) + ", memory: 8Gi, extended: {x.io/k" +
+                   std::to_string(n) + ": 5}}\n";
+  std::string kinds_fw = "roles:\n  - {name: r}\nframeworks:\n";
+  for (int f = 0; f < 500; ++f)
+    kinds_fw += "  - {name: f" + std::to_string(f) +
+                ", role: r, resources: {memory: 1, extended: {x.io/k" + std::to_string(f) +
+                ": 1}}}\n";
+  out.push_back({"share --model mesos: 1,000 agents and 500 frameworks, a resource kind each",
+                 {{"nodes.yaml", kinds_nodes}, {"apps.yaml", kinds_fw}},
+                 "share --model mesos -n nodes.yaml -r apps.yaml -o json",
+                 {3}});
+  // Many frameworks on many agents, every agent reserving for a role: the
+  // framework x agent pairs (filters, usable agents) and the reserved
+  // offers of every role on every agent.
+  std::string reserving = "nodes:\n";
+  for (int n = 0; n < 800; ++n)
+    reserving += "  - {name: n" + std::to_string(n) + ", cpu: 3, memory: 7, reservations: {r" +
+                 std::to_string(n % 9) + ": {cpu: 1, memory: 2}}}\n";
+  std::string wide_roles = "roles:\n";
+  for (int r = 0; r < 9; ++r) wide_roles += "  - {name: r" + std::to_string(r) + "}\n";
+  wide_roles += "frameworks:\n";
+  for (int f = 0; f < 500; ++f)
+    wide_roles += "  - {name: f" + std::to_string(f) + ", role: r" + std::to_string(f % 9) +
+                  ", resources: {memory: " + std::to_string(2 + f % 5) + ", cpu: 1}}\n";
+  out.push_back({"share --model mesos: 500 frameworks on 800 reserving agents",
+                 {{"nodes.yaml", reserving}, {"apps.yaml", wide_roles}},
+                 "share --model mesos -n nodes.yaml -r apps.yaml -o json",
+                 {3}});
   return out;
 }
 

@@ -289,7 +289,27 @@ RunResult run_mesos(const RunOptions& options) {
   if (result.inventory && spec) check_mesos(*result.inventory, *spec, diags);
   if (!inputs_valid(result, options, diags, spec.has_value())) return result;
   Inventory state = *result.inventory;
-  const MesosResult shared = mesos_share(state, *spec, *options.mesos);
+  // Bounded work: the offers and cycles listed grow with the input.
+  MesosOptions bounded = *options.mesos;
+  std::uint64_t bytes = source_bytes(options.nodes) + source_bytes(*options.request);
+  for (const std::optional<Source>* s : {&options.pods, &options.pdbs})
+    if (*s) bytes += source_bytes(**s);
+  for (const Source& s : options.more_pods) bytes += source_bytes(s);
+  bounded.max_listed = mesos_listed_budget(bytes);
+  bounded.max_steps = kMesosSteps;
+  bounded.max_kind_cells = mesos_kind_cells_budget(bytes);
+  const MesosResult shared = mesos_share(state, *spec, bounded);
+  if (!shared.too_large.empty()) {
+    Diagnostics d;
+    // No cycle ran: the input itself (its kinds) is too large.
+    d.error(shared.cycles.empty() ? Origin{options.request->name, 0, 0, "frameworks"}
+                                  : Origin{"<command line>", 0, 0, "--cycles"},
+            shared.too_large);
+    result.exit = ExitCode::Invalid;
+    result.problems = d.items();
+    result.err += d.to_string();
+    return result;
+  }
   if (options.report) result.report = mesos_report(*result.inventory, state, *spec, shared);
   for (std::size_t f = 0; f < spec->frameworks.size(); ++f)
     result.requests.push_back(

@@ -20,6 +20,7 @@
 #include "mesos.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <span>
 #include <unordered_map>
@@ -77,13 +78,82 @@ std::int64_t request_of(const Request& r, std::string_view kind) {
   return 0;
 }
 
+// Framework and node pairs, one bit each.
+class PairBits {
+ public:
+  void init(std::size_t rows, std::size_t cols) {
+    words_ = (cols + 63) / 64;
+    bits_.assign(rows * words_, 0);
+  }
+  bool test(std::size_t row, std::size_t col) const {
+    return ((bits_[row * words_ + col / 64] >> (col % 64)) & 1) != 0;
+  }
+  void set(std::size_t row, std::size_t col) {
+    bits_[row * words_ + col / 64] |= std::uint64_t{1} << (col % 64);
+  }
+  void reset(std::size_t row, std::size_t col) {
+    bits_[row * words_ + col / 64] &= ~(std::uint64_t{1} << (col % 64));
+  }
+  std::span<const std::uint64_t> row(std::size_t r) const {
+    return {bits_.data() + r * words_, words_};
+  }
+
+ private:
+  std::size_t words_ = 0;
+  std::vector<std::uint64_t> bits_;
+};
+
+// Comparisons a sort of n items takes, about.
+std::int64_t sort_steps(std::size_t n) {
+  return static_cast<std::int64_t>(n) * static_cast<std::int64_t>(std::bit_width(n));
+}
+
+// Items kept in the order `before` gives (a strict total order). When an
+// item's key changes it is touched; the next refresh puts the few touched
+// items back in place (out, then each in by binary search), or sorts all
+// again when many were touched. Returns the steps it took.
+struct Order {
+  std::vector<std::uint32_t> items;
+  std::vector<std::uint32_t> touched;
+  bool unsorted = true;
+
+  void touch(std::uint32_t x) {
+    if (unsorted) return;
+    if (touched.size() < 4)
+      touched.push_back(x);
+    else
+      unsorted = true;
+  }
+
+  template <class Before>
+  std::int64_t refresh(Before before) {
+    std::int64_t steps = 0;
+    if (unsorted) {
+      std::sort(items.begin(), items.end(), before);
+      steps = sort_steps(items.size());
+    } else if (!touched.empty()) {
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      std::erase_if(items, [&](std::uint32_t x) {
+        return std::find(touched.begin(), touched.end(), x) != touched.end();
+      });
+      for (const std::uint32_t x : touched)
+        items.insert(std::lower_bound(items.begin(), items.end(), x, before), x);
+      steps = static_cast<std::int64_t>(touched.size()) *
+              (static_cast<std::int64_t>(items.size() / 16) + std::bit_width(items.size()));
+    }
+    unsorted = false;
+    touched.clear();
+    return steps;
+  }
+};
+
 // --- The allocator -------------------------------------------------------------
 
 struct FrameworkState {
   std::uint32_t role = 0;
   std::vector<std::pair<std::uint32_t, std::int64_t>> asks;  // kind, per instance > 0
-  std::vector<std::uint8_t> may_use;                         // per node: filter, taints
-  std::vector<std::uint32_t> usable;                         // those nodes
+  bool usable = false;                                       // some node in may_use_
   std::vector<u128> alloc;                                   // per kind
   Dominant share;
   std::int64_t existing = 0, placed = 0;
@@ -93,8 +163,7 @@ struct FrameworkState {
 struct RoleState {
   std::vector<u128> alloc;
   Dominant share;
-  std::vector<std::uint32_t> frameworks;  // sorted by share then name (when !dirty)
-  bool dirty = true;
+  Order frameworks;  // by share then name (Allocator::frameworks_of)
   std::vector<std::pair<std::uint32_t, std::int64_t>> quota;  // kind, amount
 };
 
@@ -116,14 +185,22 @@ class Allocator {
       : inv_(inv), spec_(spec), options_(options) {}
 
   MesosResult run() {
-    setup();
+    if (!setup()) return std::move(result_);
     const std::int64_t limit = options_.cycles > 0 ? options_.cycles : kMesosMaxCycles;
     std::optional<SplitMix64> random;
     if (options_.seed) random.emplace(*options_.seed);
+    std::int64_t listed = 0;  // cycles and offers
     while (static_cast<std::int64_t>(result_.cycles.size()) < limit && anything_fits()) {
       std::vector<std::uint32_t> order = by_name_;
       if (random) shuffle(order, *random);
+      steps_ += static_cast<std::int64_t>(order.size());
       cycle(order);
+      // An offer keeps two amounts per kind: with many kinds it counts for more.
+      listed += 1 + static_cast<std::int64_t>(result_.cycles.back().size() * (1 + kinds() / 16));
+      if (listed > options_.max_listed || steps_ > options_.max_steps) {
+        result_.too_large = too_large(listed);
+        break;
+      }
     }
     finish();
     return std::move(result_);
@@ -132,7 +209,37 @@ class Allocator {
  private:
   std::size_t kinds() const { return result_.kinds.size(); }
 
-  void setup() {
+  // Past a bound after the last cycle run: what, and how many cycles fit.
+  std::string too_large(std::int64_t listed) const {
+    const auto c = static_cast<std::int64_t>(result_.cycles.size());
+    std::string out =
+        "too large: the first " + std::to_string(c) + (c == 1 ? " cycle" : " cycles") +
+        (options_.cycles > 0 ? " of the " + std::to_string(options_.cycles) + " asked for"
+                             : std::string(" of a run until nothing more fits"));
+    std::size_t offers = 0;
+    for (const std::vector<MesosOffer>& cycle : result_.cycles) offers += cycle.size();
+    const std::size_t per = 1 + kinds() / 16;  // what an offer counts
+    if (listed > options_.max_listed)
+      out += " list " + std::to_string(offers) + " offers" +
+             (per > 1 ? " of " + std::to_string(kinds()) + " resource kinds (each counting " +
+                            std::to_string(per) + ")"
+                      : std::string()) +
+             ", more than the " + std::to_string(options_.max_listed) +
+             " offers and cycles a run may list for this input (" +
+             std::to_string(kMinMesosListed) + ", or one per 8 bytes of input)";
+    else
+      out += " over " + std::to_string(by_name_.size()) + " agents and " +
+             std::to_string(frameworks_.size()) + " frameworks in " +
+             std::to_string(roles_.size()) + " roles take more than " +
+             std::to_string(options_.max_steps) + " steps";
+    out += c > 1 ? "; give --cycles " + std::to_string(c - 1) + " or fewer"
+                 : "; fewer agents, frameworks or roles";
+    return out;
+  }
+
+  // False when the kinds times the agents, frameworks and roles are past
+  // MesosOptions::max_kind_cells (result_.too_large says so).
+  bool setup() {
     // The kinds: the pool's, and whatever a framework, quota or reservation names.
     const PoolTotals pool = pool_totals(inv_);
     std::vector<std::string> names;
@@ -152,12 +259,25 @@ class Allocator {
     const std::size_t K = names.size();
 
     const std::size_t N = inv_.nodes.size();
+    const std::size_t cells = K * (N + spec_.frameworks.size() + spec_.roles.size());
+    if (cells > static_cast<std::uint64_t>(options_.max_kind_cells)) {
+      result_.too_large =
+          "too large: " + std::to_string(K) + " resource kinds over " + std::to_string(N) +
+          " agents, " + std::to_string(spec_.frameworks.size()) + " frameworks and " +
+          std::to_string(spec_.roles.size()) +
+          " roles, each kept per agent, framework and role: " + std::to_string(cells) +
+          " amounts, more than the " + std::to_string(options_.max_kind_cells) +
+          " this input allows (65536, or 4 per byte of input); fewer kinds";
+      return false;
+    }
     for (const std::uint32_t i : filtered_nodes(inv_, NodeFilter{}))
       if (inv_.nodes[i].available) by_name_.push_back(i);
     agents_.resize(N);
     for (const std::uint32_t i : by_name_) setup_agent(i);
 
     const std::size_t F = spec_.frameworks.size(), R = spec_.roles.size();
+    may_use_.init(F, N);
+    filtered_.init(F, N);
     roles_.resize(R);
     for (std::size_t r = 0; r < R; ++r) {
       roles_[r].alloc.assign(K, 0);
@@ -166,23 +286,22 @@ class Allocator {
       if (q.memory) roles_[r].quota.emplace_back(kind_index("memory"), *q.memory);
       if (q.storage) roles_[r].quota.emplace_back(kind_index("storage"), *q.storage);
       for (const auto& [name, n] : q.extended) roles_[r].quota.emplace_back(kind_index(name), n);
-      role_order_.push_back(static_cast<std::uint32_t>(r));
     }
     frameworks_.resize(F);
     for (std::uint32_t f = 0; f < F; ++f) {
       const MesosFramework& fw = spec_.frameworks[f];
       FrameworkState& s = frameworks_[f];
       s.role = static_cast<std::uint32_t>(fw.role);
-      roles_[s.role].frameworks.push_back(f);
+      roles_[s.role].frameworks.items.push_back(f);
       for (std::uint32_t k = 0; k < K; ++k)
         if (const std::int64_t n = request_of(fw.request, names[k]); n > 0)
           s.asks.emplace_back(k, n);
-      s.may_use.assign(N, 0);
       for (const std::uint32_t i : filtered_nodes(inv_, fw.request.filter))
         if (inv_.nodes[i].available && !untolerated_taint(inv_.nodes[i], fw.request)) {
-          s.may_use[i] = 1;
-          s.usable.push_back(i);
+          may_use_.set(f, i);
+          s.usable = true;
         }
+      steps_ += static_cast<std::int64_t>(N);
       for (const std::uint32_t i : by_name_) s.existing += inv_.nodes[i].instances_of(fw.name);
       s.alloc.assign(K, 0);
       for (const auto& [k, n] : s.asks) {
@@ -193,9 +312,10 @@ class Allocator {
       s.share = dominant_of(s.alloc, totals_);
     }
     for (RoleState& r : roles_) r.share = dominant_of(r.alloc, totals_);
-    filtered_.assign(F * N, 0);
-    next_filtered_.assign(F * N, 0);
-    roles_dirty_ = true;
+    // A role without frameworks is never offered anything: out of the order.
+    for (std::uint32_t r = 0; r < R; ++r)
+      if (!roles_[r].frameworks.items.empty()) role_order_.items.push_back(r);
+    return true;
   }
 
   std::uint32_t kind_index(std::string_view name) const {
@@ -274,31 +394,36 @@ class Allocator {
 
   // The framework may be offered node i now: a node it may use with room,
   // not at its max_count, not filtered there.
-  bool offerable(std::uint32_t f, std::uint32_t i) const {
-    return frameworks_[f].may_use[i] && !at_max_count(f) && has_room(agents_[i]) &&
-           !filtered_[f * inv_.nodes.size() + i];
+  bool offerable(std::uint32_t f, std::uint32_t i) {
+    ++steps_;
+    return may_use_.test(f, i) && !at_max_count(f) && has_room(agents_[i]) && !filtered_.test(f, i);
   }
 
   // Filters aside: could some framework launch one more on some node's free
   // resources?
-  bool anything_fits() const {
+  bool anything_fits() {
     for (std::uint32_t f = 0; f < frameworks_.size(); ++f) {
-      if (at_max_count(f)) continue;
-      const FrameworkState& s = frameworks_[f];
-      for (const std::uint32_t i : s.usable) {
-        const Agent& a = agents_[i];
-        if (!has_room(a)) continue;
-        const KindVector* res = reserved_for(a, s.role);
-        bool fits = true;
-        for (const auto& [k, n] : s.asks)
-          if (a.unreserved[k] + (res != nullptr ? (*res)[k] : 0) < n) {
-            fits = false;
-            break;
-          }
-        if (fits) return true;
-      }
+      if (at_max_count(f) || !frameworks_[f].usable) continue;
+      const std::span<const std::uint64_t> words = may_use_.row(f);
+      steps_ += static_cast<std::int64_t>(words.size());
+      for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+          ++steps_;
+          const auto i = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
+          if (fits(f, agents_[i])) return true;
+        }
     }
     return false;
+  }
+
+  // Framework f could launch one more on the agent's free resources.
+  bool fits(std::uint32_t f, const Agent& a) const {
+    if (!has_room(a)) return false;
+    const FrameworkState& s = frameworks_[f];
+    const KindVector* res = reserved_for(a, s.role);
+    for (const auto& [k, n] : s.asks)
+      if (a.unreserved[k] + (res != nullptr ? (*res)[k] : 0) < n) return false;
+    return true;
   }
 
   // --- Sorters ---
@@ -310,13 +435,10 @@ class Allocator {
   }
 
   const std::vector<std::uint32_t>& frameworks_of(std::uint32_t r) {
-    RoleState& role = roles_[r];
-    if (role.dirty) {
-      std::sort(role.frameworks.begin(), role.frameworks.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
-      role.dirty = false;
-    }
-    return role.frameworks;
+    Order& order = roles_[r].frameworks;
+    steps_ +=
+        order.refresh([&](std::uint32_t x, std::uint32_t y) { return framework_before(x, y); });
+    return order.items;
   }
 
   // Roles by weighted share (`weighted`) or unweighted, then name.
@@ -329,12 +451,9 @@ class Allocator {
   }
 
   const std::vector<std::uint32_t>& fair_order() {
-    if (roles_dirty_) {
-      std::sort(role_order_.begin(), role_order_.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
-      roles_dirty_ = false;
-    }
-    return role_order_;
+    steps_ += role_order_.refresh(
+        [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, true); });
+    return role_order_.items;
   }
 
   // --- Offers ---
@@ -350,8 +469,8 @@ class Allocator {
     }
     s.share = dominant_of(s.alloc, totals_);
     role.share = dominant_of(role.alloc, totals_);
-    role.dirty = true;
-    roles_dirty_ = true;
+    role.frameworks.touch(p.framework);
+    role_order_.touch(s.role);
     const std::uint64_t key =
         static_cast<std::uint64_t>(p.node) * spec_.frameworks.size() + p.framework;
     const auto [it, fresh] = merged_.try_emplace(key, pending_.size());
@@ -419,10 +538,11 @@ class Allocator {
 
   // A role the quota stage serves: some framework of it, not at its
   // max_count, could launch one more within what the quota still needs.
-  bool below_quota(std::uint32_t r) const {
+  bool below_quota(std::uint32_t r) {
     const RoleState& role = roles_[r];
     if (role.quota.empty()) return false;
-    for (const std::uint32_t f : role.frameworks) {
+    for (const std::uint32_t f : role.frameworks.items) {
+      ++steps_;
       if (at_max_count(f)) continue;
       bool fits = true;
       for (const auto& [k, amount] : role.quota) {
@@ -453,23 +573,37 @@ class Allocator {
     for (std::uint32_t r = 0; r < roles_.size(); ++r)
       if (!roles_[r].quota.empty()) quota_roles.push_back(r);
     if (quota_roles.empty()) return;
-    std::vector<std::uint32_t> serving;
+    // The roles served, by unweighted share: within a cycle shares only
+    // grow, and only the role offered to changes, so the list is made once
+    // and that role checked again after each offer.
+    Order serving;
+    bool listed = false;
     for (const std::uint32_t i : order) {
+      ++steps_;
       if (!anything_free(agents_[i])) continue;
-      serving.clear();
-      for (const std::uint32_t r : quota_roles)
-        if (below_quota(r)) serving.push_back(r);
-      if (serving.empty()) return;  // shares only grow within a cycle: none will again
-      std::sort(serving.begin(), serving.end(),
-                [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
-      bool done = false;
-      for (const std::uint32_t r : serving) {
+      if (!listed) {
+        for (const std::uint32_t r : quota_roles)
+          if (below_quota(r)) serving.items.push_back(r);
+        listed = true;
+      }
+      if (serving.items.empty()) return;  // none will be again in this cycle
+      steps_ += serving.refresh(
+          [&](std::uint32_t x, std::uint32_t y) { return role_before(x, y, false); });
+      std::optional<std::uint32_t> offered;
+      for (const std::uint32_t r : serving.items) {
         for (const std::uint32_t f : frameworks_of(r))
           if (offerable(f, i) && quota_offer(f, i)) {
-            done = true;
+            offered = r;
             break;
           }
-        if (done) break;
+        if (offered) break;
+      }
+      if (!offered) continue;
+      if (below_quota(*offered))
+        serving.touch(*offered);
+      else {
+        std::erase(serving.items, *offered);
+        std::erase(serving.touched, *offered);
       }
     }
   }
@@ -477,6 +611,7 @@ class Allocator {
   void fair_stage(const std::vector<std::uint32_t>& order) {
     std::vector<std::uint8_t> served(roles_.size());
     for (const std::uint32_t i : order) {
+      ++steps_;
       Agent& a = agents_[i];
       if (!anything_free(a)) continue;
       // The first framework in order whose offer is not empty gets the
@@ -493,11 +628,12 @@ class Allocator {
       if (!first || a.reserved.empty()) continue;
       // Then each other role, in the order of the moment, its reserved part.
       std::fill(served.begin(), served.end(), 0);
+      steps_ += static_cast<std::int64_t>(served.size() / 64);
       served[*first] = 1;
       for (;;) {
         std::optional<std::uint32_t> next;
         for (const std::uint32_t r : fair_order())
-          if (!served[r] && reserved_for(a, r) != nullptr) {
+          if (++steps_, !served[r] && reserved_for(a, r) != nullptr) {
             next = r;
             break;
           }
@@ -544,11 +680,11 @@ class Allocator {
       s.alloc[k] -= static_cast<u128>(out.declined[k]);
       role.alloc[k] -= static_cast<u128>(out.declined[k]);
     }
-    if (declined) next_filtered_[p.framework * inv_.nodes.size() + p.node] = 1;
+    if (declined) next_filtered_.emplace_back(p.framework, p.node);
     s.share = dominant_of(s.alloc, totals_);
     role.share = dominant_of(role.alloc, totals_);
-    role.dirty = true;
-    roles_dirty_ = true;
+    role.frameworks.touch(p.framework);
+    role_order_.touch(s.role);
     if (n > 0) {
       s.placed += n;
       a.instances += a.max_instances >= 0 ? n : 0;
@@ -562,10 +698,14 @@ class Allocator {
     merged_.clear();
     quota_stage(order);
     fair_stage(order);
-    std::fill(next_filtered_.begin(), next_filtered_.end(), 0);
+    next_filtered_.clear();
     std::vector<MesosOffer>& offers = result_.cycles.emplace_back(pending_.size());
     for (std::size_t j = 0; j < pending_.size(); ++j) answer(pending_[j], offers[j]);
-    filtered_.swap(next_filtered_);
+    steps_ += static_cast<std::int64_t>(pending_.size() * kinds());
+    // Filtered for the next cycle: who declined in this one.
+    for (const auto& [f, i] : filtered_list_) filtered_.reset(f, i);
+    for (const auto& [f, i] : next_filtered_) filtered_.set(f, i);
+    filtered_list_.swap(next_filtered_);
   }
 
   void finish() {
@@ -614,9 +754,11 @@ class Allocator {
   std::vector<Agent> agents_;           // per node
   std::vector<FrameworkState> frameworks_;
   std::vector<RoleState> roles_;
-  std::vector<std::uint32_t> role_order_;  // by weighted share (when !roles_dirty_)
-  bool roles_dirty_ = true;
-  std::vector<std::uint8_t> filtered_, next_filtered_;     // framework x node
+  Order role_order_;   // the roles with frameworks, by weighted share then name
+  PairBits may_use_;   // framework x node: filter, taints
+  PairBits filtered_;  // framework x node: declined there in the last cycle
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> filtered_list_, next_filtered_;
+  std::int64_t steps_ = 0;                                 // MesosOptions::max_steps
   std::vector<Pending> pending_;                           // this cycle's offers
   std::unordered_map<std::uint64_t, std::size_t> merged_;  // node x framework -> pending_
 };

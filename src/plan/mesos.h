@@ -7,7 +7,9 @@
 // the next cycle.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,9 +22,39 @@ namespace eruplan {
 
 inline constexpr std::int64_t kMesosMaxCycles = 1000;
 
+// Bounded work. A run lists every cycle and every offer, and while some
+// framework could still launch somewhere, offers go on (crumbs offered to
+// frameworks they do not fit, declined, offered again), so `cycles` alone
+// would set the work. A run stops, MesosResult::too_large saying why, after
+// the first cycle that takes it past either bound:
+// - the offers and cycles it lists: at most kMinMesosListed, or one per 8
+//   bytes of the run's input when that is more (mesos_listed_budget);
+// - an offer counts 1 + kinds / 16 (it keeps two amounts per kind);
+// - its steps (a node looked at, a framework checked on a node, a sorting
+//   comparison, a node and framework pair cleared or set up): at most
+//   kMesosSteps.
+// And before any cycle, the resource kinds x (agents + frameworks + roles)
+// (amounts kept per kind) at most 65536 or 4 per byte of input
+// (mesos_kind_cells_budget).
+inline constexpr std::int64_t kMinMesosListed = 2048;
+inline constexpr std::int64_t kMinMesosKindCells = 65536;
+inline std::int64_t mesos_kind_cells_budget(std::uint64_t input_bytes) {
+  return std::max<std::int64_t>(kMinMesosKindCells, static_cast<std::int64_t>(input_bytes) * 4);
+}
+inline constexpr std::int64_t kMesosSteps = 40'000'000;
+inline std::int64_t mesos_listed_budget(std::uint64_t input_bytes) {
+  const std::uint64_t by_input = input_bytes / 8;
+  return by_input > static_cast<std::uint64_t>(kMinMesosListed)
+             ? static_cast<std::int64_t>(by_input)
+             : kMinMesosListed;
+}
+
 struct MesosOptions {
   std::optional<std::uint64_t> seed = 0;  // nullopt: nodes in name order every cycle
   std::int64_t cycles = 0;                // > 0: at most this many; 0: until done (<= 1000)
+  std::int64_t max_listed = std::numeric_limits<std::int64_t>::max();  // offers + cycles
+  std::int64_t max_steps = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_kind_cells = std::numeric_limits<std::int64_t>::max();
 };
 
 // Amounts per resource kind, parallel to MesosResult::kinds.
@@ -57,6 +89,9 @@ struct MesosResult {
   std::vector<MesosFrameworkShare> frameworks;  // parallel to spec.frameworks
   std::vector<MesosRoleShare> roles;            // parallel to spec.roles
   std::int64_t launched = 0;
+  // Non-empty: the run stopped after the cycle that took it past a bound
+  // (MesosOptions::max_listed, max_steps); what is too large, in words.
+  std::string too_large;
 };
 
 // Runs the cycles against `state`, reserving every launch in it.

@@ -11,6 +11,9 @@ if ! command -v python3 >/dev/null 2>&1; then
   exit 77
 fi
 python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all --from 1 --count 300
+# Clusters of more than 100 nodes (kube-scheduler then samples nodes by
+# default; the model, like eruplan, scores every feasible one).
+KREF_NODES=101-250 python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all --from 1001 --count 60
 # The same clusters with priorities: the preemption part of each message,
 # or eruplan's "--preempt would place it ..." line.
 exec python3 "$src/tests/k8s_reference/compare.py" --bin "$bin" --features all,priority --from 1 --count 300

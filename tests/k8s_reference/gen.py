@@ -30,7 +30,9 @@ APPS = ["web", "db", "cache", "batch", "api"]
 def gen(seed, feats):
     rng = random.Random(seed)
     f = lambda x: x in feats
-    n = rng.randint(5, 50)
+    # KREF_NODES=LO-HI: clusters of LO to HI nodes (default 5-50).
+    lo, hi = (int(x) for x in os.environ.get("KREF_NODES", "5-50").split("-"))
+    n = rng.randint(lo, hi)
     nzones = rng.randint(1, 4)
     names = set()
     nodes = []

@@ -237,6 +237,25 @@ struct Planner {
   std::optional<RunningPods> pods_;   // built when first needed
   std::vector<Victim> unit_evicted_;  // evicted by the gang (or request) being planned
 
+  // A request's placements and evictions are kept: its undo log joins the
+  // run's, its victims the gang's (or request's).
+  void keep_evictions(UndoLog& local, const std::vector<Victim>& evicted, UndoLog* undo) {
+    if (undo != nullptr) undo->absorb(std::move(local));
+    unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
+  }
+  // ... or undone: nodes and pods as they were, `out` rejected with nothing
+  // placed (its reason is the caller's).
+  void undo_evictions(UndoLog& local, const std::vector<Victim>& evicted, RequestOutcome& out) {
+    const std::vector<std::uint32_t> touched = local.nodes();
+    local.undo(state);
+    for (const std::uint32_t i : touched) cache.changed(state, i);
+    for (const Victim& v : evicted) running_pods().restore(v);
+    std::fill(out.deploy.begin(), out.deploy.end(), 0);
+    out.preemptions.clear();
+    out.status = RequestStatus::Rejected;
+    out.placed = 0;
+  }
+
   RunningPods& running_pods() {
     if (!pods_) pods_.emplace(state);
     return *pods_;
@@ -383,18 +402,10 @@ struct Planner {
       out.placed = placed;
       if (out.status == RequestStatus::Partial) out.reason = placement.first.message;
       append_to_first_line(out.reason, why);
-      if (undo != nullptr) undo->absorb(std::move(local));
-      unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
+      keep_evictions(local, evicted, undo);
       return out;
     }
-    const std::vector<std::uint32_t> touched = local.nodes();
-    local.undo(state);
-    for (const std::uint32_t i : touched) cache.changed(state, i);
-    for (const Victim& v : evicted) pods.restore(v);
-    std::fill(out.deploy.begin(), out.deploy.end(), 0);
-    out.preemptions.clear();
-    out.status = RequestStatus::Rejected;
-    out.placed = 0;
+    undo_evictions(local, evicted, out);
     out.reason = placement.first.message;
     append_to_first_line(out.reason, why);
     if (request.min_count > 0 && strategy_row(request.strategy).min_count) {
@@ -460,18 +471,10 @@ struct Planner {
     if (failures == 0) {
       out.status = RequestStatus::Placed;
       out.placed = placed;
-      if (undo != nullptr) undo->absorb(std::move(local));
-      unit_evicted_.insert(unit_evicted_.end(), evicted.begin(), evicted.end());
+      keep_evictions(local, evicted, undo);
       return out;
     }
-    const std::vector<std::uint32_t> touched = local.nodes();
-    local.undo(state);
-    for (const std::uint32_t i : touched) cache.changed(state, i);
-    for (const Victim& v : evicted) pods.restore(v);
-    std::fill(out.deploy.begin(), out.deploy.end(), 0);
-    out.preemptions.clear();
-    out.status = RequestStatus::Rejected;
-    out.placed = 0;
+    undo_evictions(local, evicted, out);
     out.reason = "DaemonSet " + request.name + ": no room on " + std::to_string(failures) + " of " +
                  std::to_string(wanted) + " eligible " + (wanted == 1 ? "node" : "nodes") +
                  " without its pod, even by preemption: " + failed;

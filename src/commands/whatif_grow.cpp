@@ -50,8 +50,9 @@ Node template_like(const Node& n) {
   for (NumaNode& m : t.numa_nodes) m.used = 0;
   for (Device& d : t.devices) d.used = 0;
   for (ExtendedResource& e : t.extended) e.used = 0;
+  // Its cpu stays as given: a Kubernetes node's allocatable 3920m is the
+  // copies' CPU too, not the 3 whole cores binding may use.
   t.memory_used = t.storage_used = t.cpu_used = 0;
-  t.cpu_given = -1;
   t.instances.clear();
   t.shared_pods.reset();
   t.workloads.clear();

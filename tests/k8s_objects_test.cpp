@@ -165,6 +165,49 @@ TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   CHECK(l.set->requests[0].name == "solo-");
 }
 
+TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
+  // kube-scheduler's system default spreading takes its selector from the
+  // pod's controlling ReplicaSet, StatefulSet or ReplicationController
+  // (pkg/scheduler/framework/plugins/helper/spread.go, DefaultSelector); a
+  // Job's, CronJob's or DaemonSet's pods get none from their owner.
+  const std::string tmpl =
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: "
+      "web}}\n    spec: {containers: []}\n";
+  auto object = [&](const std::string& api, const std::string& kind, const std::string& spec) {
+    return "apiVersion: " + api + "\nkind: " + kind +
+           "\nmetadata: {name: web, namespace: shop}\nspec:\n" + spec;
+  };
+  for (const char* kind : {"Deployment", "ReplicaSet", "StatefulSet"}) {
+    Loaded l = load(kWebPods, object("apps/v1", kind, "  replicas: 5\n" + tmpl));
+    INFO(kind << ": " << l.diags.to_string());
+    REQUIRE(l.set);
+    REQUIRE(l.set->requests[0].pod);
+    CHECK(l.set->requests[0].pod->owner_selector.has_value());
+  }
+  Loaded rc =
+      load(kWebPods, object("v1", "ReplicationController",
+                            "  replicas: 5\n  selector: {app: web}\n  template:\n    "
+                            "metadata: {labels: {app: web}}\n    spec: {containers: []}\n"));
+  INFO(rc.diags.to_string());
+  REQUIRE(rc.set);
+  CHECK(rc.set->requests[0].pod->owner_selector.has_value());
+  for (const char* kind : {"Job", "DaemonSet"}) {
+    Loaded l =
+        load(kWebPods, object(std::string(kind) == "Job" ? "batch/v1" : "apps/v1", kind, tmpl));
+    INFO(kind << ": " << l.diags.to_string());
+    REQUIRE(l.set);
+    REQUIRE(l.set->requests[0].pod);
+    CHECK_FALSE(l.set->requests[0].pod->owner_selector.has_value());
+  }
+  Loaded cron = load(kWebPods, object("batch/v1", "CronJob",
+                                      "  schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      "
+                                      "template:\n        metadata: {labels: {app: web}}\n        "
+                                      "spec: {containers: []}\n"));
+  INFO(cron.diags.to_string());
+  REQUIRE(cron.set);
+  CHECK_FALSE(cron.set->requests[0].pod->owner_selector.has_value());
+}
+
 TEST_CASE("k8s objects: streams of any kinds, typed lists, kind-less items") {
   Loaded l = load(pod_list({}),
                   "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n---\napiVersion: "

@@ -280,7 +280,13 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   req.priority = priority.value;
   sched->priority = priority.value;
   if (preemption == kNoValue && priority.preempt_never) sched->preempt_never = true;
-  if (kind != "Pod") sched->owner_selector = m.selector;
+  // kube-scheduler's default spreading selects by the pod's Services and
+  // its controlling ReplicaSet (a Deployment's), StatefulSet or
+  // ReplicationController (helper.DefaultSelector); a Job's, CronJob's or
+  // DaemonSet's pods are not spread by their owner.
+  if (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
+      kind == "ReplicationController")
+    sched->owner_selector = m.selector;
   // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
   // non-zero request for scoring (k8s_scheduling.cpp).
   read_pod_scheduling(r, pod_path, pod_spec, *sched);

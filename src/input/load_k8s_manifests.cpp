@@ -576,7 +576,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                             "ignored");
       };
       ignore(flags.count.has_value(), "--count");
-      ignore(options.replicas.has_value() && !set.list, "--replicas");
+      // --daemonsets' DaemonSets (Only) are no request: -r's flags are not theirs.
+      ignore(options.replicas.has_value() && !set.list && options.daemonsets != DaemonSets::Only,
+             "--replicas");
       ignore(flags.strategy.has_value(), "--strategy");
       ignore(flags.nodes_limit.has_value(), "--nodes-limit");
       ignore(!flags.labels.empty() || !flags.nodes.empty() || !flags.exclude.empty(),

@@ -128,6 +128,38 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
         std::string::npos);
 }
 
+TEST_CASE("k8s objects: a workload's existing instances per node are its own pods") {
+  // n1 runs shop/web-1 (the Deployment's) and other/web-4 (app web too,
+  // another namespace); n2 runs shop/web-2. The app label counts 2 and 1.
+  Loaded l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web}}\n"));
+  INFO(l.diags.to_string());
+  REQUIRE(l.set);
+  const Request& req = l.set->requests[0];
+  REQUIRE(req.existing_delta);
+  REQUIRE(req.existing_delta->size() == 2);
+  CHECK((*req.existing_delta)[0] == -1);
+  CHECK((*req.existing_delta)[1] == 0);
+  CHECK(l.inventory->nodes[0].instances_of("web") == 2);
+  CHECK(existing_instances(l.inventory->nodes[0], 0, req) == 1);
+  CHECK(existing_instances(l.inventory->nodes[1], 1, req) == 1);
+  // A node past the list (grow's added ones) has no correction.
+  CHECK(existing_instances(l.inventory->nodes[1], 7, req) == 1);
+
+  // Only tier=front: web-1 and web-2; no pod counted under web is left out
+  // on n2, web-4 still is on n1.
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web, tier: front}}\n"));
+  REQUIRE(l.set);
+  REQUIRE(l.set->requests[0].existing_delta);
+  CHECK(existing_instances(l.inventory->nodes[0], 0, l.set->requests[0]) == 1);
+  CHECK(existing_instances(l.inventory->nodes[1], 1, l.set->requests[0]) == 1);
+
+  // Pods and app label agree: no correction at all.
+  const std::string same = pod_list({pod("web-1", "shop", "n1", R"({"app": "web"})")});
+  l = load(same, deployment("5", "  selector: {matchLabels: {app: web}}\n"));
+  REQUIRE(l.set);
+  CHECK_FALSE(l.set->requests[0].existing_delta);
+}
+
 TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   const std::string pods = pod_list({
       pod("j-1", "b", "n1", R"({"job-name": "j"})", "Succeeded"),

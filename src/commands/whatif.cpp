@@ -556,7 +556,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
             "no node named " + o.node + " in " + o.nodes.name);
     return;
   }
-  request.count = inventory.nodes[index].instances_of(request.app);
+  request.count = existing_instances(inventory.nodes[index], index, request);
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
@@ -652,7 +652,7 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
   a.node = inventory.nodes[index].name;
   Request r = request;
   r.min_count = 0;
-  r.count = inventory.nodes[index].instances_of(request.app);
+  r.count = existing_instances(inventory.nodes[index], index, request);
   if (r.count == 0) {
     a.absorbable = true;
     return a;
@@ -675,7 +675,7 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
   const std::vector<StrategyInfo> base = strategy_infos(inventory, map, where);
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
-    if (inventory.nodes[i].available && inventory.nodes[i].instances_of(request.app) > 0)
+    if (inventory.nodes[i].available && existing_instances(inventory.nodes[i], i, request) > 0)
       order.push_back(i);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
@@ -687,7 +687,7 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
     Absorption& a = out[j];
     a.node = inventory.nodes[lost].name;
     Request r = request;
-    r.count = inventory.nodes[lost].instances_of(request.app);
+    r.count = existing_instances(inventory.nodes[lost], lost, request);
     // The others' entries as they are; the lost node's leaves the infos.
     std::vector<StrategyInfo> infos;
     infos.reserve(base.size());

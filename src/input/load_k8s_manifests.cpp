@@ -331,6 +331,27 @@ Running count_running(const Manifest& m, const Inventory* inventory, const PodCe
   return out;
 }
 
+// SPEC §15: a workload's existing instances per node are its running pods
+// (selector, namespace), not the pods of its app label: the difference per
+// node index, or null when there is none (the common case).
+std::shared_ptr<const std::vector<std::int64_t>> existing_delta(const Manifest& m,
+                                                                const Inventory& inventory,
+                                                                const KubernetesOptions& options) {
+  std::vector<std::int64_t> delta(inventory.nodes.size(), 0);
+  bool differs = false;
+  const Request& req = m.request;
+  for (const RunningPod& p : inventory.pods) {
+    if (p.node >= delta.size()) continue;
+    const bool own = p.ns == m.ns && m.selector.matches(p.labels);
+    const bool counted = (p.app.empty() ? app_of(options, p.labels, {}, p.name) : p.app) == req.app;
+    if (own == counted) continue;
+    delta[p.node] += own ? 1 : -1;
+    differs = true;
+  }
+  if (!differs) return nullptr;
+  return std::make_shared<const std::vector<std::int64_t>>(std::move(delta));
+}
+
 // SPEC §15: new instances from the kind's count and the pods already there;
 // `why` says so when that is none.
 std::int64_t new_instances(const Manifest& m, const Running& pods, const KubernetesOptions& options,
@@ -613,6 +634,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       set.daemons.push_back(std::move(req));
       continue;
     }
+    if (inventory != nullptr && k != "Pod")
+      req.existing_delta = existing_delta(m, *inventory, options);
     // Every manifest comes back as read even with errors, as for a
     // requests: list: the checks against the inventory then report its
     // other problems too. The caller sees the errors in diags.

@@ -244,13 +244,13 @@ std::vector<CommandRow> make_table() {
   rows.push_back(
       {"snapshot",
        "Save the cluster's nodes, pods, priority classes, PDBs and DaemonSets with kubectl",
-       {file("-o,--output-dir", "Directory the files go to (default: the current one)"),
+       {file("-o,--output-dir", "Existing directory the files go to (default: the current one)"),
         value("--context", "kubectl's --context: the kubeconfig context to read"),
         file("--kubeconfig", "kubectl's --kubeconfig: the kubeconfig file")},
        run_snapshot,
-       {"eruplan snapshot -o cluster/ && eruplan plan -n cluster/nodes.json --pods "
-        "cluster/pods.json -r deploy.yaml",
-        "eruplan snapshot --context prod -o prod/"}});
+       {"mkdir -p cluster && eruplan snapshot -o cluster/ && eruplan plan -n cluster/nodes.json "
+        "--pods cluster/pods.json -r deploy.yaml",
+        "mkdir -p prod && eruplan snapshot --context prod -o prod/"}});
   {
     OptionSpec paths = file("paths", "Case files and directories");
     paths.kind = OptionKind::Positionals;

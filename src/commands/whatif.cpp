@@ -267,7 +267,11 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   r.deploy = out.deploy;
   r.inventory = before;
   if (grow != nullptr) r.report = grow_report(before, state, request, out, *grow);
-  if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
+  if (out.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
+    // A Kubernetes object with its pods all running, as plan says it: no
+    // failure (exit 0), the plan's document.
+    r.err += request.satisfied + '\n';
+  } else if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
     show_failure(r, before, request, out, show_options(o), head);
     return;
   }
@@ -556,7 +560,10 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
             "no node named " + o.node + " in " + o.nodes.name);
     return;
   }
+  // The lost node's instances are the count; the request's own (a
+  // workload whose replicas all run is satisfied) is not.
   request.count = existing_instances(inventory.nodes[index], index, request);
+  request.satisfied.clear();
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.

@@ -268,7 +268,10 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   Growth g;
   std::string head;        // why growing does not help, when it does not
   std::int64_t shown = 0;  // copies of each template whose failure is shown
-  if (o.mix) {
+  if (!request.satisfied.empty()) {
+    // A workload whose pods all run already fits: no copy is needed.
+    g = Growth{std::vector<std::int64_t>(templates.size(), 0), true};
+  } else if (o.mix) {
     std::string too_large;
     auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large);
     if (!mix) {

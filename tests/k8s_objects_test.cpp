@@ -365,6 +365,30 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   std::tie(code6, several) = cli("plan -n " + k + "nodes.json -r " + two);
   CHECK(code6 == 0);
   std::remove(two.c_str());
+
+  // realloc and share read a bundle directory as the one pod list too (they
+  // refused a second --pods file: "this command takes one --pods file").
+  const std::string realloc =
+      "realloc -n " + k + "nodes.json --app web --cpu 0.5 --memory 512Mi -o json";
+  auto [code7, one_r] = cli(realloc + " --pods " + k + "pods.json");
+  auto [code8, dir_r] = cli(realloc + " --pods " + k + "bundle");
+  CHECK(code7 == 0);
+  CHECK(code8 == 0);
+  CHECK(body(one_r) == body(dir_r));
+  CHECK(dir_r.find("\"shop/web-7d9c6b5f4-abcde\"") != std::string::npos);
+  CHECK(dir_r.find("takes one --pods file") == std::string::npos);
+  const std::string apps = std::string(ERUPLAN_BINARY) + ".share.yaml";
+  std::ofstream(apps) << "placement: least_allocated\napps:\n  - {app: web, resources: {cpu: "
+                         "0.5, memory: 1Gi}}\n  - {app: cache, resources: {cpu: 1.5, memory: "
+                         "4Gi}}\n";
+  const std::string share = "share -n " + k + "nodes.json -r " + apps + " -o json";
+  auto [code9, one_s] = cli(share + " --pods " + k + "pods.json");
+  auto [code10, dir_s] = cli(share + " --pods " + k + "bundle");
+  std::remove(apps.c_str());
+  CHECK(code9 == 0);
+  CHECK(code10 == 0);
+  CHECK(body(one_s) == body(dir_s));
+  CHECK(dir_s.find("takes one --pods file") == std::string::npos);
 }
 
 TEST_CASE("k8s objects: a kind-less Node under --nodes-format kubernetes") {

@@ -289,6 +289,16 @@ using namespace whatif_parts;
 
 namespace {
 
+// A workload's pods on the lost node are gone with its instances: no
+// correction of its existing instances is left there.
+void forget_lost_node(Request& request, std::uint32_t index) {
+  const auto& delta = request.existing_delta;
+  if (!delta || index >= delta->size() || (*delta)[index] == 0) return;
+  auto copy = std::make_shared<std::vector<std::int64_t>>(*delta);
+  (*copy)[index] = 0;
+  request.existing_delta = std::move(copy);
+}
+
 // --- compare ------------------------------------------------------------------
 
 std::vector<Strategy> compare_set(const std::vector<std::string>& names) {
@@ -564,6 +574,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   // workload whose replicas all run is satisfied) is not.
   request.count = existing_instances(inventory.nodes[index], index, request);
   request.satisfied.clear();
+  forget_lost_node(request, index);
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
@@ -664,6 +675,7 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
     a.absorbable = true;
     return a;
   }
+  forget_lost_node(r, index);
   Inventory state = lost_node_inventory(inventory, index);
   const CapacityMap map = capacity_pass(state, r, CapacityOptions{0, 1});
   std::vector<std::size_t> where;

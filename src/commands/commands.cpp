@@ -207,7 +207,7 @@ std::vector<CommandRow> make_table() {
   }
   {
     // drain's --node names the lost node, not a node_filter entry.
-    Group o = without(planning_group(), {"--node", "--count"});
+    Group o = without(planning_group(), {"--node", "--count", "--replicas"});
     o.push_back(value("--node", "The node that is lost"));
     o.push_back(
         flag("--each-node", "Ask for every available node running the app (the N-1 check)"));
@@ -221,7 +221,10 @@ std::vector<CommandRow> make_table() {
           "eruplan drain -n nodes.yaml -r request.yaml --each-node -o json"},
          {{"--count",
            "drain places the lost node's own instances of the app, as many as it runs; leave "
-           "--count out"}}});
+           "--count out"},
+          {"--replicas",
+           "drain places the lost node's own pods of the workload, whatever its replicas; leave "
+           "--replicas out"}}});
   }
   {
     OptionSpec old_file = file("old", "The inventory before (JSON or YAML); - for stdin");

@@ -128,6 +128,35 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
         std::string::npos);
 }
 
+TEST_CASE("k8s objects: --namespace places manifests that name none, as kubectl apply -n") {
+  // No metadata.namespace: counted in default, where no web pod runs (5 new),
+  // with a warning naming where its selector's pods are.
+  const std::string web =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 5\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+      "    spec:\n      containers: [{resources: {requests: {cpu: 100m}}}]\n";
+  Loaded l = load(kWebPods, web);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 5);
+  CHECK(l.diags.to_string().find("web: no metadata.namespace, so its running pods are counted in "
+                                 "default, which has none of its selector's; it matches 1 in "
+                                 "other, 3 in shop (give --namespace NS") != std::string::npos);
+  // --namespace shop: web-1, web-2 and web-3 (on a node not in the list) run.
+  KubernetesOptions shop;
+  shop.manifest_namespace = "shop";
+  l = load(kWebPods, web, shop);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 2);
+  CHECK(l.set->requests[0].pod->ns == "shop");
+  CHECK(l.diags.to_string().find("no metadata.namespace") == std::string::npos);
+  // The object's own namespace wins over --namespace.
+  KubernetesOptions other;
+  other.manifest_namespace = "other";
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web}}\n"), other);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 2);
+}
+
 TEST_CASE("k8s objects: a workload's existing instances per node are its own pods") {
   // n1 runs shop/web-1 (the Deployment's) and other/web-4 (app web too,
   // another namespace); n2 runs shop/web-2. The app label counts 2 and 1.

@@ -165,6 +165,7 @@ KubernetesOptions kubernetes_options(const Args& a) {
                    : format == "eruplan"  ? NodesFormat::Eruplan
                                           : NodesFormat::Auto;
   k.app_label = a.value("--app-label");
+  k.manifest_namespace = a.value("--namespace");
   if (a.has("--replicas")) {
     std::int64_t n = 0;
     const std::string& text = a.value("--replicas");

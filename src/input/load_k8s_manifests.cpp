@@ -94,6 +94,7 @@ Labels to_labels(const NamedList<std::string>& l) { return Labels(l.begin(), l.e
 struct Manifest {
   Request request;
   std::string kind, ns = "default";
+  bool ns_given = false;  // metadata.namespace or --namespace
   LabelSelector selector;
   std::optional<std::int64_t> desired;  // replicas (the desired total)
   std::int64_t parallelism = 1;
@@ -132,8 +133,13 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   } else if (auto s = r.string(meta_path.child("name"), name)) {
     req.name = *s;
   }
-  if (ns != kNoValue)
+  if (ns != kNoValue) {
     if (auto s = r.string(meta_path.child("namespace"), ns)) m.ns = *s;
+    m.ns_given = true;
+  } else if (!options.manifest_namespace.empty()) {
+    m.ns = options.manifest_namespace;
+    m.ns_given = true;
+  }
   if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue)
     req.created = timestamp(r, meta_path.child("creationTimestamp"), created);
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
@@ -350,6 +356,35 @@ std::shared_ptr<const std::vector<std::int64_t>> existing_delta(const Manifest& 
   }
   if (!differs) return nullptr;
   return std::make_shared<const std::vector<std::int64_t>>(std::move(delta));
+}
+
+// A workload without a namespace is counted in "default"; when none of its
+// selector's running pods are there but some are elsewhere (a chart render
+// meant for kubectl apply -n), a warning names where they are.
+void warn_namespace(Reader& r, const FieldPath& path, ValueId v, const Manifest& m,
+                    const Inventory* inventory, const PodCensus* census) {
+  if (m.ns_given || m.kind == "Pod" || inventory == nullptr) return;
+  std::map<std::string, std::int64_t> elsewhere;
+  // True when a pod of the selector runs in the workload's namespace.
+  auto look = [&](const std::string& ns, const Labels& labels) {
+    if (!m.selector.matches(labels)) return false;
+    if (ns == m.ns) return true;
+    ++elsewhere[ns];
+    return false;
+  };
+  for (const RunningPod& p : inventory->pods)
+    if (look(p.ns, p.labels)) return;
+  if (census)
+    for (const PodCensus::Pod& p : census->elsewhere)
+      if (look(p.ns, p.labels)) return;
+  if (elsewhere.empty()) return;
+  std::string where;
+  for (const auto& [ns, n] : elsewhere)
+    where += (where.empty() ? "" : ", ") + std::to_string(n) + " in " + ns;
+  r.warning(path.child("metadata"), v,
+            m.request.name + ": no metadata.namespace, so its running pods are counted in " + m.ns +
+                ", which has none of its selector's; it matches " + where +
+                " (give --namespace NS, as kubectl apply -n NS)");
 }
 
 // SPEC §15: new instances from the kind's count and the pods already there;
@@ -582,6 +617,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const std::string_view k = manifests[i].kind;
     check_manifest_fields(r, diags, path, value, k);
     Manifest m = read_manifest(r, path, value, k, options);
+    warn_namespace(r, path, value, m, inventory, census);
     Request& req = m.request;
     std::string why;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";

@@ -129,6 +129,18 @@ TEST_CASE("cli: validate lists every problem and summarises valid input") {
   r = eruplan("validate -n three.yaml");
   CHECK(r.exit == 0);
   CHECK(r.out == "valid: 3 nodes, 12 cores, 300Mi memory\n");
+
+  // Fractional CPU (Kubernetes' allocatable 3920m) counts as given, not as
+  // its whole cores: 3.92 + 15.89 + 0.25 = 20.06, not 3 + 15 + 0 = 18.
+  write("fractional.yaml",
+        "nodes:\n  - {name: a, cpu: 3920m, memory: 1Gi}\n  - {name: b, cpu: 15.89, memory: "
+        "1Gi}\n  - {name: c, cpu: 250m, memory: 1Gi}\n");
+  r = eruplan("validate -n fractional.yaml");
+  CHECK(r.exit == 0);
+  CHECK(r.out == "valid: 3 nodes, 20.06 cores, 3Gi memory\n");
+  r = eruplan("validate -n fractional.yaml -o json");
+  CHECK(r.exit == 0);
+  CHECK(r.out.find("\"cores\": 20.06,") != std::string::npos);
 }
 
 TEST_CASE("cli: usage errors exit 2 with a --help hint") {

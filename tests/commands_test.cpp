@@ -250,6 +250,9 @@ TEST_CASE("commands: a flag the command would not use, or an unknown one, is a u
   CHECK(check("drain", {"--node", "n1", "--count", "3"}) ==
         "drain does not take --count: drain places the lost node's own instances of the app, as "
         "many as it runs; leave --count out");
+  CHECK(check("drain", {"--node", "n1", "--replicas", "3"}) ==
+        "drain does not take --replicas: drain places the lost node's own pods of the workload, "
+        "whatever its replicas; leave --replicas out");
   CHECK(check("validate", {"--explain"}) ==
         "validate does not take --explain: validate prints no plan; use plan --explain");
   CHECK(check("plan", {"--strateg", "fill"}) ==

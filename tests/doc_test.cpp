@@ -320,6 +320,19 @@ TEST_CASE("bad bytes: NUL in JSON, control bytes and invalid UTF-8 in YAML, each
   CHECK(p->doc->text(get(*p->doc, p->doc->root(), "name")) == "caf\xC3\xA9 \xF0\x9F\x98\x80");
 }
 
+TEST_CASE("YAML: positions after a byte-order mark are those of the text as written") {
+  // yaml-cpp counts from after the mark: every position used to come out 3
+  // bytes early (line 3's "2" at 3:3, the key before it on line 2).
+  auto p = parse("a.yaml",
+                 "\xEF\xBB\xBF"
+                 "a: 1\r\nbb:\r\n  c: 2\r\n");
+  REQUIRE(p->doc);
+  const Doc& doc = *p->doc;
+  const ValueId bb = get(doc, doc.root(), "bb");
+  CHECK(at(doc, get(doc, bb, "c")) == "3:6");
+  CHECK(at(doc, get(doc, doc.root(), "a")) == "1:7");  // as JSON's: the mark's 3 bytes count
+}
+
 TEST_CASE("field paths show at most 64 bytes of a key") {
   const std::string key(1000, 'k');
   const FieldPath root;

@@ -307,6 +307,14 @@ spec:
   CHECK(
       w.run.out.starts_with("added: 3 nodes like general\ndaemonsets on each added node: general: "
                             "kube-system/log-shipper\n"));
+  // --replicas is -r's: no warning about it for --daemonsets' DaemonSets.
+  // 12 replicas: 2 + 3 + 3 + 3 + 3 = 14 >= 12 > 11.
+  o.kubernetes.replicas = 12;
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Ok);
+  CHECK(w.added == 4);
+  CHECK(w.run.err.find("--replicas") == std::string::npos);
+  o.kubernetes.replicas.reset();
 
   // The same DaemonSet in -r's stream: not planned, run on each copy; also
   // in --daemonsets, it counts once. 10 replicas: 2 + 3 + 3 + 3 = 11.

@@ -128,6 +128,67 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
         std::string::npos);
 }
 
+TEST_CASE("k8s objects: --namespace places manifests that name none, as kubectl apply -n") {
+  // No metadata.namespace: counted in default, where no web pod runs (5 new),
+  // with a warning naming where its selector's pods are.
+  const std::string web =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 5\n"
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+      "    spec:\n      containers: [{resources: {requests: {cpu: 100m}}}]\n";
+  Loaded l = load(kWebPods, web);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 5);
+  CHECK(l.diags.to_string().find("web: no metadata.namespace, so its running pods are counted in "
+                                 "default, which has none of its selector's; it matches 1 in "
+                                 "other, 3 in shop (give --namespace NS") != std::string::npos);
+  // --namespace shop: web-1, web-2 and web-3 (on a node not in the list) run.
+  KubernetesOptions shop;
+  shop.manifest_namespace = "shop";
+  l = load(kWebPods, web, shop);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 2);
+  CHECK(l.set->requests[0].pod->ns == "shop");
+  CHECK(l.diags.to_string().find("no metadata.namespace") == std::string::npos);
+  // The object's own namespace wins over --namespace.
+  KubernetesOptions other;
+  other.manifest_namespace = "other";
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web}}\n"), other);
+  REQUIRE(l.set);
+  CHECK(l.set->requests[0].count == 2);
+}
+
+TEST_CASE("k8s objects: a workload's existing instances per node are its own pods") {
+  // n1 runs shop/web-1 (the Deployment's) and other/web-4 (app web too,
+  // another namespace); n2 runs shop/web-2. The app label counts 2 and 1.
+  Loaded l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web}}\n"));
+  INFO(l.diags.to_string());
+  REQUIRE(l.set);
+  const Request& req = l.set->requests[0];
+  REQUIRE(req.existing_delta);
+  REQUIRE(req.existing_delta->size() == 2);
+  CHECK((*req.existing_delta)[0] == -1);
+  CHECK((*req.existing_delta)[1] == 0);
+  CHECK(l.inventory->nodes[0].instances_of("web") == 2);
+  CHECK(existing_instances(l.inventory->nodes[0], 0, req) == 1);
+  CHECK(existing_instances(l.inventory->nodes[1], 1, req) == 1);
+  // A node past the list (grow's added ones) has no correction.
+  CHECK(existing_instances(l.inventory->nodes[1], 7, req) == 1);
+
+  // Only tier=front: web-1 and web-2; no pod counted under web is left out
+  // on n2, web-4 still is on n1.
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: web, tier: front}}\n"));
+  REQUIRE(l.set);
+  REQUIRE(l.set->requests[0].existing_delta);
+  CHECK(existing_instances(l.inventory->nodes[0], 0, l.set->requests[0]) == 1);
+  CHECK(existing_instances(l.inventory->nodes[1], 1, l.set->requests[0]) == 1);
+
+  // Pods and app label agree: no correction at all.
+  const std::string same = pod_list({pod("web-1", "shop", "n1", R"({"app": "web"})")});
+  l = load(same, deployment("5", "  selector: {matchLabels: {app: web}}\n"));
+  REQUIRE(l.set);
+  CHECK_FALSE(l.set->requests[0].existing_delta);
+}
+
 TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   const std::string pods = pod_list({
       pod("j-1", "b", "n1", R"({"job-name": "j"})", "Succeeded"),
@@ -163,6 +224,49 @@ TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   l = load(pods, "apiVersion: v1\nkind: Pod\nmetadata: {generateName: solo-}\nspec: {}\n");
   CHECK(l.set->requests[0].count == 1);
   CHECK(l.set->requests[0].name == "solo-");
+}
+
+TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
+  // kube-scheduler's system default spreading takes its selector from the
+  // pod's controlling ReplicaSet, StatefulSet or ReplicationController
+  // (pkg/scheduler/framework/plugins/helper/spread.go, DefaultSelector); a
+  // Job's, CronJob's or DaemonSet's pods get none from their owner.
+  const std::string tmpl =
+      "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: "
+      "web}}\n    spec: {containers: []}\n";
+  auto object = [&](const std::string& api, const std::string& kind, const std::string& spec) {
+    return "apiVersion: " + api + "\nkind: " + kind +
+           "\nmetadata: {name: web, namespace: shop}\nspec:\n" + spec;
+  };
+  for (const char* kind : {"Deployment", "ReplicaSet", "StatefulSet"}) {
+    Loaded l = load(kWebPods, object("apps/v1", kind, "  replicas: 5\n" + tmpl));
+    INFO(kind << ": " << l.diags.to_string());
+    REQUIRE(l.set);
+    REQUIRE(l.set->requests[0].pod);
+    CHECK(l.set->requests[0].pod->owner_selector.has_value());
+  }
+  Loaded rc =
+      load(kWebPods, object("v1", "ReplicationController",
+                            "  replicas: 5\n  selector: {app: web}\n  template:\n    "
+                            "metadata: {labels: {app: web}}\n    spec: {containers: []}\n"));
+  INFO(rc.diags.to_string());
+  REQUIRE(rc.set);
+  CHECK(rc.set->requests[0].pod->owner_selector.has_value());
+  for (const char* kind : {"Job", "DaemonSet"}) {
+    Loaded l =
+        load(kWebPods, object(std::string(kind) == "Job" ? "batch/v1" : "apps/v1", kind, tmpl));
+    INFO(kind << ": " << l.diags.to_string());
+    REQUIRE(l.set);
+    REQUIRE(l.set->requests[0].pod);
+    CHECK_FALSE(l.set->requests[0].pod->owner_selector.has_value());
+  }
+  Loaded cron = load(kWebPods, object("batch/v1", "CronJob",
+                                      "  schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      "
+                                      "template:\n        metadata: {labels: {app: web}}\n        "
+                                      "spec: {containers: []}\n"));
+  INFO(cron.diags.to_string());
+  REQUIRE(cron.set);
+  CHECK_FALSE(cron.set->requests[0].pod->owner_selector.has_value());
 }
 
 TEST_CASE("k8s objects: streams of any kinds, typed lists, kind-less items") {
@@ -290,6 +394,30 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   std::tie(code6, several) = cli("plan -n " + k + "nodes.json -r " + two);
   CHECK(code6 == 0);
   std::remove(two.c_str());
+
+  // realloc and share read a bundle directory as the one pod list too (they
+  // refused a second --pods file: "this command takes one --pods file").
+  const std::string realloc =
+      "realloc -n " + k + "nodes.json --app web --cpu 0.5 --memory 512Mi -o json";
+  auto [code7, one_r] = cli(realloc + " --pods " + k + "pods.json");
+  auto [code8, dir_r] = cli(realloc + " --pods " + k + "bundle");
+  CHECK(code7 == 0);
+  CHECK(code8 == 0);
+  CHECK(body(one_r) == body(dir_r));
+  CHECK(dir_r.find("\"shop/web-7d9c6b5f4-abcde\"") != std::string::npos);
+  CHECK(dir_r.find("takes one --pods file") == std::string::npos);
+  const std::string apps = std::string(ERUPLAN_BINARY) + ".share.yaml";
+  std::ofstream(apps) << "placement: least_allocated\napps:\n  - {app: web, resources: {cpu: "
+                         "0.5, memory: 1Gi}}\n  - {app: cache, resources: {cpu: 1.5, memory: "
+                         "4Gi}}\n";
+  const std::string share = "share -n " + k + "nodes.json -r " + apps + " -o json";
+  auto [code9, one_s] = cli(share + " --pods " + k + "pods.json");
+  auto [code10, dir_s] = cli(share + " --pods " + k + "bundle");
+  std::remove(apps.c_str());
+  CHECK(code9 == 0);
+  CHECK(code10 == 0);
+  CHECK(body(one_s) == body(dir_s));
+  CHECK(dir_s.find("takes one --pods file") == std::string::npos);
 }
 
 TEST_CASE("k8s objects: a kind-less Node under --nodes-format kubernetes") {

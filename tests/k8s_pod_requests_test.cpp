@@ -106,3 +106,103 @@ TEST_CASE("PodRequests: the scoring defaults follow the same order") {
   CHECK(r.pod->nonzero_cpu == kCore + 100'000'000);
   CHECK(r.pod->nonzero_memory == 2 * (200LL << 20));  // the sidecar and the container
 }
+
+namespace {
+
+// A Pod manifest with pod-level `resources` (JSON, or empty) and containers
+// and init containers given as JSON arrays (or empty).
+Request pod_level(const std::string& resources, const std::string& containers,
+                  const std::string& init = "") {
+  std::string spec = R"("containers": )" + (containers.empty() ? "[]" : containers);
+  if (!init.empty()) spec += R"(, "initContainers": )" + init;
+  if (!resources.empty()) spec += R"(, "resources": )" + resources;
+  const std::string manifest =
+      R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {)" + spec + "}}";
+  Diagnostics diags;
+  bool matched = false;
+  auto set = load_kubernetes_requests(Source{"pod.json", manifest}, RequestOverrides{},
+                                      KubernetesOptions{}, true, diags, matched);
+  INFO(diags.to_string());
+  REQUIRE(set);
+  REQUIRE(set->requests.size() == 1);
+  return set->requests[0];
+}
+
+constexpr NanoCores kMilli = 1'000'000;
+constexpr Bytes kMi = 1 << 20;
+
+}  // namespace
+
+// Pod-level resources (PodLevelResources, beta and on by default since
+// Kubernetes 1.34): component-helpers' helpers_test.go, TestPodLevelResourceRequests
+// (the cases with SkipPodLevelResources false; the descriptions are the case
+// names), then the API's defaulting of a Pod's pod-level requests from its
+// limits (pkg/apis/core/v1/defaults.go, defaultPodRequests).
+TEST_CASE("PodRequests: TestPodLevelResourceRequests") {
+  const std::string both =
+      R"([{"name": "c", "resources": {"requests": {"memory": "3Mi", "cpu": "2m"}}}])";
+  SUBCASE("pod level memory resource with SkipPodLevelResources false") {
+    const Request r = pod_level(R"({"requests": {"memory": "2Mi"}})", "");
+    CHECK(r.memory == 2 * kMi);
+    CHECK(r.cpu == 0);
+  }
+  SUBCASE("pod level memory and container level cpu resources with SkipPodLevelResources false") {
+    const Request r = pod_level(R"({"requests": {"memory": "2Mi"}})",
+                                R"([{"name": "c", "resources": {"requests": {"cpu": "2m"}}}])");
+    CHECK(r.memory == 2 * kMi);
+    CHECK(r.cpu == 2 * kMilli);
+  }
+  SUBCASE("only container level resources set with SkipPodLevelResources false") {
+    const Request r = pod_level("", both);
+    CHECK(r.memory == 3 * kMi);
+    CHECK(r.cpu == 2 * kMilli);
+  }
+  SUBCASE("both container-level and pod-level resources set with SkipPodLevelResources false") {
+    const Request r = pod_level(R"({"requests": {"memory": "6Mi", "cpu": "8m"}})", both);
+    CHECK(r.memory == 6 * kMi);
+    CHECK(r.cpu == 8 * kMilli);
+    // Scoring takes them too (no 100m/200Mi defaults where they are given).
+    REQUIRE(r.pod);
+    CHECK(r.pod->nonzero_cpu == 8 * kMilli);
+    CHECK(r.pod->nonzero_memory == 6 * kMi);
+  }
+  SUBCASE(
+      "container-level resources, init and sidecar container set with SkipPodLevelResources "
+      "false") {
+    const std::string init =
+        R"([{"name": "s", "restartPolicy": "Always", "resources": {"requests": {"memory": "5Mi", "cpu": "4m"}}},
+            {"name": "i", "resources": {"requests": {"memory": "6Mi", "cpu": "8m"}}}])";
+    Request r = pod_level("", both, init);
+    CHECK(r.memory == 11 * kMi);
+    CHECK(r.cpu == 12 * kMilli);
+    // "pod-level resources, container-level resources, init and sidecar
+    // container set with SkipPodLevelResources false"
+    r = pod_level(R"({"requests": {"memory": "15Mi", "cpu": "18m"}})", both, init);
+    CHECK(r.memory == 15 * kMi);
+    CHECK(r.cpu == 18 * kMilli);
+  }
+}
+
+TEST_CASE("PodRequests: pod-level limits stand for requests only where no container names them") {
+  // No container names cpu or memory: the pod-level limits are the requests.
+  Request r = pod_level(R"({"limits": {"cpu": "2", "memory": "4Gi"}})", R"([{"name": "c"}])");
+  CHECK(r.cpu == 2 * kCore);
+  CHECK(r.memory == 4LL << 30);
+  // A container names cpu (its limit is its request): cpu is the
+  // containers' 500m; memory, named by none, the pod-level limit.
+  r = pod_level(R"({"limits": {"cpu": "2", "memory": "4Gi"}})",
+                R"([{"name": "c", "resources": {"limits": {"cpu": "500m"}}}])");
+  CHECK(r.cpu == 500 * kMilli);
+  CHECK(r.memory == 4LL << 30);
+  // The pod-level request wins over the limit, and overhead still adds.
+  const std::string manifest =
+      R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [],
+          "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "3"}},
+          "overhead": {"cpu": "250m"}}})";
+  Diagnostics diags;
+  bool matched = false;
+  auto set = load_kubernetes_requests(Source{"pod.json", manifest}, RequestOverrides{},
+                                      KubernetesOptions{}, true, diags, matched);
+  REQUIRE(set);
+  CHECK(set->requests[0].cpu == 1250 * kMilli);
+}

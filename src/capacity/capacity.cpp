@@ -168,7 +168,7 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
   NodeCapacity out;
   out.node = index;
   out.revision = node.revision;
-  out.existing = node.instances_of(request.app);
+  out.existing = existing_instances(node, index, request);
   usage_and_rate(node, request, out);
   if (!node.available && !tolerates_cordon(request)) {
     out.capacity = 0;

@@ -225,6 +225,9 @@ Group request_flags_group() {
       checked("--replicas",
               "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
               check_whole_number, "INTEGER"),
+      value("--namespace",
+            "Namespace of Kubernetes objects that name none (as kubectl apply -n; default: "
+            "default)"),
       suggesting(checked("--strategy", "Override: " + strategy_choices(), check_strategy),
                  strategy_names()),
       suggesting(checked("--scoring",

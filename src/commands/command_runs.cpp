@@ -165,6 +165,7 @@ KubernetesOptions kubernetes_options(const Args& a) {
                    : format == "eruplan"  ? NodesFormat::Eruplan
                                           : NodesFormat::Auto;
   k.app_label = a.value("--app-label");
+  k.manifest_namespace = a.value("--namespace");
   if (a.has("--replicas")) {
     std::int64_t n = 0;
     const std::string& text = a.value("--replicas");
@@ -222,7 +223,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   InputFiles inputs(in);
   inputs.read("--nodes", options.nodes);
   inputs.read_given("--request", options.request);
-  inputs.read_pods(options.pods, command == Command::Share ? nullptr : &options.more_pods);
+  inputs.read_pods(options.pods, &options.more_pods);
   inputs.read_given("--pdbs", options.pdbs);
   inputs.read_given("--priority-classes", options.priority_classes);
   inputs.read_given("--namespaces", options.namespaces);
@@ -307,7 +308,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
     options.request.emplace();
     inputs.read("--request", *options.request);
   }
-  inputs.read_pods(options.pods, nullptr);
+  inputs.read_pods(options.pods, &options.more_pods);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.kubernetes = kubernetes_options(a);
   options.output = output;

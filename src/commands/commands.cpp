@@ -207,7 +207,7 @@ std::vector<CommandRow> make_table() {
   }
   {
     // drain's --node names the lost node, not a node_filter entry.
-    Group o = without(planning_group(), {"--node", "--count"});
+    Group o = without(planning_group(), {"--node", "--count", "--replicas"});
     o.push_back(value("--node", "The node that is lost"));
     o.push_back(
         flag("--each-node", "Ask for every available node running the app (the N-1 check)"));
@@ -221,7 +221,10 @@ std::vector<CommandRow> make_table() {
           "eruplan drain -n nodes.yaml -r request.yaml --each-node -o json"},
          {{"--count",
            "drain places the lost node's own instances of the app, as many as it runs; leave "
-           "--count out"}}});
+           "--count out"},
+          {"--replicas",
+           "drain places the lost node's own pods of the workload, whatever its replicas; leave "
+           "--replicas out"}}});
   }
   {
     OptionSpec old_file = file("old", "The inventory before (JSON or YAML); - for stdin");
@@ -244,13 +247,13 @@ std::vector<CommandRow> make_table() {
   rows.push_back(
       {"snapshot",
        "Save the cluster's nodes, pods, priority classes, PDBs and DaemonSets with kubectl",
-       {file("-o,--output-dir", "Directory the files go to (default: the current one)"),
+       {file("-o,--output-dir", "Existing directory the files go to (default: the current one)"),
         value("--context", "kubectl's --context: the kubeconfig context to read"),
         file("--kubeconfig", "kubectl's --kubeconfig: the kubeconfig file")},
        run_snapshot,
-       {"eruplan snapshot -o cluster/ && eruplan plan -n cluster/nodes.json --pods "
-        "cluster/pods.json -r deploy.yaml",
-        "eruplan snapshot --context prod -o prod/"}});
+       {"mkdir -p cluster && eruplan snapshot -o cluster/ && eruplan plan -n cluster/nodes.json "
+        "--pods cluster/pods.json -r deploy.yaml",
+        "mkdir -p prod && eruplan snapshot --context prod -o prod/"}});
   {
     OptionSpec paths = file("paths", "Case files and directories");
     paths.kind = OptionKind::Positionals;

@@ -404,7 +404,7 @@ RunResult run(const RunOptions& options) { return run_freeing(options, nullptr);
 void load_node_inputs(RunResult& result, const RunOptions& options, Diagnostics& diags) {
   diags.set_strict(options.strict);
   result.inventory = load_nodes(options.nodes, options.kubernetes.nodes_format, diags);
-  load_pods(result.inventory, options.pods, options.kubernetes, diags);
+  load_pods(result.inventory, options.pods, options.kubernetes, diags, nullptr, options.more_pods);
 }
 
 bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostics& diags,

@@ -19,10 +19,12 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
                              OutputFormat format) {
   // The sums may pass INT64_MAX (two nodes of 7Ei): add in 128 bits, which
   // no inventory of fewer than 2^64 nodes can overflow, and print exactly.
-  i128 cores = 0, memory = 0;
+  // CPU is each node's as given (a Kubernetes node's allocatable 3920m is
+  // 3.92 cores, not the 3 whole cores binding may use), in nanocores.
+  i128 nanocores = 0, memory = 0;
   std::int64_t cordoned = 0;
   for (const Node& n : inventory.nodes) {
-    cores += static_cast<i128>(n.core_count());
+    nanocores += static_cast<i128>(n.cpu_total());
     memory += n.memory;
     cordoned += n.available ? 0 : 1;
   }
@@ -33,6 +35,15 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
       digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
     return digits;
   };
+  // "25.59": whole cores, then the nanocores left without trailing zeros.
+  const std::string cores = [&] {
+    std::string text = decimal(nanocores / kNanoPerCore);
+    std::string rest = std::to_string(static_cast<std::int64_t>(nanocores % kNanoPerCore));
+    if (rest == "0") return text;
+    rest.insert(0, 9 - rest.size(), '0');
+    while (rest.back() == '0') rest.pop_back();
+    return text + "." + rest;
+  }();
   auto bytes_text = [&](i128 v) {
     if (v <= INT64_MAX) return format_bytes(static_cast<Bytes>(v));
     const i128 exbi = static_cast<i128>(1) << 60;
@@ -47,7 +58,7 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
       w.field("nodes", static_cast<std::int64_t>(inventory.nodes.size()));
       w.field("not_available", cordoned);
       w.key("cores");
-      w.number(decimal(cores));
+      w.number(cores);
       w.key("memory");
       w.number(decimal(memory));
       w.end_object();
@@ -61,7 +72,7 @@ std::string validate_summary(const Inventory& inventory, const Request* request,
   }
   std::string out = "valid: " + std::to_string(inventory.nodes.size()) + " nodes";
   if (cordoned > 0) out += " (" + std::to_string(cordoned) + " not available)";
-  out += ", " + decimal(cores) + " cores, " + bytes_text(memory) + " memory";
+  out += ", " + cores + " cores, " + bytes_text(memory) + " memory";
   if (request != nullptr) {
     out += "; request: app " + (request->app.empty() ? std::string("(none)") : request->app) +
            ", strategy " + std::string(strategy_name(request->strategy));

@@ -221,7 +221,7 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   // Pods become workloads (ids namespace/name) as well as usage.
   KubernetesOptions kubernetes = options.kubernetes;
   kubernetes.pods_as_workloads = true;
-  load_pods(result.inventory, options.pods, kubernetes, diags);
+  load_pods(result.inventory, options.pods, kubernetes, diags, nullptr, options.more_pods);
   std::optional<ReallocRequest> request =
       options.request ? load_realloc(*options.request, diags) : ReallocRequest{};
   if (request && !options.flags.empty())

@@ -30,8 +30,9 @@ struct ReallocFlags {
 };
 
 struct ReallocOptions {
-  Source nodes;                // an inventory, or a Kubernetes node list (SPEC §12)
-  std::optional<Source> pods;  // --pods: each running pod is also a workload
+  Source nodes;                   // an inventory, or a Kubernetes node list (SPEC §12)
+  std::optional<Source> pods;     // --pods: each running pod is also a workload
+  std::vector<Source> more_pods;  // the other --pods files, in command-line order
   KubernetesOptions kubernetes;
   std::optional<Source> request;  // -r; absent: the flags alone
   ReallocFlags flags;

@@ -267,7 +267,11 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   r.deploy = out.deploy;
   r.inventory = before;
   if (grow != nullptr) r.report = grow_report(before, state, request, out, *grow);
-  if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
+  if (out.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
+    // A Kubernetes object with its pods all running, as plan says it: no
+    // failure (exit 0), the plan's document.
+    r.err += request.satisfied + '\n';
+  } else if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
     show_failure(r, before, request, out, show_options(o), head);
     return;
   }
@@ -284,6 +288,16 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
 using namespace whatif_parts;
 
 namespace {
+
+// A workload's pods on the lost node are gone with its instances: no
+// correction of its existing instances is left there.
+void forget_lost_node(Request& request, std::uint32_t index) {
+  const auto& delta = request.existing_delta;
+  if (!delta || index >= delta->size() || (*delta)[index] == 0) return;
+  auto copy = std::make_shared<std::vector<std::int64_t>>(*delta);
+  (*copy)[index] = 0;
+  request.existing_delta = std::move(copy);
+}
 
 // --- compare ------------------------------------------------------------------
 
@@ -556,7 +570,11 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
             "no node named " + o.node + " in " + o.nodes.name);
     return;
   }
-  request.count = inventory.nodes[index].instances_of(request.app);
+  // The lost node's instances are the count; the request's own (a
+  // workload whose replicas all run is satisfied) is not.
+  request.count = existing_instances(inventory.nodes[index], index, request);
+  request.satisfied.clear();
+  forget_lost_node(request, index);
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
@@ -652,11 +670,12 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
   a.node = inventory.nodes[index].name;
   Request r = request;
   r.min_count = 0;
-  r.count = inventory.nodes[index].instances_of(request.app);
+  r.count = existing_instances(inventory.nodes[index], index, request);
   if (r.count == 0) {
     a.absorbable = true;
     return a;
   }
+  forget_lost_node(r, index);
   Inventory state = lost_node_inventory(inventory, index);
   const CapacityMap map = capacity_pass(state, r, CapacityOptions{0, 1});
   std::vector<std::size_t> where;
@@ -675,7 +694,7 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
   const std::vector<StrategyInfo> base = strategy_infos(inventory, map, where);
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < inventory.nodes.size(); ++i)
-    if (inventory.nodes[i].available && inventory.nodes[i].instances_of(request.app) > 0)
+    if (inventory.nodes[i].available && existing_instances(inventory.nodes[i], i, request) > 0)
       order.push_back(i);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
@@ -687,7 +706,7 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
     Absorption& a = out[j];
     a.node = inventory.nodes[lost].name;
     Request r = request;
-    r.count = inventory.nodes[lost].instances_of(request.app);
+    r.count = existing_instances(inventory.nodes[lost], lost, request);
     // The others' entries as they are; the lost node's leaves the infos.
     std::vector<StrategyInfo> infos;
     infos.reserve(base.size());

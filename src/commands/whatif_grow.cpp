@@ -50,8 +50,9 @@ Node template_like(const Node& n) {
   for (NumaNode& m : t.numa_nodes) m.used = 0;
   for (Device& d : t.devices) d.used = 0;
   for (ExtendedResource& e : t.extended) e.used = 0;
+  // Its cpu stays as given: a Kubernetes node's allocatable 3920m is the
+  // copies' CPU too, not the 3 whole cores binding may use.
   t.memory_used = t.storage_used = t.cpu_used = 0;
-  t.cpu_given = -1;
   t.instances.clear();
   t.shared_pods.reset();
   t.workloads.clear();
@@ -267,7 +268,10 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   Growth g;
   std::string head;        // why growing does not help, when it does not
   std::int64_t shown = 0;  // copies of each template whose failure is shown
-  if (o.mix) {
+  if (!request.satisfied.empty()) {
+    // A workload whose pods all run already fits: no copy is needed.
+    g = Growth{std::vector<std::int64_t>(templates.size(), 0), true};
+  } else if (o.mix) {
     std::string too_large;
     auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large);
     if (!mix) {

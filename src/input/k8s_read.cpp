@@ -281,10 +281,10 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   const auto has = [&](std::string_view n) {
     return std::find(named.begin(), named.end(), n) != named.end();
   };
-  out.nonzero_cpu =
-      has(kKubeResourceFields[kube_resource_field::kCpu].name) ? out.cpu : kNonZeroCpu;
-  out.nonzero_memory =
-      has(kKubeResourceFields[kube_resource_field::kMemory].name) ? out.memory : kNonZeroMemory;
+  out.names_cpu = has(kKubeResourceFields[kube_resource_field::kCpu].name);
+  out.names_memory = has(kKubeResourceFields[kube_resource_field::kMemory].name);
+  out.nonzero_cpu = out.names_cpu ? out.cpu : kNonZeroCpu;
+  out.nonzero_memory = out.names_memory ? out.memory : kNonZeroMemory;
   return out;
 }
 
@@ -294,30 +294,41 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // init container needing its own request plus those sidecars; per resource
 // the larger of the sum and the largest init container's need; plus
 // spec.overhead. The cpu sum rounds up to a whole millicore, as Kubernetes'
-// MilliValue of the summed quantity does.
+// MilliValue of the summed quantity does. Pod-level resources
+// (spec.resources, on by default since Kubernetes 1.34): a pod-level cpu or
+// memory request replaces the containers' (for scoring too); a pod-level
+// limit stands for a request the pod-level requests lack when no container
+// names that resource (the API's defaulting of a Pod, defaultPodRequests).
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   PodRequest sum, sidecars, init_max, extra;
   std::array<ValueId, kKubePodSpecFields.size()> f;
   if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
             {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
-             kube_pod_spec_field::kOverhead}))
+             kube_pod_spec_field::kOverhead, kube_pod_spec_field::kResources}))
     return sum;
   const ValueId containers = f[kube_pod_spec_field::kContainers],
                 init = f[kube_pod_spec_field::kInitContainers],
-                overhead = f[kube_pod_spec_field::kOverhead];
+                overhead = f[kube_pod_spec_field::kOverhead],
+                pod_level = f[kube_pod_spec_field::kResources];
   auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
   auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
+  bool named_cpu = false, named_memory = false;  // by any container
   if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {
-    for (std::uint32_t i = 0; i < r.doc().size(containers); ++i)
-      sum.combine(container_request(r, path.child("containers").at(i),
-                                    r.doc().element(containers, i), nullptr),
-                  add);
+    for (std::uint32_t i = 0; i < r.doc().size(containers); ++i) {
+      const PodRequest c = container_request(r, path.child("containers").at(i),
+                                             r.doc().element(containers, i), nullptr);
+      named_cpu = named_cpu || c.names_cpu;
+      named_memory = named_memory || c.names_memory;
+      sum.combine(c, add);
+    }
   }
   if (init != kNoValue && r.is_array(path.child("initContainers"), init)) {
     for (std::uint32_t i = 0; i < r.doc().size(init); ++i) {
       bool sidecar = false;
       PodRequest c = container_request(r, path.child("initContainers").at(i),
                                        r.doc().element(init, i), &sidecar);
+      named_cpu = named_cpu || c.names_cpu;
+      named_memory = named_memory || c.names_memory;
       if (sidecar) {
         sum.combine(c, add);
         sidecars.combine(c, add);
@@ -329,6 +340,28 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
     }
   }
   sum.combine(init_max, larger);
+  std::array<ValueId, kKubeResourcesFields.size()> pod_res;
+  const FieldPath pod_res_path = path.child("resources");
+  if (pod_level != kNoValue &&
+      pick(r, pod_res_path, pod_level, kKubeResourcesFields, pod_res.data())) {
+    PodRequest requests, limits;
+    std::vector<std::string_view> asked, capped;
+    read_resource_list(r, pod_res_path.child("requests"), pod_res[kube_resources_field::kRequests],
+                       requests, &asked);
+    read_resource_list(r, pod_res_path.child("limits"), pod_res[kube_resources_field::kLimits],
+                       limits, &capped);
+    const auto in = [](const std::vector<std::string_view>& names, std::size_t row) {
+      return std::find(names.begin(), names.end(), kKubeResourceFields[row].name) != names.end();
+    };
+    if (in(asked, kube_resource_field::kCpu))
+      sum.cpu = sum.nonzero_cpu = requests.cpu;
+    else if (!named_cpu && in(capped, kube_resource_field::kCpu))
+      sum.cpu = sum.nonzero_cpu = limits.cpu;
+    if (in(asked, kube_resource_field::kMemory))
+      sum.memory = sum.nonzero_memory = requests.memory;
+    else if (!named_memory && in(capped, kube_resource_field::kMemory))
+      sum.memory = sum.nonzero_memory = limits.memory;
+  }
   read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);
   extra.nonzero_cpu = extra.cpu;
   extra.nonzero_memory = extra.memory;

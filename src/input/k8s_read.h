@@ -107,6 +107,8 @@ struct PodRequest {
   Bytes nonzero_memory = 0;
   NamedList<std::int64_t> extended;    // sorted by name
   std::vector<std::string> hugepages;  // requested hugepages-* names (not modelled)
+  // One container's: it names cpu (memory) in its requests or limits.
+  bool names_cpu = false, names_memory = false;
 
   std::int64_t& slot(std::string_view name) {
     switch (resource_row(name)) {

@@ -50,6 +50,9 @@ struct KubernetesOptions {
   bool pods_as_workloads = false;
   // --replicas: a workload's desired total instead of its spec.replicas.
   std::optional<std::int64_t> replicas;
+  // --namespace: the namespace of a manifest without metadata.namespace (as
+  // kubectl apply -n); empty: "default".
+  std::string manifest_namespace;
   // --priority-classes: priorityClassName resolved through these, Kubernetes'
   // built-in system classes, and the globalDefault class for workloads (and
   // pods without spec.priority) that name none. Null: the built-in ones only.

@@ -138,6 +138,8 @@ inline constexpr std::array kKubePodSpecFields{
               "a DaemonSet's pods then tolerate network-unavailable too"},
     FieldSpec{"priorityClassName", FieldKind::Text, "",
               "a manifest's priority (and a pod's without priority), by --priority-classes"},
+    FieldSpec{"resources", FieldKind::Block, "",
+              "pod-level requests and limits: their cpu and memory replace the containers'"},
 };
 namespace kube_pod_spec_field {
 enum : std::size_t {
@@ -153,6 +155,7 @@ enum : std::size_t {
   kPreemptionPolicy,
   kHostNetwork,
   kPriorityClassName,
+  kResources,
   kCount
 };
 }

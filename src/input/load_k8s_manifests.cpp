@@ -94,6 +94,7 @@ Labels to_labels(const NamedList<std::string>& l) { return Labels(l.begin(), l.e
 struct Manifest {
   Request request;
   std::string kind, ns = "default";
+  bool ns_given = false;  // metadata.namespace or --namespace
   LabelSelector selector;
   std::optional<std::int64_t> desired;  // replicas (the desired total)
   std::int64_t parallelism = 1;
@@ -132,8 +133,13 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   } else if (auto s = r.string(meta_path.child("name"), name)) {
     req.name = *s;
   }
-  if (ns != kNoValue)
+  if (ns != kNoValue) {
     if (auto s = r.string(meta_path.child("namespace"), ns)) m.ns = *s;
+    m.ns_given = true;
+  } else if (!options.manifest_namespace.empty()) {
+    m.ns = options.manifest_namespace;
+    m.ns_given = true;
+  }
   if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue)
     req.created = timestamp(r, meta_path.child("creationTimestamp"), created);
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
@@ -280,7 +286,13 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   req.priority = priority.value;
   sched->priority = priority.value;
   if (preemption == kNoValue && priority.preempt_never) sched->preempt_never = true;
-  if (kind != "Pod") sched->owner_selector = m.selector;
+  // kube-scheduler's default spreading selects by the pod's Services and
+  // its controlling ReplicaSet (a Deployment's), StatefulSet or
+  // ReplicationController (helper.DefaultSelector); a Job's, CronJob's or
+  // DaemonSet's pods are not spread by their owner.
+  if (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
+      kind == "ReplicationController")
+    sched->owner_selector = m.selector;
   // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
   // non-zero request for scoring (k8s_scheduling.cpp).
   read_pod_scheduling(r, pod_path, pod_spec, *sched);
@@ -323,6 +335,56 @@ Running count_running(const Manifest& m, const Inventory* inventory, const PodCe
       if (p.ns == m.ns && m.selector.matches(p.labels)) ++out.succeeded;
   }
   return out;
+}
+
+// SPEC §15: a workload's existing instances per node are its running pods
+// (selector, namespace), not the pods of its app label: the difference per
+// node index, or null when there is none (the common case).
+std::shared_ptr<const std::vector<std::int64_t>> existing_delta(const Manifest& m,
+                                                                const Inventory& inventory,
+                                                                const KubernetesOptions& options) {
+  std::vector<std::int64_t> delta(inventory.nodes.size(), 0);
+  bool differs = false;
+  const Request& req = m.request;
+  for (const RunningPod& p : inventory.pods) {
+    if (p.node >= delta.size()) continue;
+    const bool own = p.ns == m.ns && m.selector.matches(p.labels);
+    const bool counted = (p.app.empty() ? app_of(options, p.labels, {}, p.name) : p.app) == req.app;
+    if (own == counted) continue;
+    delta[p.node] += own ? 1 : -1;
+    differs = true;
+  }
+  if (!differs) return nullptr;
+  return std::make_shared<const std::vector<std::int64_t>>(std::move(delta));
+}
+
+// A workload without a namespace is counted in "default"; when none of its
+// selector's running pods are there but some are elsewhere (a chart render
+// meant for kubectl apply -n), a warning names where they are.
+void warn_namespace(Reader& r, const FieldPath& path, ValueId v, const Manifest& m,
+                    const Inventory* inventory, const PodCensus* census) {
+  if (m.ns_given || m.kind == "Pod" || inventory == nullptr) return;
+  std::map<std::string, std::int64_t> elsewhere;
+  // True when a pod of the selector runs in the workload's namespace.
+  auto look = [&](const std::string& ns, const Labels& labels) {
+    if (!m.selector.matches(labels)) return false;
+    if (ns == m.ns) return true;
+    ++elsewhere[ns];
+    return false;
+  };
+  for (const RunningPod& p : inventory->pods)
+    if (look(p.ns, p.labels)) return;
+  if (census)
+    for (const PodCensus::Pod& p : census->elsewhere)
+      if (look(p.ns, p.labels)) return;
+  if (elsewhere.empty()) return;
+  std::string where;
+  for (const auto& [ns, n] : elsewhere)
+    where += (where.empty() ? "" : ", ") + std::to_string(n) + " in " + ns;
+  r.warning(path.child("metadata"), v,
+            m.request.name + ": no metadata.namespace, so its running pods are counted in " + m.ns +
+                ", which has none of its selector's; it matches " + where +
+                " (give --namespace NS, as kubectl apply -n NS)");
 }
 
 // SPEC §15: new instances from the kind's count and the pods already there;
@@ -555,6 +617,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const std::string_view k = manifests[i].kind;
     check_manifest_fields(r, diags, path, value, k);
     Manifest m = read_manifest(r, path, value, k, options);
+    warn_namespace(r, path, value, m, inventory, census);
     Request& req = m.request;
     std::string why;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
@@ -570,7 +633,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                             "ignored");
       };
       ignore(flags.count.has_value(), "--count");
-      ignore(options.replicas.has_value() && !set.list, "--replicas");
+      // --daemonsets' DaemonSets (Only) are no request: -r's flags are not theirs.
+      ignore(options.replicas.has_value() && !set.list && options.daemonsets != DaemonSets::Only,
+             "--replicas");
       ignore(flags.strategy.has_value(), "--strategy");
       ignore(flags.nodes_limit.has_value(), "--nodes-limit");
       ignore(!flags.labels.empty() || !flags.nodes.empty() || !flags.exclude.empty(),
@@ -605,6 +670,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       set.daemons.push_back(std::move(req));
       continue;
     }
+    if (inventory != nullptr && k != "Pod")
+      req.existing_delta = existing_delta(m, *inventory, options);
     // Every manifest comes back as read even with errors, as for a
     // requests: list: the checks against the inventory then report its
     // other problems too. The caller sees the errors in diags.

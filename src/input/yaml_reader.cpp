@@ -111,8 +111,11 @@ class YamlBuilder : public YAML::EventHandler {
     bool map;
   };
 
+  // A byte offset into the text as written: yaml-cpp consumes a UTF-8 byte
+  // order mark before counting, so its positions start after one.
   std::uint32_t position(const YAML::Mark& mark) const {
-    return mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) : 0;
+    const std::uint32_t bom = doc_.source_.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    return mark.pos >= 0 ? static_cast<std::uint32_t>(mark.pos) + bom : 0;
   }
 
   // yaml-cpp reads a quoted scalar that runs to the end of the file as if it

@@ -29,6 +29,14 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a < b;
 }
 
+std::int64_t existing_instances(const Node& node, std::uint32_t index, const Request& request) {
+  const std::int64_t own = node.instances_of(request.app);
+  if (!request.existing_delta || index >= request.existing_delta->size()) return own;
+  std::int64_t sum = 0;
+  if (__builtin_add_overflow(own, (*request.existing_delta)[index], &sum)) return INT64_MAX;
+  return std::max<std::int64_t>(sum, 0);
+}
+
 std::int64_t Node::instances_of(std::string_view app) const {
   std::int64_t own = 0;
   for (const auto& [name, n] : instances)

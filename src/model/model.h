@@ -512,11 +512,21 @@ struct Request {
   // node satisfies.
   std::vector<Origin> label_origins;
   Origin node_affinity_origin;
+  // A Kubernetes workload's existing instances are its own running pods
+  // (its selector in its namespace), not the pods counted under `app`: by
+  // node index, the first less the second (a pod of another namespace with
+  // the same app label, one of the workload whose app label differs); null
+  // when they agree on every node. Read through existing_instances().
+  std::shared_ptr<const std::vector<std::int64_t>> existing_delta;
 
   bool binds_volumes() const;  // any scheduled (AUTO) volume
   // CPU fit applies: asked for, or implied by the score strategy.
   bool uses_cpu_fit() const { return (cpu_fit || strategy == Strategy::Score) && !cpu_bind; }
 };
+
+// The request's instances already on inventory node `index`:
+// node.instances_of(app), corrected by the request's existing_delta.
+std::int64_t existing_instances(const Node& node, std::uint32_t index, const Request& request);
 
 // Pieces a request of `cpu` nanocores takes at `share_base`; -1 when that is
 // not a whole number of pieces.

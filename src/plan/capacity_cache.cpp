@@ -120,6 +120,9 @@ void CapacityCache::move_existing(Entry& entry, CapacityMap& map, const Inventor
 CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& request,
                                 const CapacityOptions& options) {
   track(inventory);
+  // A workload's own existing instances (existing_delta) are its alone: no
+  // map of the same shape serves it, and its map serves no other.
+  if (request.existing_delta) return capacity_pass(inventory, request, options);
   const std::string k = key(request, options);
   auto it = maps_.find(k);
   if (it == maps_.end()) {
@@ -163,6 +166,7 @@ CapacityMap CapacityCache::pass(const Inventory& inventory, const Request& reque
 
 void CapacityCache::give_back(const Request& request, const CapacityOptions& options,
                               CapacityMap&& map) {
+  if (request.existing_delta) return;
   auto it = maps_.find(key(request, options));
   if (it == maps_.end()) return;
   it->second.lent = false;

@@ -33,7 +33,7 @@ Speed: about 30 clusters a second on one core (1500 in under a minute).
 cases/ holds one minimal input per disagreement class once found, with
 reference.json (this model) and eruplan.json/eruplan.stderr (the binary's
 answer, recorded again after the fixes: they now agree; the unit test
-k8s_reference_cases_test checks them). ctest k8s_reference runs seeds 1..300.
+k8s_reference_cases_test checks them). ctest k8s_reference runs check.sh.
 """
 import argparse
 import collections

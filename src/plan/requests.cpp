@@ -446,8 +446,8 @@ struct Planner {
       keep_evictions(local, evicted, undo);
       return out;
     }
+    out.reason = failing_replica_message(request, placed, placement.first.message);
     undo_evictions(local, evicted, out);
-    out.reason = placement.first.message;
     append_to_first_line(out.reason, why);
     if (request.min_count > 0 && strategy_row(request.strategy).min_count) {
       out.reason += "; placed " + std::to_string(placed) + ", needs at least " +
@@ -455,6 +455,42 @@ struct Planner {
       out.placed_at_most = placed;
     }
     return out;
+  }
+
+  // --preempt, the kubernetes profile: the FitError of the replica that
+  // neither fits nor preempts is that cycle's own, its filter part too (the
+  // state as the replicas and evictions before it left it), after `placed`
+  // replicas, not the first one the strategy could not place without
+  // preemption (`before`, whose other lines are kept).
+  std::string failing_replica_message(const Request& request, std::int64_t placed,
+                                      const std::string& before) {
+    if (request.strategy != Strategy::Score ||
+        request.scoring.profile != ScoringProfile::Kubernetes)
+      return before;
+    CapacityMap map = cache.pass(state, request, capacity_options());
+    std::vector<std::size_t> where;
+    const std::vector<StrategyInfo> infos = strategy_infos(state, map, where);
+    StrategyInput in{infos,  1,        map.total,    request.nodes_limit,
+                     &state, &request, options.jobs, &map};
+    std::string message = before;
+    if (!k8s_profile_too_large(in, k8s_steps_)) {
+      k8s_steps_ += k8s_profile_steps(in);
+      const StrategyResult r = strategy_row(request.strategy).run(in);
+      if (r.outcome == StrategyOutcome::Infeasible && !r.message.empty()) {
+        message = r.message.substr(0, r.message.find('\n'));
+        if (placed > 0) message += "\n" + k8s_placed_line(placed, request.count);
+        std::size_t at = std::min(before.find('\n'), before.size());
+        while (at < before.size()) {  // the lines after the first but the old "placed" one
+          const std::size_t end = std::min(before.find('\n', at + 1), before.size());
+          const std::string line = before.substr(at + 1, end - at - 1);
+          if (!(line.starts_with("placed ") && line.ends_with(" could not be placed")))
+            message += "\n" + line;
+          at = end;
+        }
+      }
+    }
+    cache.give_back(request, capacity_options(), std::move(map));
+    return message;
   }
 
   // Where the strategy puts one more instance of `request` on the state as

@@ -417,10 +417,13 @@ std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, st
   if (prefilter_failed) message += ": " + std::string(k8s_reason::kTermsConflict);
   for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
   message += ".";
-  if (replica > 0)
-    message += "\nplaced " + std::to_string(replica) + " of " + std::to_string(count) + "; the " +
-               ordinal(replica + 1) + " could not be placed";
+  if (replica > 0) message += "\n" + k8s_placed_line(replica, count);
   return message;
+}
+
+std::string k8s_placed_line(std::int64_t replica, std::int64_t count) {
+  return "placed " + std::to_string(replica) + " of " + std::to_string(count) + "; the " +
+         ordinal(replica + 1) + " could not be placed";
 }
 
 NodeScore k8s_resource_score(const StrategyInput& in, const K8sRun& run, std::uint32_t i,

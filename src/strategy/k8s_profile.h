@@ -240,6 +240,8 @@ std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRu
 // with no feasible node, then eruplan's line when `replica` > 0 were placed.
 std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
                                       std::int64_t count);
+// eruplan's line after it: "placed 93 of 120; the 94th could not be placed".
+std::string k8s_placed_line(std::int64_t replica, std::int64_t count);
 // NodeResourcesFit's score (with the non-zero defaults) and
 // BalancedAllocation's (with the requests as they are) of the node's next
 // replica, `placed` being there; `plugins` left empty.

@@ -17,12 +17,23 @@ on N by evicting K pods" when preemption could help), preemption-line (eruplan p
 that part after its own "placed K of N" line), score:PLUGIN (a first-replica
 normalized score), score-nodes (which nodes "scores" lists).
 --no-preemption and --no-score-nodes leave the known classes out.
+
+--preempt runs plan --preempt and the model's cycle with DefaultPreemption
+acting (victims evicted, the replica bound to the chosen node, the next
+replica's cycle on that state). Kinds: preempt-deploy (the deploy map),
+preempt-victims (each preemption's instance, node and victims in order),
+preempt-feasibility, preempt-message (the failing replica's whole FitError
+line), preempt-placed ("placed K of N"), and the -prefix kinds (--count K).
+--features ...,stream: deploy.yaml holds two or three Deployments, planned in
+priority order, then file order, each against the state the earlier ones
+left; kinds stream-rc, stream-status, stream-deploy, stream-victims,
+stream-message (a rejected request's reason), with or without --preempt.
 Speed: about 30 clusters a second on one core (1500 in under a minute).
 
 cases/ holds one minimal input per disagreement class once found, with
 reference.json (this model) and eruplan.json/eruplan.stderr (the binary's
 answer, recorded again after the fixes: they now agree; the unit test
-k8s_reference_cases_test checks them). ctest k8s_reference runs seeds 1..300.
+k8s_reference_cases_test checks them). ctest k8s_reference runs check.sh.
 """
 import argparse
 import collections
@@ -44,9 +55,11 @@ PLUGINS = ["TaintToleration", "NodeAffinity", "PodTopologySpread", "InterPodAffi
            "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality"]
 
 
-def eruplan(binary, d, count=None):
+def eruplan(binary, d, count=None, preempt=False, request="deploy.json"):
     cmd = [binary, "plan", "-n", os.path.join(d, "nodes.json"), "--pods", os.path.join(d, "pods.json"),
-           "-r", os.path.join(d, "deploy.json"), "-o", "json"]
+           "-r", os.path.join(d, request), "-o", "json"]
+    if preempt:
+        cmd.append("--preempt")
     if os.path.exists(os.path.join(d, "priorityclasses.json")):
         cmd += ["--priority-classes", os.path.join(d, "priorityclasses.json")]
     if count is not None:
@@ -145,6 +158,127 @@ def compare_one(binary, d):
     return out, ref
 
 
+def preemptions_of(ref_pre):
+    return [{"instance": x["instance"], "node": x["node"], "victims": list(x["victims"])} for x in ref_pre]
+
+
+def eruplan_preemptions(doc):
+    return [{"instance": x.get("instance"), "node": x.get("node"),
+             "victims": [v.get("pod") for v in x.get("victims") or []]} for x in doc.get("preemptions") or []]
+
+
+def diff_map(want, got):
+    return {k: (want.get(k, 0), got.get(k, 0)) for k in sorted(set(got) | set(want)) if want.get(k, 0) != got.get(k, 0)}
+
+
+def diff_preemptions(want, got):
+    """The first differing preemption, as text, or None."""
+    for a, b in zip(want, got):
+        if a != b:
+            return "reference %s eruplan %s" % (a, b)
+    if len(want) != len(got):
+        return "reference %d preemptions, eruplan %d (first extra: %s)" % (
+            len(want), len(got), (want[len(got):] or got[len(want):])[0])
+    return None
+
+
+def compare_preempt(binary, d):
+    """plan --preempt: every replica's node (the deploy map), every preemption
+    (instance, node, victims in order) and, when a replica cannot be placed,
+    the message and the placement of the replicas before it (--count K)."""
+    nd, pd, dd = (json.load(open(os.path.join(d, f))) for f in ("nodes.json", "pods.json", "deploy.json"))
+    priority = 0
+    pc = os.path.join(d, "priorityclasses.json")
+    if os.path.exists(pc):
+        priority = json.load(open(pc))["items"][0]["value"]
+    ref = reference.run(nd, pd, dd, priority=priority, preempt=True)
+    rc, doc, err = eruplan(binary, d, preempt=True)
+    out = []
+    if ref["new"] == 0:
+        if rc != 0:
+            out.append(("satisfied", "eruplan rc=%d: %s" % (rc, err.strip()[:300])))
+        return out, ref
+
+    def compare_placement(rc, doc, what):
+        got = doc.get("deploy") or {}
+        want = deploy_of(ref["placements"])
+        if rc != 0 or got != want:
+            out.append(("preempt-" + what, "rc=%d node: (reference, eruplan) %s" % (rc, diff_map(want, got))))
+        dp = diff_preemptions(preemptions_of(ref["preemptions"]), eruplan_preemptions(doc))
+        if dp:
+            out.append(("preempt-victims" + ("" if what == "deploy" else "-prefix"), dp))
+
+    if ref["error"] is None:
+        if rc != 0:
+            out.append(("preempt-feasibility", "reference placed all %d (%d preemptions); eruplan rc=%d: %s" % (
+                ref["new"], len(ref["preemptions"]), rc, err.strip()[:400])))
+            return out, ref
+        compare_placement(rc, doc, "deploy")
+        return out, ref
+    if rc != 4:
+        out.append(("preempt-feasibility", "reference failed after %d: %s; eruplan rc=%d deploy=%s" % (
+            len(ref["placements"]), ref["error"], rc, doc.get("deploy"))))
+        return out, ref
+    msg = ((doc.get("error") or {}).get("message")) or err
+    first = msg.strip().split("\n")[0]
+    if first.startswith("infeasible: "):
+        first = first[len("infeasible: "):]
+    if first != ref["error"]:
+        out.append(("preempt-message", "reference: %s\n      eruplan:   %s" % (ref["error"], first)))
+    k = len(ref["placements"])
+    if k > 0:
+        want_line = "placed %d of %d" % (k, ref["new"])
+        if want_line not in msg:
+            out.append(("preempt-placed", "reference %s; eruplan: %s" % (want_line, msg.strip().split("\n")[1:2])))
+        rc2, doc2, _ = eruplan(binary, d, count=k, preempt=True)
+        compare_placement(rc2, doc2, "deploy-prefix")
+    return out, ref
+
+
+def compare_stream(binary, d, preempt):
+    """Two or three Deployments in one stream (deploy.yaml): each request's
+    status, new replicas placed, deploy map, preemptions and, when rejected,
+    its message."""
+    nd, pd = (json.load(open(os.path.join(d, f))) for f in ("nodes.json", "pods.json"))
+    with open(os.path.join(d, "deploy.yaml")) as f:
+        deploys = [json.loads(x) for x in f.read().split("\n---\n")]
+    classes = {}
+    pc = os.path.join(d, "priorityclasses.json")
+    if os.path.exists(pc):
+        classes = {o["metadata"]["name"]: o["value"] for o in json.load(open(pc))["items"]}
+    prios = [classes.get(((x["spec"]["template"].get("spec") or {}).get("priorityClassName")), 0) for x in deploys]
+    ref = reference.run_stream(nd, pd, deploys, prios, preempt=preempt)
+    rc, doc, err = eruplan(binary, d, preempt=preempt, request="deploy.yaml")
+    out = []
+    got = {r.get("name"): r for r in doc.get("requests") or []}
+    want_rc = 4 if any(r["status"] == "rejected" for r in ref["requests"]) else 0
+    if rc != want_rc:
+        out.append(("stream-rc", "reference %s; eruplan rc=%d %s" % (
+            [(r["name"], r["status"]) for r in ref["requests"]], rc, err.strip()[:300])))
+    for r in ref["requests"]:
+        e = got.get(r["name"])
+        if e is None:
+            out.append(("stream-missing", "eruplan has no request %s" % r["name"]))
+            continue
+        if e.get("status") != r["status"]:
+            out.append(("stream-status", "%s: reference %s (%d new, %d placed, error %s); eruplan %s placed %s reason %s" % (
+                r["name"], r["status"], r["new"], len(r["placements"]), r["error"], e.get("status"), e.get("placed"),
+                (e.get("reason") or "")[:300])))
+            continue
+        if r["status"] == "placed":
+            want = deploy_of(r["placements"])
+            if (e.get("deploy") or {}) != want or e.get("placed") != len(r["placements"]):
+                out.append(("stream-deploy", "%s: node: (reference, eruplan) %s" % (r["name"], diff_map(want, e.get("deploy") or {}))))
+            dp = diff_preemptions(preemptions_of(r["preemptions"]), eruplan_preemptions(e))
+            if dp:
+                out.append(("stream-victims", "%s: %s" % (r["name"], dp)))
+        elif r["status"] == "rejected":
+            reason = (e.get("reason") or "").strip().split("\n")[0]
+            if r["error"] not in reason:
+                out.append(("stream-message", "%s: reference: %s\n      eruplan:   %s" % (r["name"], r["error"], reason)))
+    return out, ref
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.environ.get("ERUPLAN", "/work/k8sref-bin/eruplan"))
@@ -154,6 +288,8 @@ def main():
     ap.add_argument("--keep", default=None)
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--no-preemption", action="store_true", help="do not compare the preemption: part")
+    ap.add_argument("--preempt", action="store_true",
+                    help="run plan --preempt: compare every replica's node and every preemption")
     ap.add_argument("--no-score-nodes", action="store_true", help="do not compare which nodes 'scores' lists")
     a = ap.parse_args()
     global NO_PREEMPTION, NO_SCORE_NODES
@@ -169,7 +305,12 @@ def main():
             d = os.path.join(tmp, str(seed))
             gen.write(seed, d, feats)
             try:
-                diffs, ref = compare_one(a.bin, d)
+                if "stream" in feats:
+                    diffs, ref = compare_stream(a.bin, d, a.preempt)
+                elif a.preempt:
+                    diffs, ref = compare_preempt(a.bin, d)
+                else:
+                    diffs, ref = compare_one(a.bin, d)
             except Exception as e:  # noqa: BLE001
                 diffs = [("exception", repr(e))]
             if diffs:
@@ -186,8 +327,8 @@ def main():
             shutil.rmtree(d, ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d clusters (seeds %d..%d, features %s): %d disagree" % (
-        a.count, a.start, a.start + a.count - 1, a.features, bad))
+    print("%d clusters (seeds %d..%d, features %s%s): %d disagree" % (
+        a.count, a.start, a.start + a.count - 1, a.features, ", --preempt" if a.preempt else "", bad))
     for kind, n in kinds.most_common():
         seed, det = first[kind]
         print("  %-28s %4d  e.g. seed %d: %s" % (kind, n, seed, det[:500]))

@@ -19,7 +19,8 @@ import reference
 ALL = ["taints", "cordon", "nodeaffinity", "ports", "spread", "podaffinity", "runaff",
        "init", "limits", "eph", "phases", "matchfields", "zero", "nsselector", "hostlabel",
        "unknownnode", "matchlabelkeys", "extended", "noalloc", "initports", "dupes"]
-# not in "all": priority (check.sh runs it as a second pass), selector (running pods that match the Deployment's selector but not all of
+# not in "all": priority (check.sh runs it as a second pass), stream (deploy.yaml:
+# two or three Deployments in one stream, each with its own PriorityClass or none), selector (running pods that match the Deployment's selector but not all of
 # its template's labels), overcommit (running pods above allocatable), nohostlabel (nodes without
 # kubernetes.io/hostname: eruplan documents that it takes the node's name then)
 HOST = "kubernetes.io/hostname"
@@ -231,95 +232,109 @@ def gen(seed, feats):
                          "metadata": {"name": "gone%d" % j, "namespace": "default", "labels": dict(tlabels)},
                          "spec": {"nodeName": "gone-node", "containers": containers(0.3)}, "status": {"phase": "Running"}})
             running_web += 1
-    tspec = {"containers": containers(0.25)}
-    ic = init_containers()
-    if ic:
-        tspec["initContainers"] = ic
-    if f("nodeaffinity"):
-        if rng.random() < 0.2:
-            tspec["nodeSelector"] = {"disk": rng.choice(["ssd", "hdd"])}
-        na = {}
-        if rng.random() < 0.3:
-            terms = []
-            for _ in range(rng.randint(1, 2)):
-                exprs = []
-                for _ in range(rng.randint(1, 2)):
-                    op = rng.choice(["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"])
-                    if op in ("Gt", "Lt"):
-                        exprs.append({"key": "tier", "operator": op, "values": [str(rng.randint(1, 5))]})
-                    elif op in ("In", "NotIn"):
-                        key = rng.choice(["disk", ZONE])
-                        vals = ["ssd", "hdd"] if key == "disk" else ["zone-a", "zone-b", "zone-c"]
-                        exprs.append({"key": key, "operator": op, "values": rng.sample(vals, 1)})
-                    else:
-                        exprs.append({"key": rng.choice(["disk", "tier"]), "operator": op})
-                terms.append({"matchExpressions": exprs})
-            na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
-        if f("matchfields") and rng.random() < 0.15:
-            # the API allows exactly one value per matchFields requirement
-            terms = []
-            for v in rng.sample(node_list, rng.randint(1, min(3, len(node_list)))):
-                t = {"matchFields": [{"key": "metadata.name", "operator": rng.choice(["In", "In", "NotIn"]), "values": [v]}]}
-                if rng.random() < 0.3:
-                    t["matchExpressions"] = [{"key": "tier", "operator": "Exists"}]
-                terms.append(t)
-            na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
-        if rng.random() < 0.4:
-            prefs = []
-            for _ in range(rng.randint(1, 3)):
-                key = rng.choice(["disk", "tier", ZONE])
-                if key == "tier":
-                    e = {"key": key, "operator": rng.choice(["Gt", "Lt"]), "values": [str(rng.randint(1, 5))]}
-                elif key == "disk":
-                    e = {"key": key, "operator": "In", "values": [rng.choice(["ssd", "hdd"])]}
-                else:
-                    e = {"key": key, "operator": "In", "values": ["zone-" + rng.choice("abcd")]}
-                prefs.append({"weight": rng.randint(1, 100), "preference": {"matchExpressions": [e]}})
-            na["preferredDuringSchedulingIgnoredDuringExecution"] = prefs
-        if na:
-            tspec["affinity"] = {"nodeAffinity": na}
-    if f("taints") and rng.random() < 0.4:
-        tols = []
-        for _ in range(rng.randint(1, 2)):
-            c = rng.random()
-            if c < 0.3:
-                tols.append({"key": "dedicated", "operator": "Equal", "value": rng.choice(["gpu", "infra"]), "effect": "NoSchedule"})
-            elif c < 0.6:
-                tols.append({"key": "spot", "operator": "Exists"})
-            elif c < 0.7:
-                tols.append({"operator": "Exists"})
-            elif c < 0.85:
-                tols.append({"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"})
-            else:
-                tols.append({"key": "spot", "operator": "Equal", "value": "true", "effect": "PreferNoSchedule"})
-        tspec["tolerations"] = tols
-    if f("spread") and rng.random() < 0.5:
-        tscs = []
-        for key in rng.sample([ZONE, HOST], rng.randint(1, 2)):
-            c = {"maxSkew": rng.randint(1, 3), "topologyKey": key,
-                 "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"]),
-                 "labelSelector": {"matchLabels": {"app": "web"}}}
+    def deployment(app, tlabels, replicas_of):
+        tspec = {"containers": containers(0.25)}
+        ic = init_containers()
+        if ic:
+            tspec["initContainers"] = ic
+        if f("nodeaffinity"):
             if rng.random() < 0.2:
-                c["minDomains"] = rng.randint(1, 5)
-                c["whenUnsatisfiable"] = "DoNotSchedule"
-            if rng.random() < 0.15:
-                c["nodeAffinityPolicy"] = rng.choice(["Honor", "Ignore"])
-            if rng.random() < 0.15:
-                c["nodeTaintsPolicy"] = rng.choice(["Honor", "Ignore"])
-            if f("matchlabelkeys") and rng.random() < 0.2:
-                c["matchLabelKeys"] = ["tier"]
-            tscs.append(c)
-        tspec["topologySpreadConstraints"] = tscs
-    if f("podaffinity") and rng.random() < 0.5:
-        aff = pod_affinity(False)
-        if aff:
-            tspec.setdefault("affinity", {}).update(aff)
-    deploy = {"apiVersion": "apps/v1", "kind": "Deployment",
-              "metadata": {"name": "web", "namespace": "default"},
-              "spec": {"replicas": running_web + rng.randint(1, 30) if rng.random() < 0.97 else max(0, running_web - 1), "selector": {"matchLabels": {"app": "web"}},
-                       "template": {"metadata": {"labels": tlabels}, "spec": tspec}}}
+                tspec["nodeSelector"] = {"disk": rng.choice(["ssd", "hdd"])}
+            na = {}
+            if rng.random() < 0.3:
+                terms = []
+                for _ in range(rng.randint(1, 2)):
+                    exprs = []
+                    for _ in range(rng.randint(1, 2)):
+                        op = rng.choice(["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"])
+                        if op in ("Gt", "Lt"):
+                            exprs.append({"key": "tier", "operator": op, "values": [str(rng.randint(1, 5))]})
+                        elif op in ("In", "NotIn"):
+                            key = rng.choice(["disk", ZONE])
+                            vals = ["ssd", "hdd"] if key == "disk" else ["zone-a", "zone-b", "zone-c"]
+                            exprs.append({"key": key, "operator": op, "values": rng.sample(vals, 1)})
+                        else:
+                            exprs.append({"key": rng.choice(["disk", "tier"]), "operator": op})
+                    terms.append({"matchExpressions": exprs})
+                na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
+            if f("matchfields") and rng.random() < 0.15:
+                # the API allows exactly one value per matchFields requirement
+                terms = []
+                for v in rng.sample(node_list, rng.randint(1, min(3, len(node_list)))):
+                    t = {"matchFields": [{"key": "metadata.name", "operator": rng.choice(["In", "In", "NotIn"]), "values": [v]}]}
+                    if rng.random() < 0.3:
+                        t["matchExpressions"] = [{"key": "tier", "operator": "Exists"}]
+                    terms.append(t)
+                na["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
+            if rng.random() < 0.4:
+                prefs = []
+                for _ in range(rng.randint(1, 3)):
+                    key = rng.choice(["disk", "tier", ZONE])
+                    if key == "tier":
+                        e = {"key": key, "operator": rng.choice(["Gt", "Lt"]), "values": [str(rng.randint(1, 5))]}
+                    elif key == "disk":
+                        e = {"key": key, "operator": "In", "values": [rng.choice(["ssd", "hdd"])]}
+                    else:
+                        e = {"key": key, "operator": "In", "values": ["zone-" + rng.choice("abcd")]}
+                    prefs.append({"weight": rng.randint(1, 100), "preference": {"matchExpressions": [e]}})
+                na["preferredDuringSchedulingIgnoredDuringExecution"] = prefs
+            if na:
+                tspec["affinity"] = {"nodeAffinity": na}
+        if f("taints") and rng.random() < 0.4:
+            tols = []
+            for _ in range(rng.randint(1, 2)):
+                c = rng.random()
+                if c < 0.3:
+                    tols.append({"key": "dedicated", "operator": "Equal", "value": rng.choice(["gpu", "infra"]), "effect": "NoSchedule"})
+                elif c < 0.6:
+                    tols.append({"key": "spot", "operator": "Exists"})
+                elif c < 0.7:
+                    tols.append({"operator": "Exists"})
+                elif c < 0.85:
+                    tols.append({"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"})
+                else:
+                    tols.append({"key": "spot", "operator": "Equal", "value": "true", "effect": "PreferNoSchedule"})
+            tspec["tolerations"] = tols
+        if f("spread") and rng.random() < 0.5:
+            tscs = []
+            for key in rng.sample([ZONE, HOST], rng.randint(1, 2)):
+                c = {"maxSkew": rng.randint(1, 3), "topologyKey": key,
+                     "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"]),
+                     "labelSelector": {"matchLabels": {"app": app}}}
+                if rng.random() < 0.2:
+                    c["minDomains"] = rng.randint(1, 5)
+                    c["whenUnsatisfiable"] = "DoNotSchedule"
+                if rng.random() < 0.15:
+                    c["nodeAffinityPolicy"] = rng.choice(["Honor", "Ignore"])
+                if rng.random() < 0.15:
+                    c["nodeTaintsPolicy"] = rng.choice(["Honor", "Ignore"])
+                if f("matchlabelkeys") and rng.random() < 0.2:
+                    c["matchLabelKeys"] = ["tier"]
+                tscs.append(c)
+            tspec["topologySpreadConstraints"] = tscs
+        if f("podaffinity") and rng.random() < 0.5:
+            aff = pod_affinity(False)
+            if aff:
+                tspec.setdefault("affinity", {}).update(aff)
+        deploy = {"apiVersion": "apps/v1", "kind": "Deployment",
+                  "metadata": {"name": app, "namespace": "default"},
+                  "spec": {"replicas": replicas_of(), "selector": {"matchLabels": {"app": app}},
+                           "template": {"metadata": {"labels": tlabels}, "spec": tspec}}}
+        return deploy
+
+    deploy = deployment("web", tlabels, lambda: running_web + rng.randint(1, 30) if rng.random() < 0.97 else max(0, running_web - 1))
+    deploys = [deploy]
+    if f("stream"):
+        # one or two more Deployments of the apps running pods carry, drawn
+        # after the first so that its cluster and Deployment stay as without
+        for app in rng.sample(["db", "cache", "api"], rng.randint(1, 2)):
+            running = sum(1 for p in pods if p["metadata"]["namespace"] == "default"
+                          and p["metadata"]["labels"].get("app") == app
+                          and p["status"]["phase"] not in ("Succeeded", "Failed")
+                          and p["spec"]["nodeName"] != "gone-node")
+            deploys.append(deployment(app, {"app": app}, lambda: running + rng.randint(1, 12)))
     return ({"apiVersion": "v1", "kind": "List", "items": nodes},
-            {"apiVersion": "v1", "kind": "List", "items": pods}, deploy)
+            {"apiVersion": "v1", "kind": "List", "items": pods}, deploy if not f("stream") else deploys)
 
 
 def priorities(seed, pd, dd):
@@ -337,9 +352,43 @@ def priorities(seed, pd, dd):
          "metadata": {"name": "critical"}, "value": value}]}
 
 
+def stream_priorities(seed, pd, deploys):
+    """priorities() for the first Deployment, then a PriorityClass (or none)
+    for each other one: requests of a stream are planned by priority."""
+    first = priorities(seed, pd, deploys[0])
+    rng = random.Random(seed * 104729 + 3)
+    classes = {}
+    if first is not None:
+        classes["critical"] = first["items"][0]["value"]
+    for d in deploys[1:]:
+        if rng.random() < 0.3:
+            continue
+        value = rng.choice([10, 100, 1000, 5000, 100000])
+        name = "prio-%d" % value
+        classes[name] = value
+        d["spec"]["template"].setdefault("spec", {})["priorityClassName"] = name
+    if not classes:
+        return None
+    return {"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+         "metadata": {"name": k}, "value": v} for k, v in sorted(classes.items())]}
+
+
 def write(seed, out, feats):
     os.makedirs(out, exist_ok=True)
     nd, pd, dd = gen(seed, feats)
+    if "stream" in feats:
+        # deploy.yaml: a stream of several documents (JSON is YAML)
+        pc = stream_priorities(seed, pd, dd) if "priority" in feats else None
+        if pc is not None:
+            with open(os.path.join(out, "priorityclasses.json"), "w") as fh:
+                json.dump(pc, fh, indent=1)
+        with open(os.path.join(out, "deploy.yaml"), "w") as fh:
+            fh.write("\n---\n".join(json.dumps(x) for x in dd) + "\n")
+        for fn, d in (("nodes.json", nd), ("pods.json", pd)):
+            with open(os.path.join(out, fn), "w") as fh:
+                json.dump(d, fh, indent=1)
+        return
     if "priority" in feats:
         pc = priorities(seed, pd, dd)
         if pc is not None:

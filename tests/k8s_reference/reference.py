@@ -822,6 +822,16 @@ class Scheduler:
             chosen, hist = self.preempt(pod, [n for n in self.nodes if n.name in statuses and not unres[n.name]])
             if chosen is not None:
                 n, victims = chosen
+                if getattr(self, "act", False):
+                    # plan --preempt: kube-scheduler deletes the victims and
+                    # nominates the node; the pod's next cycle finds the
+                    # nominated node feasible and binds it there
+                    # (schedule_one.go findNodesThatFitPod evaluates the
+                    # nominated node first). A dry run places it at once.
+                    for v in victims:
+                        n.remove(v)
+                    self.last_preemption = (n, victims)
+                    return n, None, None
                 self.preempt_line = "--preempt would place it on %s by evicting %d pod%s" % (
                     n.name, len(victims), "" if len(victims) == 1 else "s")
                 return None, msg, None
@@ -894,16 +904,44 @@ def items(doc):
     return [doc]
 
 
-def run(nodes_doc, pods_doc, deploy, replicas=None, count=None, priority=0):
+def run(nodes_doc, pods_doc, deploy, replicas=None, count=None, priority=0, preempt=False):
+    """One Deployment: its replicas' nodes, the failing replica's message, the
+    first replica's scores; with preempt (plan --preempt) each replica that
+    fits nowhere preempts as DefaultPreemption picks and is placed there."""
+    r = run_stream(nodes_doc, pods_doc, [deploy], [priority], preempt=preempt, replicas=replicas, count=count)
+    out = r["requests"][0]
+    out["scores"] = r["first_scores"]
+    out["preempt_line"] = r["preempt_line"]
+    return out
+
+
+def run_stream(nodes_doc, pods_doc, deploys, priorities, preempt=False, replicas=None, count=None):
+    """Several Deployments applied together (eruplan plan -r STREAM).
+
+    Kubernetes' scheduling queue pops the highest priority first, and pods of
+    equal priority by their queue time (queuesort PrioritySort); a stream's
+    requests are created in file order. Each replica is one scheduling cycle
+    against the cluster as the earlier cycles left it: replicas bound by
+    earlier requests are pods every filter and score sees, victims evicted by
+    earlier preemptions are gone. Replicas to place: spec.replicas minus the
+    running pods of --pods the Deployment's selector matches (counted before
+    any planning). eruplan plans a request all or nothing: when one replica
+    cannot be placed, the request is rejected and its replicas and evictions
+    are undone before the next request.
+    Returns {"requests": [per Deployment, file order], "first_scores", "preempt_line"}.
+    """
     nodes = [Node(o) for o in items(nodes_doc)]
     nodes.sort(key=lambda n: n.name.encode())
     by = {n.name: n for n in nodes}
-    ns = (deploy.get("metadata") or {}).get("namespace") or "default"
-    spec = deploy.get("spec") or {}
-    tmpl = spec.get("template") or {}
-    tlabels = ((tmpl.get("metadata") or {}).get("labels")) or {}
-    sel = label_selector(spec["selector"]) if spec.get("selector") else set_selector(tlabels)
-    running = 0
+    reqs = []
+    for d in deploys:
+        ns = (d.get("metadata") or {}).get("namespace") or "default"
+        spec = d.get("spec") or {}
+        tmpl = spec.get("template") or {}
+        tlabels = ((tmpl.get("metadata") or {}).get("labels")) or {}
+        sel = label_selector(spec["selector"]) if spec.get("selector") else set_selector(tlabels)
+        reqs.append({"name": (d.get("metadata") or {}).get("name"), "ns": ns, "tmpl": tmpl,
+                     "tlabels": tlabels, "sel": sel, "running": 0})
     seen = set()
     for o in items(pods_doc):
         p = Pod(o)
@@ -912,31 +950,55 @@ def run(nodes_doc, pods_doc, deploy, replicas=None, count=None, priority=0):
         seen.add((p.ns, p.name))
         if not p.node_name or p.phase in ("Succeeded", "Failed"):
             continue
-        if p.ns == ns and sel.matches(p.labels):
-            running += 1
+        for r in reqs:
+            if p.ns == r["ns"] and r["sel"].matches(p.labels):
+                r["running"] += 1
         if p.node_name in by:
             by[p.node_name].add(p)
-    want = spec.get("replicas", 1) if replicas is None else replicas
-    new = want - running if count is None else count
-    new = max(new, 0)
-    sched = Scheduler(nodes, sel)
-    placements = []
-    err = None
+    sched = Scheduler(nodes, None)
+    sched.act = preempt
     first_scores = None
-    for i in range(new):
-        pod = Pod({"metadata": {"name": "new-%d" % i, "namespace": ns, "labels": tlabels},
-                   "spec": tmpl.get("spec") or {}}, ns)
-        pod.priority = priority
-        node, msg, scores = sched.schedule_one(pod)
-        if i == 0:
-            first_scores = scores
-        if node is None:
-            err = msg
-            break
-        placements.append(node.name)
-        pod.node_name = node.name
-        node.add(pod)
-    return {"new": new, "placements": placements, "error": err, "scores": first_scores,
+    results = [None] * len(deploys)
+    order = sorted(range(len(deploys)), key=lambda i: (-priorities[i], i))
+    for i in order:
+        r = reqs[i]
+        spec = deploys[i].get("spec") or {}
+        want = spec.get("replicas", 1) if replicas is None else replicas
+        new = want - r["running"] if count is None else count
+        new = max(new, 0)
+        res = {"name": r["name"], "new": new, "placements": [], "preemptions": [], "error": None,
+               "status": "satisfied" if new == 0 else "placed"}
+        results[i] = res
+        sched.default_spread_selector = r["sel"]
+        added = []
+        evicted = []
+        for k in range(new):
+            pod = Pod({"metadata": {"name": "%s-new-%d" % (r["name"], k), "namespace": r["ns"],
+                                    "labels": r["tlabels"]}, "spec": r["tmpl"].get("spec") or {}}, r["ns"])
+            pod.priority = priorities[i]
+            sched.last_preemption = None
+            node, msg, scores = sched.schedule_one(pod)
+            if k == 0 and first_scores is None and i == order[0]:
+                first_scores = scores
+            if node is None:
+                res["error"] = msg
+                break
+            if sched.last_preemption is not None:
+                n, victims = sched.last_preemption
+                evicted += [(n, v) for v in victims]
+                res["preemptions"].append({"instance": k + 1, "node": n.name,
+                                           "victims": ["%s/%s" % (v.ns, v.name) for v in victims]})
+            res["placements"].append(node.name)
+            pod.node_name = node.name
+            node.add(pod)
+            added.append((node, pod))
+        if res["error"] is not None:
+            res["status"] = "rejected"
+            for n, p in added:
+                n.remove(p)
+            for n, p in evicted:
+                n.add(p)
+    return {"requests": results, "first_scores": first_scores,
             "preempt_line": getattr(sched, "preempt_line", None)}
 
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "json_reader.h"
+#include "json_scan.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
 #include "priority_classes.h"
@@ -35,10 +36,10 @@ std::string pod_app(const Doc& doc, ValueId labels, const KubernetesOptions& opt
       const std::string_view value = text_of(doc, doc.member(labels, i));
       if (value.empty()) continue;
       if (!options.app_label.empty()) {
-        if (key == options.app_label) return std::string(value);
-      } else if (key == "app.kubernetes.io/name") {
+        if (same_text(key, options.app_label)) return std::string(value);
+      } else if (same_text(key, "app.kubernetes.io/name")) {
         by_name = value;
-      } else if (key == "app") {
+      } else if (same_text(key, "app")) {
         by_app = value;
       }
     }
@@ -58,7 +59,123 @@ struct SeenPod {
   const std::string* file;  // the Source's name, alive for the whole load
   std::uint32_t index;      // in its items
 };
-using SeenPods = std::unordered_map<std::string, SeenPod>;
+
+// Pods already read (namespace/name -> where), across --pods files: one
+// flat table probed linearly and the keys side by side in one string, so
+// that 150,000 pods cost a few large allocations rather than two small ones
+// each (a std::unordered_map<std::string, ...>: its allocations and, at the
+// end, its frees were a tenth of reading a large pod list).
+class SeenPods {
+ public:
+  // The pod first seen under `key` and that key; when there is none, records
+  // `pod` under it and returns nullptr.
+  const std::pair<std::string_view, SeenPod>* add(std::string_view key, SeenPod pod) {
+    const std::size_t hash = std::hash<std::string_view>{}(key);
+    std::size_t at = hash & mask_;
+    for (; !slots_.empty() && slots_[at] != 0; at = (at + 1) & mask_) {
+      const Entry& e = entries_[slots_[at] - 1];
+      if (e.hash == hash && this->key(e) == key) {
+        found_ = {this->key(e), e.pod};
+        return &found_;
+      }
+    }
+    entries_.push_back({hash, keys_.size(), key.size(), pod});
+    keys_ += key;
+    if (2 * entries_.size() > slots_.size())
+      rehash();
+    else
+      slots_[at] = static_cast<std::uint32_t>(entries_.size());
+    return nullptr;
+  }
+
+  // Forgets the pods of `file`.
+  void erase_file(const std::string* file) {
+    std::erase_if(entries_, [file](const Entry& e) { return e.pod.file == file; });
+    rehash();
+  }
+
+ private:
+  struct Entry {
+    std::size_t hash;
+    std::size_t start, length;  // of the key in keys_
+    SeenPod pod;
+  };
+  std::string_view key(const Entry& e) const {
+    return std::string_view(keys_).substr(e.start, e.length);
+  }
+  void rehash() {
+    std::size_t capacity = 1024;
+    while (capacity < 2 * entries_.size()) capacity *= 2;
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      std::size_t at = entries_[i].hash & mask_;
+      while (slots_[at] != 0) at = (at + 1) & mask_;
+      slots_[at] = static_cast<std::uint32_t>(i + 1);
+    }
+  }
+
+  std::vector<std::uint32_t> slots_;  // 1 + index into entries_, or 0
+  std::size_t mask_ = 0;
+  std::vector<Entry> entries_;
+  std::string keys_;
+  std::pair<std::string_view, SeenPod> found_;
+};
+
+// Node name -> index into the inventory's nodes, looked up once per pod:
+// one flat table probed linearly (the name's hash and index per slot) and
+// the names side by side in one string. A std::unordered_map over views of
+// each Node's name went through three scattered pointers per lookup and
+// showed at 6% of reading 150,000 pods. The first of equal names wins.
+class NodeIndex {
+ public:
+  explicit NodeIndex(const std::vector<Node>& nodes) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * nodes.size()) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    starts_.reserve(nodes.size() + 1);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string& name = nodes[i].name;
+      starts_.push_back(names_.size());
+      names_ += name;
+      const std::size_t hash = std::hash<std::string_view>{}(name);
+      std::size_t at = hash & mask_;
+      for (; slots_[at].index != kEmpty; at = (at + 1) & mask_)
+        if (slots_[at].hash == static_cast<std::uint32_t>(hash) &&
+            this->name(slots_[at].index) == name)
+          break;
+      if (slots_[at].index == kEmpty)
+        slots_[at] = {static_cast<std::uint32_t>(hash), static_cast<std::uint32_t>(i)};
+    }
+    starts_.push_back(names_.size());
+  }
+
+  // The index of the node named `name`, or nullopt.
+  std::optional<std::size_t> find(std::string_view name) const {
+    const std::size_t hash = std::hash<std::string_view>{}(name);
+    for (std::size_t at = hash & mask_; slots_[at].index != kEmpty; at = (at + 1) & mask_)
+      if (slots_[at].hash == static_cast<std::uint32_t>(hash) &&
+          this->name(slots_[at].index) == name)
+        return slots_[at].index;
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  struct Slot {
+    std::uint32_t hash = 0;  // the low half of the name's
+    std::uint32_t index = kEmpty;
+  };
+  std::string_view name(std::uint32_t i) const {
+    return std::string_view(names_).substr(starts_[i], starts_[i + 1] - starts_[i]);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::string names_;
+  std::vector<std::size_t> starts_;  // of each node's name in names_, then the end
+};
 
 // The pods of one --pods file, one item at a time: the items of the whole
 // document (YAML, or JSON that the streamed reading gave up on), or items
@@ -82,11 +199,9 @@ class PodListRead {
         file_(file),
         options_(options),
         census_(census),
-        seen_pods_(seen_pods) {
+        seen_pods_(seen_pods),
+        node_index_(inventory_.nodes) {
     diags_.set_strict(strict);
-    node_index_.reserve(inventory_.nodes.size());
-    for (std::size_t i = 0; i < inventory_.nodes.size(); ++i)
-      node_index_.emplace(inventory_.nodes[i].name, i);
     if (census_) census_sizes_ = {census_->succeeded.size(), census_->elsewhere.size()};
     before_.reserve(inventory_.nodes.size());
     for (const Node& n : inventory_.nodes) {
@@ -116,8 +231,7 @@ class PodListRead {
       census_->succeeded.resize(census_sizes_.first);
       census_->elsewhere.resize(census_sizes_.second);
     }
-    if (seen_pods_)
-      std::erase_if(*seen_pods_, [this](const auto& e) { return e.second.file == file_; });
+    if (seen_pods_) seen_pods_->erase_file(file_);
   }
 
   // Hands the diagnostics to `diags` and completes the inventory: the
@@ -147,7 +261,7 @@ class PodListRead {
   PodCensus* census_;
   SeenPods* seen_pods_;
   Diagnostics diags_;
-  std::unordered_map<std::string_view, std::size_t> node_index_;
+  NodeIndex node_index_;
   // Each pod's node and app (node << 32 | app id), counted into
   // Node::instances at the end: a few hundred apps over thousands of nodes
   // made a map per node cost a tenth of reading 150,000 pods.
@@ -161,19 +275,21 @@ class PodListRead {
   std::vector<RunningPod> running_;                   // Inventory::pods (SPEC §17)
   std::pair<std::size_t, std::size_t> census_sizes_;  // succeeded, elsewhere
   std::vector<Usage> before_;
+  std::string key_;  // namespace/name of the pod being read
 };
 
 void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i) {
   // As wrong_kind_note counts them, over every item.
   if (doc[item].kind == ValueKind::Object)
     for (std::uint32_t j = 0; j < doc.size(item); ++j)
-      if (doc.text(doc.key(item, j)) == kKindField && text_of(doc, doc.member(item, j)) != "Pod")
+      if (same_text(doc.text(doc.key(item, j)), kKindField) &&
+          !same_text(text_of(doc, doc.member(item, j)), "Pod"))
         ++not_pods_;
   const FieldPath root, items_path = root.child("items"), at = items_path.at(i);
   std::array<ValueId, kKubePodFields.size()> object;
   if (!pick(r, at, item, kKubePodFields, object.data())) return;
   const ValueId kind = object[kube_pod_field::kKind], spec = object[kube_pod_field::kSpec];
-  if (kind != kNoValue && text_of(doc, kind) != "Pod") {
+  if (kind != kNoValue && !same_text(text_of(doc, kind), "Pod")) {
     if (wrong_kind_++ == 0) {
       const std::size_t before = diags_.items().size();
       // The count of the others is known at the end (finish).
@@ -203,20 +319,21 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     std::sort(p.labels.begin(), p.labels.end());
     return p;
   };
-  if (text_of(doc, phase) == "Succeeded") {
+  if (same_text(text_of(doc, phase), "Succeeded")) {
     if (census_) census_->succeeded.push_back(seen());
     return;  // finished pods hold no resources
   }
-  if (text_of(doc, phase) == "Failed") return;
+  if (same_text(text_of(doc, phase), "Failed")) return;
   if (seen_pods_ && name != kNoValue) {
-    std::string key = (ns != kNoValue ? std::string(text_of(doc, ns)) : "default") + "/" +
-                      std::string(text_of(doc, name));
-    auto [it, fresh] = seen_pods_->try_emplace(std::move(key), SeenPod{file_, i});
-    if (!fresh) {
+    key_.assign(ns != kNoValue ? text_of(doc, ns) : std::string_view("default"));
+    key_ += '/';
+    key_ += text_of(doc, name);
+    if (const auto* first = seen_pods_->add(key_, SeenPod{file_, i})) {
       r.warning(meta_path.child("name"), name,
-                "pod " + it->first + " appears twice: first in " + *it->second.file + " at items[" +
-                    std::to_string(it->second.index) + "], again here (" + pods_.name + " items[" +
-                    std::to_string(i) + "]); counted once");
+                "pod " + std::string(first->first) + " appears twice: first in " +
+                    *first->second.file + " at items[" + std::to_string(first->second.index) +
+                    "], again here (" + pods_.name + " items[" + std::to_string(i) +
+                    "]); counted once");
       return;
     }
   }
@@ -231,8 +348,8 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   if (node_name == kNoValue || text_of(doc, node_name).empty()) return;  // not bound yet
   const PodRequest req = pod_request(r, spec_path, spec);
   if (!nodes_) return;
-  const auto found = node_index_.find(doc.text(node_name));
-  if (found == node_index_.end()) {
+  const std::optional<std::size_t> found = node_index_.find(doc.text(node_name));
+  if (!found) {
     const std::string_view key = doc.text(node_name);
     auto u = std::find_if(unknown_.begin(), unknown_.end(),
                           [&](const auto& e) { return e.first == key; });
@@ -245,7 +362,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     if (census_) census_->elsewhere.push_back(seen());
     return;
   }
-  Node& node = inventory_.nodes[found->second];
+  Node& node = inventory_.nodes[*found];
   node.cpu_used = saturating_add(node.cpu_used, req.cpu);
   node.memory_used = saturating_add(node.memory_used, req.memory);
   node.storage_used = saturating_add(node.storage_used, req.storage);
@@ -259,7 +376,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   std::string app = pod_app(doc, labels, options_, text_of(doc, name));
   if (!options_.pods_as_workloads) {
     RunningPod pod;
-    pod.node = static_cast<std::uint32_t>(found->second);
+    pod.node = static_cast<std::uint32_t>(*found);
     pod.ns = ns != kNoValue ? std::string(text_of(doc, ns)) : "default";
     pod.name = std::string(text_of(doc, name));
     if (labels != kNoValue) {
@@ -289,13 +406,19 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     pod.nonzero_memory = req.nonzero_memory;
     pod.start_time = std::string(text_of(doc, status[kube_pod_status_field::kStartTime]));
     pod.app = app;
-    // Affinity, spread and ports, kept only when the pod has any.
-    auto scheduling = std::make_shared<PodScheduling>();
-    scheduling->ns = pod.ns;
-    scheduling->name = pod.name;
-    scheduling->labels = pod.labels;
-    if (read_pod_scheduling(r, spec_path, spec, *scheduling))
-      pod.scheduling = std::move(scheduling);
+    // Affinity, spread and ports, kept only when the pod has any (most
+    // have none: the pod's labels are lent to the reading, and copied with
+    // its names only for a pod that keeps them).
+    PodScheduling scheduling;
+    scheduling.labels = std::move(pod.labels);
+    const bool any = read_pod_scheduling(r, spec_path, spec, scheduling);
+    pod.labels = std::move(scheduling.labels);
+    if (any) {
+      scheduling.ns = pod.ns;
+      scheduling.name = pod.name;
+      scheduling.labels = pod.labels;
+      pod.scheduling = std::make_shared<PodScheduling>(std::move(scheduling));
+    }
     running_.push_back(std::move(pod));
   }
   if (options_.pods_as_workloads) {
@@ -310,7 +433,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   const auto [id, fresh] =
       app_ids_.try_emplace(std::move(app), static_cast<std::uint32_t>(app_names_.size()));
   if (fresh) app_names_.push_back(&id->first);
-  placed_.push_back(static_cast<std::uint64_t>(found->second) << 32 | id->second);
+  placed_.push_back(static_cast<std::uint64_t>(*found) << 32 | id->second);
 }
 
 void PodListRead::finish(Diagnostics& diags, bool quiet) {
@@ -401,20 +524,6 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
 // and checked as the whole-document reader checks them. Anything out of the
 // ordinary (malformed JSON anywhere, a NUL, an odd root) gives up: PodListRead undoes what was read
 // and the whole file is read again as a document, which reports it as always.
-
-// The newlines in [p, e): 16 byte counters at a time, which compilers turn
-// into vector compares (std::count widens every byte to 64 bits, which
-// showed at 10% of reading a 675 MB pod list).
-std::size_t count_newlines(const char* p, const char* e) {
-  std::size_t n = 0;
-  while (e - p >= 64 * 16) {
-    std::uint8_t acc[16] = {};
-    for (int j = 0; j < 64; ++j, p += 16)
-      for (int k = 0; k < 16; ++k) acc[k] = static_cast<std::uint8_t>(acc[k] + (p[k] == '\n'));
-    for (const std::uint8_t a : acc) n += a;
-  }
-  return n + static_cast<std::size_t>(std::count(p, e, '\n'));
-}
 
 // The part of the file being read, with the line and column of a position
 // in it kept up to date as reading moves on.
@@ -589,14 +698,16 @@ class PodQueue {
   }
 
   // The reading thread: a copy of the item, the Doc then viewing the copy.
-  void push(const Doc& doc, std::uint32_t index, std::string_view text) {
+  // `doc` is swapped with the slot's (no copy of the tree); the parser
+  // empties it before the next item, keeping its memory.
+  void push(Doc& doc, std::uint32_t index, std::string_view text) {
     if (fill_ == 0) {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [this] { return produced_ - consumed_ < kDepth; });
     }
     Slot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
     s.text.assign(text);
-    s.doc = doc;
+    std::swap(s.doc, doc);
     s.doc.set_source(s.text);
     s.index = index;
     if (++fill_ == kBatch) publish();

@@ -177,6 +177,90 @@ class NodeIndex {
   std::vector<std::size_t> starts_;  // of each node's name in names_, then the end
 };
 
+// One parsed item on its way to the thread that reads the pods (PodQueue).
+struct PodSlot {
+  Doc doc{std::string_view()};
+  std::string text;  // the item's, which doc views
+  std::uint32_t index = 0;
+  std::unique_ptr<Reader> reader;  // over `doc`
+};
+
+// The memory a pod list is read through, kept from one --pods file to the
+// next: the window onto the file, the parsing thread's Doc, the queue's
+// slots. Each file starting over with empty ones (the slots' trees and
+// texts grown again a push_back at a time, a fresh 1 MiB window) was most
+// of what made 40 per-namespace files slower than one file of the same pods.
+struct PodBuffers {
+  std::unique_ptr<char[]> window = std::make_unique<char[]>(1);
+  std::size_t window_capacity = 1;
+  Doc doc{std::string_view()};
+  std::vector<PodSlot> slots;
+};
+
+// What the --pods files of one load share: the node index, the pods seen
+// (for duplicates, when tracked), and what is added to the inventory once
+// at the end: the running pods, and each pod's node and app counted into
+// Node::instances. Merging the instances once rather than after each file
+// (sorting, then a lower_bound into every touched node's list) made 40
+// per-namespace files cost 15% more than one file of the same pods.
+class PodLoad {
+ public:
+  PodLoad(const Inventory* nodes, bool track_seen)
+      : node_index(nodes ? nodes->nodes : kNoNodes), track_seen_(track_seen) {}
+
+  SeenPods* seen() { return track_seen_ ? &seen_ : nullptr; }
+
+  // The app's id in app_names.
+  std::uint32_t app_id(std::string app) {
+    const auto [id, fresh] =
+        app_ids_.try_emplace(std::move(app), static_cast<std::uint32_t>(app_names_.size()));
+    if (fresh) app_names_.push_back(&id->first);
+    return id->second;
+  }
+
+  // Hands the running pods and the instances to `inventory`.
+  void finish(Inventory& inventory) {
+    if (!running.empty()) {
+      std::vector<RunningPod>& all = inventory.pods.get();
+      if (all.empty())
+        all = std::move(running);
+      else
+        all.insert(all.end(), std::make_move_iterator(running.begin()),
+                   std::make_move_iterator(running.end()));
+      running.clear();
+    }
+    std::sort(placed.begin(), placed.end());
+    for (std::size_t run = 0, next = 0; run < placed.size(); run = next) {
+      while (next < placed.size() && placed[next] == placed[run]) ++next;
+      Node& node = inventory.nodes[placed[run] >> 32];
+      const std::string& app = *app_names_[placed[run] & UINT32_MAX];
+      const auto count = static_cast<std::int64_t>(next - run);
+      auto it = std::lower_bound(node.instances.begin(), node.instances.end(), app,
+                                 [](const auto& e, const std::string& k) { return e.first < k; });
+      if (it != node.instances.end() && it->first == app)
+        it->second = saturating_add(it->second, count);
+      else
+        node.instances.insert(it, {app, count});
+    }
+    placed.clear();
+  }
+
+  const NodeIndex node_index;
+  PodBuffers buffers;
+  std::vector<RunningPod> running;  // Inventory::pods (SPEC §17), in file and item order
+  // Each pod's node and app (node << 32 | app id), counted into
+  // Node::instances at the end: a few hundred apps over thousands of nodes
+  // made a map per node cost a tenth of reading 150,000 pods.
+  std::vector<std::uint64_t> placed;
+
+ private:
+  static inline const std::vector<Node> kNoNodes;
+  bool track_seen_;
+  SeenPods seen_;
+  std::unordered_map<std::string, std::uint32_t> app_ids_;
+  std::vector<const std::string*> app_names_;  // by id, in app_ids_
+};
+
 // The pods of one --pods file, one item at a time: the items of the whole
 // document (YAML, or JSON that the streamed reading gave up on), or items
 // parsed one by one from a JSON pod list read a piece at a time
@@ -192,15 +276,18 @@ class PodListRead {
  public:
   // `file`: the name pods seen are recorded under (alive for the whole load).
   PodListRead(Inventory* nodes, const Source& pods, const std::string* file,
-              const KubernetesOptions& options, bool strict, PodCensus* census, SeenPods* seen_pods)
+              const KubernetesOptions& options, bool strict, PodCensus* census, PodLoad& load)
       : inventory_(nodes ? *nodes : none_),
         nodes_(nodes),
         pods_(pods),
         file_(file),
         options_(options),
         census_(census),
-        seen_pods_(seen_pods),
-        node_index_(inventory_.nodes) {
+        seen_pods_(load.seen()),
+        load_(load),
+        node_index_(load.node_index),
+        running_mark_(load.running.size()),
+        placed_mark_(load.placed.size()) {
     diags_.set_strict(strict);
     if (census_) census_sizes_ = {census_->succeeded.size(), census_->elsewhere.size()};
     before_.reserve(inventory_.nodes.size());
@@ -232,6 +319,9 @@ class PodListRead {
       census_->elsewhere.resize(census_sizes_.second);
     }
     if (seen_pods_) seen_pods_->erase_file(file_);
+    load_.running.erase(load_.running.begin() + static_cast<std::ptrdiff_t>(running_mark_),
+                        load_.running.end());
+    load_.placed.resize(placed_mark_);
   }
 
   // Hands the diagnostics to `diags` and completes the inventory: the
@@ -261,18 +351,13 @@ class PodListRead {
   PodCensus* census_;
   SeenPods* seen_pods_;
   Diagnostics diags_;
-  NodeIndex node_index_;
-  // Each pod's node and app (node << 32 | app id), counted into
-  // Node::instances at the end: a few hundred apps over thousands of nodes
-  // made a map per node cost a tenth of reading 150,000 pods.
-  std::unordered_map<std::string, std::uint32_t> app_ids_;
-  std::vector<const std::string*> app_names_;  // by id, in app_ids_
-  std::vector<std::uint64_t> placed_;
+  PodLoad& load_;
+  const NodeIndex& node_index_;
+  std::size_t running_mark_, placed_mark_;  // where this file's entries start in load_'s
   std::vector<std::pair<std::string, Unknown>> unknown_;  // in order first seen
   std::size_t wrong_kind_ = 0;
   std::size_t not_pods_ = 0;                          // items whose kind is not Pod
   std::optional<std::size_t> wrong_kind_diag_;        // in diags_
-  std::vector<RunningPod> running_;                   // Inventory::pods (SPEC §17)
   std::pair<std::size_t, std::size_t> census_sizes_;  // succeeded, elsewhere
   std::vector<Usage> before_;
   std::string key_;  // namespace/name of the pod being read
@@ -419,7 +504,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
       scheduling.labels = pod.labels;
       pod.scheduling = std::make_shared<PodScheduling>(std::move(scheduling));
     }
-    running_.push_back(std::move(pod));
+    load_.running.push_back(std::move(pod));
   }
   if (options_.pods_as_workloads) {
     Workload w;
@@ -430,10 +515,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     w.cpu_fit = true;
     node.workloads.push_back(std::move(w));
   }
-  const auto [id, fresh] =
-      app_ids_.try_emplace(std::move(app), static_cast<std::uint32_t>(app_names_.size()));
-  if (fresh) app_names_.push_back(&id->first);
-  placed_.push_back(static_cast<std::uint64_t>(*found) << 32 | id->second);
+  load_.placed.push_back(static_cast<std::uint64_t>(*found) << 32 | load_.app_id(std::move(app)));
 }
 
 void PodListRead::finish(Diagnostics& diags, bool quiet) {
@@ -450,30 +532,10 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
                          ", which is not in the node list, ignored (first: " + u.first_pod + ")");
   diags.append(diags_);
 
-  if (!running_.empty()) {
-    std::vector<RunningPod>& all = inventory_.pods.get();
-    if (all.empty())
-      all = std::move(running_);
-    else
-      all.insert(all.end(), std::make_move_iterator(running_.begin()),
-                 std::make_move_iterator(running_.end()));
-  }
-  // Merge the instances, and keep usage within what the node has: pods that
-  // ask for more than the allocatable (static pods, a shrunk node) leave it
-  // full, with a warning. usage.cpu may exceed the CPU (SPEC §8.1).
-  std::sort(placed_.begin(), placed_.end());
-  for (std::size_t run = 0, next = 0; run < placed_.size(); run = next) {
-    while (next < placed_.size() && placed_[next] == placed_[run]) ++next;
-    Node& node = inventory_.nodes[placed_[run] >> 32];
-    const std::string& app = *app_names_[placed_[run] & UINT32_MAX];
-    const auto count = static_cast<std::int64_t>(next - run);
-    auto it = std::lower_bound(node.instances.begin(), node.instances.end(), app,
-                               [](const auto& e, const std::string& k) { return e.first < k; });
-    if (it != node.instances.end() && it->first == app)
-      it->second = saturating_add(it->second, count);
-    else
-      node.instances.insert(it, {app, count});
-  }
+  // Keep usage within what the node has: pods that ask for more than the
+  // allocatable (static pods, a shrunk node) leave it full, with a warning.
+  // usage.cpu may exceed the CPU (SPEC §8.1). The running pods and the
+  // instances are handed over once, at the end of the load (PodLoad).
   for (std::size_t i = 0; i < inventory_.nodes.size(); ++i) {
     Node& node = inventory_.nodes[i];
     auto clamp = [&](std::int64_t& used, std::int64_t total, const std::string& what) {
@@ -494,11 +556,11 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
 // `file`: the name pods seen are recorded under (alive for the whole load).
 bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* file,
                      const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
-                     SeenPods* seen_pods) {
+                     PodLoad& load) {
   const std::size_t errors_before = diags.error_count();
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
-  PodListRead list(nodes, pods, file, options, diags.strict(), census, seen_pods);
+  PodListRead list(nodes, pods, file, options, diags.strict(), census, load);
   Reader r(*doc, pods.name, list.diags());
   const ValueId items =
       r.is_object(FieldPath{}, doc->root()) ? list_items(r, doc->root(), "pods") : kNoValue;
@@ -529,7 +591,12 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
 // in it kept up to date as reading moves on.
 class PodWindow {
  public:
-  PodWindow(ByteStream& in, std::size_t chunk) : in_(in), chunk_(std::max<std::size_t>(chunk, 1)) {}
+  // `buffers`: the window's memory, kept from file to file.
+  PodWindow(ByteStream& in, std::size_t chunk, PodBuffers& buffers)
+      : in_(in),
+        chunk_(std::max<std::size_t>(chunk, 1)),
+        data_(buffers.window),
+        capacity_(buffers.window_capacity) {}
 
   bool bad() const { return bad_; }
   std::string_view rest() const { return {data_.get() + pos_, size_ - pos_}; }
@@ -611,20 +678,22 @@ class PodWindow {
 
   ByteStream& in_;
   const std::size_t chunk_;
-  std::unique_ptr<char[]> data_ = std::make_unique<char[]>(1);
-  std::size_t capacity_ = 1, size_ = 0, pos_ = 0;
+  std::unique_ptr<char[]>& data_;
+  std::size_t& capacity_;
+  std::size_t size_ = 0, pos_ = 0;
   std::size_t lc_at_ = 0;  // the position whose line and column these are
   std::uint32_t line_ = 1, col_ = 1;
   bool eof_ = false, bad_ = false;
 };
 
-// Follows the pod list in `in`, parsing each item into `doc` and handing
-// it to `sink(index, text)` (`text`: the item's, which `doc` views until the
-// next item); false when it gave up.
+// Follows the pod list in `in`, parsing each item into `buffers.doc` and
+// handing it to `sink(index, text)` (`text`: the item's, which the doc views
+// until the next item); false when it gave up.
 template <class Sink>
-bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool strict, Doc& doc,
-               Sink&& sink) {
-  PodWindow w(in, chunk_bytes);
+bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool strict,
+               PodBuffers& buffers, Sink&& sink) {
+  PodWindow w(in, chunk_bytes, buffers);
+  Doc& doc = buffers.doc;
   w.need(3);
   if (w.rest().starts_with("\xEF\xBB\xBF")) w.skip(3);
   if (w.peek() != '{') return false;
@@ -693,8 +762,11 @@ class PodQueue {
  public:
   static constexpr std::size_t kBatch = 64, kDepth = 4;
 
-  PodQueue(const std::string& file, Diagnostics& diags) : slots_(kBatch * kDepth) {
-    for (Slot& s : slots_) s.reader = std::make_unique<Reader>(s.doc, file, diags);
+  // `slots`: kept from file to file (PodBuffers); their readers are this file's.
+  PodQueue(std::vector<PodSlot>& slots, const std::string& file, Diagnostics& diags)
+      : slots_(slots) {
+    slots_.resize(kBatch * kDepth);
+    for (PodSlot& s : slots_) s.reader = std::make_unique<Reader>(s.doc, file, diags);
   }
 
   // The reading thread: a copy of the item, the Doc then viewing the copy.
@@ -705,7 +777,7 @@ class PodQueue {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [this] { return produced_ - consumed_ < kDepth; });
     }
-    Slot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
+    PodSlot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
     s.text.assign(text);
     std::swap(s.doc, doc);
     s.doc.set_source(s.text);
@@ -731,7 +803,7 @@ class PodQueue {
         count = counts_[consumed_ % kDepth];
       }
       for (std::size_t k = 0; k < count; ++k) {
-        Slot& s = slots_[(consumed_ % kDepth) * kBatch + k];
+        PodSlot& s = slots_[(consumed_ % kDepth) * kBatch + k];
         s.reader->restart();
         fn(*s.reader, s.doc, s.index);
       }
@@ -751,13 +823,7 @@ class PodQueue {
     changed_.notify_all();
   }
 
-  struct Slot {
-    Doc doc{std::string_view()};
-    std::string text;
-    std::uint32_t index = 0;
-    std::unique_ptr<Reader> reader;  // over `doc`
-  };
-  std::vector<Slot> slots_;  // kDepth batches of kBatch
+  std::vector<PodSlot>& slots_;  // kDepth batches of kBatch
   std::mutex mutex_;
   std::condition_variable changed_;
   std::size_t produced_ = 0, consumed_ = 0;  // batches
@@ -771,22 +837,22 @@ class PodQueue {
 // the pods out of the items (each about half of the work); the items are
 // read in order either way, so the result is the same.
 bool stream_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, PodListRead& list,
-                 bool two_threads) {
+                 PodBuffers& buffers, bool two_threads) {
   const bool strict = list.diags().strict();
   if (!two_threads) {
-    Doc doc{std::string_view()};
-    Reader r(doc, pods.name, list.diags());  // over each item in turn
-    return scan_pods(in, chunk_bytes, pods, strict, doc, [&](std::uint32_t i, std::string_view) {
-      r.restart();
-      list.item(r, doc, doc.root(), i);
-    });
+    Reader r(buffers.doc, pods.name, list.diags());  // over each item in turn
+    return scan_pods(in, chunk_bytes, pods, strict, buffers,
+                     [&](std::uint32_t i, std::string_view) {
+                       r.restart();
+                       list.item(r, buffers.doc, buffers.doc.root(), i);
+                     });
   }
-  PodQueue queue(pods.name, list.diags());
+  PodQueue queue(buffers.slots, pods.name, list.diags());
   bool ok = false;
   std::thread parsing([&] {
-    Doc doc{std::string_view()};
-    ok = scan_pods(in, chunk_bytes, pods, strict, doc,
-                   [&](std::uint32_t i, std::string_view text) { queue.push(doc, i, text); });
+    ok = scan_pods(
+        in, chunk_bytes, pods, strict, buffers,
+        [&](std::uint32_t i, std::string_view text) { queue.push(buffers.doc, i, text); });
     queue.close();
   });
   queue.drain(
@@ -811,16 +877,16 @@ InputFormat stream_format(const Source& pods, ByteStream& in) {
 
 // --pods file: streamed when it is JSON, else (or when that gives up) whole.
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
-               Diagnostics& diags, PodCensus* census, SeenPods* seen_pods, const PodReading& how) {
+               Diagnostics& diags, PodCensus* census, PodLoad& load, const PodReading& how) {
   if (!how.streamed || !pods.member.empty() || source_bytes(pods) >= UINT32_MAX)
-    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, seen_pods);
+    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, load);
   ViewStream text(pods.text);
   ByteStream& in = pods.stream ? *pods.stream : static_cast<ByteStream&>(text);
   const InputFormat format = pods.stream ? stream_format(pods, in) : source_format(pods);
   if (format == InputFormat::Json) {
-    PodListRead list(nodes, pods, &pods.name, options, diags.strict(), census, seen_pods);
+    PodListRead list(nodes, pods, &pods.name, options, diags.strict(), census, load);
     const bool two_threads = how.two_threads && std::thread::hardware_concurrency() > 1;
-    if (stream_pods(in, how.chunk_bytes, pods, list, two_threads)) {
+    if (stream_pods(in, how.chunk_bytes, pods, list, load.buffers, two_threads)) {
       const std::size_t errors_before = diags.error_count();
       list.finish(diags, false);
       return diags.error_count() == errors_before;
@@ -828,8 +894,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     list.abandon();
   }
   if (how.read_whole) ++*how.read_whole;
-  if (!pods.stream)
-    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, seen_pods);
+  if (!pods.stream) return read_pods_whole(nodes, pods, &pods.name, options, diags, census, load);
   // Read whole, as any other input is.
   Source whole{pods.name, {}, pods.format};
   in.rewind();
@@ -842,25 +907,32 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     else
       break;
   t.resize(got);
-  return read_pods_whole(nodes, whole, &pods.name, options, diags, census, seen_pods);
+  return read_pods_whole(nodes, whole, &pods.name, options, diags, census, load);
 }
 
 }  // namespace
 
 bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
                 Diagnostics& diags, PodCensus* census) {
-  return read_pods(&inventory, pods, options, diags, census, nullptr, PodReading{});
+  PodLoad load(&inventory, false);
+  const bool ok = read_pods(&inventory, pods, options, diags, census, load, PodReading{});
+  load.finish(inventory);
+  return ok;
 }
 
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
                const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
                std::span<const Source> more, const PodReading& how) {
   if (!pods) return;
-  SeenPods seen;
   Inventory* nodes = inventory ? &*inventory : nullptr;
-  bool ok = read_pods(nodes, *pods, options, diags, census, &seen, how);
-  for (const Source& s : more) ok = read_pods(nodes, s, options, diags, census, &seen, how) && ok;
-  if (!ok) inventory.reset();
+  PodLoad load(nodes, true);
+  bool ok = read_pods(nodes, *pods, options, diags, census, load, how);
+  for (const Source& s : more) ok = read_pods(nodes, s, options, diags, census, load, how) && ok;
+  if (!ok) {
+    inventory.reset();
+    return;
+  }
+  if (nodes) load.finish(*nodes);
 }
 
 }  // namespace eruplan

@@ -88,4 +88,16 @@ class Doc {
   std::uint32_t first_line_ = 1, first_col_ = 1;  // where source_ starts in its file
 };
 
+// Inline: the readers call these for every key they match.
+inline std::string_view Doc::text(ValueId id) const {
+  const Value& v = values_[id];
+  if (v.kind == ValueKind::Array || v.kind == ValueKind::Object) return {};
+  return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
+}
+
+inline bool Doc::is_scalar(ValueId id) const {
+  const ValueKind k = values_[id].kind;
+  return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
+}
+
 }  // namespace eruplan

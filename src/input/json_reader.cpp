@@ -16,6 +16,25 @@
 
 namespace eruplan {
 
+// A parse's working stacks: the open containers and their children so far.
+// A large file read a piece at a time parses each piece with the same ones
+// (their memory kept), rather than allocating three vectors per item.
+struct JsonWork {
+  struct Open {
+    ValueId id;
+    std::size_t first_child;
+  };
+  std::vector<Open> stack;
+  std::vector<ValueId> scratch;
+  std::vector<char> open;  // '{' or '[' per open container (OnePassJson)
+
+  void clear() {
+    stack.clear();
+    scratch.clear();
+    open.clear();
+  }
+};
+
 // Builds the flat tree from JSON events with explicit source positions.
 // Children of an open container collect in `scratch_` and move into the
 // doc's slots when it closes, so every container's members end up contiguous.
@@ -23,7 +42,9 @@ class JsonBuilder {
  public:
   // `reserve`: room for the whole source up front (a whole document); a
   // piece parsed into a reused Doc keeps the capacity it has.
-  explicit JsonBuilder(Doc& doc, bool reserve = true) : doc_(doc) {
+  JsonBuilder(Doc& doc, JsonWork& work, bool reserve = true)
+      : doc_(doc), stack_(work.stack), scratch_(work.scratch) {
+    work.clear();
     scratch_.reserve(1024);
     if (!reserve) return;
     // Virtual reservations: only the pages written are ever touched, in
@@ -56,7 +77,7 @@ class JsonBuilder {
   }
 
   void close(bool object) {
-    const Open top = stack_.back();
+    const JsonWork::Open top = stack_.back();
     stack_.pop_back();
     const std::size_t n = scratch_.size() - top.first_child;
     Doc::Value& v = doc_.values_[top.id];
@@ -90,14 +111,9 @@ class JsonBuilder {
     return id;
   }
 
-  struct Open {
-    ValueId id;
-    std::size_t first_child;
-  };
-
   Doc& doc_;
-  std::vector<Open> stack_;
-  std::vector<ValueId> scratch_;
+  std::vector<JsonWork::Open>& stack_;
+  std::vector<ValueId>& scratch_;
 };
 
 namespace {
@@ -170,8 +186,12 @@ std::size_t utf8_sequence(const char* q, const char*& bad) {
 // no other NUL (parse_json checks): the NUL stops every scan at the end.
 class OnePassJson {
  public:
-  OnePassJson(std::string_view text, JsonBuilder& b)
-      : base_(text.data()), end_(text.data() + text.size()), p_(text.data()), b_(b) {}
+  OnePassJson(std::string_view text, JsonBuilder& b, JsonWork& work)
+      : base_(text.data()),
+        end_(text.data() + text.size()),
+        p_(text.data()),
+        b_(b),
+        open_(work.open) {}
 
   bool run();
 
@@ -187,8 +207,16 @@ class OnePassJson {
   enum class Step { Failed, Value, Opened };  // Opened: a container awaits its first element
 
   std::uint32_t off(const char* q) const { return static_cast<std::uint32_t>(q - base_); }
+  // Most runs are none, or the one space after a ':'; indentation takes the
+  // 16-bytes-at-a-time scan. (*p_ a space: p_[1] is at most the final NUL.)
   void skip_space() {
-    if (is_json_space(*p_)) p_ = skip_json_space(p_ + 1, end_);
+    if (is_json_space(*p_)) skip_space_run();
+  }
+  void skip_space_run() {
+    if (!is_json_space(p_[1]))
+      ++p_;
+    else
+      p_ = skip_json_space(p_ + 2, end_);
   }
   bool fail(const char* at, std::string message) {
     error_pos = off(at);
@@ -223,7 +251,7 @@ class OnePassJson {
   const char* const end_;
   const char* p_;
   JsonBuilder& b_;
-  std::vector<char> open_;  // '{' or '[' per open container
+  std::vector<char>& open_;  // '{' or '[' per open container
 };
 
 bool OnePassJson::run() {
@@ -458,8 +486,9 @@ std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
           "malformed JSON: a NUL byte is not allowed");
     return std::nullopt;
   }
-  JsonBuilder builder(doc);
-  OnePassJson parser(text, builder);
+  JsonWork work;
+  JsonBuilder builder(doc, work);
+  OnePassJson parser(text, builder, work);
   if (parser.run()) return doc;
   if (diags)
     diags->error(origin_at(doc, source.name, parser.error_pos), "malformed JSON: " + parser.error);
@@ -469,8 +498,9 @@ std::optional<Doc> parse_json(const Source& source, Diagnostics* diags) {
 bool parse_json_value(std::string_view text, Doc& doc, std::uint32_t line, std::uint32_t col,
                       std::uint32_t& end) {
   doc.reset(text, line, col);
-  JsonBuilder builder(doc, false);
-  OnePassJson parser(text, builder);
+  thread_local JsonWork work;  // kept from piece to piece
+  JsonBuilder builder(doc, work, false);
+  OnePassJson parser(text, builder, work);
   parser.prefix = true;
   if (!parser.run()) return false;
   end = parser.value_end;

@@ -47,17 +47,22 @@ inline std::size_t count_newlines_scalar(const char* p, const char* end) {
 
 #if defined(__SSE2__)
 
-// The '\n' bytes in [p, end): byte counters 16 at a time, summed every 255
-// blocks (before they could wrap) and at the end.
+// The '\n' bytes in [p, end): byte counters 16 at a time (64 bytes a
+// step), summed every 255 blocks of 16 (before they could wrap) and at the end.
 inline std::size_t count_newlines(const char* p, const char* end) {
   const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
   std::size_t n = 0;
+  auto match = [&](const char* at) {  // -1 per newline
+    return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), nl);
+  };
   while (end - p >= 16) {
     __m128i counts = zero;
-    for (int blocks = 0; blocks < 255 && end - p >= 16; ++blocks, p += 16) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(x, nl));  // a match is -1
-    }
+    int blocks = 0;  // of 16 bytes added to the counters, at most 255
+    for (; blocks <= 255 - 4 && end - p >= 64; blocks += 4, p += 64)
+      counts = _mm_sub_epi8(_mm_sub_epi8(counts, _mm_add_epi8(match(p), match(p + 16))),
+                            _mm_add_epi8(match(p + 32), match(p + 48)));
+    for (; blocks < 255 && end - p >= 16; ++blocks, p += 16)
+      counts = _mm_sub_epi8(counts, match(p));
     const __m128i sums = _mm_sad_epu8(counts, zero);  // two 64-bit sums
     n += static_cast<std::size_t>(_mm_cvtsi128_si64(sums)) +
          static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));

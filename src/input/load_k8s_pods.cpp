@@ -188,8 +188,8 @@ struct PodSlot {
 // The memory a pod list is read through, kept from one --pods file to the
 // next: the window onto the file, the parsing thread's Doc, the queue's
 // slots. Each file starting over with empty ones (the slots' trees and
-// texts grown again a push_back at a time, a fresh 1 MiB window) was most
-// of what made 40 per-namespace files slower than one file of the same pods.
+// texts grown again a push_back at a time, a fresh 1 MiB window) showed as
+// memmove, malloc and cache misses when reading 40 per-namespace files.
 struct PodBuffers {
   std::unique_ptr<char[]> window = std::make_unique<char[]>(1);
   std::size_t window_capacity = 1;
@@ -200,9 +200,11 @@ struct PodBuffers {
 // What the --pods files of one load share: the node index, the pods seen
 // (for duplicates, when tracked), and what is added to the inventory once
 // at the end: the running pods, and each pod's node and app counted into
-// Node::instances. Merging the instances once rather than after each file
-// (sorting, then a lower_bound into every touched node's list) made 40
-// per-namespace files cost 15% more than one file of the same pods.
+// Node::instances. Merged after each file instead (sorted, then a
+// lower_bound into the list of every node the file touched), the instances
+// were 3.7% of reading 40 per-namespace files, against well under 1% for one
+// file of the same pods. A file given up on drops its own entries
+// (PodListRead::abandon).
 class PodLoad {
  public:
   PodLoad(const Inventory* nodes, bool track_seen)

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/eruplan-pods}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 build=build-release
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DERUPLAN_BENCH=ON >/dev/null
@@ -88,4 +88,4 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 echo "eruplan / simdjson, one file: wall $(ratio "$(col eru_one 1)" "$(col ref_one 1)"), cpu $(ratio "$(col eru_one 2)" "$(col ref_one 2)")"
 echo "eruplan / simdjson, 40 files: wall $(ratio "$(col eru_dir 1)" "$(col ref_dir 1)"), cpu $(ratio "$(col eru_dir 2)" "$(col ref_dir 2)")"
-echo "eruplan, 40 files / one file: wall $(ratio "$(col eru_dir 1)" "$(col eru_one 1)")"
+echo "eruplan, 40 files / one file: wall $(ratio "$(col eru_dir 1)" "$(col eru_one 1)"), cpu $(ratio "$(col eru_dir 2)" "$(col eru_one 2)")"

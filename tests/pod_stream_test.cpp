@@ -243,3 +243,33 @@ TEST_CASE("streamed pods: random pod lists, every piece size, the same as whole"
     }
   }
 }
+
+TEST_CASE("streamed pods: several random files, some given up on, the same as whole") {
+  // The files of one load share their node index, buffers (window, parsed
+  // items, queue slots), pods seen, and the running pods and instances
+  // handed over at the end (PodLoad): every file must read as if alone,
+  // after a file of any size and after one given up on part way (whose
+  // whole reading then refuses it, with the whole reader's words).
+  Rng rng{41};
+  for (int round = 0; round < 30; ++round) {
+    CAPTURE(round);
+    std::vector<std::string> files;
+    const std::size_t count = 2 + rng.below(4);
+    for (std::size_t f = 0; f < count; ++f) {
+      std::vector<std::string> items;
+      const std::size_t n = rng.below(10);
+      for (std::size_t i = 0; i < n; ++i) items.push_back(random_pod(rng, i + 3 * f));
+      std::string text = list(items, rng.below(2) ? ",\n  " : ",");
+      if (rng.below(4) == 0) text += "x";  // given up on after its items were read
+      files.push_back(std::move(text));
+    }
+    const Read whole = read(files, 0, round % 2 == 1);
+    for (std::size_t chunk : {1, 6, 33, 4096}) {
+      CAPTURE(chunk);
+      const Read s = read(files, chunk, round % 2 == 1);
+      CHECK(s.diags == whole.diags);
+      CHECK(s.had_inventory == whole.had_inventory);
+      CHECK(s.inventory == whole.inventory);
+    }
+  }
+}

@@ -6,21 +6,10 @@
 
 namespace eruplan {
 
-std::string_view Doc::text(ValueId id) const {
-  const Value& v = values_[id];
-  if (v.kind == ValueKind::Array || v.kind == ValueKind::Object) return {};
-  return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
-}
-
 std::string_view Doc::alias_of(ValueId id) const {
   for (const auto& [value, name] : aliased_)
     if (value == id) return name;
   return {};
-}
-
-bool Doc::is_scalar(ValueId id) const {
-  const ValueKind k = values_[id].kind;
-  return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
 }
 
 bool Doc::focus(std::string_view name) {

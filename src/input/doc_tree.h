@@ -13,6 +13,17 @@
 
 namespace eruplan {
 
+// a == b without a call to memcmp: keys are matched against field names in
+// the inner loops of every reader, where the sizes mostly differ and, when
+// they do not, the first bytes mostly do (std::string_view's == calls
+// memcmp each time the sizes agree: 5% of reading a large pod list).
+inline bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 enum class ValueKind : std::uint8_t { Null, Bool, Number, String, Array, Object };
 
 using ValueId = std::uint32_t;
@@ -76,5 +87,17 @@ class Doc {
   mutable std::vector<std::uint32_t> line_starts_;
   std::uint32_t first_line_ = 1, first_col_ = 1;  // where source_ starts in its file
 };
+
+// Inline: the readers call these for every key they match.
+inline std::string_view Doc::text(ValueId id) const {
+  const Value& v = values_[id];
+  if (v.kind == ValueKind::Array || v.kind == ValueKind::Object) return {};
+  return v.owned ? std::string_view(arena_).substr(v.a, v.b) : source_.substr(v.a, v.b);
+}
+
+inline bool Doc::is_scalar(ValueId id) const {
+  const ValueKind k = values_[id].kind;
+  return k == ValueKind::Bool || k == ValueKind::Number || k == ValueKind::String;
+}
 
 }  // namespace eruplan

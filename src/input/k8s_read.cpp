@@ -17,11 +17,11 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const Fiel
   auto slot = [&](std::string_view key) -> ValueId* {
     if (rows.size() == 0) {
       for (std::size_t f = 0; f < table.size(); ++f)
-        if (table[f].name == key) return values + f;
+        if (same_text(table[f].name, key)) return values + f;
       return nullptr;
     }
     for (const std::size_t f : rows)
-      if (table[f].name == key) return values + f;
+      if (same_text(table[f].name, key)) return values + f;
     return nullptr;
   };
   const std::uint32_t n = doc.size(object);
@@ -56,7 +56,7 @@ void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, Valu
 
 std::size_t resource_row(std::string_view name) {
   for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
-    if (kKubeResourceFields[f].name == name) return f;
+    if (same_text(kKubeResourceFields[f].name, name)) return f;
   return kube_resource_field::kCount;
 }
 

@@ -45,7 +45,7 @@ SpecFields spec_fields(const Doc& doc, ValueId spec) {
 ValueId member(const Doc& doc, ValueId object, std::string_view name) {
   if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
   for (std::uint32_t i = 0; i < doc.size(object); ++i)
-    if (doc.text(doc.key(object, i)) == name) {
+    if (same_text(doc.text(doc.key(object, i)), name)) {
       const ValueId v = doc.member(object, i);
       return doc[v].kind == ValueKind::Null ? kNoValue : v;
     }

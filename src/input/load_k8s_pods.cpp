@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "json_reader.h"
+#include "json_scan.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
 #include "priority_classes.h"
@@ -35,10 +36,10 @@ std::string pod_app(const Doc& doc, ValueId labels, const KubernetesOptions& opt
       const std::string_view value = text_of(doc, doc.member(labels, i));
       if (value.empty()) continue;
       if (!options.app_label.empty()) {
-        if (key == options.app_label) return std::string(value);
-      } else if (key == "app.kubernetes.io/name") {
+        if (same_text(key, options.app_label)) return std::string(value);
+      } else if (same_text(key, "app.kubernetes.io/name")) {
         by_name = value;
-      } else if (key == "app") {
+      } else if (same_text(key, "app")) {
         by_app = value;
       }
     }
@@ -58,7 +59,209 @@ struct SeenPod {
   const std::string* file;  // the Source's name, alive for the whole load
   std::uint32_t index;      // in its items
 };
-using SeenPods = std::unordered_map<std::string, SeenPod>;
+
+// Pods already read (namespace/name -> where), across --pods files: one
+// flat table probed linearly and the keys side by side in one string, so
+// that 150,000 pods cost a few large allocations rather than two small ones
+// each (a std::unordered_map<std::string, ...>: its allocations and, at the
+// end, its frees were a tenth of reading a large pod list).
+class SeenPods {
+ public:
+  // The pod first seen under `key` and that key; when there is none, records
+  // `pod` under it and returns nullptr.
+  const std::pair<std::string_view, SeenPod>* add(std::string_view key, SeenPod pod) {
+    const std::size_t hash = std::hash<std::string_view>{}(key);
+    std::size_t at = hash & mask_;
+    for (; !slots_.empty() && slots_[at] != 0; at = (at + 1) & mask_) {
+      const Entry& e = entries_[slots_[at] - 1];
+      if (e.hash == hash && this->key(e) == key) {
+        found_ = {this->key(e), e.pod};
+        return &found_;
+      }
+    }
+    entries_.push_back({hash, keys_.size(), key.size(), pod});
+    keys_ += key;
+    if (2 * entries_.size() > slots_.size())
+      rehash();
+    else
+      slots_[at] = static_cast<std::uint32_t>(entries_.size());
+    return nullptr;
+  }
+
+  // Forgets the pods of `file`.
+  void erase_file(const std::string* file) {
+    std::erase_if(entries_, [file](const Entry& e) { return e.pod.file == file; });
+    rehash();
+  }
+
+ private:
+  struct Entry {
+    std::size_t hash;
+    std::size_t start, length;  // of the key in keys_
+    SeenPod pod;
+  };
+  std::string_view key(const Entry& e) const {
+    return std::string_view(keys_).substr(e.start, e.length);
+  }
+  void rehash() {
+    std::size_t capacity = 1024;
+    while (capacity < 2 * entries_.size()) capacity *= 2;
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      std::size_t at = entries_[i].hash & mask_;
+      while (slots_[at] != 0) at = (at + 1) & mask_;
+      slots_[at] = static_cast<std::uint32_t>(i + 1);
+    }
+  }
+
+  std::vector<std::uint32_t> slots_;  // 1 + index into entries_, or 0
+  std::size_t mask_ = 0;
+  std::vector<Entry> entries_;
+  std::string keys_;
+  std::pair<std::string_view, SeenPod> found_;
+};
+
+// Node name -> index into the inventory's nodes, looked up once per pod:
+// one flat table probed linearly (the name's hash and index per slot) and
+// the names side by side in one string. A std::unordered_map over views of
+// each Node's name went through three scattered pointers per lookup and
+// showed at 6% of reading 150,000 pods. The first of equal names wins.
+class NodeIndex {
+ public:
+  explicit NodeIndex(const std::vector<Node>& nodes) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * nodes.size()) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    starts_.reserve(nodes.size() + 1);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string& name = nodes[i].name;
+      starts_.push_back(names_.size());
+      names_ += name;
+      const std::size_t hash = std::hash<std::string_view>{}(name);
+      std::size_t at = hash & mask_;
+      for (; slots_[at].index != kEmpty; at = (at + 1) & mask_)
+        if (slots_[at].hash == static_cast<std::uint32_t>(hash) &&
+            this->name(slots_[at].index) == name)
+          break;
+      if (slots_[at].index == kEmpty)
+        slots_[at] = {static_cast<std::uint32_t>(hash), static_cast<std::uint32_t>(i)};
+    }
+    starts_.push_back(names_.size());
+  }
+
+  // The index of the node named `name`, or nullopt.
+  std::optional<std::size_t> find(std::string_view name) const {
+    const std::size_t hash = std::hash<std::string_view>{}(name);
+    for (std::size_t at = hash & mask_; slots_[at].index != kEmpty; at = (at + 1) & mask_)
+      if (slots_[at].hash == static_cast<std::uint32_t>(hash) &&
+          this->name(slots_[at].index) == name)
+        return slots_[at].index;
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  struct Slot {
+    std::uint32_t hash = 0;  // the low half of the name's
+    std::uint32_t index = kEmpty;
+  };
+  std::string_view name(std::uint32_t i) const {
+    return std::string_view(names_).substr(starts_[i], starts_[i + 1] - starts_[i]);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::string names_;
+  std::vector<std::size_t> starts_;  // of each node's name in names_, then the end
+};
+
+// One parsed item on its way to the thread that reads the pods (PodQueue).
+struct PodSlot {
+  Doc doc{std::string_view()};
+  std::string text;  // the item's, which doc views
+  std::uint32_t index = 0;
+  std::unique_ptr<Reader> reader;  // over `doc`
+};
+
+// The memory a pod list is read through, kept from one --pods file to the
+// next: the window onto the file, the parsing thread's Doc, the queue's
+// slots. Each file starting over with empty ones (the slots' trees and
+// texts grown again a push_back at a time, a fresh 1 MiB window) showed as
+// memmove, malloc and cache misses when reading 40 per-namespace files.
+struct PodBuffers {
+  std::unique_ptr<char[]> window = std::make_unique<char[]>(1);
+  std::size_t window_capacity = 1;
+  Doc doc{std::string_view()};
+  std::vector<PodSlot> slots;
+};
+
+// What the --pods files of one load share: the node index, the pods seen
+// (for duplicates, when tracked), and what is added to the inventory once
+// at the end: the running pods, and each pod's node and app counted into
+// Node::instances. Merged after each file instead (sorted, then a
+// lower_bound into the list of every node the file touched), the instances
+// were 3.7% of reading 40 per-namespace files, against well under 1% for one
+// file of the same pods. A file given up on drops its own entries
+// (PodListRead::abandon).
+class PodLoad {
+ public:
+  PodLoad(const Inventory* nodes, bool track_seen)
+      : node_index(nodes ? nodes->nodes : kNoNodes), track_seen_(track_seen) {}
+
+  SeenPods* seen() { return track_seen_ ? &seen_ : nullptr; }
+
+  // The app's id in app_names.
+  std::uint32_t app_id(std::string app) {
+    const auto [id, fresh] =
+        app_ids_.try_emplace(std::move(app), static_cast<std::uint32_t>(app_names_.size()));
+    if (fresh) app_names_.push_back(&id->first);
+    return id->second;
+  }
+
+  // Hands the running pods and the instances to `inventory`.
+  void finish(Inventory& inventory) {
+    if (!running.empty()) {
+      std::vector<RunningPod>& all = inventory.pods.get();
+      if (all.empty())
+        all = std::move(running);
+      else
+        all.insert(all.end(), std::make_move_iterator(running.begin()),
+                   std::make_move_iterator(running.end()));
+      running.clear();
+    }
+    std::sort(placed.begin(), placed.end());
+    for (std::size_t run = 0, next = 0; run < placed.size(); run = next) {
+      while (next < placed.size() && placed[next] == placed[run]) ++next;
+      Node& node = inventory.nodes[placed[run] >> 32];
+      const std::string& app = *app_names_[placed[run] & UINT32_MAX];
+      const auto count = static_cast<std::int64_t>(next - run);
+      auto it = std::lower_bound(node.instances.begin(), node.instances.end(), app,
+                                 [](const auto& e, const std::string& k) { return e.first < k; });
+      if (it != node.instances.end() && it->first == app)
+        it->second = saturating_add(it->second, count);
+      else
+        node.instances.insert(it, {app, count});
+    }
+    placed.clear();
+  }
+
+  const NodeIndex node_index;
+  PodBuffers buffers;
+  std::vector<RunningPod> running;  // Inventory::pods (SPEC §17), in file and item order
+  // Each pod's node and app (node << 32 | app id), counted into
+  // Node::instances at the end: a few hundred apps over thousands of nodes
+  // made a map per node cost a tenth of reading 150,000 pods.
+  std::vector<std::uint64_t> placed;
+
+ private:
+  static inline const std::vector<Node> kNoNodes;
+  bool track_seen_;
+  SeenPods seen_;
+  std::unordered_map<std::string, std::uint32_t> app_ids_;
+  std::vector<const std::string*> app_names_;  // by id, in app_ids_
+};
 
 // The pods of one --pods file, one item at a time: the items of the whole
 // document (YAML, or JSON that the streamed reading gave up on), or items
@@ -75,18 +278,19 @@ class PodListRead {
  public:
   // `file`: the name pods seen are recorded under (alive for the whole load).
   PodListRead(Inventory* nodes, const Source& pods, const std::string* file,
-              const KubernetesOptions& options, bool strict, PodCensus* census, SeenPods* seen_pods)
+              const KubernetesOptions& options, bool strict, PodCensus* census, PodLoad& load)
       : inventory_(nodes ? *nodes : none_),
         nodes_(nodes),
         pods_(pods),
         file_(file),
         options_(options),
         census_(census),
-        seen_pods_(seen_pods) {
+        seen_pods_(load.seen()),
+        load_(load),
+        node_index_(load.node_index),
+        running_mark_(load.running.size()),
+        placed_mark_(load.placed.size()) {
     diags_.set_strict(strict);
-    node_index_.reserve(inventory_.nodes.size());
-    for (std::size_t i = 0; i < inventory_.nodes.size(); ++i)
-      node_index_.emplace(inventory_.nodes[i].name, i);
     if (census_) census_sizes_ = {census_->succeeded.size(), census_->elsewhere.size()};
     before_.reserve(inventory_.nodes.size());
     for (const Node& n : inventory_.nodes) {
@@ -116,8 +320,10 @@ class PodListRead {
       census_->succeeded.resize(census_sizes_.first);
       census_->elsewhere.resize(census_sizes_.second);
     }
-    if (seen_pods_)
-      std::erase_if(*seen_pods_, [this](const auto& e) { return e.second.file == file_; });
+    if (seen_pods_) seen_pods_->erase_file(file_);
+    load_.running.erase(load_.running.begin() + static_cast<std::ptrdiff_t>(running_mark_),
+                        load_.running.end());
+    load_.placed.resize(placed_mark_);
   }
 
   // Hands the diagnostics to `diags` and completes the inventory: the
@@ -147,33 +353,30 @@ class PodListRead {
   PodCensus* census_;
   SeenPods* seen_pods_;
   Diagnostics diags_;
-  std::unordered_map<std::string_view, std::size_t> node_index_;
-  // Each pod's node and app (node << 32 | app id), counted into
-  // Node::instances at the end: a few hundred apps over thousands of nodes
-  // made a map per node cost a tenth of reading 150,000 pods.
-  std::unordered_map<std::string, std::uint32_t> app_ids_;
-  std::vector<const std::string*> app_names_;  // by id, in app_ids_
-  std::vector<std::uint64_t> placed_;
+  PodLoad& load_;
+  const NodeIndex& node_index_;
+  std::size_t running_mark_, placed_mark_;  // where this file's entries start in load_'s
   std::vector<std::pair<std::string, Unknown>> unknown_;  // in order first seen
   std::size_t wrong_kind_ = 0;
   std::size_t not_pods_ = 0;                          // items whose kind is not Pod
   std::optional<std::size_t> wrong_kind_diag_;        // in diags_
-  std::vector<RunningPod> running_;                   // Inventory::pods (SPEC §17)
   std::pair<std::size_t, std::size_t> census_sizes_;  // succeeded, elsewhere
   std::vector<Usage> before_;
+  std::string key_;  // namespace/name of the pod being read
 };
 
 void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i) {
   // As wrong_kind_note counts them, over every item.
   if (doc[item].kind == ValueKind::Object)
     for (std::uint32_t j = 0; j < doc.size(item); ++j)
-      if (doc.text(doc.key(item, j)) == kKindField && text_of(doc, doc.member(item, j)) != "Pod")
+      if (same_text(doc.text(doc.key(item, j)), kKindField) &&
+          !same_text(text_of(doc, doc.member(item, j)), "Pod"))
         ++not_pods_;
   const FieldPath root, items_path = root.child("items"), at = items_path.at(i);
   std::array<ValueId, kKubePodFields.size()> object;
   if (!pick(r, at, item, kKubePodFields, object.data())) return;
   const ValueId kind = object[kube_pod_field::kKind], spec = object[kube_pod_field::kSpec];
-  if (kind != kNoValue && text_of(doc, kind) != "Pod") {
+  if (kind != kNoValue && !same_text(text_of(doc, kind), "Pod")) {
     if (wrong_kind_++ == 0) {
       const std::size_t before = diags_.items().size();
       // The count of the others is known at the end (finish).
@@ -203,20 +406,21 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     std::sort(p.labels.begin(), p.labels.end());
     return p;
   };
-  if (text_of(doc, phase) == "Succeeded") {
+  if (same_text(text_of(doc, phase), "Succeeded")) {
     if (census_) census_->succeeded.push_back(seen());
     return;  // finished pods hold no resources
   }
-  if (text_of(doc, phase) == "Failed") return;
+  if (same_text(text_of(doc, phase), "Failed")) return;
   if (seen_pods_ && name != kNoValue) {
-    std::string key = (ns != kNoValue ? std::string(text_of(doc, ns)) : "default") + "/" +
-                      std::string(text_of(doc, name));
-    auto [it, fresh] = seen_pods_->try_emplace(std::move(key), SeenPod{file_, i});
-    if (!fresh) {
+    key_.assign(ns != kNoValue ? text_of(doc, ns) : std::string_view("default"));
+    key_ += '/';
+    key_ += text_of(doc, name);
+    if (const auto* first = seen_pods_->add(key_, SeenPod{file_, i})) {
       r.warning(meta_path.child("name"), name,
-                "pod " + it->first + " appears twice: first in " + *it->second.file + " at items[" +
-                    std::to_string(it->second.index) + "], again here (" + pods_.name + " items[" +
-                    std::to_string(i) + "]); counted once");
+                "pod " + std::string(first->first) + " appears twice: first in " +
+                    *first->second.file + " at items[" + std::to_string(first->second.index) +
+                    "], again here (" + pods_.name + " items[" + std::to_string(i) +
+                    "]); counted once");
       return;
     }
   }
@@ -231,8 +435,8 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   if (node_name == kNoValue || text_of(doc, node_name).empty()) return;  // not bound yet
   const PodRequest req = pod_request(r, spec_path, spec);
   if (!nodes_) return;
-  const auto found = node_index_.find(doc.text(node_name));
-  if (found == node_index_.end()) {
+  const std::optional<std::size_t> found = node_index_.find(doc.text(node_name));
+  if (!found) {
     const std::string_view key = doc.text(node_name);
     auto u = std::find_if(unknown_.begin(), unknown_.end(),
                           [&](const auto& e) { return e.first == key; });
@@ -245,7 +449,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     if (census_) census_->elsewhere.push_back(seen());
     return;
   }
-  Node& node = inventory_.nodes[found->second];
+  Node& node = inventory_.nodes[*found];
   node.cpu_used = saturating_add(node.cpu_used, req.cpu);
   node.memory_used = saturating_add(node.memory_used, req.memory);
   node.storage_used = saturating_add(node.storage_used, req.storage);
@@ -259,7 +463,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   std::string app = pod_app(doc, labels, options_, text_of(doc, name));
   if (!options_.pods_as_workloads) {
     RunningPod pod;
-    pod.node = static_cast<std::uint32_t>(found->second);
+    pod.node = static_cast<std::uint32_t>(*found);
     pod.ns = ns != kNoValue ? std::string(text_of(doc, ns)) : "default";
     pod.name = std::string(text_of(doc, name));
     if (labels != kNoValue) {
@@ -289,14 +493,20 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     pod.nonzero_memory = req.nonzero_memory;
     pod.start_time = std::string(text_of(doc, status[kube_pod_status_field::kStartTime]));
     pod.app = app;
-    // Affinity, spread and ports, kept only when the pod has any.
-    auto scheduling = std::make_shared<PodScheduling>();
-    scheduling->ns = pod.ns;
-    scheduling->name = pod.name;
-    scheduling->labels = pod.labels;
-    if (read_pod_scheduling(r, spec_path, spec, *scheduling))
-      pod.scheduling = std::move(scheduling);
-    running_.push_back(std::move(pod));
+    // Affinity, spread and ports, kept only when the pod has any (most
+    // have none: the pod's labels are lent to the reading, and copied with
+    // its names only for a pod that keeps them).
+    PodScheduling scheduling;
+    scheduling.labels = std::move(pod.labels);
+    const bool any = read_pod_scheduling(r, spec_path, spec, scheduling);
+    pod.labels = std::move(scheduling.labels);
+    if (any) {
+      scheduling.ns = pod.ns;
+      scheduling.name = pod.name;
+      scheduling.labels = pod.labels;
+      pod.scheduling = std::make_shared<PodScheduling>(std::move(scheduling));
+    }
+    load_.running.push_back(std::move(pod));
   }
   if (options_.pods_as_workloads) {
     Workload w;
@@ -307,10 +517,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     w.cpu_fit = true;
     node.workloads.push_back(std::move(w));
   }
-  const auto [id, fresh] =
-      app_ids_.try_emplace(std::move(app), static_cast<std::uint32_t>(app_names_.size()));
-  if (fresh) app_names_.push_back(&id->first);
-  placed_.push_back(static_cast<std::uint64_t>(found->second) << 32 | id->second);
+  load_.placed.push_back(static_cast<std::uint64_t>(*found) << 32 | load_.app_id(std::move(app)));
 }
 
 void PodListRead::finish(Diagnostics& diags, bool quiet) {
@@ -327,30 +534,10 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
                          ", which is not in the node list, ignored (first: " + u.first_pod + ")");
   diags.append(diags_);
 
-  if (!running_.empty()) {
-    std::vector<RunningPod>& all = inventory_.pods.get();
-    if (all.empty())
-      all = std::move(running_);
-    else
-      all.insert(all.end(), std::make_move_iterator(running_.begin()),
-                 std::make_move_iterator(running_.end()));
-  }
-  // Merge the instances, and keep usage within what the node has: pods that
-  // ask for more than the allocatable (static pods, a shrunk node) leave it
-  // full, with a warning. usage.cpu may exceed the CPU (SPEC §8.1).
-  std::sort(placed_.begin(), placed_.end());
-  for (std::size_t run = 0, next = 0; run < placed_.size(); run = next) {
-    while (next < placed_.size() && placed_[next] == placed_[run]) ++next;
-    Node& node = inventory_.nodes[placed_[run] >> 32];
-    const std::string& app = *app_names_[placed_[run] & UINT32_MAX];
-    const auto count = static_cast<std::int64_t>(next - run);
-    auto it = std::lower_bound(node.instances.begin(), node.instances.end(), app,
-                               [](const auto& e, const std::string& k) { return e.first < k; });
-    if (it != node.instances.end() && it->first == app)
-      it->second = saturating_add(it->second, count);
-    else
-      node.instances.insert(it, {app, count});
-  }
+  // Keep usage within what the node has: pods that ask for more than the
+  // allocatable (static pods, a shrunk node) leave it full, with a warning.
+  // usage.cpu may exceed the CPU (SPEC §8.1). The running pods and the
+  // instances are handed over once, at the end of the load (PodLoad).
   for (std::size_t i = 0; i < inventory_.nodes.size(); ++i) {
     Node& node = inventory_.nodes[i];
     auto clamp = [&](std::int64_t& used, std::int64_t total, const std::string& what) {
@@ -371,11 +558,11 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
 // `file`: the name pods seen are recorded under (alive for the whole load).
 bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* file,
                      const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
-                     SeenPods* seen_pods) {
+                     PodLoad& load) {
   const std::size_t errors_before = diags.error_count();
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
-  PodListRead list(nodes, pods, file, options, diags.strict(), census, seen_pods);
+  PodListRead list(nodes, pods, file, options, diags.strict(), census, load);
   Reader r(*doc, pods.name, list.diags());
   const ValueId items =
       r.is_object(FieldPath{}, doc->root()) ? list_items(r, doc->root(), "pods") : kNoValue;
@@ -402,25 +589,16 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
 // ordinary (malformed JSON anywhere, a NUL, an odd root) gives up: PodListRead undoes what was read
 // and the whole file is read again as a document, which reports it as always.
 
-// The newlines in [p, e): 16 byte counters at a time, which compilers turn
-// into vector compares (std::count widens every byte to 64 bits, which
-// showed at 10% of reading a 675 MB pod list).
-std::size_t count_newlines(const char* p, const char* e) {
-  std::size_t n = 0;
-  while (e - p >= 64 * 16) {
-    std::uint8_t acc[16] = {};
-    for (int j = 0; j < 64; ++j, p += 16)
-      for (int k = 0; k < 16; ++k) acc[k] = static_cast<std::uint8_t>(acc[k] + (p[k] == '\n'));
-    for (const std::uint8_t a : acc) n += a;
-  }
-  return n + static_cast<std::size_t>(std::count(p, e, '\n'));
-}
-
 // The part of the file being read, with the line and column of a position
 // in it kept up to date as reading moves on.
 class PodWindow {
  public:
-  PodWindow(ByteStream& in, std::size_t chunk) : in_(in), chunk_(std::max<std::size_t>(chunk, 1)) {}
+  // `buffers`: the window's memory, kept from file to file.
+  PodWindow(ByteStream& in, std::size_t chunk, PodBuffers& buffers)
+      : in_(in),
+        chunk_(std::max<std::size_t>(chunk, 1)),
+        data_(buffers.window),
+        capacity_(buffers.window_capacity) {}
 
   bool bad() const { return bad_; }
   std::string_view rest() const { return {data_.get() + pos_, size_ - pos_}; }
@@ -502,20 +680,22 @@ class PodWindow {
 
   ByteStream& in_;
   const std::size_t chunk_;
-  std::unique_ptr<char[]> data_ = std::make_unique<char[]>(1);
-  std::size_t capacity_ = 1, size_ = 0, pos_ = 0;
+  std::unique_ptr<char[]>& data_;
+  std::size_t& capacity_;
+  std::size_t size_ = 0, pos_ = 0;
   std::size_t lc_at_ = 0;  // the position whose line and column these are
   std::uint32_t line_ = 1, col_ = 1;
   bool eof_ = false, bad_ = false;
 };
 
-// Follows the pod list in `in`, parsing each item into `doc` and handing
-// it to `sink(index, text)` (`text`: the item's, which `doc` views until the
-// next item); false when it gave up.
+// Follows the pod list in `in`, parsing each item into `buffers.doc` and
+// handing it to `sink(index, text)` (`text`: the item's, which the doc views
+// until the next item); false when it gave up.
 template <class Sink>
-bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool strict, Doc& doc,
-               Sink&& sink) {
-  PodWindow w(in, chunk_bytes);
+bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool strict,
+               PodBuffers& buffers, Sink&& sink) {
+  PodWindow w(in, chunk_bytes, buffers);
+  Doc& doc = buffers.doc;
   w.need(3);
   if (w.rest().starts_with("\xEF\xBB\xBF")) w.skip(3);
   if (w.peek() != '{') return false;
@@ -584,19 +764,24 @@ class PodQueue {
  public:
   static constexpr std::size_t kBatch = 64, kDepth = 4;
 
-  PodQueue(const std::string& file, Diagnostics& diags) : slots_(kBatch * kDepth) {
-    for (Slot& s : slots_) s.reader = std::make_unique<Reader>(s.doc, file, diags);
+  // `slots`: kept from file to file (PodBuffers); their readers are this file's.
+  PodQueue(std::vector<PodSlot>& slots, const std::string& file, Diagnostics& diags)
+      : slots_(slots) {
+    slots_.resize(kBatch * kDepth);
+    for (PodSlot& s : slots_) s.reader = std::make_unique<Reader>(s.doc, file, diags);
   }
 
   // The reading thread: a copy of the item, the Doc then viewing the copy.
-  void push(const Doc& doc, std::uint32_t index, std::string_view text) {
+  // `doc` is swapped with the slot's (no copy of the tree); the parser
+  // empties it before the next item, keeping its memory.
+  void push(Doc& doc, std::uint32_t index, std::string_view text) {
     if (fill_ == 0) {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [this] { return produced_ - consumed_ < kDepth; });
     }
-    Slot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
+    PodSlot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
     s.text.assign(text);
-    s.doc = doc;
+    std::swap(s.doc, doc);
     s.doc.set_source(s.text);
     s.index = index;
     if (++fill_ == kBatch) publish();
@@ -620,7 +805,7 @@ class PodQueue {
         count = counts_[consumed_ % kDepth];
       }
       for (std::size_t k = 0; k < count; ++k) {
-        Slot& s = slots_[(consumed_ % kDepth) * kBatch + k];
+        PodSlot& s = slots_[(consumed_ % kDepth) * kBatch + k];
         s.reader->restart();
         fn(*s.reader, s.doc, s.index);
       }
@@ -640,13 +825,7 @@ class PodQueue {
     changed_.notify_all();
   }
 
-  struct Slot {
-    Doc doc{std::string_view()};
-    std::string text;
-    std::uint32_t index = 0;
-    std::unique_ptr<Reader> reader;  // over `doc`
-  };
-  std::vector<Slot> slots_;  // kDepth batches of kBatch
+  std::vector<PodSlot>& slots_;  // kDepth batches of kBatch
   std::mutex mutex_;
   std::condition_variable changed_;
   std::size_t produced_ = 0, consumed_ = 0;  // batches
@@ -660,22 +839,22 @@ class PodQueue {
 // the pods out of the items (each about half of the work); the items are
 // read in order either way, so the result is the same.
 bool stream_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, PodListRead& list,
-                 bool two_threads) {
+                 PodBuffers& buffers, bool two_threads) {
   const bool strict = list.diags().strict();
   if (!two_threads) {
-    Doc doc{std::string_view()};
-    Reader r(doc, pods.name, list.diags());  // over each item in turn
-    return scan_pods(in, chunk_bytes, pods, strict, doc, [&](std::uint32_t i, std::string_view) {
-      r.restart();
-      list.item(r, doc, doc.root(), i);
-    });
+    Reader r(buffers.doc, pods.name, list.diags());  // over each item in turn
+    return scan_pods(in, chunk_bytes, pods, strict, buffers,
+                     [&](std::uint32_t i, std::string_view) {
+                       r.restart();
+                       list.item(r, buffers.doc, buffers.doc.root(), i);
+                     });
   }
-  PodQueue queue(pods.name, list.diags());
+  PodQueue queue(buffers.slots, pods.name, list.diags());
   bool ok = false;
   std::thread parsing([&] {
-    Doc doc{std::string_view()};
-    ok = scan_pods(in, chunk_bytes, pods, strict, doc,
-                   [&](std::uint32_t i, std::string_view text) { queue.push(doc, i, text); });
+    ok = scan_pods(
+        in, chunk_bytes, pods, strict, buffers,
+        [&](std::uint32_t i, std::string_view text) { queue.push(buffers.doc, i, text); });
     queue.close();
   });
   queue.drain(
@@ -700,16 +879,16 @@ InputFormat stream_format(const Source& pods, ByteStream& in) {
 
 // --pods file: streamed when it is JSON, else (or when that gives up) whole.
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
-               Diagnostics& diags, PodCensus* census, SeenPods* seen_pods, const PodReading& how) {
+               Diagnostics& diags, PodCensus* census, PodLoad& load, const PodReading& how) {
   if (!how.streamed || !pods.member.empty() || source_bytes(pods) >= UINT32_MAX)
-    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, seen_pods);
+    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, load);
   ViewStream text(pods.text);
   ByteStream& in = pods.stream ? *pods.stream : static_cast<ByteStream&>(text);
   const InputFormat format = pods.stream ? stream_format(pods, in) : source_format(pods);
   if (format == InputFormat::Json) {
-    PodListRead list(nodes, pods, &pods.name, options, diags.strict(), census, seen_pods);
+    PodListRead list(nodes, pods, &pods.name, options, diags.strict(), census, load);
     const bool two_threads = how.two_threads && std::thread::hardware_concurrency() > 1;
-    if (stream_pods(in, how.chunk_bytes, pods, list, two_threads)) {
+    if (stream_pods(in, how.chunk_bytes, pods, list, load.buffers, two_threads)) {
       const std::size_t errors_before = diags.error_count();
       list.finish(diags, false);
       return diags.error_count() == errors_before;
@@ -717,8 +896,7 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     list.abandon();
   }
   if (how.read_whole) ++*how.read_whole;
-  if (!pods.stream)
-    return read_pods_whole(nodes, pods, &pods.name, options, diags, census, seen_pods);
+  if (!pods.stream) return read_pods_whole(nodes, pods, &pods.name, options, diags, census, load);
   // Read whole, as any other input is.
   Source whole{pods.name, {}, pods.format};
   in.rewind();
@@ -731,25 +909,32 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
     else
       break;
   t.resize(got);
-  return read_pods_whole(nodes, whole, &pods.name, options, diags, census, seen_pods);
+  return read_pods_whole(nodes, whole, &pods.name, options, diags, census, load);
 }
 
 }  // namespace
 
 bool apply_pods(Inventory& inventory, const Source& pods, const KubernetesOptions& options,
                 Diagnostics& diags, PodCensus* census) {
-  return read_pods(&inventory, pods, options, diags, census, nullptr, PodReading{});
+  PodLoad load(&inventory, false);
+  const bool ok = read_pods(&inventory, pods, options, diags, census, load, PodReading{});
+  load.finish(inventory);
+  return ok;
 }
 
 void load_pods(std::optional<Inventory>& inventory, const std::optional<Source>& pods,
                const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
                std::span<const Source> more, const PodReading& how) {
   if (!pods) return;
-  SeenPods seen;
   Inventory* nodes = inventory ? &*inventory : nullptr;
-  bool ok = read_pods(nodes, *pods, options, diags, census, &seen, how);
-  for (const Source& s : more) ok = read_pods(nodes, s, options, diags, census, &seen, how) && ok;
-  if (!ok) inventory.reset();
+  PodLoad load(nodes, true);
+  bool ok = read_pods(nodes, *pods, options, diags, census, load, how);
+  for (const Source& s : more) ok = read_pods(nodes, s, options, diags, census, load, how) && ok;
+  if (!ok) {
+    inventory.reset();
+    return;
+  }
+  if (nodes) load.finish(*nodes);
 }
 
 }  // namespace eruplan

@@ -171,7 +171,7 @@ bool Reader::pick(const FieldPath& path, ValueId object, const Known& known) {
     const std::string_view name = doc_.text(k);
     ValueId* match = nullptr;
     for (std::size_t f = 0; f < known.size(); ++f)
-      if (known.name(f) == name) match = known.slot(f);
+      if (same_text(known.name(f), name)) match = known.slot(f);
     if (match && *match == kNoValue) {
       *match = doc_.member(object, i);
       continue;

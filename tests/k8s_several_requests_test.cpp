@@ -57,12 +57,16 @@ std::string placed_on(const Run& run, std::size_t i) {
   return out;
 }
 
-std::string nodes_of(int n) {
-  std::string out = "kind: NodeList\napiVersion: v1\nitems:\n";
-  for (int i = 1; i <= n; ++i)
-    out += "  - metadata: {name: n" + std::to_string(i) +
-           "}\n    status: {allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n";
-  return out;
+// One node of a kubectl node list, with its labels ("k: v, ..."), if any.
+std::string node(const std::string& name, const std::string& cpu, const std::string& memory,
+                 const std::string& labels = "") {
+  return "  - metadata: {name: " + name + (labels.empty() ? "" : ", labels: {" + labels + "}") +
+         "}\n    status: {allocatable: {cpu: \"" + cpu + "\", memory: " + memory +
+         ", pods: \"110\"}}\n";
+}
+
+std::string node_list(const std::string& items) {
+  return "kind: NodeList\napiVersion: v1\nitems:\n" + items;
 }
 
 std::string deployment(const std::string& name, int replicas, const std::string& requests,
@@ -83,7 +87,8 @@ TEST_CASE("several manifests: an earlier request's pods count with the non-zero 
   // as holding 100m and 200Mi, so b's pod (asking for nothing either) goes
   // to the other node. Had a's pod counted 0, the nodes would tie and b
   // would join a on n1, the first by name.
-  const Run run = plan(nodes_of(2), "", deployment("a", 1, "") + deployment("b", 1, ""));
+  const Run run = plan(node_list(node("n1", "4", "16Gi") + node("n2", "4", "16Gi")), "",
+                       deployment("a", 1, "") + deployment("b", 1, ""));
   REQUIRE(run.outcomes.size() == 2);
   CHECK(placed_on(run, 0) == "n1=1");
   CHECK(placed_on(run, 1) == "n2=1");
@@ -96,13 +101,9 @@ TEST_CASE("several manifests: topology spread counts the earlier request's pods 
   // (n2 and n3 tie; the first by name). Had web-v1's pods not counted, n1,
   // the largest node and the least allocated, would take one.
   const std::string nodes =
-      "kind: NodeList\napiVersion: v1\nitems:\n"
-      "  - metadata: {name: n1, labels: {kubernetes.io/hostname: n1, pin: \"yes\"}}\n"
-      "    status: {allocatable: {cpu: \"32\", memory: 64Gi, pods: \"110\"}}\n"
-      "  - metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
-      "    status: {allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}}\n"
-      "  - metadata: {name: n3, labels: {kubernetes.io/hostname: n3}}\n"
-      "    status: {allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}}\n";
+      node_list(node("n1", "32", "64Gi", "kubernetes.io/hostname: n1, pin: \"yes\"") +
+                node("n2", "8", "16Gi", "kubernetes.io/hostname: n2") +
+                node("n3", "8", "16Gi", "kubernetes.io/hostname: n3"));
   const std::string v1 =
       "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-v1}\nspec:\n"
       "  replicas: 2\n  selector: {matchLabels: {app: web-v1}}\n  template:\n"
@@ -129,12 +130,7 @@ TEST_CASE("several manifests: a pod an earlier request evicted no longer repels 
   // db (priority 10, 1 cpu, anti-affinity with app=cache) then fits only on
   // n1, with 1 cpu left: kube-scheduler places it there, cache being gone.
   // Had cache still counted, db would be rejected.
-  const std::string nodes =
-      "kind: NodeList\napiVersion: v1\nitems:\n"
-      "  - metadata: {name: n1}\n"
-      "    status: {allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n"
-      "  - metadata: {name: n2}\n"
-      "    status: {allocatable: {cpu: 500m, memory: 16Gi, pods: \"110\"}}\n";
+  const std::string nodes = node_list(node("n1", "4", "16Gi") + node("n2", "500m", "16Gi"));
   const std::string pods =
       "kind: List\napiVersion: v1\nitems:\n"
       "  - metadata: {name: cache, namespace: default, labels: {app: cache}}\n"

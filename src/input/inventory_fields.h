@@ -1,8 +1,8 @@
 // The node inventory schema (SPEC §2, §8.1, §11), each field described once:
 // the inventory reader's known fields (unknown-field warnings, "did you
 // mean", --strict) come from these tables, and the man page is checked
-// against them. The enums index a table's values as Reader::fields fills
-// them, so each list follows its table's order.
+// against them. A reader names the fields it takes (Picked, reader.h),
+// checked when compiled.
 #pragma once
 
 #include <array>
@@ -19,9 +19,6 @@ inline constexpr std::array kInventoryFields{
               "most cores holding fractional binds (-1: no limit)"},
     FieldSpec{"nodes", FieldKind::Block, "", "the list of nodes"},
 };
-namespace inventory_field {
-enum : std::size_t { kShareBase, kMaxFragmentCores, kNodes, kCount };
-}
 
 // One node of nodes: (and grow's --template).
 inline constexpr std::array kNodeFields{
@@ -44,29 +41,6 @@ inline constexpr std::array kNodeFields{
     FieldSpec{"reservations", FieldKind::Block, "", "per role: resources only it is offered"},
     FieldSpec{"cost", FieldKind::Text, "", "grow templates only: what one node costs, any unit"},
 };
-namespace node_field {
-enum : std::size_t {
-  kName,
-  kLabels,
-  kAvailable,
-  kCpu,
-  kCpuMap,
-  kMemory,
-  kNuma,
-  kNumaMemory,
-  kStorage,
-  kVolumes,
-  kUsage,
-  kInstances,
-  kExtended,
-  kMaxInstances,
-  kTaints,
-  kWorkloads,
-  kReservations,
-  kCost,
-  kCount
-};
-}
 
 // usage: of a node.
 inline constexpr std::array kUsageFields{
@@ -78,9 +52,6 @@ inline constexpr std::array kUsageFields{
     FieldSpec{"volumes", FieldKind::Block, "", "size in use per volume device"},
     FieldSpec{"extended", FieldKind::Block, "", "extended resources in use"},
 };
-namespace usage_field {
-enum : std::size_t { kCpu, kCpuMap, kMemory, kNumaMemory, kStorage, kVolumes, kExtended, kCount };
-}
 
 // One entry of a node's taints:.
 inline constexpr std::array kTaintFields{
@@ -89,9 +60,6 @@ inline constexpr std::array kTaintFields{
     FieldSpec{"effect", FieldKind::Text, "", "NoSchedule, PreferNoSchedule or NoExecute"},
     FieldSpec{"timeAdded", FieldKind::Text, "", "as Kubernetes writes it; not used"},
 };
-namespace taint_field {
-enum : std::size_t { kKey, kValue, kEffect, kTimeAdded, kCount };
-}
 
 // One entry of a node's workloads: (SPEC §11).
 inline constexpr std::array kWorkloadFields{
@@ -106,25 +74,5 @@ inline constexpr std::array kWorkloadFields{
     FieldSpec{"priority", FieldKind::Integer, "",
               "pod priority (default 0); plan --preempt may evict it for a higher one"},
 };
-namespace workload_field {
-enum : std::size_t {
-  kId,
-  kApp,
-  kCpu,
-  kCpuLimit,
-  kMemory,
-  kMemoryLimit,
-  kCpuMap,
-  kNumaNode,
-  kPriority,
-  kCount
-};
-}
-
-static_assert(kInventoryFields.size() == inventory_field::kCount);
-static_assert(kNodeFields.size() == node_field::kCount);
-static_assert(kUsageFields.size() == usage_field::kCount);
-static_assert(kTaintFields.size() == taint_field::kCount);
-static_assert(kWorkloadFields.size() == workload_field::kCount);
 
 }  // namespace eruplan

@@ -57,7 +57,7 @@ void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, Valu
 std::size_t resource_row(std::string_view name) {
   for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
     if (kKubeResourceFields[f].name == name) return f;
-  return kube_resource_field::kCount;
+  return kKubeResourceFields.size();
 }
 
 // A quantity in Kubernetes' grammar, times 10^scale, rounded up.
@@ -204,9 +204,9 @@ std::string app_of(const KubernetesOptions& options, const NamedList<std::string
 
 // The `items` of a List, checking the top-level kind when asked.
 ValueId list_items(Reader& r, ValueId root, std::string_view what) {
-  std::array<ValueId, kKubeListFields.size()> f;
-  if (!pick(r, FieldPath{}, root, kKubeListFields, f.data())) return kNoValue;
-  const ValueId items = f[kube_list_field::kItems];
+  Picked<kKubeListFields> f;
+  if (!pick(r, FieldPath{}, root, f)) return kNoValue;
+  const ValueId items = f["items"];
   if (items == kNoValue) {
     r.error(FieldPath{}.child("items"), root,
             "items is required (the " + std::string(what) + " of a Kubernetes List)");
@@ -252,7 +252,7 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
       if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
       names->push_back(e.key);
     }
-    const bool cpu = resource_row(e.key) == kube_resource_field::kCpu;
+    const bool cpu = resource_row(e.key) == field_index(kKubeResourceFields, "cpu");
     if (auto q = quantity(r, path.child(e.key), e.value, cpu ? 9 : 0)) {
       std::int64_t& slot = out.slot(e.key);
       slot = saturating_add(slot, *q);
@@ -266,25 +266,21 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   PodRequest out;
   out.nonzero_cpu = kNonZeroCpu;  // as when it names no resource
   out.nonzero_memory = kNonZeroMemory;
-  std::array<ValueId, kKubeContainerFields.size()> f;
-  if (!pick(r, path, container, kKubeContainerFields, f.data())) return out;
-  if (sidecar) *sidecar = text_of(r.doc(), f[kube_container_field::kRestartPolicy]) == "Always";
-  std::array<ValueId, kKubeResourcesFields.size()> res;
+  Picked<kKubeContainerFields> f;
+  if (!pick(r, path, container, f)) return out;
+  if (sidecar) *sidecar = text_of(r.doc(), f["restartPolicy"]) == "Always";
+  Picked<kKubeResourcesFields> res;
   const FieldPath res_path = path.child("resources");
-  if (!pick(r, res_path, f[kube_container_field::kResources], kKubeResourcesFields, res.data()))
-    return out;
-  const ValueId requests = res[kube_resources_field::kRequests],
-                limits = res[kube_resources_field::kLimits];
+  if (!pick(r, res_path, f["resources"], res)) return out;
+  const ValueId requests = res["requests"], limits = res["limits"];
   std::vector<std::string_view> named;
   read_resource_list(r, res_path.child("requests"), requests, out, &named);
   read_resource_list(r, res_path.child("limits"), limits, out, &named);
   const auto has = [&](std::string_view n) {
     return std::find(named.begin(), named.end(), n) != named.end();
   };
-  out.nonzero_cpu =
-      has(kKubeResourceFields[kube_resource_field::kCpu].name) ? out.cpu : kNonZeroCpu;
-  out.nonzero_memory =
-      has(kKubeResourceFields[kube_resource_field::kMemory].name) ? out.memory : kNonZeroMemory;
+  out.nonzero_cpu = has("cpu") ? out.cpu : kNonZeroCpu;
+  out.nonzero_memory = has("memory") ? out.memory : kNonZeroMemory;
   return out;
 }
 
@@ -297,14 +293,9 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // MilliValue of the summed quantity does.
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   PodRequest sum, sidecars, init_max, extra;
-  std::array<ValueId, kKubePodSpecFields.size()> f;
-  if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
-            {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
-             kube_pod_spec_field::kOverhead}))
-    return sum;
-  const ValueId containers = f[kube_pod_spec_field::kContainers],
-                init = f[kube_pod_spec_field::kInitContainers],
-                overhead = f[kube_pod_spec_field::kOverhead];
+  Picked<kKubePodSpecFields> f;
+  if (!pick(r, path, spec, f, {"containers", "initContainers", "overhead"})) return sum;
+  const ValueId containers = f["containers"], init = f["initContainers"], overhead = f["overhead"];
   auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
   auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
   if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {

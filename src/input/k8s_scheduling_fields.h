@@ -19,9 +19,6 @@ inline constexpr std::array kKubeAffinityFields{
     FieldSpec{"podAffinity", FieldKind::Block, "", "pods this pod wants to be near"},
     FieldSpec{"podAntiAffinity", FieldKind::Block, "", "pods this pod wants to be away from"},
 };
-namespace kube_affinity_field {
-enum : std::size_t { kNodeAffinity, kPodAffinity, kPodAntiAffinity, kCount };
-}
 
 // NodeAffinity.
 inline constexpr std::array kKubeNodeAffinityFields{
@@ -30,26 +27,17 @@ inline constexpr std::array kKubeNodeAffinityFields{
     FieldSpec{"preferredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
               "weighted terms the NodeAffinity score adds up"},
 };
-namespace kube_node_affinity_field {
-enum : std::size_t { kRequired, kPreferred, kCount };
-}
 
 // NodeSelector.
 inline constexpr std::array kKubeNodeSelectorFields{
     FieldSpec{"nodeSelectorTerms", FieldKind::Block, "", "terms, ORed"},
 };
-namespace kube_node_selector_field {
-enum : std::size_t { kTerms, kCount };
-}
 
 // NodeSelectorTerm.
 inline constexpr std::array kKubeNodeSelectorTermFields{
     FieldSpec{"matchExpressions", FieldKind::Block, "", "over node labels, ANDed"},
     FieldSpec{"matchFields", FieldKind::Block, "", "over node fields (metadata.name), ANDed"},
 };
-namespace kube_node_selector_term_field {
-enum : std::size_t { kMatchExpressions, kMatchFields, kCount };
-}
 
 // NodeSelectorRequirement and LabelSelectorRequirement (the same fields).
 inline constexpr std::array kKubeRequirementFields{
@@ -58,18 +46,12 @@ inline constexpr std::array kKubeRequirementFields{
               "In, NotIn, Exists, DoesNotExist; Gt, Lt for node selectors"},
     FieldSpec{"values", FieldKind::List, "", "In and NotIn: one or more; Gt and Lt: one integer"},
 };
-namespace kube_requirement_field {
-enum : std::size_t { kKey, kOperator, kValues, kCount };
-}
 
 // PreferredSchedulingTerm.
 inline constexpr std::array kKubePreferredSchedulingTermFields{
     FieldSpec{"weight", FieldKind::Integer, "", "1 to 100"},
     FieldSpec{"preference", FieldKind::Block, "", "a NodeSelectorTerm"},
 };
-namespace kube_preferred_scheduling_term_field {
-enum : std::size_t { kWeight, kPreference, kCount };
-}
 
 // PodAffinity and PodAntiAffinity (the same fields).
 inline constexpr std::array kKubePodAffinityFields{
@@ -78,9 +60,6 @@ inline constexpr std::array kKubePodAffinityFields{
     FieldSpec{"preferredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
               "weighted pod affinity terms the InterPodAffinity score adds up"},
 };
-namespace kube_pod_affinity_field {
-enum : std::size_t { kRequired, kPreferred, kCount };
-}
 
 // PodAffinityTerm.
 inline constexpr std::array kKubePodAffinityTermFields{
@@ -93,35 +72,18 @@ inline constexpr std::array kKubePodAffinityTermFields{
     FieldSpec{"mismatchLabelKeys", FieldKind::List, "",
               "the pod's own values of these keys, NotIn"},
 };
-namespace kube_pod_affinity_term_field {
-enum : std::size_t {
-  kLabelSelector,
-  kNamespaces,
-  kTopologyKey,
-  kNamespaceSelector,
-  kMatchLabelKeys,
-  kMismatchLabelKeys,
-  kCount
-};
-}
 
 // WeightedPodAffinityTerm.
 inline constexpr std::array kKubeWeightedPodAffinityTermFields{
     FieldSpec{"weight", FieldKind::Integer, "", "1 to 100"},
     FieldSpec{"podAffinityTerm", FieldKind::Block, "", "a PodAffinityTerm"},
 };
-namespace kube_weighted_pod_affinity_term_field {
-enum : std::size_t { kWeight, kPodAffinityTerm, kCount };
-}
 
 // LabelSelector.
 inline constexpr std::array kKubeLabelSelectorFields{
     FieldSpec{"matchLabels", FieldKind::Labels, "", "key: value pairs, ANDed"},
     FieldSpec{"matchExpressions", FieldKind::Block, "", "requirements, ANDed"},
 };
-namespace kube_label_selector_field {
-enum : std::size_t { kMatchLabels, kMatchExpressions, kCount };
-}
 
 // TopologySpreadConstraint.
 inline constexpr std::array kKubeSpreadFields{
@@ -136,19 +98,6 @@ inline constexpr std::array kKubeSpreadFields{
     FieldSpec{"matchLabelKeys", FieldKind::List, "",
               "the pod's own values of these keys join the selector"},
 };
-namespace kube_spread_field {
-enum : std::size_t {
-  kMaxSkew,
-  kTopologyKey,
-  kWhenUnsatisfiable,
-  kLabelSelector,
-  kMinDomains,
-  kNodeAffinityPolicy,
-  kNodeTaintsPolicy,
-  kMatchLabelKeys,
-  kCount
-};
-}
 
 // ContainerPort.
 inline constexpr std::array kKubeContainerPortFields{
@@ -158,23 +107,5 @@ inline constexpr std::array kKubeContainerPortFields{
     FieldSpec{"protocol", FieldKind::Text, "", "TCP (the default), UDP or SCTP"},
     FieldSpec{"hostIP", FieldKind::Text, "", "default 0.0.0.0 (every address)"},
 };
-namespace kube_container_port_field {
-enum : std::size_t { kName, kHostPort, kContainerPort, kProtocol, kHostIP, kCount };
-}
-
-static_assert(kKubeAffinityFields.size() == kube_affinity_field::kCount);
-static_assert(kKubeNodeAffinityFields.size() == kube_node_affinity_field::kCount);
-static_assert(kKubeNodeSelectorFields.size() == kube_node_selector_field::kCount);
-static_assert(kKubeNodeSelectorTermFields.size() == kube_node_selector_term_field::kCount);
-static_assert(kKubeRequirementFields.size() == kube_requirement_field::kCount);
-static_assert(kKubePreferredSchedulingTermFields.size() ==
-              kube_preferred_scheduling_term_field::kCount);
-static_assert(kKubePodAffinityFields.size() == kube_pod_affinity_field::kCount);
-static_assert(kKubePodAffinityTermFields.size() == kube_pod_affinity_term_field::kCount);
-static_assert(kKubeWeightedPodAffinityTermFields.size() ==
-              kube_weighted_pod_affinity_term_field::kCount);
-static_assert(kKubeLabelSelectorFields.size() == kube_label_selector_field::kCount);
-static_assert(kKubeSpreadFields.size() == kube_spread_field::kCount);
-static_assert(kKubeContainerPortFields.size() == kube_container_port_field::kCount);
 
 }  // namespace eruplan

@@ -46,9 +46,8 @@ bool is_manifest(const Doc& doc, ValueId v, std::string_view* kind) {
     const std::string_view key = doc.text(doc.key(v, i));
     const ValueId m = doc.member(v, i);
     if (doc[m].kind != ValueKind::String) continue;
-    if (key == kKubeManifestFields[kube_manifest_field::kApiVersion].name) api = true;
-    if (key == kKubeManifestFields[kube_manifest_field::kKind].name)
-      has_kind = true, *kind = doc.text(m);
+    if (key == "apiVersion") api = true;
+    if (key == "kind") has_kind = true, *kind = doc.text(m);
   }
   return api && has_kind;
 }
@@ -58,11 +57,9 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
-    std::array<ValueId, kKubeTolerationFields.size()> f;
-    if (!pick(r, at, item, kKubeTolerationFields, f.data())) continue;
-    const ValueId key = f[kube_toleration_field::kKey], op = f[kube_toleration_field::kOperator],
-                  value = f[kube_toleration_field::kValue],
-                  effect = f[kube_toleration_field::kEffect];
+    Picked<kKubeTolerationFields> f;
+    if (!pick(r, at, item, f)) continue;
+    const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
     Toleration t;
     if (key != kNoValue) {
       if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
@@ -110,20 +107,15 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   Manifest m;
   m.kind = std::string(kind);
   Request& req = m.request;
-  std::array<ValueId, kKubeManifestFields.size()> object;  // its kind is the caller's
-  pick(r, path, v, kKubeManifestFields, object.data(),
-       {kube_manifest_field::kMetadata, kube_manifest_field::kSpec});
-  const ValueId metadata = object[kube_manifest_field::kMetadata],
-                spec = object[kube_manifest_field::kSpec];
+  Picked<kKubeManifestFields> object;  // its kind is the caller's
+  pick(r, path, v, object, {"metadata", "spec"});
+  const ValueId metadata = object["metadata"], spec = object["spec"];
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
-  std::array<ValueId, kKubeMetadataFields.size()> meta;
-  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kLabels, kube_metadata_field::kNamespace,
-        kube_metadata_field::kGenerateName, kube_metadata_field::kCreationTimestamp});
-  const ValueId name = meta[kube_metadata_field::kName],
-                labels = meta[kube_metadata_field::kLabels],
-                ns = meta[kube_metadata_field::kNamespace],
-                generate = meta[kube_metadata_field::kGenerateName];
+  Picked<kKubeMetadataFields> meta;
+  pick(r, meta_path, metadata, meta,
+       {"name", "labels", "namespace", "generateName", "creationTimestamp"});
+  const ValueId name = meta["name"], labels = meta["labels"], ns = meta["namespace"],
+                generate = meta["generateName"];
   if (name == kNoValue && generate != kNoValue) {
     if (auto s = r.string(meta_path.child("generateName"), generate)) req.name = *s;
   } else if (name == kNoValue) {
@@ -134,7 +126,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   }
   if (ns != kNoValue)
     if (auto s = r.string(meta_path.child("namespace"), ns)) m.ns = *s;
-  if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue)
+  if (const ValueId created = meta["creationTimestamp"]; created != kNoValue)
     req.created = timestamp(r, meta_path.child("creationTimestamp"), created);
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
   if (kind == "Pod") m.group = read_pod_group_labels(r, meta_path.child("labels"), labels);
@@ -152,31 +144,27 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
                   template_spec_path = template_path.child("spec");
   if (kind != "Pod") {
     ValueId workload_spec = spec;
-    std::array<ValueId, kKubeWorkloadSpecFields.size()> workload;
-    pick(r, spec_path, spec, kKubeWorkloadSpecFields, workload.data());
+    Picked<kKubeWorkloadSpecFields> workload;
+    pick(r, spec_path, spec, workload);
     if (kind == "CronJob") {
-      const ValueId job = workload[kube_workload_spec_field::kJobTemplate];
+      const ValueId job = workload["jobTemplate"];
       if (job == kNoValue)
         r.error(job_path, spec != kNoValue ? spec : v,
                 "spec.jobTemplate is required (the Job each run starts)");
-      std::array<ValueId, kKubeTemplateFields.size()> jt;
-      pick(r, job_path, job, kKubeTemplateFields, jt.data());
-      workload_spec = jt[kube_template_field::kSpec];
-      pick(r, workload_path, workload_spec, kKubeWorkloadSpecFields, workload.data());
+      Picked<kKubeTemplateFields> jt;
+      pick(r, job_path, job, jt);
+      workload_spec = jt["spec"];
+      pick(r, workload_path, workload_spec, workload);
     }
-    const ValueId template_ = workload[kube_workload_spec_field::kTemplate],
-                  replicas = workload[kube_workload_spec_field::kReplicas],
-                  sel = workload[kube_workload_spec_field::kSelector],
-                  parallelism = workload[kube_workload_spec_field::kParallelism],
-                  completions = workload[kube_workload_spec_field::kCompletions];
-    std::array<ValueId, kKubeTemplateFields.size()> pod_template;
-    pick(r, template_path, template_, kKubeTemplateFields, pod_template.data());
-    const ValueId t_meta = pod_template[kube_template_field::kMetadata],
-                  t_spec = pod_template[kube_template_field::kSpec];
-    std::array<ValueId, kKubeMetadataFields.size()> t_fields;
-    pick(r, template_path.child("metadata"), t_meta, kKubeMetadataFields, t_fields.data(),
-         {kube_metadata_field::kLabels});
-    const ValueId t_labels = t_fields[kube_metadata_field::kLabels];
+    const ValueId template_ = workload["template"], replicas = workload["replicas"],
+                  sel = workload["selector"], parallelism = workload["parallelism"],
+                  completions = workload["completions"];
+    Picked<kKubeTemplateFields> pod_template;
+    pick(r, template_path, template_, pod_template);
+    const ValueId t_meta = pod_template["metadata"], t_spec = pod_template["spec"];
+    Picked<kKubeMetadataFields> t_fields;
+    pick(r, template_path.child("metadata"), t_meta, t_fields, {"labels"});
+    const ValueId t_labels = t_fields["labels"];
     template_labels = string_map(r, template_path.child("metadata").child("labels"), t_labels);
     m.group = read_pod_group_labels(r, template_path.child("metadata").child("labels"), t_labels);
     pod_spec = t_spec;
@@ -225,22 +213,16 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
 
   // The request is pod_request's, which has said so if the spec is no mapping.
-  std::array<ValueId, kKubePodSpecFields.size()> f;
+  Picked<kKubePodSpecFields> f;
   f.fill(kNoValue);
   if (pod_spec != kNoValue && r.doc()[pod_spec].kind == ValueKind::Object)
-    pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
-         {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
-          kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName,
-          kube_pod_spec_field::kSchedulerName, kube_pod_spec_field::kPreemptionPolicy,
-          kube_pod_spec_field::kHostNetwork, kube_pod_spec_field::kPriorityClassName});
-  const ValueId node_selector = f[kube_pod_spec_field::kNodeSelector],
-                tolerations = f[kube_pod_spec_field::kTolerations],
-                affinity = f[kube_pod_spec_field::kAffinity],
-                node_name = f[kube_pod_spec_field::kNodeName],
-                scheduler = f[kube_pod_spec_field::kSchedulerName],
-                preemption = f[kube_pod_spec_field::kPreemptionPolicy],
-                host_network = f[kube_pod_spec_field::kHostNetwork],
-                class_name = f[kube_pod_spec_field::kPriorityClassName];
+    pick(r, pod_path, pod_spec, f,
+         {"nodeSelector", "tolerations", "affinity", "nodeName", "schedulerName",
+          "preemptionPolicy", "hostNetwork", "priorityClassName"});
+  const ValueId node_selector = f["nodeSelector"], tolerations = f["tolerations"],
+                affinity = f["affinity"], node_name = f["nodeName"], scheduler = f["schedulerName"],
+                preemption = f["preemptionPolicy"], host_network = f["hostNetwork"],
+                class_name = f["priorityClassName"];
   if (host_network != kNoValue)
     if (auto b = r.boolean(pod_path.child("hostNetwork"), host_network)) m.host_network = *b;
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
@@ -465,25 +447,22 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     }
     // A typed list (PodList, DeploymentList) gives its items its kind.
     const std::string_view typed = k == "List" ? std::string_view() : k.substr(0, k.size() - 4);
-    std::array<ValueId, kKubeListFields.size()> f;  // its kind is is_manifest's
-    pick(r, at, d, kKubeListFields, f.data(), {kube_list_field::kItems});
-    const ValueId items = f[kube_list_field::kItems];
+    Picked<kKubeListFields> f;  // its kind is is_manifest's
+    pick(r, at, d, f, {"items"});
+    const ValueId items = f["items"];
     const FieldPath items_path = at.child("items");
     if (items == kNoValue || !r.is_array(items_path, items)) continue;
     for (std::uint32_t i = 0; i < doc->size(items); ++i) {
       const ValueId item = doc->element(items, i);
       const FieldPath item_path = items_path.at(i);
-      std::array<ValueId, kKubeManifestFields.size()> g;
-      if (!pick(r, item_path, item, kKubeManifestFields, g.data(),
-                {kube_manifest_field::kKind, kube_manifest_field::kMetadata}))
-        continue;
-      const ValueId item_kind = g[kube_manifest_field::kKind];
+      Picked<kKubeManifestFields> g;
+      if (!pick(r, item_path, item, g, {"kind", "metadata"})) continue;
+      const ValueId item_kind = g["kind"];
       std::string_view ik = item_kind != kNoValue ? text_of(*doc, item_kind) : typed;
       if (ik.empty()) {
-        std::array<ValueId, kKubeMetadataFields.size()> meta;
-        pick(r, item_path.child("metadata"), g[kube_manifest_field::kMetadata], kKubeMetadataFields,
-             meta.data(), {kube_metadata_field::kName});
-        const std::string_view n = text_of(*doc, meta[kube_metadata_field::kName]);
+        Picked<kKubeMetadataFields> meta;
+        pick(r, item_path.child("metadata"), g["metadata"], meta, {"name"});
+        const std::string_view n = text_of(*doc, meta["name"]);
         r.error(item_path, item,
                 (n.empty() ? std::string("the item") : quoted(n)) +
                     " has no kind; a List's items each need one (or use a typed list such as "

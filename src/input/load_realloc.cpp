@@ -50,10 +50,10 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
     r.error(root, kNoValue, "the realloc request is empty; expected workloads: [ids] or app:");
     return std::nullopt;
   }
-  std::array<ValueId, kReallocFields.size()> f;
+  Picked<kReallocFields> f;
   if (!r.fields(root, top, kReallocFields, f.data())) return std::nullopt;
-  const ValueId workloads = f[realloc_field::kWorkloads], app = f[realloc_field::kApp],
-                resources = f[realloc_field::kResources], cpu_bind = f[realloc_field::kCpuBind];
+  const ValueId workloads = f["workloads"], app = f["app"], resources = f["resources"],
+                cpu_bind = f["cpu_bind"];
 
   if ((workloads == kNoValue) == (app == kNoValue))
     r.error(root, top,
@@ -89,12 +89,10 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
   }
   if (resources != kNoValue) {
     const FieldPath path = root.child("resources");
-    std::array<ValueId, kReallocResourceFields.size()> d;
+    Picked<kReallocResourceFields> d;
     if (r.fields(path, resources, kReallocResourceFields, d.data())) {
-      const ValueId cpu = d[realloc_resource_field::kCpu],
-                    cpu_limit = d[realloc_resource_field::kCpuLimit],
-                    memory = d[realloc_resource_field::kMemory],
-                    memory_limit = d[realloc_resource_field::kMemoryLimit];
+      const ValueId cpu = d["cpu"], cpu_limit = d["cpu_limit"], memory = d["memory"],
+                    memory_limit = d["memory_limit"];
       auto read = [&](ValueId v, const char* name, auto parse, std::int64_t& out) {
         if (v == kNoValue) return;
         if (auto d = signed_delta(r, path.child(name), v, parse)) out = *d;

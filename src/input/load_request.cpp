@@ -336,7 +336,7 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   set.overridden = !overrides.empty();
   Reader r(*doc, source->name, diags);
   const FieldPath root;
-  std::array<ValueId, kRequestListFields.size()> ignored;
+  Picked<kRequestListFields> ignored;
   r.fields(root, doc->root(), kRequestListFields, ignored.data());
   const FieldPath path = root.child("requests");
   if (!r.is_array(path, list)) return std::nullopt;

@@ -16,9 +16,6 @@ inline constexpr std::array kMesosFields{
     FieldSpec{"roles", FieldKind::Block, "", "the roles: name, weight, quota"},
     FieldSpec{"frameworks", FieldKind::Block, "", "the frameworks, each in a role"},
 };
-namespace mesos_field {
-enum : std::size_t { kRoles, kFrameworks, kCount };
-}
 
 // One entry of roles:.
 inline constexpr std::array kMesosRoleFields{
@@ -26,9 +23,6 @@ inline constexpr std::array kMesosRoleFields{
     FieldSpec{"weight", FieldKind::Quantity, "", "> 0, decimals exact (default 1)"},
     FieldSpec{"quota", FieldKind::Block, "", "per resource kind: guaranteed first"},
 };
-namespace mesos_role_field {
-enum : std::size_t { kName, kWeight, kQuota, kCount };
-}
 
 // One entry of frameworks:.
 inline constexpr std::array kMesosFrameworkFields{
@@ -39,12 +33,5 @@ inline constexpr std::array kMesosFrameworkFields{
     FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
     FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
 };
-namespace mesos_framework_field {
-enum : std::size_t { kName, kRole, kMaxCount, kResources, kNodeFilter, kTolerations, kCount };
-}
-
-static_assert(kMesosFields.size() == mesos_field::kCount);
-static_assert(kMesosRoleFields.size() == mesos_role_field::kCount);
-static_assert(kMesosFrameworkFields.size() == mesos_framework_field::kCount);
 
 }  // namespace eruplan

@@ -15,9 +15,6 @@ inline constexpr std::array kPriorityClassListFields{
     FieldSpec{"kind", FieldKind::Text, "", "List or PriorityClassList (or one PriorityClass)"},
     FieldSpec{"items", FieldKind::Block, "", "the PriorityClasses"},
 };
-namespace priority_class_list_field {
-enum : std::size_t { kKind, kItems, kCount };
-}
 
 inline constexpr std::array kPriorityClassFields{
     FieldSpec{"kind", FieldKind::Text, "", "PriorityClass"},
@@ -28,19 +25,9 @@ inline constexpr std::array kPriorityClassFields{
     FieldSpec{"preemptionPolicy", FieldKind::Text, "",
               "Never: the class's pods never preempt (unless their own policy says)"},
 };
-namespace priority_class_field {
-enum : std::size_t { kKind, kMetadata, kValue, kGlobalDefault, kPreemptionPolicy, kCount };
-}
 
 inline constexpr std::array kPriorityClassMetadataFields{
     FieldSpec{"name", FieldKind::Text, "", "the class's name (required)"},
 };
-namespace priority_class_metadata_field {
-enum : std::size_t { kName, kCount };
-}
-
-static_assert(kPriorityClassListFields.size() == priority_class_list_field::kCount);
-static_assert(kPriorityClassFields.size() == priority_class_field::kCount);
-static_assert(kPriorityClassMetadataFields.size() == priority_class_metadata_field::kCount);
 
 }  // namespace eruplan

@@ -18,9 +18,6 @@ inline constexpr std::array kReallocResourceFields{
     FieldSpec{"memory", FieldKind::Quantity, "", "memory request delta"},
     FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit delta"},
 };
-namespace realloc_resource_field {
-enum : std::size_t { kCpu, kCpuLimit, kMemory, kMemoryLimit, kCount };
-}
 
 // The top level of a realloc request.
 inline constexpr std::array kReallocFields{
@@ -29,11 +26,5 @@ inline constexpr std::array kReallocFields{
     FieldSpec{"resources", FieldKind::Block, "", "the deltas", kReallocResourceFields},
     FieldSpec{"cpu_bind", FieldKind::Text, "", "keep, true or false"},
 };
-namespace realloc_field {
-enum : std::size_t { kWorkloads, kApp, kResources, kCpuBind, kCount };
-}
-
-static_assert(kReallocFields.size() == realloc_field::kCount);
-static_assert(kReallocResourceFields.size() == realloc_resource_field::kCount);
 
 }  // namespace eruplan

@@ -33,17 +33,6 @@ inline constexpr std::array kResourceFields{
     FieldSpec{"extended", FieldKind::Block, "", "extended resources per instance"},
     FieldSpec{"cpu_fit", FieldKind::Bool, "", "fit CPU by requests only"},
 };
-enum ResourceField : std::size_t {
-  kCpu,
-  kCpuLimit,
-  kCpuBind,
-  kMemory,
-  kMemoryLimit,
-  kStorage,
-  kVolumes,
-  kExtended,
-  kCpuFit,
-};
 
 // node_filter: of a request.
 inline constexpr std::array kNodeFilterFields{
@@ -51,7 +40,6 @@ inline constexpr std::array kNodeFilterFields{
     FieldSpec{"nodes", FieldKind::List, "--node", "only this node"},
     FieldSpec{"exclude", FieldKind::List, "--exclude", "never this node"},
 };
-enum NodeFilterField : std::size_t { kLabels, kNodes, kExclude };
 
 // One entry of tolerations: of a request (Kubernetes' toleration).
 inline constexpr std::array kTolerationFields{
@@ -61,9 +49,6 @@ inline constexpr std::array kTolerationFields{
     FieldSpec{"effect", FieldKind::Text, "", "the effect it matches (empty: every effect)"},
     FieldSpec{"tolerationSeconds", FieldKind::Integer, "", "as Kubernetes writes it; not used"},
 };
-namespace toleration_field {
-enum : std::size_t { kKey, kOperator, kValue, kEffect, kTolerationSeconds, kCount };
-}
 
 // scoring: of a request (strategy score, SPEC §9).
 inline constexpr std::array kScoringFields{
@@ -76,27 +61,18 @@ inline constexpr std::array kScoringFields{
     FieldSpec{"fit_weight", FieldKind::Integer, "", "weight of the fit score (0 to 100)"},
     FieldSpec{"balanced_weight", FieldKind::Integer, "", "weight of the balanced score (0 to 100)"},
 };
-namespace scoring_field {
-enum : std::size_t { kProfile, kType, kResources, kShape, kFitWeight, kBalancedWeight, kCount };
-}
 
 // One entry of scoring.resources.
 inline constexpr std::array kScoringResourceFields{
     FieldSpec{"name", FieldKind::Text, "", "cpu, memory, storage or an extended resource"},
     FieldSpec{"weight", FieldKind::Integer, "", "1 to 100 (default 1)"},
 };
-namespace scoring_resource_field {
-enum : std::size_t { kName, kWeight, kCount };
-}
 
 // One point of scoring.shape.
 inline constexpr std::array kShapePointFields{
     FieldSpec{"utilization", FieldKind::Integer, "", "0 to 100, increasing along the shape"},
     FieldSpec{"score", FieldKind::Integer, "", "0 to 10"},
 };
-namespace shape_point_field {
-enum : std::size_t { kUtilization, kScore, kCount };
-}
 
 // The top level of a request (SPEC §3, §8.4, §9) and of each entry of a
 // requests: list.
@@ -116,31 +92,12 @@ inline constexpr std::array kRequestFields{
     FieldSpec{"min_count", FieldKind::Integer, "", "fewest instances worth placing"},
     FieldSpec{"group", FieldKind::Text, "", "requests placed together or not at all"},
 };
-enum RequestField : std::size_t {
-  kApp,
-  kCount,
-  kStrategy,
-  kNodesLimit,
-  kResources,
-  kNodeFilter,
-  kTolerations,
-  kScoring,
-  kName,
-  kPriority,
-  kMinCount,
-  kGroup,
-};
 
 // The top level of a request file holding several requests (SPEC §8.4);
 // each entry is read as kRequestFields.
 inline constexpr std::array kRequestListFields{
     FieldSpec{"requests", FieldKind::Block, "", "the requests, placed by priority"},
 };
-
-static_assert(kTolerationFields.size() == toleration_field::kCount);
-static_assert(kScoringFields.size() == scoring_field::kCount);
-static_assert(kScoringResourceFields.size() == scoring_resource_field::kCount);
-static_assert(kShapePointFields.size() == shape_point_field::kCount);
 
 // Every field a request flag replaces, in table order.
 template <class F>

@@ -26,10 +26,10 @@ class RequestReader {
 
   void read(const FieldPath& root, ValueId top) {
     if (r_.doc()[top].kind == ValueKind::Null) return;  // an empty file: everything defaults
-    std::array<ValueId, kRequestFields.size()> v;
+    Picked<kRequestFields> v;
     if (!r_.fields(root, top, kRequestFields, v.data())) return;
-    const ValueId name = v[kName], priority = v[kPriority], min_count = v[kMinCount],
-                  group = v[kGroup], tolerations = v[kTolerations], scoring = v[kScoring];
+    const ValueId name = v["name"], priority = v["priority"], min_count = v["min_count"],
+                  group = v["group"], tolerations = v["tolerations"], scoring = v["scoring"];
     Request& r = d_.request;
     if (name != kNoValue) {
       if (auto n = r_.string(root.child("name"), name)) r.name = *n;
@@ -48,9 +48,9 @@ class RequestReader {
     if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
     if (scoring != kNoValue) read_scoring(root.child("scoring"), scoring);
     overridden(kRequestFields, v.data());
-    const ValueId app = v[kApp], count = v[kCount], strategy = v[kStrategy],
-                  nodes_limit = v[kNodesLimit], resources = v[kResources],
-                  node_filter = v[kNodeFilter];
+    const ValueId app = v["app"], count = v["count"], strategy = v["strategy"],
+                  nodes_limit = v["nodes_limit"], resources = v["resources"],
+                  node_filter = v["node_filter"];
     Request& req = d_.request;
     (void)r;
     if (app != kNoValue) {
@@ -89,17 +89,17 @@ class RequestReader {
 
  private:
   void read_resources(const FieldPath& path, ValueId object) {
-    std::array<ValueId, kResourceFields.size()> v;
+    Picked<kResourceFields> v;
     if (!r_.fields(path, object, kResourceFields, v.data())) return;
-    const ValueId cpu_fit = v[kCpuFit], extended = v[kExtended];
+    const ValueId cpu_fit = v["cpu_fit"], extended = v["extended"];
     if (cpu_fit != kNoValue) {
       if (auto b = r_.boolean(path.child("cpu_fit"), cpu_fit)) d_.request.cpu_fit = *b;
     }
     if (extended != kNoValue) read_extended(path.child("extended"), extended);
     overridden(kResourceFields, v.data());
-    const ValueId cpu = v[kCpu], cpu_limit = v[kCpuLimit], cpu_bind = v[kCpuBind],
-                  memory = v[kMemory], memory_limit = v[kMemoryLimit], storage = v[kStorage],
-                  volumes = v[kVolumes];
+    const ValueId cpu = v["cpu"], cpu_limit = v["cpu_limit"], cpu_bind = v["cpu_bind"],
+                  memory = v["memory"], memory_limit = v["memory_limit"], storage = v["storage"],
+                  volumes = v["volumes"];
     Request& req = d_.request;
     if (cpu != kNoValue) {
       const FieldPath here = path.child("cpu");
@@ -167,10 +167,9 @@ class RequestReader {
     for (std::uint32_t i = 0; i < n; ++i) {
       const FieldPath at = path.at(i);
       const ValueId item = r_.doc().element(v, i);
-      std::array<ValueId, kTolerationFields.size()> f;
+      Picked<kTolerationFields> f;
       if (!r_.fields(at, item, kTolerationFields, f.data())) continue;
-      const ValueId key = f[toleration_field::kKey], op = f[toleration_field::kOperator],
-                    value = f[toleration_field::kValue], effect = f[toleration_field::kEffect];
+      const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
       Toleration t;
       if (key != kNoValue) {
         if (auto k = r_.scalar(at.child("key"), key)) t.key = *k;
@@ -207,17 +206,16 @@ class RequestReader {
   }
 
   void read_scoring(const FieldPath& path, ValueId v) {
-    std::array<ValueId, kScoringFields.size()> f;
+    Picked<kScoringFields> f;
     if (!r_.fields(path, v, kScoringFields, f.data())) return;
-    ValueId type = f[scoring_field::kType];
-    const ValueId resources = f[scoring_field::kResources], shape = f[scoring_field::kShape],
-                  fit_weight = f[scoring_field::kFitWeight],
-                  balanced_weight = f[scoring_field::kBalancedWeight];
+    ValueId type = f["type"];
+    const ValueId resources = f["resources"], shape = f["shape"], fit_weight = f["fit_weight"],
+                  balanced_weight = f["balanced_weight"];
     Scoring& sc = d_.request.scoring;
     d_.scoring_origin = r_.origin(path, v);
     d_.shape_given = shape != kNoValue;
     if (o_.scoring) type = kNoValue;  // --scoring replaces it
-    if (const ValueId profile = f[scoring_field::kProfile]; profile != kNoValue) {
+    if (const ValueId profile = f["profile"]; profile != kNoValue) {
       if (auto p = r_.string(path.child("profile"), profile)) {
         if (*p == "kubernetes")
           sc.profile = ScoringProfile::Kubernetes;
@@ -257,10 +255,9 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(resources, i);
-          std::array<ValueId, kScoringResourceFields.size()> rf;
+          Picked<kScoringResourceFields> rf;
           if (!r_.fields(at, item, kScoringResourceFields, rf.data())) continue;
-          const ValueId name = rf[scoring_resource_field::kName],
-                        weight = rf[scoring_resource_field::kWeight];
+          const ValueId name = rf["name"], weight = rf["weight"];
           ScoringResource res;
           if (name == kNoValue)
             r_.error(at, item, "name is required (cpu, memory, storage or an extended resource)");
@@ -285,10 +282,9 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(shape, i);
-          std::array<ValueId, kShapePointFields.size()> pf;
+          Picked<kShapePointFields> pf;
           if (!r_.fields(at, item, kShapePointFields, pf.data())) continue;
-          const ValueId utilization = pf[shape_point_field::kUtilization],
-                        score = pf[shape_point_field::kScore];
+          const ValueId utilization = pf["utilization"], score = pf["score"];
           ShapePoint p;
           if (utilization == kNoValue || score == kNoValue) {
             r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
@@ -311,10 +307,10 @@ class RequestReader {
   }
 
   void read_filter(const FieldPath& path, ValueId object) {
-    std::array<ValueId, kNodeFilterFields.size()> v;
+    Picked<kNodeFilterFields> v;
     if (!r_.fields(path, object, kNodeFilterFields, v.data())) return;
     overridden(kNodeFilterFields, v.data());
-    const ValueId labels = v[kLabels], nodes = v[kNodes], exclude = v[kExclude];
+    const ValueId labels = v["labels"], nodes = v["nodes"], exclude = v["exclude"];
     NodeFilter& filter = d_.request.filter;
     if (labels != kNoValue) {
       const FieldPath here = path.child("labels");

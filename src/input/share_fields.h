@@ -17,9 +17,6 @@ inline constexpr std::array kShareFields{
     FieldSpec{"placement", FieldKind::Text, "", "first_fit, least_allocated or most_allocated"},
     FieldSpec{"apps", FieldKind::Block, "", "the apps sharing the cluster"},
 };
-namespace share_field {
-enum : std::size_t { kPlacement, kApps, kCount };
-}
 
 // One entry of apps:.
 inline constexpr std::array kShareAppFields{
@@ -31,20 +28,5 @@ inline constexpr std::array kShareAppFields{
     FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
     FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
 };
-namespace share_app_field {
-enum : std::size_t {
-  kApp,
-  kWeight,
-  kQuota,
-  kMaxCount,
-  kResources,
-  kNodeFilter,
-  kTolerations,
-  kCount
-};
-}
-
-static_assert(kShareFields.size() == share_field::kCount);
-static_assert(kShareAppFields.size() == share_app_field::kCount);
 
 }  // namespace eruplan

@@ -146,15 +146,14 @@ bool pods_stdin(const Args& a) {
 
 RequestOverrides overrides_of(const Args& a) {
   RequestOverrides o;
-  for_each_flag_field([&](const FieldSpec& spec) {
-    const std::string flag(spec.flag);
+  for_each_override_row([&](const RequestField& row) {
+    const std::string flag(row.spec.flag);
     if (!a.has(flag)) return;
-    if (spec.kind == FieldKind::List || spec.kind == FieldKind::Labels)
+    if (row.spec.kind == FieldKind::List || row.spec.kind == FieldKind::Labels)
       for (const std::string& v : a.list(flag)) o.set(flag, v);
     else
       o.set(flag, a.value(flag));
   });
-  if (a.has("--scoring")) o.scoring = a.value("--scoring");
   return o;
 }
 

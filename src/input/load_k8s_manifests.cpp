@@ -514,9 +514,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   RequestOverrides per_request = overrides;
   if (set.list) {
     per_request = RequestOverrides{};
-    per_request.strategy = overrides.strategy;
+    if (const std::string* strategy = overrides.value("--strategy"))
+      per_request.set("--strategy", *strategy);
     RequestOverrides rest = overrides;
-    rest.strategy.reset();
+    rest.reset("--strategy");
     set.overridden = !rest.empty() || options.replicas.has_value();
   }
   if (manifests.empty() && diags.error_count() == errors_before &&
@@ -548,18 +549,15 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                             " does not apply to a DaemonSet (one pod on every eligible node); "
                             "ignored");
       };
-      ignore(flags.count.has_value(), "--count");
+      ignore(flags.given("--count"), "--count");
       ignore(options.replicas.has_value() && !set.list, "--replicas");
-      ignore(flags.strategy.has_value(), "--strategy");
-      ignore(flags.nodes_limit.has_value(), "--nodes-limit");
-      ignore(!flags.labels.empty() || !flags.nodes.empty() || !flags.exclude.empty(),
+      ignore(flags.given("--strategy"), "--strategy");
+      ignore(flags.given("--nodes-limit"), "--nodes-limit");
+      ignore(flags.given("--label") || flags.given("--node") || flags.given("--exclude"),
              "the node filter flags");
-      flags.count.reset();
-      flags.strategy.reset();
-      flags.nodes_limit.reset();
-      flags.labels.clear();
-      flags.nodes.clear();
-      flags.exclude.clear();
+      for (const char* flag :
+           {"--count", "--strategy", "--nodes-limit", "--label", "--node", "--exclude"})
+        flags.reset(flag);
       const DaemonPlacement targets = daemon_targets(m, inventory);
       req.count = 1;
       finish_request(req, flags, false, source.name, prefix, diags);
@@ -567,9 +565,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     } else {
       req.count = new_instances(m, count_running(m, inventory, census), options, why);
       // The flags apply and §3's checks run even after errors: every problem at once.
-      const bool satisfied = req.count == 0 && !per_request.count;
+      const bool satisfied = req.count == 0 && !per_request.given("--count");
       finish_request(req, per_request, count_required && !satisfied, source.name, prefix, diags);
-      if (satisfied && !per_request.count) req.satisfied = why;
+      if (satisfied && !per_request.given("--count")) req.satisfied = why;
     }
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 #include <string_view>
 
 #include "reader.h"
@@ -13,18 +12,18 @@
 namespace eruplan {
 
 inline constexpr std::array kNamespaceListFields{
-    FieldSpec{"kind", FieldKind::Text, "", "List or NamespaceList (or one Namespace)"},
-    FieldSpec{"items", FieldKind::Block, "", "the Namespaces"},
+    FieldSpec::text("kind", "List or NamespaceList (or one Namespace)"),
+    FieldSpec::block("items", "the Namespaces"),
 };
 
 inline constexpr std::array kNamespaceFields{
-    FieldSpec{"kind", FieldKind::Text, "", "Namespace"},
-    FieldSpec{"metadata", FieldKind::Block, "", "name and labels"},
+    FieldSpec::text("kind", "Namespace"),
+    FieldSpec::block("metadata", "name and labels"),
 };
 
 inline constexpr std::array kNamespaceMetadataFields{
-    FieldSpec{"name", FieldKind::Text, "", "the namespace's name (required)"},
-    FieldSpec{"labels", FieldKind::Block, "", "what a namespaceSelector matches"},
+    FieldSpec::text("name", "the namespace's name (required)"),
+    FieldSpec::block("labels", "what a namespaceSelector matches"),
 };
 
 // The API's field names (v1.35), for the strict check.

@@ -39,6 +39,36 @@ struct FieldSpec {
   // A Block field that is a mapping of known fields: their table, so a key
   // of it given one level too high is pointed to where it belongs.
   std::span<const FieldSpec> inner = {};
+
+  // A table reads as a list of fields: FieldSpec::text("name", "help").
+  static constexpr FieldSpec text(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Text, "", help};
+  }
+  static constexpr FieldSpec integer(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Integer, "", help};
+  }
+  static constexpr FieldSpec quantity(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Quantity, "", help};
+  }
+  static constexpr FieldSpec boolean(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Bool, "", help};
+  }
+  static constexpr FieldSpec list(std::string_view name, std::string_view help) {
+    return {name, FieldKind::List, "", help};
+  }
+  static constexpr FieldSpec labels(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Labels, "", help};
+  }
+  static constexpr FieldSpec block(std::string_view name, std::string_view help,
+                                   std::span<const FieldSpec> inner = {}) {
+    return {name, FieldKind::Block, "", help, inner};
+  }
+  // The option it stands for.
+  constexpr FieldSpec with_flag(std::string_view option) const {
+    FieldSpec f = *this;
+    f.flag = option;
+    return f;
+  }
 };
 
 // The row of `table` named `name`, found at compile time: a name the table

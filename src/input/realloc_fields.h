@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
@@ -13,18 +12,18 @@ namespace eruplan {
 
 // resources: of a realloc request: signed deltas.
 inline constexpr std::array kReallocResourceFields{
-    FieldSpec{"cpu", FieldKind::Quantity, "", "CPU request delta"},
-    FieldSpec{"cpu_limit", FieldKind::Quantity, "", "CPU limit delta"},
-    FieldSpec{"memory", FieldKind::Quantity, "", "memory request delta"},
-    FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit delta"},
+    FieldSpec::quantity("cpu", "CPU request delta"),
+    FieldSpec::quantity("cpu_limit", "CPU limit delta"),
+    FieldSpec::quantity("memory", "memory request delta"),
+    FieldSpec::quantity("memory_limit", "memory limit delta"),
 };
 
 // The top level of a realloc request.
 inline constexpr std::array kReallocFields{
-    FieldSpec{"workloads", FieldKind::List, "", "the ids of the workloads to change"},
-    FieldSpec{"app", FieldKind::Text, "", "or every workload of this app"},
-    FieldSpec{"resources", FieldKind::Block, "", "the deltas", kReallocResourceFields},
-    FieldSpec{"cpu_bind", FieldKind::Text, "", "keep, true or false"},
+    FieldSpec::list("workloads", "the ids of the workloads to change"),
+    FieldSpec::text("app", "or every workload of this app"),
+    FieldSpec::block("resources", "the deltas", kReallocResourceFields),
+    FieldSpec::text("cpu_bind", "keep, true or false"),
 };
 
 }  // namespace eruplan

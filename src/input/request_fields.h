@@ -113,32 +113,31 @@ struct RequestField {
 // The rows' makers, by codec.
 namespace request_rows {
 constexpr RequestField text(std::string_view name, std::string_view help, std::string Request::*m) {
-  return {{name, FieldKind::Text, "", help}, {.codec = Codec::Text, .text = m}};
+  return {FieldSpec::text(name, help), {.codec = Codec::Text, .text = m}};
 }
 constexpr RequestField scalar(std::string_view name, std::string_view help,
                               std::string Request::*m) {
-  return {{name, FieldKind::Text, "", help}, {.codec = Codec::Scalar, .text = m}};
+  return {FieldSpec::text(name, help), {.codec = Codec::Scalar, .text = m}};
 }
 constexpr RequestField integer(std::string_view name, std::string_view help,
                                std::int64_t Request::*m, std::int64_t min) {
-  return {{name, FieldKind::Integer, "", help}, {.codec = Codec::Integer, .number = m, .min = min}};
+  return {FieldSpec::integer(name, help), {.codec = Codec::Integer, .number = m, .min = min}};
 }
 constexpr RequestField cpu(std::string_view name, std::string_view help, NanoCores Request::*m) {
-  return {{name, FieldKind::Quantity, "", help}, {.codec = Codec::Cpu, .number = m}};
+  return {FieldSpec::quantity(name, help), {.codec = Codec::Cpu, .number = m}};
 }
 constexpr RequestField size(std::string_view name, std::string_view help, Bytes Request::*m) {
-  return {{name, FieldKind::Quantity, "", help}, {.codec = Codec::Size, .number = m}};
+  return {FieldSpec::quantity(name, help), {.codec = Codec::Size, .number = m}};
 }
 constexpr RequestField boolean(std::string_view name, std::string_view help, bool Request::*m,
                                bool (Request::*shown_value)() const = nullptr) {
-  return {{name, FieldKind::Bool, "", help},
+  return {FieldSpec::boolean(name, help),
           {.codec = Codec::Bool, .boolean = m, .shown_value = shown_value}};
 }
 constexpr RequestField names(std::string_view name, std::string_view help,
                              std::vector<std::string> NodeFilter::*m,
                              std::vector<Origin> Request::*origins) {
-  return {{name, FieldKind::List, "", help},
-          {.codec = Codec::Names, .names = m, .origins = origins}};
+  return {FieldSpec::list(name, help), {.codec = Codec::Names, .names = m, .origins = origins}};
 }
 // A codec whose member is its own (strategy, scoring.type, volumes, labels).
 constexpr RequestField coded(std::string_view name, FieldKind kind, Codec codec,
@@ -154,7 +153,7 @@ constexpr RequestField custom(std::string_view name, FieldKind kind, std::string
 constexpr RequestField block(std::string_view name, std::string_view help,
                              std::span<const RequestField> rows = {},
                              std::span<const FieldSpec> fields = {}) {
-  return {{name, FieldKind::Block, "", help, fields}, {.rows = rows}};
+  return {FieldSpec::block(name, help, fields), {.rows = rows}};
 }
 }  // namespace request_rows
 
@@ -258,29 +257,29 @@ using request_rows::kScoringRows;
 
 // One entry of tolerations: of a request (Kubernetes' toleration).
 inline constexpr std::array kTolerationFields{
-    FieldSpec{"key", FieldKind::Text, "", "the taint key it matches (empty: every key)"},
-    FieldSpec{"operator", FieldKind::Text, "", "Equal (default) or Exists"},
-    FieldSpec{"value", FieldKind::Text, "", "the taint value Equal matches"},
-    FieldSpec{"effect", FieldKind::Text, "", "the effect it matches (empty: every effect)"},
-    FieldSpec{"tolerationSeconds", FieldKind::Integer, "", "as Kubernetes writes it; not used"},
+    FieldSpec::text("key", "the taint key it matches (empty: every key)"),
+    FieldSpec::text("operator", "Equal (default) or Exists"),
+    FieldSpec::text("value", "the taint value Equal matches"),
+    FieldSpec::text("effect", "the effect it matches (empty: every effect)"),
+    FieldSpec::integer("tolerationSeconds", "as Kubernetes writes it; not used"),
 };
 
 // One entry of scoring.resources.
 inline constexpr std::array kScoringResourceFields{
-    FieldSpec{"name", FieldKind::Text, "", "cpu, memory, storage or an extended resource"},
-    FieldSpec{"weight", FieldKind::Integer, "", "1 to 100 (default 1)"},
+    FieldSpec::text("name", "cpu, memory, storage or an extended resource"),
+    FieldSpec::integer("weight", "1 to 100 (default 1)"),
 };
 
 // One point of scoring.shape.
 inline constexpr std::array kShapePointFields{
-    FieldSpec{"utilization", FieldKind::Integer, "", "0 to 100, increasing along the shape"},
-    FieldSpec{"score", FieldKind::Integer, "", "0 to 10"},
+    FieldSpec::integer("utilization", "0 to 100, increasing along the shape"),
+    FieldSpec::integer("score", "0 to 10"),
 };
 
 // The top level of a request file holding several requests (SPEC §8.4);
 // each entry is read as kRequestFields.
 inline constexpr std::array kRequestListFields{
-    FieldSpec{"requests", FieldKind::Block, "", "the requests, placed by priority"},
+    FieldSpec::block("requests", "the requests, placed by priority"),
 };
 
 // Every field a request flag replaces that is also a fixture case's option

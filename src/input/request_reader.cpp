@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -19,21 +20,30 @@ namespace {
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
 
 // The order a block's fields are read in, and so the order a file's
-// problems are reported in: as the reader has always had it (the fields no
-// flag replaces first), so that a file with several errors reports them
-// as before. Other blocks: table order.
-template <const auto& Table, class... Names>
-consteval std::array<std::size_t, sizeof...(Names)> read_order(Names... names) {
-  static_assert(sizeof...(Names) == Table.size());
-  return {field_index(Table, names)...};
+// problems are reported in: the fields named first, as the reader has always
+// had them (so that a file with several errors reports them as before), then
+// the others in table order (a new field needs no entry here).
+template <const auto& Table>
+consteval std::array<std::size_t, Table.size()> read_order(
+    std::initializer_list<std::string_view> first) {
+  std::array<std::size_t, Table.size()> order{};
+  std::array<bool, Table.size()> taken{};
+  std::size_t n = 0;
+  for (const std::string_view name : first) {
+    std::size_t i = 0;
+    while (i < Table.size() && Table[i].name != name) ++i;
+    if (i == Table.size()) throw "no field of that name in the table";
+    order[n++] = i;
+    taken[i] = true;
+  }
+  for (std::size_t i = 0; i < Table.size(); ++i)
+    if (!taken[i]) order[n++] = i;
+  return order;
 }
 constexpr auto kRequestReadOrder = read_order<kRequestFields>(
-    "name", "priority", "min_count", "group", "tolerations", "scoring", "app", "count", "strategy",
-    "nodes_limit", "resources", "node_filter");
-constexpr auto kResourceReadOrder =
-    read_order<kResourceFields>("cpu_fit", "extended", "cpu", "cpu_limit", "cpu_bind", "memory",
-                                "memory_limit", "storage", "volumes");
-constexpr auto kNodeFilterReadOrder = read_order<kNodeFilterFields>("labels", "nodes", "exclude");
+    {"name", "priority", "min_count", "group", "tolerations", "scoring"});
+constexpr auto kResourceReadOrder = read_order<kResourceFields>({"cpu_fit", "extended"});
+constexpr auto kNodeFilterReadOrder = read_order<kNodeFilterFields>({});
 
 std::span<const std::size_t> read_order_of(std::span<const RequestField> rows) {
   if (rows.data() == kRequestRows.data()) return kRequestReadOrder;

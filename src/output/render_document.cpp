@@ -38,15 +38,76 @@ void write_string_list(W& w, const std::vector<std::string>& items) {
 template <class W>
 void write_fields(W& w, const Request& r, std::span<const RequestField> rows);
 
-// One field of the request, by its row: its codec says how, `shown` when.
+template <class W>
+void write_tolerations(W& w, const std::vector<Toleration>& tolerations) {
+  w.begin_array();
+  for (const Toleration& t : tolerations) {
+    w.begin_object();
+    w.field("key", t.key);
+    w.field("operator", t.exists ? "Exists" : "Equal");
+    w.field("value", t.value);
+    w.field("effect", t.effect);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+template <class W>
+void write_scoring(W& w, const Scoring& sc) {
+  w.begin_object();
+  w.field("type", name_of(kScoringTypeNames, sc.type));
+  w.key("resources");
+  w.begin_array();
+  for (const ScoringResource& res : sc.resources) {
+    w.begin_object();
+    w.field("name", res.name);
+    w.field("weight", res.weight);
+    w.end_object();
+  }
+  w.end_array();
+  if (sc.type == ScoringType::RequestedToCapacityRatio) {
+    w.key("shape");
+    w.begin_array();
+    for (const ShapePoint& p : sc.shape) {
+      w.begin_object();
+      w.field("utilization", p.utilization);
+      w.field("score", p.score);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("fit_weight", sc.fit_weight);
+  w.field("balanced_weight", sc.balanced_weight);
+  w.end_object();
+}
+
+// Whether the writers show the field: its `shown`, and for the blocks of
+// their own code, tolerations when there are any and scoring (SPEC §9: the
+// scoring the scores came from) for strategy score.
+bool is_shown(const Request& r, const RequestField& f) {
+  const RequestMember& m = f.member;
+  switch (m.shown) {
+    case Shown::Never:
+      return false;
+    case Shown::IfSet:
+      return m.text ? !(r.*m.text).empty() : m.number ? r.*m.number != 0 : true;
+    case Shown::Always:
+    case Shown::NullIfUnset:
+      break;
+  }
+  if (f.spec.name == "tolerations") return !r.tolerations.empty();
+  if (f.spec.name == "scoring") return r.strategy == Strategy::Score;
+  return true;
+}
+
+template <class W>
+void write_fields(W& w, const Request& r, std::span<const RequestField> rows);
+
+// One field of the request, by its row: its codec says how.
 template <class W>
 void write_field(W& w, const Request& r, const RequestField& f) {
   const RequestMember& m = f.member;
-  if (m.shown == Shown::Never) return;
-  if (m.shown == Shown::IfSet) {
-    const bool set = m.text ? !(r.*m.text).empty() : m.number ? r.*m.number != 0 : true;
-    if (!set) return;
-  }
+  if (!is_shown(r, f)) return;
   w.key(f.spec.name);
   switch (m.codec) {
     case Codec::Text:
@@ -92,6 +153,10 @@ void write_field(W& w, const Request& r, const RequestField& f) {
         w.end_object();
       } else if (f.spec.name == "extended") {
         write_mapping(w, r.extended);
+      } else if (f.spec.name == "tolerations") {
+        write_tolerations(w, r.tolerations);
+      } else if (f.spec.name == "scoring") {
+        write_scoring(w, r.scoring);
       }
       break;
   }
@@ -102,68 +167,18 @@ void write_fields(W& w, const Request& r, std::span<const RequestField> rows) {
   for (const RequestField& f : rows) write_field(w, r, f);
 }
 
-template <class W>
-void write_tolerations(W& w, const std::vector<Toleration>& tolerations) {
-  w.key("tolerations");
-  w.begin_array();
-  for (const Toleration& t : tolerations) {
-    w.begin_object();
-    w.field("key", t.key);
-    w.field("operator", t.exists ? "Exists" : "Equal");
-    w.field("value", t.value);
-    w.field("effect", t.effect);
-    w.end_object();
-  }
-  w.end_array();
-}
-
-// SPEC §9: the scoring the scores came from.
-template <class W>
-void write_scoring(W& w, const Scoring& sc) {
-  w.key("scoring");
-  w.begin_object();
-  w.field("type", name_of(kScoringTypeNames, sc.type));
-  w.key("resources");
-  w.begin_array();
-  for (const ScoringResource& res : sc.resources) {
-    w.begin_object();
-    w.field("name", res.name);
-    w.field("weight", res.weight);
-    w.end_object();
-  }
-  w.end_array();
-  if (sc.type == ScoringType::RequestedToCapacityRatio) {
-    w.key("shape");
-    w.begin_array();
-    for (const ShapePoint& p : sc.shape) {
-      w.begin_object();
-      w.field("utilization", p.utilization);
-      w.field("score", p.score);
-      w.end_object();
-    }
-    w.end_array();
-  }
-  w.field("fit_weight", sc.fit_weight);
-  w.field("balanced_weight", sc.balanced_weight);
-  w.end_object();
-}
-
-// The request as its table has it, in table order but for tolerations
-// (when any), scoring (for strategy score) and, as Part II's documents
-// have them, min_count before priority.
+// The request, its fields in table order but for priority, written after
+// min_count as Part II's documents have it.
 template <class W>
 void write_request(W& w, const Request& r) {
-  constexpr auto row = [](FieldOf<kRequestFields> f) -> const RequestField& {
-    return kRequestRows[f.index];
-  };
+  const RequestField& min_count = kRequestRows[field_index(kRequestFields, "min_count")];
+  const RequestField& priority = kRequestRows[field_index(kRequestFields, "priority")];
   w.begin_object();
-  // app to node_filter
-  write_fields(w, r, std::span(kRequestRows).first(field_index(kRequestFields, "tolerations")));
-  if (!r.tolerations.empty()) write_tolerations(w, r.tolerations);
-  if (r.strategy == Strategy::Score) write_scoring(w, r.scoring);
-  write_field(w, r, row("min_count"));
-  write_field(w, r, row("priority"));
-  write_field(w, r, row("group"));
+  for (const RequestField& f : kRequestRows) {
+    if (&f == &priority) continue;
+    write_field(w, r, f);
+    if (&f == &min_count) write_field(w, r, priority);
+  }
   w.end_object();
 }
 

@@ -92,6 +92,14 @@ std::string check_tie_break(const std::string& s) {
 std::string check_cpu_delta(const std::string& s) { return check_delta<parse_cpu>(s); }
 std::string check_size_delta(const std::string& s) { return check_delta<parse_size>(s); }
 
+OptionSpec realloc_delta_option(const ReallocDelta& delta) {
+  const std::string name(delta.spec.flag);
+  std::string help = "Override: " + std::string(delta.spec.help);
+  if (!delta.shrink.empty()) help += " (" + name + "=" + std::string(delta.shrink) + " to shrink)";
+  return checked(name, help, delta.parse == parse_cpu ? check_cpu_delta : check_size_delta,
+                 "DELTA");
+}
+
 std::string check_cost(const std::string& s) {
   const std::size_t eq = s.find('=');
   return eq == std::string::npos || eq == 0

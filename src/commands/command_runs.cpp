@@ -283,10 +283,8 @@ CommandOutput run_realloc_row(const CommandInput& in) {
     return a.has(key) ? std::optional<std::string>(a.value(key)) : std::nullopt;
   };
   flags.app = given("--app");
-  flags.cpu = given("--cpu");
-  flags.cpu_limit = given("--cpu-limit");
-  flags.memory = given("--memory");
-  flags.memory_limit = given("--memory-limit");
+  for (std::size_t i = 0; i < kReallocDeltas.size(); ++i)
+    flags.deltas[i] = given(std::string(kReallocDeltas[i].spec.flag).c_str());
   flags.cpu_bind = given("--cpu-bind");
   if (a.value("--request").empty() && flags.workloads.empty() && !flags.app)
     return usage(output,

@@ -71,6 +71,16 @@ struct FieldSpec {
   }
 };
 
+// The schema rows of a table of bound rows (each with its FieldSpec
+// `spec`: request_fields.h, realloc_fields.h), for Reader::fields and the
+// docs.
+template <class Row, std::size_t N>
+constexpr std::array<FieldSpec, N> specs_of(const std::array<Row, N>& rows) {
+  std::array<FieldSpec, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = rows[i].spec;
+  return out;
+}
+
 // The row of `table` named `name`, found at compile time: a name the table
 // lacks does not compile (the throw is no constant expression).
 template <std::size_t N>

@@ -157,14 +157,6 @@ constexpr RequestField block(std::string_view name, std::string_view help,
 }
 }  // namespace request_rows
 
-// The schema rows of `rows`, for Reader::fields and the docs.
-template <std::size_t N>
-constexpr std::array<FieldSpec, N> specs_of(const std::array<RequestField, N>& rows) {
-  std::array<FieldSpec, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = rows[i].spec;
-  return out;
-}
-
 namespace request_rows {
 using request_reading::Draft;
 

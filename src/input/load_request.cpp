@@ -99,14 +99,9 @@ void apply_flag(const RequestField& f, std::span<const std::string> given, Draft
         diags.error(at, unknown_scoring(text));
       break;
     case Codec::Cpu:
-      if (auto c = parse_cpu(text, problem))
-        req.*m.number = *c;
-      else
-        diags.error(at, problem);
-      break;
     case Codec::Size:
-      if (auto b = parse_size(text, problem))
-        req.*m.number = *b;
+      if (auto q = m.codec == Codec::Cpu ? parse_cpu(text, problem) : parse_size(text, problem))
+        req.*m.number = *q;
       else
         diags.error(at, problem);
       break;

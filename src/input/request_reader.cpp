@@ -101,10 +101,8 @@ class RequestReader {
         if (auto n = r_.integer(here, v, m.min)) req.*m.number = *n;
         break;
       case Codec::Cpu:
-        if (auto c = r_.cpu(here, v)) req.*m.number = *c;
-        break;
       case Codec::Size:
-        if (auto b = r_.size(here, v)) req.*m.number = *b;
+        if (auto q = m.codec == Codec::Cpu ? r_.cpu(here, v) : r_.size(here, v)) req.*m.number = *q;
         break;
       case Codec::Bool:
         if (auto b = r_.boolean(here, v)) req.*m.boolean = *b;

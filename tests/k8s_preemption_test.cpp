@@ -65,8 +65,7 @@ std::vector<std::string> names(const std::vector<Victim>& victims) {
 // SelectVictimsOnNode on one node, nothing placed or evicted yet.
 NodeVictims victims_on(Cluster& c, const std::string& node) {
   const RunningPods pods(c.inventory);
-  K8sPreemptionFilter filter(c.inventory, c.request, pods,
-                             std::vector<std::int64_t>(c.inventory.nodes.size(), 0));
+  K8sPreemptionFilter filter(c.inventory, c.request);
   return select_victims(c.inventory, pods, node_index(c.inventory, node),
                         Preemptor{c.request.priority, false}, {}, filter.as_replica_filter());
 }
@@ -74,8 +73,7 @@ NodeVictims victims_on(Cluster& c, const std::string& node) {
 // The filters' first verdict on one node.
 FilterVerdict verdict_on(Cluster& c, const std::string& node) {
   const RunningPods pods(c.inventory);
-  K8sPreemptionFilter filter(c.inventory, c.request, pods,
-                             std::vector<std::int64_t>(c.inventory.nodes.size(), 0));
+  K8sPreemptionFilter filter(c.inventory, c.request);
   return filter(c.inventory, node_index(c.inventory, node), {});
 }
 
@@ -422,8 +420,9 @@ spec:
   // without web-old 2+1-0 still does.
   d.inventory.nodes[node_index(d.inventory, "n1")].cpu_used = 0;  // resources aside
   const RunningPods pods(d.inventory);
-  K8sPreemptionFilter filter(d.inventory, d.request, pods, {2, 0});
   const std::uint32_t n1 = node_index(d.inventory, "n1");
+  d.inventory.placed_pods.push_back(k8s_placed_pods(d.request, d.request.pod, n1, 2));
+  K8sPreemptionFilter filter(d.inventory, d.request);
   CHECK(filter(d.inventory, n1, {}).reasons ==
         std::vector<std::string>{"node(s) didn't match pod topology spread constraints"});
   const Victim* old = &pods.on(n1)[0];

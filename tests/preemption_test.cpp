@@ -151,8 +151,7 @@ struct Outcome {
 Outcome run_engine(Cluster& c, bool k8s) {
   const RunningPods pods(c.inventory);
   const Request& request = c.request;
-  K8sPreemptionFilter every(c.inventory, request, pods,
-                            std::vector<std::int64_t>(c.inventory.nodes.size(), 0));
+  K8sPreemptionFilter every(c.inventory, request);
   const ReplicaFilter filter = k8s ? every.as_replica_filter()
                                    : ReplicaFilter([&](const Inventory& inv, std::uint32_t n,
                                                        std::span<const Victim* const>) {

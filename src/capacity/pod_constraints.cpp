@@ -55,32 +55,42 @@ DimensionResult pod_constraints_dimension(const DimensionInput& in) {
         in_namespaces(t, pod.ns, pod.ns))
       self.push_back(&t);
   if (pod.host_ports.empty() && self.empty()) return result;
-  // A running pod on the node that keeps every replica out: a clashing host
-  // port or a pod the anti-affinity repels.
-  auto repels = [&](const RunningPod& p) {
-    if (p.scheduling)
-      for (const HostPort& have : p.scheduling->host_ports)
+  // A pod on the node (running, or placed by an earlier request) that keeps
+  // every replica out: a clashing host port or a pod the anti-affinity repels.
+  auto repels = [&](const std::string& ns, const std::string& name, const Labels& labels,
+                    const PodScheduling* scheduling) {
+    if (scheduling)
+      for (const HostPort& have : scheduling->host_ports)
         for (const HostPort& want : pod.host_ports)
           if (clash(have, want)) {
             result.stop(Reason::words("ports", "host port " + std::to_string(want.port) + "/" +
-                                                   want.protocol + " in use by " + p.ns + "/" +
-                                                   p.name));
+                                                   want.protocol + " in use by " + ns + "/" +
+                                                   name));
             return true;
           }
     for (const PodAffinityTerm* t : self)
-      if (in_namespaces(*t, pod.ns, p.ns) && t->selector->matches(p.labels)) {
+      if (in_namespaces(*t, pod.ns, ns) && t->selector->matches(labels)) {
         result.stop(
-            Reason::words("anti-affinity", "required anti-affinity with " + p.ns + "/" + p.name));
+            Reason::words("anti-affinity", "required anti-affinity with " + ns + "/" + name));
         return true;
       }
     return false;
   };
-  const auto index = static_cast<std::uint32_t>(&node - in.inventory.nodes.data());
-  for (const RunningPod& p : in.inventory.pods.get())
-    if (p.node == index && repels(p)) return result;
+  auto running = [&](const RunningPod& p) {
+    return repels(p.ns, p.name, p.labels, p.scheduling.get());
+  };
+  const Inventory& inv = in.inventory;
+  const auto index = static_cast<std::uint32_t>(&node - inv.nodes.data());
+  const auto& pods = inv.pods.get();
+  for (std::size_t i = 0; i < pods.size(); ++i)
+    if (pods[i].node == index && !inv.pod_evicted(i) && running(pods[i])) return result;
   if (node.shared_pods)
     for (const RunningPod& p : node.shared_pods->pods)
-      if (repels(p)) return result;
+      if (running(p)) return result;
+  for (const PlacedPods& p : inv.placed_pods)
+    if (p.node == index && p.copies > 0 &&
+        repels(p.pod->ns, p.pod->name, p.pod->labels, p.pod.get()))
+      return result;
   result.capacity = 1;  // the replicas' own ports or anti-affinity: one per node
   return result;
 }

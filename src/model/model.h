@@ -365,6 +365,14 @@ struct Inventory {
   // Running pods known one by one (Kubernetes --pods), in the order read;
   // shared between copies of the inventory until one changes them.
   SharedList<RunningPod> pods;
+  // While requests are planned: the pods evicted so far (parallel to
+  // `pods`; shorter when the rest are not) and the replicas placed with a
+  // pod. The pod filters (the kubernetes profile, the capacity pass's ports
+  // and anti-affinity) see both; the inventory written out has neither
+  // (evicted pods are dropped, placed replicas are the nodes' instances).
+  std::vector<bool> evicted_pods;
+  std::vector<PlacedPods> placed_pods;
+  bool pod_evicted(std::size_t i) const { return i < evicted_pods.size() && evicted_pods[i]; }
   // Namespaces' labels (--namespaces), sorted by name, for namespaceSelector.
   std::vector<std::pair<std::string, Labels>> namespaces;
 };

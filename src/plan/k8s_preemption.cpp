@@ -7,8 +7,9 @@
 //   it again for each replica, which gives the same counts.
 // - NodeResourcesFit is the capacity pass on the node as the dry run left
 //   it (capacity_filter), as it is for every other strategy.
-// - Replicas of earlier requests of the run are not seen, as the profile's
-//   own cycles do not see them (they hold resources, not labels or ports).
+// - The replicas placed by the run's earlier requests are pods like the
+//   running ones (Inventory::placed_pods), but never victims: requests are
+//   planned in priority order, so none placed before has a lower priority.
 #include "k8s_preemption.h"
 
 #include <algorithm>
@@ -24,9 +25,7 @@ FilterVerdict verdict_of(const K8sStatus& status) {
 
 }  // namespace
 
-K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& request,
-                                         const RunningPods& pods,
-                                         const std::vector<std::int64_t>& placed)
+K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& request)
     : request_(request), run_(std::make_unique<K8sRun>()) {
   const std::vector<StrategyInfo> none;
   StrategyInput in{none, 1, 1, 0, &state, &request, 1, nullptr};
@@ -37,26 +36,9 @@ K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& 
     return;
   }
   K8sCluster& cluster = run_->cluster;
-  // Pods evicted earlier in this run are gone (a pod is known by its labels'
-  // address in Inventory::pods).
-  const auto& all = state.pods.get();
-  std::vector<const Labels*> gone;
-  for (std::uint32_t i = 0; i < all.size(); ++i) {
-    labels_of_.push_back(&all[i].labels);
-    if (pods.evicted(i)) gone.push_back(&all[i].labels);
-  }
-  std::sort(gone.begin(), gone.end());
-  if (!gone.empty())
-    for (auto& list : cluster.pods)
-      list.erase(std::remove_if(list.begin(), list.end(),
-                                [&](const K8sPod& p) {
-                                  return std::binary_search(gone.begin(), gone.end(), p.labels);
-                                }),
-                 list.end());
+  // A victim is found on its node by its labels' address in Inventory::pods.
+  for (const RunningPod& p : state.pods.get()) labels_of_.push_back(&p.labels);
   const PodScheduling& self = *run_->pod;
-  for (std::uint32_t n = 0; n < placed.size() && n < cluster.pods.size(); ++n)
-    for (std::int64_t k = 0; k < placed[n]; ++k)
-      cluster.pods[n].push_back({&self.ns, &self.labels, &self});
   cycle_.cluster = &cluster;
   k8s_prefilter_spread(cycle_);
   k8s_prefilter_interpod(cycle_);

@@ -4,8 +4,9 @@
 // PodTopologySpread, InterPodAffinity, ...), the PreFilter's counts updated
 // for each pod taken off or given back (the plugins' RemovePod and AddPod).
 // This filter does the same over the cluster as the plan stands: the running
-// pods less those evicted in this run, plus the request's replicas placed so
-// far; the planner tells it of each replica placed and each pod evicted.
+// pods less those evicted in this run, plus the replicas placed so far (the
+// run's earlier requests' and this one's); the planner tells it of each
+// replica placed and each pod evicted after it is made.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +21,10 @@ namespace eruplan {
 
 class K8sPreemptionFilter {
  public:
-  // `placed`: the request's new replicas per inventory node so far.
-  K8sPreemptionFilter(const Inventory& state, const Request& request, const RunningPods& pods,
-                      const std::vector<std::int64_t>& placed);
+  // The cluster as `state` stands: its running pods less those evicted,
+  // and the replicas placed so far (Inventory::placed_pods, this request's
+  // too).
+  K8sPreemptionFilter(const Inventory& state, const Request& request);
   // The plan changed: one more replica on `node`; `victim` evicted.
   void placed(std::uint32_t node);
   void evicted(const Victim& victim);

@@ -182,12 +182,11 @@ void adjust_node(Node& node, const Victim& v, int sign) {
     apps.insert(it, {v.app, sign});
 }
 
-RunningPods::RunningPods(const Inventory& inventory)
-    : by_node_(inventory.nodes.size()), evicted_(inventory.pods.size(), false) {
+RunningPods::RunningPods(const Inventory& inventory) : by_node_(inventory.nodes.size()) {
   const auto& pods = inventory.pods.get();
   for (std::uint32_t i = 0; i < pods.size(); ++i) {
     const RunningPod& p = pods[i];
-    if (p.node >= by_node_.size()) continue;
+    if (p.node >= by_node_.size() || inventory.pod_evicted(i)) continue;
     Victim v;
     v.node = p.node;
     v.index = i;
@@ -252,8 +251,10 @@ void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* und
         ws.erase(it);
         break;
       }
-  } else if (victim.index < evicted_.size()) {
-    evicted_[victim.index] = true;
+  } else {
+    std::vector<bool>& evicted = inventory.evicted_pods;
+    if (evicted.size() <= victim.index) evicted.resize(victim.index + 1, false);
+    evicted[victim.index] = true;
   }
   ++node.revision;
   auto& list = by_node_[victim.node];
@@ -265,18 +266,21 @@ void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* und
              list.end());
 }
 
-void RunningPods::restore(const Victim& victim) {
-  if (!victim.workload && victim.index < evicted_.size()) evicted_[victim.index] = false;
+void RunningPods::restore(Inventory& inventory, const Victim& victim) {
+  if (!victim.workload && victim.index < inventory.evicted_pods.size())
+    inventory.evicted_pods[victim.index] = false;
   auto& list = by_node_[victim.node];
   list.insert(std::upper_bound(list.begin(), list.end(), victim, more_important), victim);
 }
 
-void RunningPods::remove_evicted(Inventory& inventory) const {
-  if (std::find(evicted_.begin(), evicted_.end(), true) == evicted_.end()) return;
+void remove_evicted_pods(Inventory& inventory) {
+  std::vector<bool> evicted = std::move(inventory.evicted_pods);
+  inventory.evicted_pods.clear();
+  if (std::find(evicted.begin(), evicted.end(), true) == evicted.end()) return;
   std::vector<RunningPod> kept;
   const auto& pods = inventory.pods.get();
   for (std::size_t i = 0; i < pods.size(); ++i)
-    if (i >= evicted_.size() || !evicted_[i]) kept.push_back(pods[i]);
+    if (i >= evicted.size() || !evicted[i]) kept.push_back(pods[i]);
   inventory.pods = std::move(kept);
 }
 

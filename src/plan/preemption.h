@@ -75,23 +75,22 @@ class RunningPods {
   explicit RunningPods(const Inventory& inventory);
   std::span<const Victim> on(std::uint32_t node) const;
   bool any() const { return any_; }
-  // Inventory::pods[index] was evicted in this run.
-  bool evicted(std::uint32_t index) const { return index < evicted_.size() && evicted_[index]; }
 
   // Evicts `victim` (one of on(victim.node)): its node gives back its usage,
   // instance and workload (the node first remembered in `undo`); a pod is
-  // marked evicted. restore() takes an eviction back (the node itself comes
-  // back through the undo log).
+  // marked in Inventory::evicted_pods. restore() takes an eviction back (the
+  // node itself comes back through the undo log).
   void evict(Inventory& inventory, const Victim& victim, UndoLog* undo);
-  void restore(const Victim& victim);
-  // Inventory::pods without the evicted pods, for the inventory written out.
-  void remove_evicted(Inventory& inventory) const;
+  void restore(Inventory& inventory, const Victim& victim);
 
  private:
   std::vector<std::vector<Victim>> by_node_;
-  std::vector<bool> evicted_;  // parallel to Inventory::pods
   bool any_ = false;
 };
+
+// Inventory::pods without the pods marked evicted, for the inventory
+// written out; the marks are cleared.
+void remove_evicted_pods(Inventory& inventory);
 
 // Adds (sign +1) or takes away (sign -1) a victim's usage and instance on its
 // node; the dry runs' primitive, exactly reversible.

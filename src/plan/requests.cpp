@@ -92,6 +92,9 @@ void append_to_first_line(std::string& message, const std::string& sentence) {
 }
 
 struct Planner {
+  Planner(Inventory& s, const std::vector<Request>& r, const PlanOptions& o)
+      : state(s), requests(r), options(o) {}
+
   Inventory& state;
   const std::vector<Request>& requests;
   const PlanOptions& options;
@@ -104,6 +107,13 @@ struct Planner {
   RequestOutcome plan_one(const Request& request, UndoLog* undo) {
     RequestOutcome out;
     out.planned = true;
+    request_mark_ = state.placed_pods.size();
+    replica_pod_ = nullptr;
+    if (request.pod)
+      replica_pod_ = request.pod;
+    else if (request.strategy == Strategy::Score &&
+             request.scoring.profile == ScoringProfile::Kubernetes)
+      replica_pod_ = std::make_shared<const PodScheduling>(k8s_plain_pod(request));
     out.capacity = cache.pass(state, request, capacity_options());
     if (!request.satisfied.empty()) {
       out.status = RequestStatus::Satisfied;
@@ -168,6 +178,28 @@ struct Planner {
     assign_and_reserve(request, out, undo);
     bound_given_ += out.capacity.binds ? out.placed : 0;
     return out;
+  }
+
+  // The pod of the request being planned, as the requests after it see its
+  // replicas (Inventory::placed_pods): its manifest's, or under the
+  // kubernetes profile its app's; null for an eruplan request otherwise
+  // (no filter of a later request looks at its labels).
+  std::shared_ptr<const PodScheduling> replica_pod_;
+  // Inventory::placed_pods' size before the request (and the unit) being
+  // planned: what an undo cuts it back to.
+  std::size_t request_mark_ = 0, unit_mark_ = 0;
+
+  // `k` more replicas of `request` on `node`, for the pod filters of what
+  // is planned after them; a node's replicas of one request are one entry.
+  void record_placed(const Request& request, std::uint32_t node, std::int64_t k) {
+    if (!replica_pod_ || k <= 0) return;
+    std::vector<PlacedPods>& placed = state.placed_pods;
+    for (std::size_t i = placed.size(); i > request_mark_; --i)
+      if (placed[i - 1].node == node) {
+        placed[i - 1].copies += k;
+        return;
+      }
+    placed.push_back(k8s_placed_pods(request, replica_pod_, node, k));
   }
 
   // New instances of binding requests given so far (PlanOptions::max_bound_instances).
@@ -249,7 +281,8 @@ struct Planner {
     const std::vector<std::uint32_t> touched = local.nodes();
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
-    for (const Victim& v : evicted) running_pods().restore(v);
+    for (const Victim& v : evicted) running_pods().restore(state, v);
+    state.placed_pods.resize(request_mark_);
     std::fill(out.deploy.begin(), out.deploy.end(), 0);
     out.preemptions.clear();
     out.status = RequestStatus::Rejected;
@@ -292,21 +325,18 @@ struct Planner {
             std::span<const Plan>(nc.plans.data(), std::min<std::size_t>(nc.plans.size(), 1)),
             undo);
     cache.changed(state, node);
+    record_placed(request, node, 1);
     ++out.deploy[position];
   }
 
   // The kubernetes profile's filters for `request` over the plan as `out`
   // stands (its deploy so far); null for another profile or strategy, whose
   // filter is the capacity pass.
-  std::unique_ptr<K8sPreemptionFilter> k8s_filter(const Request& request,
-                                                  const RequestOutcome& out) {
+  std::unique_ptr<K8sPreemptionFilter> k8s_filter(const Request& request) {
     if (request.strategy != Strategy::Score ||
         request.scoring.profile != ScoringProfile::Kubernetes)
       return nullptr;
-    std::vector<std::int64_t> placed(state.nodes.size(), 0);
-    for (std::size_t p = 0; p < out.capacity.nodes.size() && p < out.deploy.size(); ++p)
-      placed[out.capacity.nodes[p].node] += out.deploy[p];
-    return std::make_unique<K8sPreemptionFilter>(state, request, running_pods(), placed);
+    return std::make_unique<K8sPreemptionFilter>(state, request);
   }
 
   ReplicaFilter replica_filter(const Request& request, K8sPreemptionFilter* k8s) {
@@ -327,12 +357,13 @@ struct Planner {
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : input.capacity->nodes) nodes.push_back(nc.node);
     // The kubernetes profile: every filter plugin runs again in the dry runs.
-    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, scratch);
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request);
     const PreemptionResult r = find_preemption(state, running_pods(), nodes, preemptor_of(request),
                                                options.pdbs, replica_filter(request, k8s.get()));
     const std::vector<std::uint32_t> touched = local.nodes();
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
+    state.placed_pods.resize(request_mark_);
     std::string& message = placement.first.message;
     if (r.chosen)
       message += "\n" + preemption_line(state, *r.chosen);
@@ -340,8 +371,8 @@ struct Planner {
       append_to_first_line(message, r.message);
   }
 
-  // --preempt: the instances the strategy places, then one at a time: on
-  // the first node (by name) with room, else by preemption.
+  // --preempt: the instances the strategy places, then one at a time:
+  // where the strategy puts it when some node passes, else by preemption.
   RequestOutcome preempting(const Request& request, UndoLog* undo, RequestOutcome out,
                             const StrategyInput& input, const Placement& placement) {
     if (over_bound_budget(out, request.count)) return out;
@@ -353,7 +384,7 @@ struct Planner {
     place_first(request, out, input, placed, &local);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : out.capacity.nodes) nodes.push_back(nc.node);
-    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, out);
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request);
     const ReplicaFilter filter = replica_filter(request, k8s.get());
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
@@ -368,8 +399,18 @@ struct Planner {
       for (std::size_t p = 0; p < nodes.size() && room == nodes.size(); ++p)
         if (answers.verdict(state, nodes[p], filter).code == FilterCode::Fits) room = p;
       if (room < nodes.size()) {
-        place_one(request, out, room, &local);
-        if (k8s) k8s->placed(nodes[room]);
+        // Some node passes: the strategy picks among them, as the
+        // scheduler's cycle scores the feasible nodes when no preemption
+        // is needed.
+        std::string too_large;
+        const std::size_t at = strategy_pick(request, nodes, room, too_large);
+        if (!too_large.empty()) {
+          undo_evictions(local, evicted, out);
+          mark_too_large(out, std::move(too_large));
+          return out;
+        }
+        place_one(request, out, at, &local);
+        if (k8s) k8s->placed(nodes[at]);
         ++placed;
         continue;
       }
@@ -416,6 +457,42 @@ struct Planner {
     return out;
   }
 
+  // Where the strategy puts one more instance of `request` on the state as
+  // it stands (its replicas and evictions so far): the position in `nodes`.
+  // `room`, the first node by name that passes, when the strategy does not
+  // place by total (fill, each) or places none. Past the kubernetes
+  // profile's work bound, `too_large` says so.
+  std::size_t strategy_pick(const Request& request, const std::vector<std::uint32_t>& nodes,
+                            std::size_t room, std::string& too_large) {
+    if (!strategy_row(request.strategy).min_count) return room;
+    CapacityMap map = cache.pass(state, request, capacity_options());
+    std::size_t at = room;
+    std::vector<std::size_t> where;
+    const std::vector<StrategyInfo> infos = strategy_infos(state, map, where);
+    StrategyInput in{infos,  1,        map.total,    request.nodes_limit,
+                     &state, &request, options.jobs, &map};
+    std::optional<std::string> why;
+    if (request.strategy == Strategy::Score &&
+        request.scoring.profile == ScoringProfile::Kubernetes) {
+      why = k8s_profile_too_large(in, k8s_steps_);
+      k8s_steps_ += k8s_profile_steps(in);
+    }
+    if (why) {
+      too_large = std::move(*why);
+    } else if (const StrategyResult r = strategy_row(request.strategy).run(in);
+               r.outcome == StrategyOutcome::Deployed) {
+      for (std::size_t k = 0; k < r.deploy.size() && k < infos.size(); ++k)
+        if (r.deploy[k] > 0) {
+          const auto p = static_cast<std::size_t>(
+              std::find(nodes.begin(), nodes.end(), infos[k].node) - nodes.begin());
+          if (p < nodes.size()) at = p;
+          break;
+        }
+    }
+    cache.give_back(request, capacity_options(), std::move(map));  // the next replica's pass
+    return at;
+  }
+
   // --preempt for a DaemonSet: the controller pins each of its pods to one
   // node (node affinity on metadata.name), so kube-scheduler preempts for
   // it on that node alone, every other node being "not helpful". Each
@@ -429,7 +506,7 @@ struct Planner {
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);
-    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request, out);
+    const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request);
     const ReplicaFilter filter = replica_filter(request, k8s.get());
     const Preemptor preemptor = preemptor_of(request);
     RunningPods& pods = running_pods();
@@ -498,6 +575,7 @@ struct Planner {
       cache.placing(state, request.app, nc.node);
       reserve(state, nc.node, request, k, std::span<const Plan>(nc.plans.data(), taken), undo);
       cache.changed(state, nc.node);
+      record_placed(request, nc.node, k);
     }
   }
 
@@ -534,6 +612,7 @@ struct Planner {
     for (const std::vector<std::size_t>& unit : units()) {
       const bool gang = options.atomic || !requests[unit.front()].group.empty();
       unit_evicted_.clear();
+      unit_mark_ = state.placed_pods.size();
       UndoLog undo;
       std::vector<RequestOutcome> outs;
       std::size_t failed = unit.size();
@@ -558,7 +637,7 @@ struct Planner {
       }
       if (too_large_) break;  // the run fails (exit 3): nothing more is planned
     }
-    if (pods_) pods_->remove_evicted(state);
+    remove_evicted_pods(state);
   }
 
   // A pod group with a minimum (SPEC §17), as coscheduling places it: its
@@ -611,8 +690,9 @@ struct Planner {
     const std::vector<std::uint32_t> touched = undo.nodes();
     undo.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
-    for (const Victim& v : unit_evicted_) pods_->restore(v);
+    for (const Victim& v : unit_evicted_) pods_->restore(state, v);
     unit_evicted_.clear();
+    state.placed_pods.resize(unit_mark_);
     for (std::size_t m = 0; m < unit.size(); ++m) {
       if (m >= outs.size()) {
         RequestOutcome skipped;
@@ -678,7 +758,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
 
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
-  Planner{state, requests, options, {}, 0, false, 0, {}, {}, {}, {}, {}, {}, {}}.run(sink);
+  Planner(state, requests, options).run(sink);
 }
 
 std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Request>& requests,

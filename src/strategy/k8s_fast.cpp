@@ -231,7 +231,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       if (!h.present[d]) ++h.domains;
       h.present[d] = 1;
       for (const K8sPod& p : k.pods[i])
-        if (counted(*h.c, pod.ns, *p.ns, *p.labels)) ++h.count[d];
+        if (counted(*h.c, pod.ns, *p.ns, *p.labels)) h.count[d] += p.copies;
     }
   }
   // PodTopologySpread, score.
@@ -257,7 +257,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     s.adds = counted(*s.c, pod.ns, pod.ns, pod.labels);
     for (std::uint32_t i = 0; i < n_nodes; ++i) {
       for (const K8sPod& p : k.pods[i])
-        if (counted(*s.c, pod.ns, *p.ns, *p.labels)) ++s.on_node[i];
+        if (counted(*s.c, pod.ns, *p.ns, *p.labels)) s.on_node[i] += p.copies;
       s.contributes[i] = !s.hostname && (!own_spread || soft_keys[i]) &&
                          included(*s.c, affinity_ok[i], untolerated[i]);
       if (s.contributes[i]) s.count[t.dom[i] >= 0 ? t.dom[i] : t.empty] += s.on_node[i];
@@ -290,33 +290,34 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     if (p.scheduling)
       for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
         if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-          add(existing_anti, t.topology_key, i, 1);
+          add(existing_anti, t.topology_key, i, p.copies);
     if (!pod.affinity.required.empty() &&
         matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
       for (const PodAffinityTerm& t : pod.affinity.required)
-        if (add(aff, t.topology_key, i, 1)) ++aff_total;
+        if (add(aff, t.topology_key, i, p.copies)) aff_total += p.copies;
     for (const PodAffinityTerm& t : pod.anti_affinity.required)
-      if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels)) add(anti, t.topology_key, i, 1);
+      if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels))
+        add(anti, t.topology_key, i, p.copies);
     const PodScheduling* s = p.scheduling;
     const bool with = with_affinity(s);
     any_affinity = any_affinity || with;
     if (!has_preferred && !with) return;
     for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
       if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-        add(score_sums, t.term.topology_key, i, t.weight);
+        add(score_sums, t.term.topology_key, i, t.weight * p.copies);
     for (const WeightedPodAffinityTerm& t : pod.anti_affinity.preferred)
       if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-        add(score_sums, t.term.topology_key, i, -t.weight);
+        add(score_sums, t.term.topology_key, i, -t.weight * p.copies);
     if (!s) return;
     for (const PodAffinityTerm& t : s->affinity.required)
       if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.topology_key, i, 1);  // hardPodAffinityWeight
+        add(score_sums, t.topology_key, i, p.copies);  // hardPodAffinityWeight
     for (const WeightedPodAffinityTerm& t : s->affinity.preferred)
       if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.term.topology_key, i, t.weight);
+        add(score_sums, t.term.topology_key, i, t.weight * p.copies);
     for (const WeightedPodAffinityTerm& t : s->anti_affinity.preferred)
       if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.term.topology_key, i, -t.weight);
+        add(score_sums, t.term.topology_key, i, -t.weight * p.copies);
   };
   for (std::uint32_t i = 0; i < n_nodes; ++i)
     for (const K8sPod& p : k.pods[i]) add_pod(p, i);

@@ -62,15 +62,44 @@ std::int64_t replicas_tried(const StrategyInput& in) {
   return in.total == kUnlimited || in.total >= in.count ? in.count : in.total + 1;
 }
 
-// Running pods: the inventory's and the nodes' shared ones.
+// Running pods: the inventory's and the nodes' shared ones, and the
+// replicas earlier requests placed (an entry per node and request).
 std::int64_t running_pods(const Inventory& inv) {
-  auto n = static_cast<std::int64_t>(inv.pods.get().size());
+  auto n = static_cast<std::int64_t>(inv.pods.get().size() + inv.placed_pods.size());
   for (const Node& node : inv.nodes)
     if (node.shared_pods) n += static_cast<std::int64_t>(node.shared_pods->pods.size());
   return n;
 }
 
+// A replica's cpu and memory as Kubernetes scores them (the non-zero
+// defaults for a pod without requests).
+NanoCores nonzero_cpu(const PodScheduling& pod, const Request& request) {
+  return pod.nonzero_cpu >= 0 ? pod.nonzero_cpu : (request.cpu > 0 ? request.cpu : kDefaultCpu);
+}
+Bytes nonzero_memory(const PodScheduling& pod, const Request& request) {
+  return pod.nonzero_memory >= 0 ? pod.nonzero_memory
+                                 : (request.memory > 0 ? request.memory : kDefaultMemory);
+}
+
 }  // namespace
+
+PodScheduling k8s_plain_pod(const Request& request) {
+  PodScheduling pod;
+  pod.name = request.name.empty() ? request.app : request.name;
+  pod.labels = {{"app", request.app}};
+  return pod;
+}
+
+PlacedPods k8s_placed_pods(const Request& request, std::shared_ptr<const PodScheduling> pod,
+                           std::uint32_t node, std::int64_t copies) {
+  PlacedPods out;
+  out.node = node;
+  out.copies = copies;
+  out.nonzero_cpu_extra = nonzero_cpu(*pod, request) - request.cpu;
+  out.nonzero_memory_extra = nonzero_memory(*pod, request) - request.memory;
+  out.pod = std::move(pod);
+  return out;
+}
 
 // The sizes the fast path's work is made of (k8s_fast.cpp), read from the
 // input before it runs.
@@ -151,22 +180,22 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
 
   // Each running pod's terms against the new pod.
   double theirs = 0;
-  auto their_terms = [&](const RunningPod& p) {
-    if (!p.scheduling) return;
-    each_term(*p.scheduling, [&](const PodAffinityTerm& t) { theirs += term_size(t); });
-    for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
+  auto their_terms = [&](const PodScheduling* s) {
+    if (!s) return;
+    each_term(*s, [&](const PodAffinityTerm& t) { theirs += term_size(t); });
+    for (const PodAffinityTerm& t : s->anti_affinity.required)
       carried_key(existing, t.topology_key);
-    for (const PodAffinityTerm& t : p.scheduling->affinity.required)
-      carried_key(scored, t.topology_key);
-    for (const WeightedPodAffinityTerm& t : p.scheduling->affinity.preferred)
+    for (const PodAffinityTerm& t : s->affinity.required) carried_key(scored, t.topology_key);
+    for (const WeightedPodAffinityTerm& t : s->affinity.preferred)
       carried_key(scored, t.term.topology_key);
-    for (const WeightedPodAffinityTerm& t : p.scheduling->anti_affinity.preferred)
+    for (const WeightedPodAffinityTerm& t : s->anti_affinity.preferred)
       carried_key(scored, t.term.topology_key);
   };
-  for (const RunningPod& p : inv.pods.get()) their_terms(p);
+  for (const RunningPod& p : inv.pods.get()) their_terms(p.scheduling.get());
   for (const Node& node : inv.nodes)
     if (node.shared_pods)
-      for (const RunningPod& p : node.shared_pods->pods) their_terms(p);
+      for (const RunningPod& p : node.shared_pods->pods) their_terms(p.scheduling.get());
+  for (const PlacedPods& p : inv.placed_pods) their_terms(p.pod.get());
 
   double node_affinity = 1;
   if (pod.node_affinity.required)
@@ -235,8 +264,7 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.
-  run.plain.name = request.name.empty() ? request.app : request.name;
-  run.plain.labels = {{"app", request.app}};
+  if (!request.pod) run.plain = k8s_plain_pod(request);
   run.pod = request.pod ? request.pod.get() : &run.plain;
   const PodScheduling& pod = *run.pod;
 
@@ -254,11 +282,18 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
     run.nonzero_cpu_extra[node] += p.nonzero_cpu - p.cpu;
     run.nonzero_memory_extra[node] += p.nonzero_memory - p.memory;
   };
-  for (const RunningPod& p : inv.pods.get())
-    if (p.node < n_nodes) add_pod(p, p.node);
+  const auto& running = inv.pods.get();
+  for (std::size_t i = 0; i < running.size(); ++i)
+    if (running[i].node < n_nodes && !inv.pod_evicted(i)) add_pod(running[i], running[i].node);
   for (std::uint32_t i = 0; i < n_nodes; ++i)
     if (inv.nodes[i].shared_pods)
       for (const RunningPod& p : inv.nodes[i].shared_pods->pods) add_pod(p, i);
+  for (const PlacedPods& p : inv.placed_pods) {
+    if (p.node >= n_nodes || p.copies <= 0) continue;
+    cluster.pods[p.node].push_back({&p.pod->ns, &p.pod->labels, p.pod.get(), p.copies});
+    run.nonzero_cpu_extra[p.node] += p.copies * p.nonzero_cpu_extra;
+    run.nonzero_memory_extra[p.node] += p.copies * p.nonzero_memory_extra;
+  }
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
     zone.max_skew = 5;
@@ -270,11 +305,8 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
     host.topology_key = kHostnameLabel;
     cluster.default_spread = {zone, host};
   }
-  run.pod_nonzero_cpu =
-      pod.nonzero_cpu >= 0 ? pod.nonzero_cpu : (request.cpu > 0 ? request.cpu : kDefaultCpu);
-  run.pod_nonzero_memory = pod.nonzero_memory >= 0
-                               ? pod.nonzero_memory
-                               : (request.memory > 0 ? request.memory : kDefaultMemory);
+  run.pod_nonzero_cpu = nonzero_cpu(pod, request);
+  run.pod_nonzero_memory = nonzero_memory(pod, request);
 
   run.order.resize(n_nodes);
   std::iota(run.order.begin(), run.order.end(), 0u);

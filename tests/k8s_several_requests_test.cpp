@@ -1,0 +1,159 @@
+// Several manifests in one run under the kubernetes profile: each request's
+// new pods are pods to the requests planned after it (as bound pods are to
+// kube-scheduler), and pods an earlier request evicted are gone.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "kubernetes.h"
+#include "requests.h"
+
+using namespace eruplan;
+
+namespace {
+
+struct Run {
+  Inventory inventory;
+  std::vector<Request> requests;
+  std::vector<RequestOutcome> outcomes;
+};
+
+// `priorities`: each request's, in file order (a manifest's comes from its
+// PriorityClass, which these cases do not load).
+Run plan(const std::string& nodes, const std::string& pods, const std::string& manifests,
+         bool preempt = false, const std::vector<std::int32_t>& priorities = {}) {
+  Diagnostics diags;
+  Run run;
+  std::optional<Inventory> inv =
+      load_nodes(Source{"nodes.yaml", nodes}, NodesFormat::Kubernetes, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  KubernetesOptions k8s;
+  if (!pods.empty()) REQUIRE(apply_pods(*inv, Source{"pods.yaml", pods}, k8s, diags));
+  bool matched = false;
+  auto set = load_kubernetes_requests(Source{"d.yaml", manifests}, RequestOverrides{}, k8s, false,
+                                      diags, matched, &*inv);
+  INFO(diags.to_string());
+  REQUIRE(set);
+  run.inventory = std::move(*inv);
+  run.requests = set->requests;
+  for (std::size_t i = 0; i < priorities.size() && i < run.requests.size(); ++i)
+    run.requests[i].priority = priorities[i];
+  PlanOptions options;
+  options.preempt = preempt;
+  run.outcomes = plan_requests(run.inventory, run.requests, options);
+  return run;
+}
+
+// The nodes request `i` placed new pods on, by name, with their counts.
+std::string placed_on(const Run& run, std::size_t i) {
+  std::string out;
+  const RequestOutcome& o = run.outcomes[i];
+  for (std::size_t k = 0; k < o.deploy.size(); ++k)
+    if (o.deploy[k] > 0)
+      out += (out.empty() ? "" : " ") + run.inventory.nodes[o.capacity.nodes[k].node].name + "=" +
+             std::to_string(o.deploy[k]);
+  return out;
+}
+
+std::string nodes_of(int n) {
+  std::string out = "kind: NodeList\napiVersion: v1\nitems:\n";
+  for (int i = 1; i <= n; ++i)
+    out += "  - metadata: {name: n" + std::to_string(i) +
+           "}\n    status: {allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n";
+  return out;
+}
+
+std::string deployment(const std::string& name, int replicas, const std::string& requests,
+                       const std::string& extra = "") {
+  return "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name +
+         "}\nspec:\n  replicas: " + std::to_string(replicas) +
+         "\n  selector: {matchLabels: {app: " + name +
+         "}}\n  template:\n    metadata: {labels: "
+         "{app: " +
+         name + "}}\n    spec:\n" + extra + "      containers: [{name: c, resources: {requests: {" +
+         requests + "}}}]\n";
+}
+
+}  // namespace
+
+TEST_CASE("several manifests: an earlier request's pods count with the non-zero defaults") {
+  // a's pod asks for nothing: kube-scheduler scores the node it is bound to
+  // as holding 100m and 200Mi, so b's pod (asking for nothing either) goes
+  // to the other node. Had a's pod counted 0, the nodes would tie and b
+  // would join a on n1, the first by name.
+  const Run run = plan(nodes_of(2), "", deployment("a", 1, "") + deployment("b", 1, ""));
+  REQUIRE(run.outcomes.size() == 2);
+  CHECK(placed_on(run, 0) == "n1=1");
+  CHECK(placed_on(run, 1) == "n2=1");
+}
+
+TEST_CASE("several manifests: topology spread counts the earlier request's pods it selects") {
+  // web-v2 spreads over the pods of tier=web, web-v1's included (maxSkew 1
+  // by hostname, DoNotSchedule). web-v1 puts its 2 pods on n1 (nodeSelector),
+  // so web-v2's pods cannot go there (2+1-min > 1): n2, n3, then n2 again
+  // (n2 and n3 tie; the first by name). Had web-v1's pods not counted, n1,
+  // the largest node and the least allocated, would take one.
+  const std::string nodes =
+      "kind: NodeList\napiVersion: v1\nitems:\n"
+      "  - metadata: {name: n1, labels: {kubernetes.io/hostname: n1, pin: \"yes\"}}\n"
+      "    status: {allocatable: {cpu: \"32\", memory: 64Gi, pods: \"110\"}}\n"
+      "  - metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
+      "    status: {allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}}\n"
+      "  - metadata: {name: n3, labels: {kubernetes.io/hostname: n3}}\n"
+      "    status: {allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}}\n";
+  const std::string v1 =
+      "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-v1}\nspec:\n"
+      "  replicas: 2\n  selector: {matchLabels: {app: web-v1}}\n  template:\n"
+      "    metadata: {labels: {app: web-v1, tier: web}}\n    spec:\n"
+      "      nodeSelector: {pin: \"yes\"}\n"
+      "      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n";
+  const std::string v2 =
+      "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-v2}\nspec:\n"
+      "  replicas: 3\n  selector: {matchLabels: {app: web-v2}}\n  template:\n"
+      "    metadata: {labels: {app: web-v2, tier: web}}\n    spec:\n"
+      "      topologySpreadConstraints:\n"
+      "        - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {tier: web}}}\n"
+      "      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n";
+  const Run run = plan(nodes, "", v1 + v2);
+  REQUIRE(run.outcomes.size() == 2);
+  CHECK(placed_on(run, 0) == "n1=2");
+  CHECK(placed_on(run, 1) == "n2=2 n3=1");
+}
+
+TEST_CASE("several manifests: a pod an earlier request evicted no longer repels a later one") {
+  // n1 runs cache (priority 0, app=cache, 2 cpu). critical (priority 1000,
+  // 3 cpu) fits nowhere (n1 has 2 free, n2 500m) and evicts cache on n1.
+  // db (priority 10, 1 cpu, anti-affinity with app=cache) then fits only on
+  // n1, with 1 cpu left: kube-scheduler places it there, cache being gone.
+  // Had cache still counted, db would be rejected.
+  const std::string nodes =
+      "kind: NodeList\napiVersion: v1\nitems:\n"
+      "  - metadata: {name: n1}\n"
+      "    status: {allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n"
+      "  - metadata: {name: n2}\n"
+      "    status: {allocatable: {cpu: 500m, memory: 16Gi, pods: \"110\"}}\n";
+  const std::string pods =
+      "kind: List\napiVersion: v1\nitems:\n"
+      "  - metadata: {name: cache, namespace: default, labels: {app: cache}}\n"
+      "    spec:\n      nodeName: n1\n      priority: 0\n"
+      "      containers: [{name: c, resources: {requests: {cpu: \"2\", memory: 1Gi}}}]\n";
+  const std::string critical = deployment("critical", 1, "cpu: \"3\"");
+  const std::string db = deployment("db", 1, "cpu: \"1\"",
+                                    "      affinity:\n        podAntiAffinity:\n"
+                                    "          requiredDuringSchedulingIgnoredDuringExecution:\n"
+                                    "            - labelSelector: {matchLabels: {app: cache}}\n"
+                                    "              topologyKey: kubernetes.io/hostname\n");
+  const Run run = plan(nodes, pods, critical + db, true, {1000, 10});
+  REQUIRE(run.outcomes.size() == 2);
+  CHECK(placed_on(run, 0) == "n1=1");
+  REQUIRE(run.outcomes[0].preemptions.size() == 1);
+  REQUIRE(run.outcomes[0].preemptions[0].victims.size() == 1);
+  CHECK(run.outcomes[0].preemptions[0].victims[0].name == "default/cache");
+  INFO(run.outcomes[1].reason);
+  CHECK(placed_on(run, 1) == "n1=1");
+  CHECK(run.outcomes[1].preemptions.empty());
+  CHECK(run.inventory.pods.get().empty());  // cache left the inventory written out
+}

@@ -21,7 +21,7 @@ RunResult plan(const std::string& request, std::optional<std::string> strategy =
   o.nodes = Source{"nodes.json", kNodes};
   o.request = Source{"app.yaml", request};
   o.output = OutputFormat::Json;
-  if (strategy) o.overrides.strategy = *strategy;
+  if (strategy) o.overrides.set("--strategy", *strategy);
   return run(o);
 }
 
@@ -102,7 +102,7 @@ TEST_CASE("k8s node-local constraints are capacity dimensions for every other st
                    "      containers:\n      - name: c\n        ports: [{containerPort: "
                    "80, hostPort: 80}]\n        resources: {requests: {cpu: 100m}}\n"};
     o.output = OutputFormat::Json;
-    o.overrides.strategy = "auto";
+    o.overrides.set("--strategy", "auto");
     return run(o);
   };
   // hostPort 80: one per node, none on b (old holds port 80); required

@@ -676,7 +676,7 @@ TEST_CASE("k8s runs: cross-node constraints need strategy score (exit 3)") {
   o.command = Command::Plan;
   o.nodes = Source{"nodes.json", nodes};
   o.request = Source{"app.yaml", deployment(2, spread)};
-  o.overrides.strategy = "fill";
+  o.overrides.set("--strategy", "fill");
   RunResult r = run(o);
   CHECK(r.exit == ExitCode::Invalid);
   CHECK(r.err.find("web: topologySpreadConstraints depends on where the other replicas go; it "

@@ -382,8 +382,8 @@ TEST_CASE("kubernetes pods: bad documents are exit 3 with the field path") {
   o.command = Command::Plan;
   o.nodes = Source{"nodes.json", kOneNode};
   o.pods = Source{"pods.json", pods};
-  o.overrides.memory = "1Gi";
-  o.overrides.count = "1";
+  o.overrides.set("--memory", "1Gi");
+  o.overrides.set("--count", "1");
   const RunResult r = run(o);
   CHECK(r.exit == ExitCode::Invalid);
   CHECK(has_problem(r, "items[0].spec.containers[0].resources.requests.cpu", 3));
@@ -414,8 +414,8 @@ TEST_CASE("kubernetes manifests: a Deployment is a request") {
 
   // --strategy and --count replace what the manifest says.
   RequestOverrides o;
-  o.strategy = "drained";
-  o.count = "2";
+  o.set("--strategy", "drained");
+  o.set("--count", "2");
   Loaded l2 = manifests(fixture("deployment.yaml"), o);
   REQUIRE(l2.set);
   CHECK(l2.set->requests[0].strategy == Strategy::Drained);
@@ -516,7 +516,7 @@ spec: {containers: [{resources: {requests: {memory: 1Gi}}}]}
 
   // Request flags other than --strategy cannot change several manifests.
   RequestOverrides o;
-  o.count = "3";
+  o.set("--count", "3");
   Loaded flagged = manifests(
       "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {}\n---\napiVersion: v1\nkind: "
       "Pod\nmetadata: {name: b}\nspec: {}\n",

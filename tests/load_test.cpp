@@ -574,18 +574,20 @@ TEST_CASE("request: wrong types and unknown fields") {
 TEST_CASE("request: overrides replace the file's fields") {
   RequestOverrides o;
   CHECK(o.empty());
-  o.app = "db";
-  o.count = "4";
-  o.strategy = "Fill";
-  o.nodes_limit = "1";
-  o.cpu = "500m";
-  o.cpu_bind = "yes";
-  o.memory = "1Gi";
-  o.storage = "1e9";
-  o.volumes = {"AUTO:/v:rw:10"};
-  o.labels = {"zone=b", "ssd=true"};
-  o.nodes = {"x"};
-  o.exclude = {"y", "z"};
+  o.set("--app", "db");
+  o.set("--count", "4");
+  o.set("--strategy", "Fill");
+  o.set("--nodes-limit", "1");
+  o.set("--cpu", "500m");
+  o.set("--cpu-bind", "yes");
+  o.set("--memory", "1Gi");
+  o.set("--storage", "1e9");
+  o.set("--volume", "AUTO:/v:rw:10");
+  o.set("--label", "zone=b");
+  o.set("--label", "ssd=true");
+  o.set("--node", "x");
+  o.set("--exclude", "y");
+  o.set("--exclude", "z");
   CHECK_FALSE(o.empty());
   auto r = request(
       "app: web\ncount: 2\nresources:\n  cpu: 2\n  volumes: [\"AUTO:/a:rw:1\", \"AUTO:/b:rw:1\"]\n"
@@ -612,9 +614,9 @@ TEST_CASE("request: overrides replace the file's fields") {
 
 TEST_CASE("request: overrides alone form the request") {
   RequestOverrides o;
-  o.count = "3";
-  o.memory = "512Mi";
-  o.cpu_bind = "FALSE";
+  o.set("--count", "3");
+  o.set("--memory", "512Mi");
+  o.set("--cpu-bind", "FALSE");
   Diagnostics diags;
   auto r = load_request(nullptr, o, true, diags);
   REQUIRE(r);
@@ -632,16 +634,19 @@ TEST_CASE("request: overrides alone form the request") {
 
 TEST_CASE("request: bad overrides name the flag") {
   RequestOverrides o;
-  o.count = "0";
-  o.strategy = "nope";
-  o.nodes_limit = "-1";
-  o.cpu = "1.2.3";
-  o.cpu_bind = "maybe";
-  o.memory = "-5";
-  o.storage = "5GB";
-  o.volumes = {"AUTO"};
-  o.labels = {"zone", "=a", "k=v", "k=w"};
-  o.nodes = {""};
+  o.set("--count", "0");
+  o.set("--strategy", "nope");
+  o.set("--nodes-limit", "-1");
+  o.set("--cpu", "1.2.3");
+  o.set("--cpu-bind", "maybe");
+  o.set("--memory", "-5");
+  o.set("--storage", "5GB");
+  o.set("--volume", "AUTO");
+  o.set("--label", "zone");
+  o.set("--label", "=a");
+  o.set("--label", "k=v");
+  o.set("--label", "k=w");
+  o.set("--node", "");
   Diagnostics d;
   CHECK_FALSE(load_request(nullptr, o, false, d));
   const std::string m = d.to_string();
@@ -688,8 +693,8 @@ TEST_CASE("check_inputs: with cpu_bind, cpu x share_base must be whole pieces") 
 
   inv.share_base = 3;
   RequestOverrides o;
-  o.cpu = "1.5";
-  o.cpu_bind = "true";
+  o.set("--cpu", "1.5");
+  o.set("--cpu-bind", "true");
   Diagnostics d3;
   auto flagged = load_request(nullptr, o, false, d3);
   REQUIRE(flagged);
@@ -716,9 +721,9 @@ TEST_CASE("check_inputs: a filter naming a node the inventory lacks is a warning
 
 TEST_CASE("request: a field a flag overrides is not read from the file") {
   RequestOverrides o;
-  o.count = "2";
-  o.memory = "1Gi";
-  o.strategy = "fill";
+  o.set("--count", "2");
+  o.set("--memory", "1Gi");
+  o.set("--strategy", "fill");
   const Source source{"r.yaml",
                       "app: web\ncount: 0\nstrategy: bogus\nresources: {memory: -1, cpu: 1}\n",
                       InputFormat::Auto};

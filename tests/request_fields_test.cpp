@@ -76,12 +76,17 @@ TEST_CASE("request fields: a fixture case's options are the fields that have a f
   CHECK(r.differences == std::vector<std::string>{});
   REQUIRE(calls.size() == 1);
   const RequestOverrides& o = calls[0].overrides;
-  CHECK(o.count == "2");
-  CHECK(o.nodes_limit == "1");
-  CHECK(o.cpu_bind == "true");
-  CHECK(o.volumes == std::vector<std::string>{"a:b"});
-  CHECK(o.labels == std::vector<std::string>{"zone=x"});
-  CHECK(o.exclude == std::vector<std::string>{"n2"});
+  auto values = [&o](std::string_view flag) {
+    const auto v = o.values(flag);
+    return std::vector<std::string>(v.begin(), v.end());
+  };
+  CHECK(values("--count") == std::vector<std::string>{"2"});
+  CHECK(values("--nodes-limit") == std::vector<std::string>{"1"});
+  CHECK(values("--cpu-bind") == std::vector<std::string>{"true"});
+  CHECK(values("--volume") == std::vector<std::string>{"a:b"});
+  CHECK(values("--label") == std::vector<std::string>{"zone=x"});
+  CHECK(values("--exclude") == std::vector<std::string>{"n2"});
+  CHECK_FALSE(o.given("--app"));
   const FixtureResult bad = run_fixture(
       "c.yaml", "nodes: {nodes: []}\noptions: {cnt: 2}\n",
       [](const std::string&) { return std::nullopt; }, run);

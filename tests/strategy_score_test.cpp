@@ -398,7 +398,7 @@ TEST_CASE("score: scoring is checked: unique names, weights, shape, --scoring") 
 
   Diagnostics d3;
   RequestOverrides o;
-  o.scoring = "requested_to_capacity_ratio";
+  o.set("--scoring", "requested_to_capacity_ratio");
   load_req("app: a\ncount: 1\nstrategy: score\n", d3, o);
   CHECK(d3.to_string().find("--scoring") != std::string::npos);
 
@@ -432,7 +432,7 @@ TEST_CASE("score: scoring is checked: unique names, weights, shape, --scoring") 
         std::string::npos);
 
   Diagnostics d6;
-  o.scoring = "sideways";
+  o.set("--scoring", "sideways");
   load_req("app: a\ncount: 1\n", d6, o);
   CHECK(d6.to_string().find("unknown scoring type \"sideways\"") != std::string::npos);
 }

@@ -92,6 +92,14 @@ std::string check_tie_break(const std::string& s) {
 std::string check_cpu_delta(const std::string& s) { return check_delta<parse_cpu>(s); }
 std::string check_size_delta(const std::string& s) { return check_delta<parse_size>(s); }
 
+OptionSpec realloc_delta_option(const ReallocDelta& delta) {
+  const std::string name(delta.spec.flag);
+  std::string help = "Override: " + std::string(delta.spec.help);
+  if (!delta.shrink.empty()) help += " (" + name + "=" + std::string(delta.shrink) + " to shrink)";
+  return checked(name, help, delta.parse == parse_cpu ? check_cpu_delta : check_size_delta,
+                 "DELTA");
+}
+
 std::string check_cost(const std::string& s) {
   const std::size_t eq = s.find('=');
   return eq == std::string::npos || eq == 0
@@ -214,37 +222,69 @@ Group kubernetes_group() {
   };
 }
 
-// The request overrides (SPEC §1), their help from the request's field table.
+// A request flag's option, by its field's codec; its help from the field.
+OptionSpec request_flag_option(const RequestField& row) {
+  const std::string name(row.spec.flag);
+  const std::string help = flag_help(name);
+  switch (row.member.codec) {
+    case Codec::Integer:
+      return checked(name, help, check_whole_number, "INTEGER");
+    case Codec::Strategy:
+      return suggesting(checked(name, "Override: " + strategy_choices(), check_strategy),
+                        strategy_names());
+    case Codec::ScoringType:
+      return suggesting(checked(name,
+                                "Override: scoring.type of strategy score (least_allocated, "
+                                "most_allocated or requested_to_capacity_ratio)",
+                                check_scoring),
+                        names_of(kScoringTypeNames));
+    case Codec::Cpu:
+      return checked(name, help, check_quantity<parse_cpu>, "QUANTITY");
+    case Codec::Size:
+      return checked(name, help, check_quantity<parse_size>, "QUANTITY");
+    case Codec::Bool: {
+      OptionSpec o = flag(name + "{true}", help + " (" + name + "=false to unset)");
+      o.kind = OptionKind::Switch;
+      return o;
+    }
+    case Codec::Labels:
+      return list(checked(name, help, check_label, "K=V"));
+    case Codec::Volumes:
+    case Codec::Names:
+      return list(value(name, help));
+    case Codec::Text:
+    case Codec::Scalar:
+    case Codec::None:
+      break;
+  }
+  return value(name, help);
+}
+
+// The request overrides (SPEC §1), one per request field that has a flag,
+// in table order; --replicas and --namespace (no request fields: a
+// Kubernetes workload's) after --count.
 Group request_flags_group() {
-  OptionSpec cpu_bind =
-      flag("--cpu-bind{true}", flag_help("--cpu-bind") + " (--cpu-bind=false to unset)");
-  cpu_bind.kind = OptionKind::Switch;
-  return {
-      value("--app", flag_help("--app")),
-      checked("--count", flag_help("--count"), check_whole_number, "INTEGER"),
-      checked("--replicas",
-              "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
-              check_whole_number, "INTEGER"),
-      value("--namespace",
-            "Namespace of Kubernetes objects that name none (as kubectl apply -n; default: "
-            "default)"),
-      suggesting(checked("--strategy", "Override: " + strategy_choices(), check_strategy),
-                 strategy_names()),
-      suggesting(checked("--scoring",
-                         "Override: scoring.type of strategy score (least_allocated, "
-                         "most_allocated or requested_to_capacity_ratio)",
-                         check_scoring),
-                 {"least_allocated", "most_allocated", "requested_to_capacity_ratio"}),
-      checked("--nodes-limit", flag_help("--nodes-limit"), check_whole_number, "INTEGER"),
-      checked("--cpu", flag_help("--cpu"), check_quantity<parse_cpu>, "QUANTITY"),
-      cpu_bind,
-      checked("--memory", flag_help("--memory"), check_quantity<parse_size>, "QUANTITY"),
-      checked("--storage", flag_help("--storage"), check_quantity<parse_size>, "QUANTITY"),
-      list(value("--volume", flag_help("--volume"))),
-      list(checked("--label", flag_help("--label"), check_label, "K=V")),
-      list(value("--node", flag_help("--node"))),
-      list(value("--exclude", flag_help("--exclude"))),
-  };
+  Group g;
+  for_each_override_row([&g](const RequestField& row) {
+    OptionSpec o = request_flag_option(row);
+    if (row.member.codec == Codec::ScoringType) {  // beside --strategy
+      auto strategy = std::find_if(g.begin(), g.end(),
+                                   [](const OptionSpec& s) { return s.key() == "--strategy"; });
+      g.insert(strategy + 1, std::move(o));
+    } else {
+      g.push_back(std::move(o));
+    }
+    if (row.spec.flag == "--count") {
+      g.push_back(
+          checked("--replicas",
+                  "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
+                  check_whole_number, "INTEGER"));
+      g.push_back(value("--namespace",
+                        "Namespace of Kubernetes objects that name none (as kubectl apply -n; "
+                        "default: default)"));
+    }
+  });
+  return g;
 }
 
 // One request planned on an inventory: capacity, plan, validate, apply and

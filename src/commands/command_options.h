@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "realloc_fields.h"
 
 namespace eruplan::command_options {
 
@@ -25,6 +26,8 @@ std::string check_cost(const std::string& s);
 // A signed CPU amount or size: realloc's deltas.
 std::string check_cpu_delta(const std::string& s);
 std::string check_size_delta(const std::string& s);
+// A realloc delta's flag (--cpu, --memory-limit, ...), from its row.
+OptionSpec realloc_delta_option(const ReallocDelta& delta);
 
 std::vector<std::string> strategy_names();
 // Option makers: a value, one of `choices`, a checked value, a file, a flag.

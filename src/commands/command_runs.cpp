@@ -146,15 +146,14 @@ bool pods_stdin(const Args& a) {
 
 RequestOverrides overrides_of(const Args& a) {
   RequestOverrides o;
-  for_each_flag_field([&](const FieldSpec& spec) {
-    const std::string flag(spec.flag);
+  for_each_override_row([&](const RequestField& row) {
+    const std::string flag(row.spec.flag);
     if (!a.has(flag)) return;
-    if (spec.kind == FieldKind::List || spec.kind == FieldKind::Labels)
+    if (row.spec.kind == FieldKind::List || row.spec.kind == FieldKind::Labels)
       for (const std::string& v : a.list(flag)) o.set(flag, v);
     else
       o.set(flag, a.value(flag));
   });
-  if (a.has("--scoring")) o.scoring = a.value("--scoring");
   return o;
 }
 
@@ -285,10 +284,8 @@ CommandOutput run_realloc_row(const CommandInput& in) {
     return a.has(key) ? std::optional<std::string>(a.value(key)) : std::nullopt;
   };
   flags.app = given("--app");
-  flags.cpu = given("--cpu");
-  flags.cpu_limit = given("--cpu-limit");
-  flags.memory = given("--memory");
-  flags.memory_limit = given("--memory-limit");
+  for (std::size_t i = 0; i < kReallocDeltas.size(); ++i)
+    flags.deltas[i] = given(std::string(kReallocDeltas[i].spec.flag).c_str());
   flags.cpu_bind = given("--cpu-bind");
   if (a.value("--request").empty() && flags.workloads.empty() && !flags.app)
     return usage(output,

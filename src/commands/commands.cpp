@@ -135,14 +135,9 @@ std::vector<CommandRow> make_table() {
                     "Realloc request: workloads: [ids] or app:, resources deltas, cpu_bind"),
                list(value("--workload",
                           "Override: a workload (or pod namespace/name) to change (repeatable)")),
-               value("--app", "Override: change every workload of this app"),
-               checked("--cpu", "Override: CPU request delta (--cpu=-0.5 to shrink)",
-                       check_cpu_delta, "DELTA"),
-               checked("--cpu-limit", "Override: CPU limit delta", check_cpu_delta, "DELTA"),
-               checked("--memory", "Override: memory request delta (--memory=-512Mi to shrink)",
-                       check_size_delta, "DELTA"),
-               checked("--memory-limit", "Override: memory limit delta", check_size_delta, "DELTA"),
-               choice("--cpu-bind", "Override: keep (bound iff bound now), true or false",
+               value("--app", "Override: change every workload of this app")});
+    for (const ReallocDelta& delta : kReallocDeltas) o.push_back(realloc_delta_option(delta));
+    append(o, {choice("--cpu-bind", "Override: keep (bound iff bound now), true or false",
                       {"keep", "true", "false"}),
                input_format_option(), output_option(),
                flag("--atomic", "When any group fails, change nothing"),

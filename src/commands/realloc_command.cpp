@@ -127,16 +127,15 @@ std::string render_table(const Inventory& inventory, const ReallocResult& result
 }
 
 // A signed delta given as a flag: "-0.5", "+1", "512Mi".
-template <class Parse>
-std::optional<std::int64_t> flag_delta(const std::string& given, const char* flag, Parse parse,
+std::optional<std::int64_t> flag_delta(const std::string& given, const ReallocDelta& delta,
                                        Diagnostics& diags) {
   std::string_view text = given;
   const bool negative = !text.empty() && text.front() == '-';
   if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
   std::string error;
-  const auto value = parse(text, error);
+  const auto value = delta.parse(text, error);
   if (!value) {
-    diags.error(Origin{"<command line>", 0, 0, flag}, error);
+    diags.error(Origin{"<command line>", 0, 0, std::string(delta.spec.flag)}, error);
     return std::nullopt;
   }
   return negative ? -*value : *value;
@@ -168,17 +167,10 @@ void apply_flags(const ReallocFlags& f, ReallocRequest& req, bool from_file, Dia
   if (!from_file && f.workloads.empty() && !f.app)
     diags.error(flag("--workload"),
                 "give --workload ID (repeatable) or --app APP: which workloads to change");
-  const auto cpu_text = [](std::string_view t, std::string& e) { return parse_cpu(t, e); };
-  const auto size_text = [](std::string_view t, std::string& e) { return parse_size(t, e); };
-  const auto read = [&](const std::optional<std::string>& given, const char* name, auto parse,
-                        std::int64_t& out) {
-    if (!given) return;
-    if (auto d = flag_delta(*given, name, parse, diags)) out = *d;
-  };
-  read(f.cpu, "--cpu", cpu_text, req.cpu);
-  read(f.cpu_limit, "--cpu-limit", cpu_text, req.cpu_limit);
-  read(f.memory, "--memory", size_text, req.memory);
-  read(f.memory_limit, "--memory-limit", size_text, req.memory_limit);
+  for (std::size_t i = 0; i < kReallocDeltas.size(); ++i)
+    if (f.deltas[i])
+      if (auto d = flag_delta(*f.deltas[i], kReallocDeltas[i], diags))
+        req.*kReallocDeltas[i].member = *d;
   if (f.cpu_bind) {
     if (*f.cpu_bind == "keep")
       req.cpu_bind = CpuBindChange::Keep;

@@ -1,6 +1,8 @@
 // `eruplan realloc` as a command: load, select, realloc, render.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "kubernetes.h"
 #include "pipeline.h"
 #include "realloc.h"
+#include "realloc_fields.h"
 #include "render.h"
 
 namespace eruplan {
@@ -22,10 +25,12 @@ std::string render_realloc(const Inventory& inventory, const ReallocResult& resu
 struct ReallocFlags {
   std::vector<std::string> workloads;  // --workload ID (repeatable): replaces the selection
   std::optional<std::string> app;      // --app: replaces the selection
-  std::optional<std::string> cpu, cpu_limit, memory, memory_limit;  // signed deltas
-  std::optional<std::string> cpu_bind;                              // keep, true or false
+  // The signed deltas, by kReallocDeltas' rows (--cpu, --cpu-limit, ...).
+  std::array<std::optional<std::string>, kReallocDeltas.size()> deltas;
+  std::optional<std::string> cpu_bind;  // keep, true or false
   bool empty() const {
-    return workloads.empty() && !app && !cpu && !cpu_limit && !memory && !memory_limit && !cpu_bind;
+    return workloads.empty() && !app && !cpu_bind &&
+           std::none_of(deltas.begin(), deltas.end(), [](const auto& d) { return d.has_value(); });
   }
 };
 

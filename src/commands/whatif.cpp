@@ -522,12 +522,13 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   Request request;
   if (!load_inputs(o, false, r, inventory, request)) return;
   if (!strategy_row(request.strategy).counts_new) {
-    invalid(r, o.output,
-            Origin{o.overrides.strategy ? "<command line>"
-                                        : (o.request ? o.request->name : "<command line>"),
-                   0, 0, o.overrides.strategy ? "--strategy" : "strategy"},
-            "drain needs a strategy whose count is the number of new instances (" +
-                new_count_strategies() + "), not " + std::string(strategy_name(request.strategy)));
+    invalid(
+        r, o.output,
+        Origin{o.overrides.given("--strategy") ? "<command line>"
+                                               : (o.request ? o.request->name : "<command line>"),
+               0, 0, o.overrides.given("--strategy") ? "--strategy" : "strategy"},
+        "drain needs a strategy whose count is the number of new instances (" +
+            new_count_strategies() + "), not " + std::string(strategy_name(request.strategy)));
     return;
   }
   request.min_count = 0;

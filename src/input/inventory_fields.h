@@ -1,12 +1,11 @@
 // The node inventory schema (SPEC §2, §8.1, §11), each field described once:
 // the inventory reader's known fields (unknown-field warnings, "did you
 // mean", --strict) come from these tables, and the man page is checked
-// against them. The enums index a table's values as Reader::fields fills
-// them, so each list follows its table's order.
+// against them. A reader names the fields it takes (Picked, reader.h),
+// checked when compiled.
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
@@ -14,117 +13,64 @@ namespace eruplan {
 
 // The top level of an inventory file.
 inline constexpr std::array kInventoryFields{
-    FieldSpec{"share_base", FieldKind::Integer, "", "pieces per core (default 100)"},
-    FieldSpec{"max_fragment_cores", FieldKind::Integer, "",
-              "most cores holding fractional binds (-1: no limit)"},
-    FieldSpec{"nodes", FieldKind::Block, "", "the list of nodes"},
+    FieldSpec::integer("share_base", "pieces per core (default 100)"),
+    FieldSpec::integer("max_fragment_cores", "most cores holding fractional binds (-1: no limit)"),
+    FieldSpec::block("nodes", "the list of nodes"),
 };
-namespace inventory_field {
-enum : std::size_t { kShareBase, kMaxFragmentCores, kNodes, kCount };
-}
 
 // One node of nodes: (and grow's --template).
 inline constexpr std::array kNodeFields{
-    FieldSpec{"name", FieldKind::Text, "", "unique, non-empty"},
-    FieldSpec{"labels", FieldKind::Labels, "", "labels a node_filter matches"},
-    FieldSpec{"available", FieldKind::Bool, "", "false: cordoned, never planned on"},
-    FieldSpec{"cpu", FieldKind::Quantity, "", "cores of share_base pieces each"},
-    FieldSpec{"cpu_map", FieldKind::Block, "", "pieces per core id, instead of cpu"},
-    FieldSpec{"memory", FieldKind::Quantity, "", "memory of the node"},
-    FieldSpec{"numa", FieldKind::Block, "", "the NUMA node of each core"},
-    FieldSpec{"numa_memory", FieldKind::Block, "", "memory per NUMA node"},
-    FieldSpec{"storage", FieldKind::Quantity, "", "storage of the node"},
-    FieldSpec{"volumes", FieldKind::Block, "", "size per volume device"},
-    FieldSpec{"usage", FieldKind::Block, "", "what is already allocated"},
-    FieldSpec{"instances", FieldKind::Block, "", "running instances per app"},
-    FieldSpec{"extended", FieldKind::Block, "", "extended resources and their amounts"},
-    FieldSpec{"max_instances", FieldKind::Integer, "", "most instances the node runs"},
-    FieldSpec{"taints", FieldKind::Block, "", "taints a request must tolerate"},
-    FieldSpec{"workloads", FieldKind::Block, "", "running workloads (realloc)"},
-    FieldSpec{"reservations", FieldKind::Block, "", "per role: resources only it is offered"},
-    FieldSpec{"cost", FieldKind::Text, "", "grow templates only: what one node costs, any unit"},
+    FieldSpec::text("name", "unique, non-empty"),
+    FieldSpec::labels("labels", "labels a node_filter matches"),
+    FieldSpec::boolean("available", "false: cordoned, never planned on"),
+    FieldSpec::quantity("cpu", "cores of share_base pieces each"),
+    FieldSpec::block("cpu_map", "pieces per core id, instead of cpu"),
+    FieldSpec::quantity("memory", "memory of the node"),
+    FieldSpec::block("numa", "the NUMA node of each core"),
+    FieldSpec::block("numa_memory", "memory per NUMA node"),
+    FieldSpec::quantity("storage", "storage of the node"),
+    FieldSpec::block("volumes", "size per volume device"),
+    FieldSpec::block("usage", "what is already allocated"),
+    FieldSpec::block("instances", "running instances per app"),
+    FieldSpec::block("extended", "extended resources and their amounts"),
+    FieldSpec::integer("max_instances", "most instances the node runs"),
+    FieldSpec::block("taints", "taints a request must tolerate"),
+    FieldSpec::block("workloads", "running workloads (realloc)"),
+    FieldSpec::block("reservations", "per role: resources only it is offered"),
+    FieldSpec::text("cost", "grow templates only: what one node costs, any unit"),
 };
-namespace node_field {
-enum : std::size_t {
-  kName,
-  kLabels,
-  kAvailable,
-  kCpu,
-  kCpuMap,
-  kMemory,
-  kNuma,
-  kNumaMemory,
-  kStorage,
-  kVolumes,
-  kUsage,
-  kInstances,
-  kExtended,
-  kMaxInstances,
-  kTaints,
-  kWorkloads,
-  kReservations,
-  kCost,
-  kCount
-};
-}
 
 // usage: of a node.
 inline constexpr std::array kUsageFields{
-    FieldSpec{"cpu", FieldKind::Quantity, "", "CPU in use (default: usage.cpu_map's sum)"},
-    FieldSpec{"cpu_map", FieldKind::Block, "", "pieces in use per core id"},
-    FieldSpec{"memory", FieldKind::Quantity, "", "memory in use"},
-    FieldSpec{"numa_memory", FieldKind::Block, "", "memory in use per NUMA node"},
-    FieldSpec{"storage", FieldKind::Quantity, "", "storage in use"},
-    FieldSpec{"volumes", FieldKind::Block, "", "size in use per volume device"},
-    FieldSpec{"extended", FieldKind::Block, "", "extended resources in use"},
+    FieldSpec::quantity("cpu", "CPU in use (default: usage.cpu_map's sum)"),
+    FieldSpec::block("cpu_map", "pieces in use per core id"),
+    FieldSpec::quantity("memory", "memory in use"),
+    FieldSpec::block("numa_memory", "memory in use per NUMA node"),
+    FieldSpec::quantity("storage", "storage in use"),
+    FieldSpec::block("volumes", "size in use per volume device"),
+    FieldSpec::block("extended", "extended resources in use"),
 };
-namespace usage_field {
-enum : std::size_t { kCpu, kCpuMap, kMemory, kNumaMemory, kStorage, kVolumes, kExtended, kCount };
-}
 
 // One entry of a node's taints:.
 inline constexpr std::array kTaintFields{
-    FieldSpec{"key", FieldKind::Text, "", "the taint's key"},
-    FieldSpec{"value", FieldKind::Text, "", "the taint's value"},
-    FieldSpec{"effect", FieldKind::Text, "", "NoSchedule, PreferNoSchedule or NoExecute"},
-    FieldSpec{"timeAdded", FieldKind::Text, "", "as Kubernetes writes it; not used"},
+    FieldSpec::text("key", "the taint's key"),
+    FieldSpec::text("value", "the taint's value"),
+    FieldSpec::text("effect", "NoSchedule, PreferNoSchedule or NoExecute"),
+    FieldSpec::text("timeAdded", "as Kubernetes writes it; not used"),
 };
-namespace taint_field {
-enum : std::size_t { kKey, kValue, kEffect, kTimeAdded, kCount };
-}
 
 // One entry of a node's workloads: (SPEC §11).
 inline constexpr std::array kWorkloadFields{
-    FieldSpec{"id", FieldKind::Text, "", "unique in the inventory"},
-    FieldSpec{"app", FieldKind::Text, "", "the workload's app"},
-    FieldSpec{"cpu", FieldKind::Quantity, "", "CPU request"},
-    FieldSpec{"cpu_limit", FieldKind::Quantity, "", "CPU limit"},
-    FieldSpec{"memory", FieldKind::Quantity, "", "memory request"},
-    FieldSpec{"memory_limit", FieldKind::Quantity, "", "memory limit"},
-    FieldSpec{"cpu_map", FieldKind::Block, "", "pieces bound per core id"},
-    FieldSpec{"numa_node", FieldKind::Text, "", "the NUMA node its memory is on"},
-    FieldSpec{"priority", FieldKind::Integer, "",
-              "pod priority (default 0); plan --preempt may evict it for a higher one"},
+    FieldSpec::text("id", "unique in the inventory"),
+    FieldSpec::text("app", "the workload's app"),
+    FieldSpec::quantity("cpu", "CPU request"),
+    FieldSpec::quantity("cpu_limit", "CPU limit"),
+    FieldSpec::quantity("memory", "memory request"),
+    FieldSpec::quantity("memory_limit", "memory limit"),
+    FieldSpec::block("cpu_map", "pieces bound per core id"),
+    FieldSpec::text("numa_node", "the NUMA node its memory is on"),
+    FieldSpec::integer("priority",
+                       "pod priority (default 0); plan --preempt may evict it for a higher one"),
 };
-namespace workload_field {
-enum : std::size_t {
-  kId,
-  kApp,
-  kCpu,
-  kCpuLimit,
-  kMemory,
-  kMemoryLimit,
-  kCpuMap,
-  kNumaNode,
-  kPriority,
-  kCount
-};
-}
-
-static_assert(kInventoryFields.size() == inventory_field::kCount);
-static_assert(kNodeFields.size() == node_field::kCount);
-static_assert(kUsageFields.size() == usage_field::kCount);
-static_assert(kTaintFields.size() == taint_field::kCount);
-static_assert(kWorkloadFields.size() == workload_field::kCount);
 
 }  // namespace eruplan

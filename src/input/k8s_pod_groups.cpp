@@ -66,20 +66,15 @@ std::string_view pod_group_name(const Labels& labels) {
 }
 
 std::optional<PodGroupObject> read_pod_group(Reader& r, const FieldPath& path, ValueId v) {
-  std::array<ValueId, kKubeManifestFields.size()> object;
-  if (!pick(r, path, v, kKubeManifestFields, object.data(),
-            {kube_manifest_field::kMetadata, kube_manifest_field::kSpec}))
-    return std::nullopt;
-  const ValueId metadata = object[kube_manifest_field::kMetadata],
-                spec = object[kube_manifest_field::kSpec];
+  Picked<kKubeManifestFields> object;
+  if (!pick(r, path, v, object, {"metadata", "spec"})) return std::nullopt;
+  const ValueId metadata = object["metadata"], spec = object["spec"];
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
-  std::array<ValueId, kKubeMetadataFields.size()> meta;
-  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kNamespace,
-        kube_metadata_field::kCreationTimestamp});
+  Picked<kKubeMetadataFields> meta;
+  pick(r, meta_path, metadata, meta, {"name", "namespace", "creationTimestamp"});
   PodGroupObject out;
   bool ok = true;
-  const ValueId name = meta[kube_metadata_field::kName], ns = meta[kube_metadata_field::kNamespace];
+  const ValueId name = meta["name"], ns = meta["namespace"];
   if (name == kNoValue) {
     r.error(meta_path.child("name"), metadata != kNoValue ? metadata : v,
             "a PodGroup needs metadata.name (the pod-group label's value)");
@@ -95,15 +90,14 @@ std::optional<PodGroupObject> read_pod_group(Reader& r, const FieldPath& path, V
     else
       ok = false;
   }
-  if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue) {
+  if (const ValueId created = meta["creationTimestamp"]; created != kNoValue) {
     out.created = timestamp(r, meta_path.child("creationTimestamp"), created);
     ok = ok && out.created.has_value();
   }
-  std::array<ValueId, kKubePodGroupSpecFields.size()> f;
+  Picked<kKubePodGroupSpecFields> f;
   f.fill(kNoValue);
-  if (spec != kNoValue && !pick(r, spec_path, spec, kKubePodGroupSpecFields, f.data()))
-    return std::nullopt;
-  const ValueId min = f[kube_pod_group_spec_field::kMinMember];
+  if (spec != kNoValue && !pick(r, spec_path, spec, f)) return std::nullopt;
+  const ValueId min = f["minMember"];
   if (min == kNoValue) {
     r.error(spec_path.child("minMember"), spec != kNoValue ? spec : v,
             "a PodGroup needs spec.minMember (its minimum in pods, at least 1)");

@@ -13,10 +13,9 @@ QosClass pod_qos(const Doc& doc, ValueId spec) {
   Diagnostics quiet;
   Reader r(doc, "", quiet);
   const FieldPath path;
-  std::array<ValueId, kKubePodSpecFields.size()> f;
+  Picked<kKubePodSpecFields> f;
   if (spec == kNoValue || doc[spec].kind != ValueKind::Object ||
-      !pick(r, path, spec, kKubePodSpecFields, f.data(),
-            {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers}))
+      !pick(r, path, spec, f, {"containers", "initContainers"}))
     return QosClass::BestEffort;
   // Summed over containers, each kind present only when some container
   // gives it a positive quantity.
@@ -38,24 +37,20 @@ QosClass pod_qos(const Doc& doc, ValueId spec) {
       to[std::string(name)] = saturating_add(to[std::string(name)], *q);
     }
   };
-  for (const ValueId containers :
-       {f[kube_pod_spec_field::kContainers], f[kube_pod_spec_field::kInitContainers]}) {
+  for (const ValueId containers : {f["containers"], f["initContainers"]}) {
     if (containers == kNoValue || doc[containers].kind != ValueKind::Array) continue;
     for (std::uint32_t i = 0; i < doc.size(containers); ++i) {
       const ValueId c = doc.element(containers, i);
-      std::array<ValueId, kKubeContainerFields.size()> cf;
+      Picked<kKubeContainerFields> cf;
       cf.fill(kNoValue);
-      if (doc[c].kind != ValueKind::Object ||
-          !pick(r, path, c, kKubeContainerFields, cf.data(), {kube_container_field::kResources}))
-        continue;
-      std::array<ValueId, kKubeResourcesFields.size()> rf;
+      if (doc[c].kind != ValueKind::Object || !pick(r, path, c, cf, {"resources"})) continue;
+      Picked<kKubeResourcesFields> rf;
       rf.fill(kNoValue);
-      const ValueId resources = cf[kube_container_field::kResources];
+      const ValueId resources = cf["resources"];
       if (resources == kNoValue || doc[resources].kind != ValueKind::Object ||
-          !pick(r, path, resources, kKubeResourcesFields, rf.data()))
+          !pick(r, path, resources, rf))
         continue;
-      const ValueId req = rf[kube_resources_field::kRequests],
-                    lim = rf[kube_resources_field::kLimits];
+      const ValueId req = rf["requests"], lim = rf["limits"];
       bool req_cpu = false, req_memory = false, lim_cpu = false, lim_memory = false;
       add_list(req, requests, req_cpu, req_memory);
       // Kubernetes defaults a missing request to its limit (the API's

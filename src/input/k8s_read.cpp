@@ -57,7 +57,7 @@ void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, Valu
 std::size_t resource_row(std::string_view name) {
   for (std::size_t f = 0; f < kKubeResourceFields.size(); ++f)
     if (same_text(kKubeResourceFields[f].name, name)) return f;
-  return kube_resource_field::kCount;
+  return kKubeResourceFields.size();
 }
 
 // A quantity in Kubernetes' grammar, times 10^scale, rounded up.
@@ -204,9 +204,9 @@ std::string app_of(const KubernetesOptions& options, const NamedList<std::string
 
 // The `items` of a List, checking the top-level kind when asked.
 ValueId list_items(Reader& r, ValueId root, std::string_view what) {
-  std::array<ValueId, kKubeListFields.size()> f;
-  if (!pick(r, FieldPath{}, root, kKubeListFields, f.data())) return kNoValue;
-  const ValueId items = f[kube_list_field::kItems];
+  Picked<kKubeListFields> f;
+  if (!pick(r, FieldPath{}, root, f)) return kNoValue;
+  const ValueId items = f["items"];
   if (items == kNoValue) {
     r.error(FieldPath{}.child("items"), root,
             "items is required (the " + std::string(what) + " of a Kubernetes List)");
@@ -252,7 +252,7 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
       if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
       names->push_back(e.key);
     }
-    const bool cpu = resource_row(e.key) == kube_resource_field::kCpu;
+    const bool cpu = resource_row(e.key) == field_index(kKubeResourceFields, "cpu");
     if (auto q = quantity(r, path.child(e.key), e.value, cpu ? 9 : 0)) {
       std::int64_t& slot = out.slot(e.key);
       slot = saturating_add(slot, *q);
@@ -266,23 +266,21 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   PodRequest out;
   out.nonzero_cpu = kNonZeroCpu;  // as when it names no resource
   out.nonzero_memory = kNonZeroMemory;
-  std::array<ValueId, kKubeContainerFields.size()> f;
-  if (!pick(r, path, container, kKubeContainerFields, f.data())) return out;
-  if (sidecar) *sidecar = text_of(r.doc(), f[kube_container_field::kRestartPolicy]) == "Always";
-  std::array<ValueId, kKubeResourcesFields.size()> res;
+  Picked<kKubeContainerFields> f;
+  if (!pick(r, path, container, f)) return out;
+  if (sidecar) *sidecar = text_of(r.doc(), f["restartPolicy"]) == "Always";
+  Picked<kKubeResourcesFields> res;
   const FieldPath res_path = path.child("resources");
-  if (!pick(r, res_path, f[kube_container_field::kResources], kKubeResourcesFields, res.data()))
-    return out;
-  const ValueId requests = res[kube_resources_field::kRequests],
-                limits = res[kube_resources_field::kLimits];
+  if (!pick(r, res_path, f["resources"], res)) return out;
+  const ValueId requests = res["requests"], limits = res["limits"];
   std::vector<std::string_view> named;
   read_resource_list(r, res_path.child("requests"), requests, out, &named);
   read_resource_list(r, res_path.child("limits"), limits, out, &named);
   const auto has = [&](std::string_view n) {
     return std::find(named.begin(), named.end(), n) != named.end();
   };
-  out.names_cpu = has(kKubeResourceFields[kube_resource_field::kCpu].name);
-  out.names_memory = has(kKubeResourceFields[kube_resource_field::kMemory].name);
+  out.names_cpu = has("cpu");
+  out.names_memory = has("memory");
   out.nonzero_cpu = out.names_cpu ? out.cpu : kNonZeroCpu;
   out.nonzero_memory = out.names_memory ? out.memory : kNonZeroMemory;
   return out;
@@ -301,15 +299,11 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // names that resource (the API's defaulting of a Pod, defaultPodRequests).
 PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   PodRequest sum, sidecars, init_max, extra;
-  std::array<ValueId, kKubePodSpecFields.size()> f;
-  if (!pick(r, path, spec, kKubePodSpecFields, f.data(),
-            {kube_pod_spec_field::kContainers, kube_pod_spec_field::kInitContainers,
-             kube_pod_spec_field::kOverhead, kube_pod_spec_field::kResources}))
+  Picked<kKubePodSpecFields> f;
+  if (!pick(r, path, spec, f, {"containers", "initContainers", "overhead", "resources"}))
     return sum;
-  const ValueId containers = f[kube_pod_spec_field::kContainers],
-                init = f[kube_pod_spec_field::kInitContainers],
-                overhead = f[kube_pod_spec_field::kOverhead],
-                pod_level = f[kube_pod_spec_field::kResources];
+  const ValueId containers = f["containers"], init = f["initContainers"], overhead = f["overhead"],
+                pod_level = f["resources"];
   auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
   auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
   bool named_cpu = false, named_memory = false;  // by any container
@@ -340,26 +334,23 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
     }
   }
   sum.combine(init_max, larger);
-  std::array<ValueId, kKubeResourcesFields.size()> pod_res;
+  Picked<kKubeResourcesFields> pod_res;
   const FieldPath pod_res_path = path.child("resources");
-  if (pod_level != kNoValue &&
-      pick(r, pod_res_path, pod_level, kKubeResourcesFields, pod_res.data())) {
+  if (pod_level != kNoValue && pick(r, pod_res_path, pod_level, pod_res)) {
     PodRequest requests, limits;
     std::vector<std::string_view> asked, capped;
-    read_resource_list(r, pod_res_path.child("requests"), pod_res[kube_resources_field::kRequests],
-                       requests, &asked);
-    read_resource_list(r, pod_res_path.child("limits"), pod_res[kube_resources_field::kLimits],
-                       limits, &capped);
-    const auto in = [](const std::vector<std::string_view>& names, std::size_t row) {
-      return std::find(names.begin(), names.end(), kKubeResourceFields[row].name) != names.end();
+    read_resource_list(r, pod_res_path.child("requests"), pod_res["requests"], requests, &asked);
+    read_resource_list(r, pod_res_path.child("limits"), pod_res["limits"], limits, &capped);
+    const auto in = [](const std::vector<std::string_view>& names, std::string_view name) {
+      return std::find(names.begin(), names.end(), name) != names.end();
     };
-    if (in(asked, kube_resource_field::kCpu))
+    if (in(asked, "cpu"))
       sum.cpu = sum.nonzero_cpu = requests.cpu;
-    else if (!named_cpu && in(capped, kube_resource_field::kCpu))
+    else if (!named_cpu && in(capped, "cpu"))
       sum.cpu = sum.nonzero_cpu = limits.cpu;
-    if (in(asked, kube_resource_field::kMemory))
+    if (in(asked, "memory"))
       sum.memory = sum.nonzero_memory = requests.memory;
-    else if (!named_memory && in(capped, kube_resource_field::kMemory))
+    else if (!named_memory && in(capped, "memory"))
       sum.memory = sum.nonzero_memory = limits.memory;
   }
   read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "doc.h"
@@ -25,7 +26,7 @@ constexpr std::int64_t kMaxCoresPerNode = 4096;  // as for an eruplan inventory
 
 // The rows of a table (kubernetes_fields.h) a reader takes, by index; empty:
 // all of them.
-using Rows = std::initializer_list<std::size_t>;
+using Rows = std::span<const std::size_t>;
 
 // Picks the members that `rows` of `table` name out of `object` into
 // values[row] (every other value kNoValue), without a word about the other
@@ -34,6 +35,16 @@ using Rows = std::initializer_list<std::size_t>;
 // neither a mapping nor null.
 bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
           ValueId* values, Rows rows = {});
+// The same into `values`, the rows named ({"metadata", "spec"}; checked
+// when compiled).
+template <const auto& Table>
+bool pick(Reader& r, const FieldPath& path, ValueId object, Picked<Table>& values,
+          std::type_identity_t<std::initializer_list<FieldOf<Table>>> rows = {}) {
+  std::array<std::size_t, Table.size()> index{};
+  std::size_t n = 0;
+  for (const FieldOf<Table> row : rows) index[n++] = row.index;
+  return pick(r, path, object, Table, values.data(), Rows(index.data(), n));
+}
 
 // The objects of a kubectl-shaped stream, each with its field path: every
 // non-null document of `documents` (paths begin documents[i] when there are
@@ -47,9 +58,9 @@ void each_listed_object(Reader& r, std::span<const ValueId> documents,
 
 // The name of every object's kind field (checked to be one in
 // kubernetes_fields.h), looked up before the object's type is known.
-constexpr std::string_view kKindField = kKubeListFields[kube_list_field::kKind].name;
+constexpr std::string_view kKindField = kKubeListFields[field_index(kKubeListFields, "kind")].name;
 
-// The row of kKubeResourceFields named `name`, or kube_resource_field::kCount
+// The row of kKubeResourceFields named `name`, or kKubeResourceFields.size()
 // (an extended resource, or one eruplan leaves out).
 std::size_t resource_row(std::string_view name);
 
@@ -112,11 +123,11 @@ struct PodRequest {
 
   std::int64_t& slot(std::string_view name) {
     switch (resource_row(name)) {
-      case kube_resource_field::kCpu:
+      case field_index(kKubeResourceFields, "cpu"):
         return cpu;
-      case kube_resource_field::kMemory:
+      case field_index(kKubeResourceFields, "memory"):
         return memory;
-      case kube_resource_field::kEphemeralStorage:
+      case field_index(kKubeResourceFields, "ephemeral-storage"):
         return storage;
       default:  // pods, in a request, is an extended resource
         break;

@@ -91,11 +91,11 @@ bool is_integer(std::string_view s) {
 
 // A NodeSelectorRequirement (`node`) or a LabelSelectorRequirement.
 std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId v, bool node) {
-  std::array<ValueId, kKubeRequirementFields.size()> f;
+  Picked<kKubeRequirementFields> f;
   if (!fields(r, path, v, kKubeRequirementFields, f.data())) return std::nullopt;
   Requirement out;
   bool ok = true;
-  const ValueId key = f[kube_requirement_field::kKey], op = f[kube_requirement_field::kOperator];
+  const ValueId key = f["key"], op = f["operator"];
   if (key == kNoValue) {
     r.error(path.child("key"), v, "key is required");
     ok = false;
@@ -119,9 +119,8 @@ std::optional<Requirement> requirement(Reader& r, const FieldPath& path, ValueId
   }
   out.op = *found;
   const FieldPath values_path = path.child("values");
-  out.values = string_list(r, values_path, f[kube_requirement_field::kValues]);
-  const ValueId at =
-      f[kube_requirement_field::kValues] != kNoValue ? f[kube_requirement_field::kValues] : op;
+  out.values = string_list(r, values_path, f["values"]);
+  const ValueId at = f["values"] != kNoValue ? f["values"] : op;
   switch (out.op) {
     case SelectorOp::In:
     case SelectorOp::NotIn:
@@ -159,13 +158,12 @@ std::optional<LabelSelector> read_label_selector(Reader& r, const FieldPath& pat
       out.requirements.push_back({k, SelectorOp::In, {value}});
     return out;
   }
-  std::array<ValueId, kKubeLabelSelectorFields.size()> f;
+  Picked<kKubeLabelSelectorFields> f;
   if (!fields(r, path, v, kKubeLabelSelectorFields, f.data())) return std::nullopt;
   LabelSelector out;
-  for (auto& [k, value] :
-       label_map(r, path.child("matchLabels"), f[kube_label_selector_field::kMatchLabels]))
+  for (auto& [k, value] : label_map(r, path.child("matchLabels"), f["matchLabels"]))
     out.requirements.push_back({k, SelectorOp::In, {value}});
-  const ValueId exprs = f[kube_label_selector_field::kMatchExpressions];
+  const ValueId exprs = f["matchExpressions"];
   const FieldPath ep = path.child("matchExpressions");
   if (exprs != kNoValue && r.is_array(ep, exprs))
     for (std::uint32_t i = 0; i < r.doc().size(exprs); ++i)
@@ -178,11 +176,10 @@ namespace {
 
 NodeSelectorTerm node_selector_term(Reader& r, const FieldPath& path, ValueId v) {
   NodeSelectorTerm out;
-  std::array<ValueId, kKubeNodeSelectorTermFields.size()> f;
+  Picked<kKubeNodeSelectorTermFields> f;
   if (!fields(r, path, v, kKubeNodeSelectorTermFields, f.data())) return out;
   for (const bool is_field : {false, true}) {
-    const ValueId list = f[is_field ? kube_node_selector_term_field::kMatchFields
-                                    : kube_node_selector_term_field::kMatchExpressions];
+    const ValueId list = is_field ? f["matchFields"] : f["matchExpressions"];
     const FieldPath lp = path.child(is_field ? "matchFields" : "matchExpressions");
     if (list == kNoValue || !r.is_array(lp, list)) continue;
     for (std::uint32_t i = 0; i < r.doc().size(list); ++i) {
@@ -217,14 +214,14 @@ std::int32_t weight(Reader& r, const FieldPath& path, ValueId v, ValueId parent)
 }
 
 void node_affinity(Reader& r, const FieldPath& path, ValueId v, NodeAffinity& out) {
-  std::array<ValueId, kKubeNodeAffinityFields.size()> f;
+  Picked<kKubeNodeAffinityFields> f;
   if (!fields(r, path, v, kKubeNodeAffinityFields, f.data())) return;
-  const ValueId req = f[kube_node_affinity_field::kRequired];
+  const ValueId req = f["requiredDuringSchedulingIgnoredDuringExecution"];
   const FieldPath rp = path.child("requiredDuringSchedulingIgnoredDuringExecution");
-  std::array<ValueId, kKubeNodeSelectorFields.size()> sel;
+  Picked<kKubeNodeSelectorFields> sel;
   if (fields(r, rp, req, kKubeNodeSelectorFields, sel.data())) {
     out.required.emplace();
-    const ValueId terms = sel[kube_node_selector_field::kTerms];
+    const ValueId terms = sel["nodeSelectorTerms"];
     const FieldPath tp = rp.child("nodeSelectorTerms");
     if (terms == kNoValue) {
       r.error(tp, req, "nodeSelectorTerms is required");
@@ -234,17 +231,16 @@ void node_affinity(Reader& r, const FieldPath& path, ValueId v, NodeAffinity& ou
       if (out.required->empty()) r.error(tp, terms, "nodeSelectorTerms needs at least one term");
     }
   }
-  const ValueId pref = f[kube_node_affinity_field::kPreferred];
+  const ValueId pref = f["preferredDuringSchedulingIgnoredDuringExecution"];
   const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
   if (pref != kNoValue && r.is_array(pp, pref)) {
     for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
       const ValueId item = r.doc().element(pref, i);
-      std::array<ValueId, kKubePreferredSchedulingTermFields.size()> t;
+      Picked<kKubePreferredSchedulingTermFields> t;
       if (!fields(r, pp.at(i), item, kKubePreferredSchedulingTermFields, t.data())) continue;
       PreferredSchedulingTerm term;
-      term.weight = weight(r, pp.at(i).child("weight"),
-                           t[kube_preferred_scheduling_term_field::kWeight], item);
-      const ValueId preference = t[kube_preferred_scheduling_term_field::kPreference];
+      term.weight = weight(r, pp.at(i).child("weight"), t["weight"], item);
+      const ValueId preference = t["preference"];
       if (preference == kNoValue)
         r.error(pp.at(i).child("preference"), item, "preference is required");
       else
@@ -267,23 +263,20 @@ void merge_label_keys(LabelSelector& selector, const std::vector<std::string>& k
 PodAffinityTerm pod_affinity_term(Reader& r, const FieldPath& path, ValueId v,
                                   const Labels& labels) {
   PodAffinityTerm out;
-  std::array<ValueId, kKubePodAffinityTermFields.size()> f;
+  Picked<kKubePodAffinityTermFields> f;
   if (!fields(r, path, v, kKubePodAffinityTermFields, f.data())) return out;
-  if (const ValueId s = f[kube_pod_affinity_term_field::kLabelSelector]; s != kNoValue)
+  if (const ValueId s = f["labelSelector"]; s != kNoValue)
     out.selector = read_label_selector(r, path.child("labelSelector"), s);
-  out.namespaces =
-      string_list(r, path.child("namespaces"), f[kube_pod_affinity_term_field::kNamespaces]);
-  if (const ValueId s = f[kube_pod_affinity_term_field::kNamespaceSelector]; s != kNoValue)
+  out.namespaces = string_list(r, path.child("namespaces"), f["namespaces"]);
+  if (const ValueId s = f["namespaceSelector"]; s != kNoValue)
     out.namespace_selector = read_label_selector(r, path.child("namespaceSelector"), s);
-  const ValueId key = f[kube_pod_affinity_term_field::kTopologyKey];
+  const ValueId key = f["topologyKey"];
   if (key == kNoValue)
     r.error(path.child("topologyKey"), v, "topologyKey is required");
   else if (auto k = r.string(path.child("topologyKey"), key))
     out.topology_key = *k;
-  out.match_label_keys = string_list(r, path.child("matchLabelKeys"),
-                                     f[kube_pod_affinity_term_field::kMatchLabelKeys]);
-  out.mismatch_label_keys = string_list(r, path.child("mismatchLabelKeys"),
-                                        f[kube_pod_affinity_term_field::kMismatchLabelKeys]);
+  out.match_label_keys = string_list(r, path.child("matchLabelKeys"), f["matchLabelKeys"]);
+  out.mismatch_label_keys = string_list(r, path.child("mismatchLabelKeys"), f["mismatchLabelKeys"]);
   if (out.selector) {
     merge_label_keys(*out.selector, out.match_label_keys, labels, SelectorOp::In);
     merge_label_keys(*out.selector, out.mismatch_label_keys, labels, SelectorOp::NotIn);
@@ -293,24 +286,23 @@ PodAffinityTerm pod_affinity_term(Reader& r, const FieldPath& path, ValueId v,
 
 void pod_affinity(Reader& r, const FieldPath& path, ValueId v, const Labels& labels,
                   PodAffinity& out) {
-  std::array<ValueId, kKubePodAffinityFields.size()> f;
+  Picked<kKubePodAffinityFields> f;
   if (!fields(r, path, v, kKubePodAffinityFields, f.data())) return;
-  const ValueId req = f[kube_pod_affinity_field::kRequired];
+  const ValueId req = f["requiredDuringSchedulingIgnoredDuringExecution"];
   const FieldPath rp = path.child("requiredDuringSchedulingIgnoredDuringExecution");
   if (req != kNoValue && r.is_array(rp, req))
     for (std::uint32_t i = 0; i < r.doc().size(req); ++i)
       out.required.push_back(pod_affinity_term(r, rp.at(i), r.doc().element(req, i), labels));
-  const ValueId pref = f[kube_pod_affinity_field::kPreferred];
+  const ValueId pref = f["preferredDuringSchedulingIgnoredDuringExecution"];
   const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
   if (pref != kNoValue && r.is_array(pp, pref)) {
     for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
       const ValueId item = r.doc().element(pref, i);
-      std::array<ValueId, kKubeWeightedPodAffinityTermFields.size()> t;
+      Picked<kKubeWeightedPodAffinityTermFields> t;
       if (!fields(r, pp.at(i), item, kKubeWeightedPodAffinityTermFields, t.data())) continue;
       WeightedPodAffinityTerm term;
-      term.weight = weight(r, pp.at(i).child("weight"),
-                           t[kube_weighted_pod_affinity_term_field::kWeight], item);
-      const ValueId inner = t[kube_weighted_pod_affinity_term_field::kPodAffinityTerm];
+      term.weight = weight(r, pp.at(i).child("weight"), t["weight"], item);
+      const ValueId inner = t["podAffinityTerm"];
       if (inner == kNoValue)
         r.error(pp.at(i).child("podAffinityTerm"), item, "podAffinityTerm is required");
       else
@@ -331,10 +323,9 @@ std::optional<SpreadPolicy> policy(Reader& r, const FieldPath& path, ValueId v) 
 TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, ValueId v,
                                            const Labels& labels) {
   TopologySpreadConstraint out;
-  std::array<ValueId, kKubeSpreadFields.size()> f;
+  Picked<kKubeSpreadFields> f;
   if (!fields(r, path, v, kKubeSpreadFields, f.data())) return out;
-  const ValueId skew = f[kube_spread_field::kMaxSkew], key = f[kube_spread_field::kTopologyKey],
-                when = f[kube_spread_field::kWhenUnsatisfiable];
+  const ValueId skew = f["maxSkew"], key = f["topologyKey"], when = f["whenUnsatisfiable"];
   if (skew == kNoValue)
     r.error(path.child("maxSkew"), v, "maxSkew is required (at least 1)");
   else if (auto s = r.integer(path.child("maxSkew"), skew, 1, INT32_MAX))
@@ -354,9 +345,9 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
       r.error(path.child("whenUnsatisfiable"), when,
               "expected DoNotSchedule or ScheduleAnyway, got " + r.describe(when));
   }
-  if (const ValueId s = f[kube_spread_field::kLabelSelector]; s != kNoValue)
+  if (const ValueId s = f["labelSelector"]; s != kNoValue)
     out.selector = read_label_selector(r, path.child("labelSelector"), s);
-  if (const ValueId m = f[kube_spread_field::kMinDomains]; m != kNoValue) {
+  if (const ValueId m = f["minDomains"]; m != kNoValue) {
     if (auto n = r.integer(path.child("minDomains"), m, 1, INT32_MAX)) {
       out.min_domains = static_cast<std::int32_t>(*n);
       if (!out.do_not_schedule)
@@ -364,12 +355,11 @@ TopologySpreadConstraint spread_constraint(Reader& r, const FieldPath& path, Val
                 "minDomains is allowed only with whenUnsatisfiable: DoNotSchedule");
     }
   }
-  if (const ValueId p = f[kube_spread_field::kNodeAffinityPolicy]; p != kNoValue)
+  if (const ValueId p = f["nodeAffinityPolicy"]; p != kNoValue)
     if (auto s = policy(r, path.child("nodeAffinityPolicy"), p)) out.node_affinity_policy = *s;
-  if (const ValueId p = f[kube_spread_field::kNodeTaintsPolicy]; p != kNoValue)
+  if (const ValueId p = f["nodeTaintsPolicy"]; p != kNoValue)
     if (auto s = policy(r, path.child("nodeTaintsPolicy"), p)) out.node_taints_policy = *s;
-  out.match_label_keys =
-      string_list(r, path.child("matchLabelKeys"), f[kube_spread_field::kMatchLabelKeys]);
+  out.match_label_keys = string_list(r, path.child("matchLabelKeys"), f["matchLabelKeys"]);
   if (out.selector) merge_label_keys(*out.selector, out.match_label_keys, labels, SelectorOp::In);
   return out;
 }
@@ -389,22 +379,22 @@ void container_ports(Reader& r, const FieldPath& path, ValueId containers,
     const FieldPath at = path.at(i), pp = at.child("ports");
     if (ports == kNoValue || !r.is_array(pp, ports)) continue;
     for (std::uint32_t j = 0; j < doc.size(ports); ++j) {
-      std::array<ValueId, kKubeContainerPortFields.size()> f;
+      Picked<kKubeContainerPortFields> f;
       if (!fields(r, pp.at(j), doc.element(ports, j), kKubeContainerPortFields, f.data())) continue;
-      const ValueId host = f[kube_container_port_field::kHostPort];
+      const ValueId host = f["hostPort"];
       if (host == kNoValue) continue;
       auto port = r.integer(pp.at(j).child("hostPort"), host, 0, 65535);
       if (!port || *port == 0) continue;
       HostPort hp;
       hp.port = static_cast<std::int32_t>(*port);
-      if (const ValueId p = f[kube_container_port_field::kProtocol]; p != kNoValue) {
+      if (const ValueId p = f["protocol"]; p != kNoValue) {
         const std::string_view s = doc.is_scalar(p) ? doc.text(p) : std::string_view();
         if (s == "TCP" || s == "UDP" || s == "SCTP")
           hp.protocol = s;
         else
           r.error(pp.at(j).child("protocol"), p, "expected TCP, UDP or SCTP, got " + r.describe(p));
       }
-      if (const ValueId ip = f[kube_container_port_field::kHostIP]; ip != kNoValue)
+      if (const ValueId ip = f["hostIP"]; ip != kNoValue)
         if (auto s = r.string(pp.at(j).child("hostIP"), ip)) hp.ip = *s;
       out.push_back(std::move(hp));
     }
@@ -422,14 +412,12 @@ bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, Po
   }
   if (s.affinity != kNoValue) {
     const FieldPath ap = spec_path.child("affinity");
-    std::array<ValueId, kKubeAffinityFields.size()> f;
+    Picked<kKubeAffinityFields> f;
     if (fields(r, ap, s.affinity, kKubeAffinityFields, f.data())) {
-      node_affinity(r, ap.child("nodeAffinity"), f[kube_affinity_field::kNodeAffinity],
-                    out.node_affinity);
-      pod_affinity(r, ap.child("podAffinity"), f[kube_affinity_field::kPodAffinity], out.labels,
-                   out.affinity);
-      pod_affinity(r, ap.child("podAntiAffinity"), f[kube_affinity_field::kPodAntiAffinity],
-                   out.labels, out.anti_affinity);
+      node_affinity(r, ap.child("nodeAffinity"), f["nodeAffinity"], out.node_affinity);
+      pod_affinity(r, ap.child("podAffinity"), f["podAffinity"], out.labels, out.affinity);
+      pod_affinity(r, ap.child("podAntiAffinity"), f["podAntiAffinity"], out.labels,
+                   out.anti_affinity);
       any = true;
     }
   }

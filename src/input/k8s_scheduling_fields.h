@@ -7,7 +7,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
@@ -15,166 +14,94 @@ namespace eruplan {
 
 // spec.affinity (Affinity).
 inline constexpr std::array kKubeAffinityFields{
-    FieldSpec{"nodeAffinity", FieldKind::Block, "", "required and preferred node selector terms"},
-    FieldSpec{"podAffinity", FieldKind::Block, "", "pods this pod wants to be near"},
-    FieldSpec{"podAntiAffinity", FieldKind::Block, "", "pods this pod wants to be away from"},
+    FieldSpec::block("nodeAffinity", "required and preferred node selector terms"),
+    FieldSpec::block("podAffinity", "pods this pod wants to be near"),
+    FieldSpec::block("podAntiAffinity", "pods this pod wants to be away from"),
 };
-namespace kube_affinity_field {
-enum : std::size_t { kNodeAffinity, kPodAffinity, kPodAntiAffinity, kCount };
-}
 
 // NodeAffinity.
 inline constexpr std::array kKubeNodeAffinityFields{
-    FieldSpec{"requiredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
-              "a NodeSelector: nodeSelectorTerms, ORed"},
-    FieldSpec{"preferredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
-              "weighted terms the NodeAffinity score adds up"},
+    FieldSpec::block("requiredDuringSchedulingIgnoredDuringExecution",
+                     "a NodeSelector: nodeSelectorTerms, ORed"),
+    FieldSpec::block("preferredDuringSchedulingIgnoredDuringExecution",
+                     "weighted terms the NodeAffinity score adds up"),
 };
-namespace kube_node_affinity_field {
-enum : std::size_t { kRequired, kPreferred, kCount };
-}
 
 // NodeSelector.
 inline constexpr std::array kKubeNodeSelectorFields{
-    FieldSpec{"nodeSelectorTerms", FieldKind::Block, "", "terms, ORed"},
+    FieldSpec::block("nodeSelectorTerms", "terms, ORed"),
 };
-namespace kube_node_selector_field {
-enum : std::size_t { kTerms, kCount };
-}
 
 // NodeSelectorTerm.
 inline constexpr std::array kKubeNodeSelectorTermFields{
-    FieldSpec{"matchExpressions", FieldKind::Block, "", "over node labels, ANDed"},
-    FieldSpec{"matchFields", FieldKind::Block, "", "over node fields (metadata.name), ANDed"},
+    FieldSpec::block("matchExpressions", "over node labels, ANDed"),
+    FieldSpec::block("matchFields", "over node fields (metadata.name), ANDed"),
 };
-namespace kube_node_selector_term_field {
-enum : std::size_t { kMatchExpressions, kMatchFields, kCount };
-}
 
 // NodeSelectorRequirement and LabelSelectorRequirement (the same fields).
 inline constexpr std::array kKubeRequirementFields{
-    FieldSpec{"key", FieldKind::Text, "", "the label (or field) key"},
-    FieldSpec{"operator", FieldKind::Text, "",
-              "In, NotIn, Exists, DoesNotExist; Gt, Lt for node selectors"},
-    FieldSpec{"values", FieldKind::List, "", "In and NotIn: one or more; Gt and Lt: one integer"},
+    FieldSpec::text("key", "the label (or field) key"),
+    FieldSpec::text("operator", "In, NotIn, Exists, DoesNotExist; Gt, Lt for node selectors"),
+    FieldSpec::list("values", "In and NotIn: one or more; Gt and Lt: one integer"),
 };
-namespace kube_requirement_field {
-enum : std::size_t { kKey, kOperator, kValues, kCount };
-}
 
 // PreferredSchedulingTerm.
 inline constexpr std::array kKubePreferredSchedulingTermFields{
-    FieldSpec{"weight", FieldKind::Integer, "", "1 to 100"},
-    FieldSpec{"preference", FieldKind::Block, "", "a NodeSelectorTerm"},
+    FieldSpec::integer("weight", "1 to 100"),
+    FieldSpec::block("preference", "a NodeSelectorTerm"),
 };
-namespace kube_preferred_scheduling_term_field {
-enum : std::size_t { kWeight, kPreference, kCount };
-}
 
 // PodAffinity and PodAntiAffinity (the same fields).
 inline constexpr std::array kKubePodAffinityFields{
-    FieldSpec{"requiredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
-              "pod affinity terms a node must satisfy, ANDed"},
-    FieldSpec{"preferredDuringSchedulingIgnoredDuringExecution", FieldKind::Block, "",
-              "weighted pod affinity terms the InterPodAffinity score adds up"},
+    FieldSpec::block("requiredDuringSchedulingIgnoredDuringExecution",
+                     "pod affinity terms a node must satisfy, ANDed"),
+    FieldSpec::block("preferredDuringSchedulingIgnoredDuringExecution",
+                     "weighted pod affinity terms the InterPodAffinity score adds up"),
 };
-namespace kube_pod_affinity_field {
-enum : std::size_t { kRequired, kPreferred, kCount };
-}
 
 // PodAffinityTerm.
 inline constexpr std::array kKubePodAffinityTermFields{
-    FieldSpec{"labelSelector", FieldKind::Block, "", "the pods; absent: none"},
-    FieldSpec{"namespaces", FieldKind::List, "", "their namespaces; default the pod's own"},
-    FieldSpec{"topologyKey", FieldKind::Text, "", "the node label that makes a domain; required"},
-    FieldSpec{"namespaceSelector", FieldKind::Block, "",
-              "namespaces by their labels (--namespaces); {} every namespace"},
-    FieldSpec{"matchLabelKeys", FieldKind::List, "", "the pod's own values of these keys, In"},
-    FieldSpec{"mismatchLabelKeys", FieldKind::List, "",
-              "the pod's own values of these keys, NotIn"},
+    FieldSpec::block("labelSelector", "the pods; absent: none"),
+    FieldSpec::list("namespaces", "their namespaces; default the pod's own"),
+    FieldSpec::text("topologyKey", "the node label that makes a domain; required"),
+    FieldSpec::block("namespaceSelector",
+                     "namespaces by their labels (--namespaces); {} every namespace"),
+    FieldSpec::list("matchLabelKeys", "the pod's own values of these keys, In"),
+    FieldSpec::list("mismatchLabelKeys", "the pod's own values of these keys, NotIn"),
 };
-namespace kube_pod_affinity_term_field {
-enum : std::size_t {
-  kLabelSelector,
-  kNamespaces,
-  kTopologyKey,
-  kNamespaceSelector,
-  kMatchLabelKeys,
-  kMismatchLabelKeys,
-  kCount
-};
-}
 
 // WeightedPodAffinityTerm.
 inline constexpr std::array kKubeWeightedPodAffinityTermFields{
-    FieldSpec{"weight", FieldKind::Integer, "", "1 to 100"},
-    FieldSpec{"podAffinityTerm", FieldKind::Block, "", "a PodAffinityTerm"},
+    FieldSpec::integer("weight", "1 to 100"),
+    FieldSpec::block("podAffinityTerm", "a PodAffinityTerm"),
 };
-namespace kube_weighted_pod_affinity_term_field {
-enum : std::size_t { kWeight, kPodAffinityTerm, kCount };
-}
 
 // LabelSelector.
 inline constexpr std::array kKubeLabelSelectorFields{
-    FieldSpec{"matchLabels", FieldKind::Labels, "", "key: value pairs, ANDed"},
-    FieldSpec{"matchExpressions", FieldKind::Block, "", "requirements, ANDed"},
+    FieldSpec::labels("matchLabels", "key: value pairs, ANDed"),
+    FieldSpec::block("matchExpressions", "requirements, ANDed"),
 };
-namespace kube_label_selector_field {
-enum : std::size_t { kMatchLabels, kMatchExpressions, kCount };
-}
 
 // TopologySpreadConstraint.
 inline constexpr std::array kKubeSpreadFields{
-    FieldSpec{"maxSkew", FieldKind::Integer, "", "at least 1; required"},
-    FieldSpec{"topologyKey", FieldKind::Text, "", "the node label that makes a domain; required"},
-    FieldSpec{"whenUnsatisfiable", FieldKind::Text, "",
-              "DoNotSchedule (a filter) or ScheduleAnyway (a score); required"},
-    FieldSpec{"labelSelector", FieldKind::Block, "", "the pods counted"},
-    FieldSpec{"minDomains", FieldKind::Integer, "", "DoNotSchedule only; at least 1"},
-    FieldSpec{"nodeAffinityPolicy", FieldKind::Text, "", "Honor (the default) or Ignore"},
-    FieldSpec{"nodeTaintsPolicy", FieldKind::Text, "", "Ignore (the default) or Honor"},
-    FieldSpec{"matchLabelKeys", FieldKind::List, "",
-              "the pod's own values of these keys join the selector"},
+    FieldSpec::integer("maxSkew", "at least 1; required"),
+    FieldSpec::text("topologyKey", "the node label that makes a domain; required"),
+    FieldSpec::text("whenUnsatisfiable",
+                    "DoNotSchedule (a filter) or ScheduleAnyway (a score); required"),
+    FieldSpec::block("labelSelector", "the pods counted"),
+    FieldSpec::integer("minDomains", "DoNotSchedule only; at least 1"),
+    FieldSpec::text("nodeAffinityPolicy", "Honor (the default) or Ignore"),
+    FieldSpec::text("nodeTaintsPolicy", "Ignore (the default) or Honor"),
+    FieldSpec::list("matchLabelKeys", "the pod's own values of these keys join the selector"),
 };
-namespace kube_spread_field {
-enum : std::size_t {
-  kMaxSkew,
-  kTopologyKey,
-  kWhenUnsatisfiable,
-  kLabelSelector,
-  kMinDomains,
-  kNodeAffinityPolicy,
-  kNodeTaintsPolicy,
-  kMatchLabelKeys,
-  kCount
-};
-}
 
 // ContainerPort.
 inline constexpr std::array kKubeContainerPortFields{
-    FieldSpec{"name", FieldKind::Text, "", "not used"},
-    FieldSpec{"hostPort", FieldKind::Integer, "", "1 to 65535: the NodePorts filter's port"},
-    FieldSpec{"containerPort", FieldKind::Integer, "", "not used"},
-    FieldSpec{"protocol", FieldKind::Text, "", "TCP (the default), UDP or SCTP"},
-    FieldSpec{"hostIP", FieldKind::Text, "", "default 0.0.0.0 (every address)"},
+    FieldSpec::text("name", "not used"),
+    FieldSpec::integer("hostPort", "1 to 65535: the NodePorts filter's port"),
+    FieldSpec::integer("containerPort", "not used"),
+    FieldSpec::text("protocol", "TCP (the default), UDP or SCTP"),
+    FieldSpec::text("hostIP", "default 0.0.0.0 (every address)"),
 };
-namespace kube_container_port_field {
-enum : std::size_t { kName, kHostPort, kContainerPort, kProtocol, kHostIP, kCount };
-}
-
-static_assert(kKubeAffinityFields.size() == kube_affinity_field::kCount);
-static_assert(kKubeNodeAffinityFields.size() == kube_node_affinity_field::kCount);
-static_assert(kKubeNodeSelectorFields.size() == kube_node_selector_field::kCount);
-static_assert(kKubeNodeSelectorTermFields.size() == kube_node_selector_term_field::kCount);
-static_assert(kKubeRequirementFields.size() == kube_requirement_field::kCount);
-static_assert(kKubePreferredSchedulingTermFields.size() ==
-              kube_preferred_scheduling_term_field::kCount);
-static_assert(kKubePodAffinityFields.size() == kube_pod_affinity_field::kCount);
-static_assert(kKubePodAffinityTermFields.size() == kube_pod_affinity_term_field::kCount);
-static_assert(kKubeWeightedPodAffinityTermFields.size() ==
-              kube_weighted_pod_affinity_term_field::kCount);
-static_assert(kKubeLabelSelectorFields.size() == kube_label_selector_field::kCount);
-static_assert(kKubeSpreadFields.size() == kube_spread_field::kCount);
-static_assert(kKubeContainerPortFields.size() == kube_container_port_field::kCount);
 
 }  // namespace eruplan

@@ -1,9 +1,8 @@
 // The Kubernetes objects eruplan reads (SPEC §12), each field described once:
 // the node list (-n), the pod list (--pods) and the workload manifests (-r)
 // pick their fields out of these tables, and the man page's KUBERNETES
-// INPUTS section is checked against them (tests/fields_test). The enums
-// index a table's values as the Kubernetes reader's pick() fills them, so
-// each list follows its table's order.
+// INPUTS section is checked against them (tests/fields_test). A reader
+// names the fields it takes (Picked, reader.h), checked when compiled.
 //
 // Unlike eruplan's own schemas, these tables are allow-lists, not the whole
 // schema: every field a table lacks is the Kubernetes API's (managedFields,
@@ -15,7 +14,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "k8s_scheduling_fields.h"
 #include "reader.h"
@@ -25,193 +23,126 @@ namespace eruplan {
 // The root of a List (kubectl get nodes/pods -o json, or a List of
 // manifests).
 inline constexpr std::array kKubeListFields{
-    FieldSpec{"kind", FieldKind::Text, "",
-              "-n's: List or NodeList (Node: one node); a manifest List's ends in List"},
-    FieldSpec{"items", FieldKind::Block, "", "the Nodes, Pods or manifests"},
+    FieldSpec::text("kind",
+                    "-n's: List or NodeList (Node: one node); a manifest List's ends in List"),
+    FieldSpec::block("items", "the Nodes, Pods or manifests"),
 };
-namespace kube_list_field {
-enum : std::size_t { kKind, kItems, kCount };
-}
 
 // A Node: an item of a node list, or the file's root.
 inline constexpr std::array kKubeNodeFields{
-    FieldSpec{"kind", FieldKind::Text, "", "Node; an item of another kind is an error"},
-    FieldSpec{"metadata", FieldKind::Block, "", "the node's name and labels"},
-    FieldSpec{"spec", FieldKind::Block, "", "unschedulable and taints"},
-    FieldSpec{"status", FieldKind::Block, "", "allocatable"},
+    FieldSpec::text("kind", "Node; an item of another kind is an error"),
+    FieldSpec::block("metadata", "the node's name and labels"),
+    FieldSpec::block("spec", "unschedulable and taints"),
+    FieldSpec::block("status", "allocatable"),
 };
-namespace kube_node_field {
-enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
-}
 
 // metadata: of a Node, a Pod, a manifest or a pod template.
 inline constexpr std::array kKubeMetadataFields{
-    FieldSpec{"name", FieldKind::Text, "",
-              "the node's name, a pod's (after its namespace) or a manifest's request name"},
-    FieldSpec{"namespace", FieldKind::Text, "", "a pod's: its id is namespace/name"},
-    FieldSpec{"labels", FieldKind::Labels, "",
-              "a node's labels; a pod's or manifest's app (app.kubernetes.io/name, app)"},
-    FieldSpec{"generateName", FieldKind::Text, "", "names an object that has no name"},
-    FieldSpec{"creationTimestamp", FieldKind::Text, "",
-              "a manifest's or PodGroup's: --queue-sort coscheduling's order"},
+    FieldSpec::text("name",
+                    "the node's name, a pod's (after its namespace) or a manifest's request name"),
+    FieldSpec::text("namespace", "a pod's: its id is namespace/name"),
+    FieldSpec::labels("labels",
+                      "a node's labels; a pod's or manifest's app (app.kubernetes.io/name, app)"),
+    FieldSpec::text("generateName", "names an object that has no name"),
+    FieldSpec::text("creationTimestamp",
+                    "a manifest's or PodGroup's: --queue-sort coscheduling's order"),
 };
-namespace kube_metadata_field {
-enum : std::size_t { kName, kNamespace, kLabels, kGenerateName, kCreationTimestamp, kCount };
-}
 
 // spec: of a Node.
 inline constexpr std::array kKubeNodeSpecFields{
-    FieldSpec{"unschedulable", FieldKind::Bool, "", "true: the node is not available"},
-    FieldSpec{"taints", FieldKind::Block, "", "the node's taints"},
+    FieldSpec::boolean("unschedulable", "true: the node is not available"),
+    FieldSpec::block("taints", "the node's taints"),
 };
-namespace kube_node_spec_field {
-enum : std::size_t { kUnschedulable, kTaints, kCount };
-}
 
 // One of a Node's spec.taints.
 inline constexpr std::array kKubeTaintFields{
-    FieldSpec{"key", FieldKind::Text, "", "required"},
-    FieldSpec{"value", FieldKind::Text, "", "the taint's value"},
-    FieldSpec{"effect", FieldKind::Text, "", "NoSchedule, PreferNoSchedule or NoExecute"},
+    FieldSpec::text("key", "required"),
+    FieldSpec::text("value", "the taint's value"),
+    FieldSpec::text("effect", "NoSchedule, PreferNoSchedule or NoExecute"),
 };
-namespace kube_taint_field {
-enum : std::size_t { kKey, kValue, kEffect, kCount };
-}
 
 // status: of a Node.
 inline constexpr std::array kKubeNodeStatusFields{
-    FieldSpec{"allocatable", FieldKind::Block, "", "what the node offers, by resource name"},
+    FieldSpec::block("allocatable", "what the node offers, by resource name"),
 };
-namespace kube_node_status_field {
-enum : std::size_t { kAllocatable, kCount };
-}
 
 // The resource names of a Node's status.allocatable and of a container's
 // requests and limits or a pod's overhead. Every other name is an extended
 // resource, except hugepages-* (not modelled) and storage (eruplan's
 // storage is ephemeral-storage).
 inline constexpr std::array kKubeResourceFields{
-    FieldSpec{"cpu", FieldKind::Quantity, "", "cores, exact (15890m binds 15 whole cores)"},
-    FieldSpec{"memory", FieldKind::Quantity, "", "bytes of memory"},
-    FieldSpec{"ephemeral-storage", FieldKind::Quantity, "", "bytes of eruplan's storage"},
-    FieldSpec{"pods", FieldKind::Quantity, "", "in allocatable, the node's max_instances"},
+    FieldSpec::quantity("cpu", "cores, exact (15890m binds 15 whole cores)"),
+    FieldSpec::quantity("memory", "bytes of memory"),
+    FieldSpec::quantity("ephemeral-storage", "bytes of eruplan's storage"),
+    FieldSpec::quantity("pods", "in allocatable, the node's max_instances"),
 };
-namespace kube_resource_field {
-enum : std::size_t { kCpu, kMemory, kEphemeralStorage, kPods, kCount };
-}
 
 // A Pod: an item of a pod list.
 inline constexpr std::array kKubePodFields{
-    FieldSpec{"kind", FieldKind::Text, "", "Pod; an item of another kind is an error"},
-    FieldSpec{"metadata", FieldKind::Block, "", "the pod's name, namespace and labels"},
-    FieldSpec{"spec", FieldKind::Block, "", "its node and its containers"},
-    FieldSpec{"status", FieldKind::Block, "", "its phase"},
+    FieldSpec::text("kind", "Pod; an item of another kind is an error"),
+    FieldSpec::block("metadata", "the pod's name, namespace and labels"),
+    FieldSpec::block("spec", "its node and its containers"),
+    FieldSpec::block("status", "its phase"),
 };
-namespace kube_pod_field {
-enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
-}
 
 // status: of a Pod.
 inline constexpr std::array kKubePodStatusFields{
-    FieldSpec{"phase", FieldKind::Text, "", "Succeeded or Failed: the pod holds nothing"},
-    FieldSpec{"startTime", FieldKind::Text, "", "when a running pod started"},
+    FieldSpec::text("phase", "Succeeded or Failed: the pod holds nothing"),
+    FieldSpec::text("startTime", "when a running pod started"),
 };
-namespace kube_pod_status_field {
-enum : std::size_t { kPhase, kStartTime, kCount };
-}
 
 // A pod's spec: a running Pod's, a Pod manifest's or a pod template's.
 inline constexpr std::array kKubePodSpecFields{
-    FieldSpec{"nodeName", FieldKind::Text, "",
-              "the node a running pod is bound to; a Pod manifest's node_filter.nodes"},
-    FieldSpec{"containers", FieldKind::Block, "", "their requests add up"},
-    FieldSpec{"initContainers", FieldKind::Block, "",
-              "sidecars add up with the containers; the largest other counts alone"},
-    FieldSpec{"overhead", FieldKind::Block, "", "added to the pod's request"},
-    FieldSpec{"nodeSelector", FieldKind::Labels, "", "a manifest's node_filter.labels"},
-    FieldSpec{"tolerations", FieldKind::Block, "", "a manifest's tolerations"},
-    FieldSpec{"affinity", FieldKind::Block, "", "not modelled: a manifest gets a warning"},
-    FieldSpec{"priority", FieldKind::Integer, "", "a running pod's priority"},
-    FieldSpec{"schedulerName", FieldKind::Text, "", "a manifest's scheduler"},
-    FieldSpec{"preemptionPolicy", FieldKind::Text, "", "Never: a manifest's pod never preempts"},
-    FieldSpec{"hostNetwork", FieldKind::Bool, "",
-              "a DaemonSet's pods then tolerate network-unavailable too"},
-    FieldSpec{"priorityClassName", FieldKind::Text, "",
-              "a manifest's priority (and a pod's without priority), by --priority-classes"},
-    FieldSpec{"resources", FieldKind::Block, "",
-              "pod-level requests and limits: their cpu and memory replace the containers'"},
+    FieldSpec::text("nodeName",
+                    "the node a running pod is bound to; a Pod manifest's node_filter.nodes"),
+    FieldSpec::block("containers", "their requests add up"),
+    FieldSpec::block("initContainers",
+                     "sidecars add up with the containers; the largest other counts alone"),
+    FieldSpec::block("overhead", "added to the pod's request"),
+    FieldSpec::labels("nodeSelector", "a manifest's node_filter.labels"),
+    FieldSpec::block("tolerations", "a manifest's tolerations"),
+    FieldSpec::block("affinity", "not modelled: a manifest gets a warning"),
+    FieldSpec::integer("priority", "a running pod's priority"),
+    FieldSpec::text("schedulerName", "a manifest's scheduler"),
+    FieldSpec::text("preemptionPolicy", "Never: a manifest's pod never preempts"),
+    FieldSpec::boolean("hostNetwork", "a DaemonSet's pods then tolerate network-unavailable too"),
+    FieldSpec::text("priorityClassName",
+                    "a manifest's priority (and a pod's without priority), by --priority-classes"),
+    FieldSpec::block("resources",
+                     "pod-level requests and limits: their cpu and memory replace the containers'"),
 };
-namespace kube_pod_spec_field {
-enum : std::size_t {
-  kNodeName,
-  kContainers,
-  kInitContainers,
-  kOverhead,
-  kNodeSelector,
-  kTolerations,
-  kAffinity,
-  kPriority,
-  kSchedulerName,
-  kPreemptionPolicy,
-  kHostNetwork,
-  kPriorityClassName,
-  kResources,
-  kCount
-};
-}
 
 // One of a pod's containers or initContainers.
 inline constexpr std::array kKubeContainerFields{
-    FieldSpec{"resources", FieldKind::Block, "", "its requests and limits"},
-    FieldSpec{"restartPolicy", FieldKind::Text, "", "Always: an init container is a sidecar"},
+    FieldSpec::block("resources", "its requests and limits"),
+    FieldSpec::text("restartPolicy", "Always: an init container is a sidecar"),
 };
-namespace kube_container_field {
-enum : std::size_t { kResources, kRestartPolicy, kCount };
-}
 
 // A container's resources.
 inline constexpr std::array kKubeResourcesFields{
-    FieldSpec{"requests", FieldKind::Block, "", "what the container requests, by resource"},
-    FieldSpec{"limits", FieldKind::Block, "", "the request of a resource it has no request for"},
+    FieldSpec::block("requests", "what the container requests, by resource"),
+    FieldSpec::block("limits", "the request of a resource it has no request for"),
 };
-namespace kube_resources_field {
-enum : std::size_t { kRequests, kLimits, kCount };
-}
 
 // A manifest: a Deployment, StatefulSet, ReplicaSet or Pod, a document of
 // its own or an item of a List.
 inline constexpr std::array kKubeManifestFields{
-    FieldSpec{"kind", FieldKind::Text, "", "Deployment, StatefulSet, ReplicaSet, Pod or a List"},
-    FieldSpec{"apiVersion", FieldKind::Text, "", "with kind, makes a document a manifest"},
-    FieldSpec{"metadata", FieldKind::Block, "", "the request's name and the app's labels"},
-    FieldSpec{"spec", FieldKind::Block, "", "a workload's spec, or a Pod's pod spec"},
+    FieldSpec::text("kind", "Deployment, StatefulSet, ReplicaSet, Pod or a List"),
+    FieldSpec::text("apiVersion", "with kind, makes a document a manifest"),
+    FieldSpec::block("metadata", "the request's name and the app's labels"),
+    FieldSpec::block("spec", "a workload's spec, or a Pod's pod spec"),
 };
-namespace kube_manifest_field {
-enum : std::size_t { kKind, kApiVersion, kMetadata, kSpec, kCount };
-}
 
 // spec: of a Deployment, StatefulSet or ReplicaSet.
 inline constexpr std::array kKubeWorkloadSpecFields{
-    FieldSpec{"replicas", FieldKind::Integer, "",
-              "the desired total (default 1); running pods count toward it"},
-    FieldSpec{"template", FieldKind::Block, "", "the pod to place"},
-    FieldSpec{"selector", FieldKind::Block, "",
-              "which running pods are the workload's (default: the template's labels)"},
-    FieldSpec{"parallelism", FieldKind::Integer, "", "a Job's pods at once (default 1)"},
-    FieldSpec{"completions", FieldKind::Integer, "", "a Job's pods to succeed in all"},
-    FieldSpec{"jobTemplate", FieldKind::Block, "", "a CronJob's Job (metadata, spec)"},
+    FieldSpec::integer("replicas", "the desired total (default 1); running pods count toward it"),
+    FieldSpec::block("template", "the pod to place"),
+    FieldSpec::block("selector",
+                     "which running pods are the workload's (default: the template's labels)"),
+    FieldSpec::integer("parallelism", "a Job's pods at once (default 1)"),
+    FieldSpec::integer("completions", "a Job's pods to succeed in all"),
+    FieldSpec::block("jobTemplate", "a CronJob's Job (metadata, spec)"),
 };
-namespace kube_workload_spec_field {
-enum : std::size_t {
-  kReplicas,
-  kTemplate,
-  kSelector,
-  kParallelism,
-  kCompletions,
-  kJobTemplate,
-  kCount
-};
-}
 
 // A workload's spec.selector and its matchExpressions: kKubeLabelSelectorFields
 // and kKubeRequirementFields (k8s_scheduling_fields.h; a ReplicationController's
@@ -219,61 +150,28 @@ enum : std::size_t {
 
 // spec.template: of a Deployment, StatefulSet or ReplicaSet.
 inline constexpr std::array kKubeTemplateFields{
-    FieldSpec{"metadata", FieldKind::Block, "", "labels: the app, before the manifest's own"},
-    FieldSpec{"spec", FieldKind::Block, "", "the pod spec (required)"},
+    FieldSpec::block("metadata", "labels: the app, before the manifest's own"),
+    FieldSpec::block("spec", "the pod spec (required)"),
 };
-namespace kube_template_field {
-enum : std::size_t { kMetadata, kSpec, kCount };
-}
 
 // One of a manifest's pod spec tolerations.
 inline constexpr std::array kKubeTolerationFields{
-    FieldSpec{"key", FieldKind::Text, "", "the taint key (empty: operator Exists)"},
-    FieldSpec{"operator", FieldKind::Text, "", "Equal (the default) or Exists"},
-    FieldSpec{"value", FieldKind::Text, "", "the taint value, for Equal"},
-    FieldSpec{"effect", FieldKind::Text, "", "the effect tolerated (empty: every one)"},
+    FieldSpec::text("key", "the taint key (empty: operator Exists)"),
+    FieldSpec::text("operator", "Equal (the default) or Exists"),
+    FieldSpec::text("value", "the taint value, for Equal"),
+    FieldSpec::text("effect", "the effect tolerated (empty: every one)"),
 };
-namespace kube_toleration_field {
-enum : std::size_t { kKey, kOperator, kValue, kEffect, kCount };
-}
 
 // spec: of a PodGroup (scheduler-plugins' coscheduling,
 // scheduling.x-k8s.io/v1alpha1): the group's minimum in pods.
 inline constexpr std::array kKubePodGroupSpecFields{
-    FieldSpec{"minMember", FieldKind::Integer, "",
-              "a PodGroup's minimum in pods, running ones counting (required, >= 1)"},
+    FieldSpec::integer("minMember",
+                       "a PodGroup's minimum in pods, running ones counting (required, >= 1)"),
 };
-namespace kube_pod_group_spec_field {
-enum : std::size_t { kMinMember, kCount };
-}
-
-static_assert(kKubeListFields.size() == kube_list_field::kCount);
-static_assert(kKubePodGroupSpecFields.size() == kube_pod_group_spec_field::kCount);
-static_assert(kKubeNodeFields.size() == kube_node_field::kCount);
-static_assert(kKubeMetadataFields.size() == kube_metadata_field::kCount);
-static_assert(kKubeNodeSpecFields.size() == kube_node_spec_field::kCount);
-static_assert(kKubeTaintFields.size() == kube_taint_field::kCount);
-static_assert(kKubeNodeStatusFields.size() == kube_node_status_field::kCount);
-static_assert(kKubeResourceFields.size() == kube_resource_field::kCount);
-static_assert(kKubePodFields.size() == kube_pod_field::kCount);
-static_assert(kKubePodStatusFields.size() == kube_pod_status_field::kCount);
-static_assert(kKubePodSpecFields.size() == kube_pod_spec_field::kCount);
-static_assert(kKubeContainerFields.size() == kube_container_field::kCount);
-static_assert(kKubeResourcesFields.size() == kube_resources_field::kCount);
-static_assert(kKubeManifestFields.size() == kube_manifest_field::kCount);
-static_assert(kKubeWorkloadSpecFields.size() == kube_workload_spec_field::kCount);
-static_assert(kKubeTemplateFields.size() == kube_template_field::kCount);
-static_assert(kKubeLabelSelectorFields.size() == kube_label_selector_field::kCount);
-static_assert(kKubeRequirementFields.size() == kube_requirement_field::kCount);
-static_assert(kKubeTolerationFields.size() == kube_toleration_field::kCount);
 
 // An object's kind is looked up before its type is known (which list, a
-// single Node, a manifest or not): one name for every table's kind row.
-static_assert(kKubeListFields[kube_list_field::kKind].name ==
-              kKubeNodeFields[kube_node_field::kKind].name);
-static_assert(kKubeListFields[kube_list_field::kKind].name ==
-              kKubePodFields[kube_pod_field::kKind].name);
-static_assert(kKubeListFields[kube_list_field::kKind].name ==
-              kKubeManifestFields[kube_manifest_field::kKind].name);
+// single Node, a manifest or not): every such table has a kind row.
+static_assert(has_field(kKubeListFields, "kind") && has_field(kKubeNodeFields, "kind") &&
+              has_field(kKubePodFields, "kind") && has_field(kKubeManifestFields, "kind"));
 
 }  // namespace eruplan

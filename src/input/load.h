@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,28 +89,33 @@ inline std::uint64_t source_bytes(const Source& s) {
   return s.stream ? s.stream->size() : s.text.size();
 }
 
-// The request-override flags (SPEC §1), as the user typed them; each one
-// replaces the same field of the request file. Diagnostics about them name
-// the flag (origin file "<command line>", path "--memory").
 // The format a Source is read in: the forced one, else by the name's
 // extension (any case), else by content (JSON when it opens with { or [,
 // after a byte order mark); never Auto.
 InputFormat source_format(const Source& source);
 
-struct RequestOverrides {
-  std::optional<std::string> app, count, strategy, nodes_limit, cpu, cpu_bind, memory, storage;
-  std::optional<std::string> scoring;  // --scoring: scoring.type (SPEC §9)
-  std::vector<std::string> volumes;    // replaces resources.volumes when non-empty
-  std::vector<std::string> labels;     // "k=v"; replaces node_filter.labels when non-empty
-  std::vector<std::string> nodes;      // replaces node_filter.nodes when non-empty
-  std::vector<std::string> exclude;    // replaces node_filter.exclude when non-empty
-
-  bool empty() const;
-  // By the flag's name ("--count", "--volume"): whether it was given, and
-  // giving it (a repeatable flag gets one more value); set() is false for a
-  // name that is not a request flag.
+// The request-override flags (SPEC §1), as the user typed them, by flag
+// ("--memory", "--volume"): each replaces the field of the request file
+// that has it (request_fields.h; --scoring replaces scoring.type).
+// Diagnostics about them name the flag (origin file "<command line>", path
+// "--memory").
+class RequestOverrides {
+ public:
+  bool empty() const { return given_.empty(); }
   bool given(std::string_view flag) const;
+  // Gives `flag` its value, or one more for a repeatable flag (a list's or
+  // the labels'); false for a name that is no request flag.
   bool set(std::string_view flag, std::string value);
+  void reset(std::string_view flag);
+  // A flag's values: the one given, or one per use of a repeatable flag;
+  // none when not given.
+  std::span<const std::string> values(std::string_view flag) const;
+  // A flag's value (a repeatable one's last); null when not given.
+  const std::string* value(std::string_view flag) const;
+
+ private:
+  const std::vector<std::string>* find(std::string_view flag) const;
+  std::vector<std::pair<std::string, std::vector<std::string>>> given_;  // in the order given
 };
 
 std::optional<Inventory> load_inventory(const Source& source, Diagnostics& diags);

@@ -25,11 +25,10 @@ std::optional<Inventory> load_inventory(const Doc& parsed, const std::string& fi
     r.error(root, kNoValue, "the inventory is empty; expected a mapping with a list of nodes");
     return std::nullopt;
   }
-  std::array<ValueId, kInventoryFields.size()> f;
+  Picked<kInventoryFields> f;
   if (!r.fields(root, top, kInventoryFields, f.data())) return std::nullopt;
-  const ValueId share_base = f[inventory_field::kShareBase],
-                max_fragment_cores = f[inventory_field::kMaxFragmentCores],
-                nodes = f[inventory_field::kNodes];
+  const ValueId share_base = f["share_base"], max_fragment_cores = f["max_fragment_cores"],
+                nodes = f["nodes"];
 
   Inventory inventory;
   if (share_base != kNoValue) {

@@ -122,7 +122,7 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
     if (!key || !k.eat(':')) return std::nullopt;
     std::size_t begin = 0;
     auto is = [&key](std::size_t field) { return *key == kInventoryFields[field].name; };
-    if (is(inventory_field::kNodes)) {
+    if (is(field_index(kInventoryFields, "nodes"))) {
       if (have_nodes || !k.eat('[')) return std::nullopt;
       have_nodes = true;
       for (bool first_node = true; !k.peek(']'); first_node = false) {
@@ -134,10 +134,10 @@ std::optional<InventoryLayout> scan_layout(std::string_view text) {
       k.eat(']');
       continue;
     }
-    std::optional<Span>* field = is(inventory_field::kShareBase) ? &layout.share_base
-                                 : is(inventory_field::kMaxFragmentCores)
-                                     ? &layout.max_fragment_cores
-                                     : nullptr;
+    std::optional<Span>* field =
+        is(field_index(kInventoryFields, "share_base"))           ? &layout.share_base
+        : is(field_index(kInventoryFields, "max_fragment_cores")) ? &layout.max_fragment_cores
+                                                                  : nullptr;
     if (field == nullptr || field->has_value() || !k.skip_value(begin)) return std::nullopt;
     *field = Span{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(k.pos())};
   }
@@ -198,10 +198,10 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
     out = *v;
     return true;
   };
-  if (!scalar(layout->share_base, inventory_field::kShareBase, 1, kMaxShareBase,
+  if (!scalar(layout->share_base, field_index(kInventoryFields, "share_base"), 1, kMaxShareBase,
               inventory.share_base) ||
-      !scalar(layout->max_fragment_cores, inventory_field::kMaxFragmentCores, -1, INT64_MAX,
-              inventory.max_fragment_cores))
+      !scalar(layout->max_fragment_cores, field_index(kInventoryFields, "max_fragment_cores"), -1,
+              INT64_MAX, inventory.max_fragment_cores))
     return std::nullopt;
 
   const std::vector<Span>& spans = layout->nodes;

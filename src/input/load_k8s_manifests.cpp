@@ -46,9 +46,8 @@ bool is_manifest(const Doc& doc, ValueId v, std::string_view* kind) {
     const std::string_view key = doc.text(doc.key(v, i));
     const ValueId m = doc.member(v, i);
     if (doc[m].kind != ValueKind::String) continue;
-    if (key == kKubeManifestFields[kube_manifest_field::kApiVersion].name) api = true;
-    if (key == kKubeManifestFields[kube_manifest_field::kKind].name)
-      has_kind = true, *kind = doc.text(m);
+    if (key == "apiVersion") api = true;
+    if (key == "kind") has_kind = true, *kind = doc.text(m);
   }
   return api && has_kind;
 }
@@ -58,11 +57,9 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
   for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
-    std::array<ValueId, kKubeTolerationFields.size()> f;
-    if (!pick(r, at, item, kKubeTolerationFields, f.data())) continue;
-    const ValueId key = f[kube_toleration_field::kKey], op = f[kube_toleration_field::kOperator],
-                  value = f[kube_toleration_field::kValue],
-                  effect = f[kube_toleration_field::kEffect];
+    Picked<kKubeTolerationFields> f;
+    if (!pick(r, at, item, f)) continue;
+    const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
     Toleration t;
     if (key != kNoValue) {
       if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
@@ -111,20 +108,15 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   Manifest m;
   m.kind = std::string(kind);
   Request& req = m.request;
-  std::array<ValueId, kKubeManifestFields.size()> object;  // its kind is the caller's
-  pick(r, path, v, kKubeManifestFields, object.data(),
-       {kube_manifest_field::kMetadata, kube_manifest_field::kSpec});
-  const ValueId metadata = object[kube_manifest_field::kMetadata],
-                spec = object[kube_manifest_field::kSpec];
+  Picked<kKubeManifestFields> object;  // its kind is the caller's
+  pick(r, path, v, object, {"metadata", "spec"});
+  const ValueId metadata = object["metadata"], spec = object["spec"];
   const FieldPath meta_path = path.child("metadata"), spec_path = path.child("spec");
-  std::array<ValueId, kKubeMetadataFields.size()> meta;
-  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kLabels, kube_metadata_field::kNamespace,
-        kube_metadata_field::kGenerateName, kube_metadata_field::kCreationTimestamp});
-  const ValueId name = meta[kube_metadata_field::kName],
-                labels = meta[kube_metadata_field::kLabels],
-                ns = meta[kube_metadata_field::kNamespace],
-                generate = meta[kube_metadata_field::kGenerateName];
+  Picked<kKubeMetadataFields> meta;
+  pick(r, meta_path, metadata, meta,
+       {"name", "labels", "namespace", "generateName", "creationTimestamp"});
+  const ValueId name = meta["name"], labels = meta["labels"], ns = meta["namespace"],
+                generate = meta["generateName"];
   if (name == kNoValue && generate != kNoValue) {
     if (auto s = r.string(meta_path.child("generateName"), generate)) req.name = *s;
   } else if (name == kNoValue) {
@@ -140,7 +132,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     m.ns = options.manifest_namespace;
     m.ns_given = true;
   }
-  if (const ValueId created = meta[kube_metadata_field::kCreationTimestamp]; created != kNoValue)
+  if (const ValueId created = meta["creationTimestamp"]; created != kNoValue)
     req.created = timestamp(r, meta_path.child("creationTimestamp"), created);
   const NamedList<std::string> own_labels = string_map(r, meta_path.child("labels"), labels);
   if (kind == "Pod") m.group = read_pod_group_labels(r, meta_path.child("labels"), labels);
@@ -158,31 +150,27 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
                   template_spec_path = template_path.child("spec");
   if (kind != "Pod") {
     ValueId workload_spec = spec;
-    std::array<ValueId, kKubeWorkloadSpecFields.size()> workload;
-    pick(r, spec_path, spec, kKubeWorkloadSpecFields, workload.data());
+    Picked<kKubeWorkloadSpecFields> workload;
+    pick(r, spec_path, spec, workload);
     if (kind == "CronJob") {
-      const ValueId job = workload[kube_workload_spec_field::kJobTemplate];
+      const ValueId job = workload["jobTemplate"];
       if (job == kNoValue)
         r.error(job_path, spec != kNoValue ? spec : v,
                 "spec.jobTemplate is required (the Job each run starts)");
-      std::array<ValueId, kKubeTemplateFields.size()> jt;
-      pick(r, job_path, job, kKubeTemplateFields, jt.data());
-      workload_spec = jt[kube_template_field::kSpec];
-      pick(r, workload_path, workload_spec, kKubeWorkloadSpecFields, workload.data());
+      Picked<kKubeTemplateFields> jt;
+      pick(r, job_path, job, jt);
+      workload_spec = jt["spec"];
+      pick(r, workload_path, workload_spec, workload);
     }
-    const ValueId template_ = workload[kube_workload_spec_field::kTemplate],
-                  replicas = workload[kube_workload_spec_field::kReplicas],
-                  sel = workload[kube_workload_spec_field::kSelector],
-                  parallelism = workload[kube_workload_spec_field::kParallelism],
-                  completions = workload[kube_workload_spec_field::kCompletions];
-    std::array<ValueId, kKubeTemplateFields.size()> pod_template;
-    pick(r, template_path, template_, kKubeTemplateFields, pod_template.data());
-    const ValueId t_meta = pod_template[kube_template_field::kMetadata],
-                  t_spec = pod_template[kube_template_field::kSpec];
-    std::array<ValueId, kKubeMetadataFields.size()> t_fields;
-    pick(r, template_path.child("metadata"), t_meta, kKubeMetadataFields, t_fields.data(),
-         {kube_metadata_field::kLabels});
-    const ValueId t_labels = t_fields[kube_metadata_field::kLabels];
+    const ValueId template_ = workload["template"], replicas = workload["replicas"],
+                  sel = workload["selector"], parallelism = workload["parallelism"],
+                  completions = workload["completions"];
+    Picked<kKubeTemplateFields> pod_template;
+    pick(r, template_path, template_, pod_template);
+    const ValueId t_meta = pod_template["metadata"], t_spec = pod_template["spec"];
+    Picked<kKubeMetadataFields> t_fields;
+    pick(r, template_path.child("metadata"), t_meta, t_fields, {"labels"});
+    const ValueId t_labels = t_fields["labels"];
     template_labels = string_map(r, template_path.child("metadata").child("labels"), t_labels);
     m.group = read_pod_group_labels(r, template_path.child("metadata").child("labels"), t_labels);
     pod_spec = t_spec;
@@ -231,22 +219,16 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     r.warning(pod_path, pod_spec, h + " is not modelled by eruplan; the request leaves it out");
 
   // The request is pod_request's, which has said so if the spec is no mapping.
-  std::array<ValueId, kKubePodSpecFields.size()> f;
+  Picked<kKubePodSpecFields> f;
   f.fill(kNoValue);
   if (pod_spec != kNoValue && r.doc()[pod_spec].kind == ValueKind::Object)
-    pick(r, pod_path, pod_spec, kKubePodSpecFields, f.data(),
-         {kube_pod_spec_field::kNodeSelector, kube_pod_spec_field::kTolerations,
-          kube_pod_spec_field::kAffinity, kube_pod_spec_field::kNodeName,
-          kube_pod_spec_field::kSchedulerName, kube_pod_spec_field::kPreemptionPolicy,
-          kube_pod_spec_field::kHostNetwork, kube_pod_spec_field::kPriorityClassName});
-  const ValueId node_selector = f[kube_pod_spec_field::kNodeSelector],
-                tolerations = f[kube_pod_spec_field::kTolerations],
-                affinity = f[kube_pod_spec_field::kAffinity],
-                node_name = f[kube_pod_spec_field::kNodeName],
-                scheduler = f[kube_pod_spec_field::kSchedulerName],
-                preemption = f[kube_pod_spec_field::kPreemptionPolicy],
-                host_network = f[kube_pod_spec_field::kHostNetwork],
-                class_name = f[kube_pod_spec_field::kPriorityClassName];
+    pick(r, pod_path, pod_spec, f,
+         {"nodeSelector", "tolerations", "affinity", "nodeName", "schedulerName",
+          "preemptionPolicy", "hostNetwork", "priorityClassName"});
+  const ValueId node_selector = f["nodeSelector"], tolerations = f["tolerations"],
+                affinity = f["affinity"], node_name = f["nodeName"], scheduler = f["schedulerName"],
+                preemption = f["preemptionPolicy"], host_network = f["hostNetwork"],
+                class_name = f["priorityClassName"];
   if (host_network != kNoValue)
     if (auto b = r.boolean(pod_path.child("hostNetwork"), host_network)) m.host_network = *b;
   req.filter.labels = string_map(r, pod_path.child("nodeSelector"), node_selector);
@@ -527,25 +509,22 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     }
     // A typed list (PodList, DeploymentList) gives its items its kind.
     const std::string_view typed = k == "List" ? std::string_view() : k.substr(0, k.size() - 4);
-    std::array<ValueId, kKubeListFields.size()> f;  // its kind is is_manifest's
-    pick(r, at, d, kKubeListFields, f.data(), {kube_list_field::kItems});
-    const ValueId items = f[kube_list_field::kItems];
+    Picked<kKubeListFields> f;  // its kind is is_manifest's
+    pick(r, at, d, f, {"items"});
+    const ValueId items = f["items"];
     const FieldPath items_path = at.child("items");
     if (items == kNoValue || !r.is_array(items_path, items)) continue;
     for (std::uint32_t i = 0; i < doc->size(items); ++i) {
       const ValueId item = doc->element(items, i);
       const FieldPath item_path = items_path.at(i);
-      std::array<ValueId, kKubeManifestFields.size()> g;
-      if (!pick(r, item_path, item, kKubeManifestFields, g.data(),
-                {kube_manifest_field::kKind, kube_manifest_field::kMetadata}))
-        continue;
-      const ValueId item_kind = g[kube_manifest_field::kKind];
+      Picked<kKubeManifestFields> g;
+      if (!pick(r, item_path, item, g, {"kind", "metadata"})) continue;
+      const ValueId item_kind = g["kind"];
       std::string_view ik = item_kind != kNoValue ? text_of(*doc, item_kind) : typed;
       if (ik.empty()) {
-        std::array<ValueId, kKubeMetadataFields.size()> meta;
-        pick(r, item_path.child("metadata"), g[kube_manifest_field::kMetadata], kKubeMetadataFields,
-             meta.data(), {kube_metadata_field::kName});
-        const std::string_view n = text_of(*doc, meta[kube_metadata_field::kName]);
+        Picked<kKubeMetadataFields> meta;
+        pick(r, item_path.child("metadata"), g["metadata"], meta, {"name"});
+        const std::string_view n = text_of(*doc, meta["name"]);
         r.error(item_path, item,
                 (n.empty() ? std::string("the item") : quoted(n)) +
                     " has no kind; a List's items each need one (or use a typed list such as "
@@ -597,9 +576,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   RequestOverrides per_request = overrides;
   if (set.list) {
     per_request = RequestOverrides{};
-    per_request.strategy = overrides.strategy;
+    if (const std::string* strategy = overrides.value("--strategy"))
+      per_request.set("--strategy", *strategy);
     RequestOverrides rest = overrides;
-    rest.strategy.reset();
+    rest.reset("--strategy");
     set.overridden = !rest.empty() || options.replicas.has_value();
   }
   if (manifests.empty() && diags.error_count() == errors_before &&
@@ -632,20 +612,17 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                             " does not apply to a DaemonSet (one pod on every eligible node); "
                             "ignored");
       };
-      ignore(flags.count.has_value(), "--count");
+      ignore(flags.given("--count"), "--count");
       // --daemonsets' DaemonSets (Only) are no request: -r's flags are not theirs.
       ignore(options.replicas.has_value() && !set.list && options.daemonsets != DaemonSets::Only,
              "--replicas");
-      ignore(flags.strategy.has_value(), "--strategy");
-      ignore(flags.nodes_limit.has_value(), "--nodes-limit");
-      ignore(!flags.labels.empty() || !flags.nodes.empty() || !flags.exclude.empty(),
+      ignore(flags.given("--strategy"), "--strategy");
+      ignore(flags.given("--nodes-limit"), "--nodes-limit");
+      ignore(flags.given("--label") || flags.given("--node") || flags.given("--exclude"),
              "the node filter flags");
-      flags.count.reset();
-      flags.strategy.reset();
-      flags.nodes_limit.reset();
-      flags.labels.clear();
-      flags.nodes.clear();
-      flags.exclude.clear();
+      for (const char* flag :
+           {"--count", "--strategy", "--nodes-limit", "--label", "--node", "--exclude"})
+        flags.reset(flag);
       const DaemonPlacement targets = daemon_targets(m, inventory);
       req.count = 1;
       finish_request(req, flags, false, source.name, prefix, diags);
@@ -653,9 +630,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     } else {
       req.count = new_instances(m, count_running(m, inventory, census), options, why);
       // The flags apply and §3's checks run even after errors: every problem at once.
-      const bool satisfied = req.count == 0 && !per_request.count;
+      const bool satisfied = req.count == 0 && !per_request.given("--count");
       finish_request(req, per_request, count_required && !satisfied, source.name, prefix, diags);
-      if (satisfied && !per_request.count) req.satisfied = why;
+      if (satisfied && !per_request.given("--count")) req.satisfied = why;
     }
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.

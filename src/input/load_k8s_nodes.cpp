@@ -21,7 +21,7 @@ bool is_kubernetes_nodes(const Doc& doc) {
   for (std::uint32_t i = 0; i < doc.size(doc.root()); ++i) {
     const std::string_view key = doc.text(doc.key(doc.root(), i));
     if (key == "nodes" || key == kKindField) return false;
-    items = items || key == kKubeListFields[kube_list_field::kItems].name;
+    items = items || key == "items";
   }
   return items;
 }
@@ -33,10 +33,9 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
   for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
     const FieldPath at = path.at(i);
     const ValueId item = r.doc().element(v, i);
-    std::array<ValueId, kKubeTaintFields.size()> f;
-    if (!pick(r, at, item, kKubeTaintFields, f.data())) continue;
-    node.taints.push_back(read_taint(r, at, item, f[kube_taint_field::kKey],
-                                     f[kube_taint_field::kValue], f[kube_taint_field::kEffect]));
+    Picked<kKubeTaintFields> f;
+    if (!pick(r, at, item, f)) continue;
+    node.taints.push_back(read_taint(r, at, item, f["key"], f["value"], f["effect"]));
   }
 }
 
@@ -63,7 +62,7 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
     const FieldPath here = path.child(e.key);
     if (r.doc()[e.value].kind == ValueKind::Null || e.key.starts_with("hugepages-")) continue;
     switch (resource_row(e.key)) {
-      case kube_resource_field::kCpu:
+      case field_index(kKubeResourceFields, "cpu"):
         cpu = true;
         if (auto c = quantity(r, here, e.value, 9)) {
           if (*c / kNanoPerCore > kMaxCoresPerNode) {
@@ -77,14 +76,14 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
           node.plain_core_pieces = share_base;
         }
         break;
-      case kube_resource_field::kMemory:
+      case field_index(kKubeResourceFields, "memory"):
         memory = true;
         if (auto m = quantity(r, here, e.value, 0)) node.memory = *m;
         break;
-      case kube_resource_field::kEphemeralStorage:
+      case field_index(kKubeResourceFields, "ephemeral-storage"):
         if (auto s = quantity(r, here, e.value, 0)) node.storage = *s;
         break;
-      case kube_resource_field::kPods:
+      case field_index(kKubeResourceFields, "pods"):
         pods = true;
         if (auto p = quantity(r, here, e.value, 0)) node.max_instances = *p;
         break;
@@ -108,24 +107,19 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
   const Doc& doc = r.doc();
   Node node;
   node.kubernetes = true;
-  std::array<ValueId, kKubeNodeFields.size()> object;  // its kind is the list's to check
-  pick(r, at, item, kKubeNodeFields, object.data(),
-       {kube_node_field::kMetadata, kube_node_field::kSpec, kube_node_field::kStatus});
-  const ValueId metadata = object[kube_node_field::kMetadata];
+  Picked<kKubeNodeFields> object;  // its kind is the list's to check
+  pick(r, at, item, object, {"metadata", "spec", "status"});
+  const ValueId metadata = object["metadata"];
   const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
                   status_path = at.child("status");
-  std::array<ValueId, kKubeMetadataFields.size()> meta;
-  std::array<ValueId, kKubeNodeSpecFields.size()> spec;
-  std::array<ValueId, kKubeNodeStatusFields.size()> status;
-  pick(r, meta_path, metadata, kKubeMetadataFields, meta.data(),
-       {kube_metadata_field::kName, kube_metadata_field::kLabels});
-  pick(r, spec_path, object[kube_node_field::kSpec], kKubeNodeSpecFields, spec.data());
-  pick(r, status_path, object[kube_node_field::kStatus], kKubeNodeStatusFields, status.data());
-  const ValueId name = meta[kube_metadata_field::kName],
-                labels = meta[kube_metadata_field::kLabels],
-                unschedulable = spec[kube_node_spec_field::kUnschedulable],
-                taints = spec[kube_node_spec_field::kTaints],
-                allocatable = status[kube_node_status_field::kAllocatable];
+  Picked<kKubeMetadataFields> meta;
+  Picked<kKubeNodeSpecFields> spec;
+  Picked<kKubeNodeStatusFields> status;
+  pick(r, meta_path, metadata, meta, {"name", "labels"});
+  pick(r, spec_path, object["spec"], spec);
+  pick(r, status_path, object["status"], status);
+  const ValueId name = meta["name"], labels = meta["labels"], unschedulable = spec["unschedulable"],
+                taints = spec["taints"], allocatable = status["allocatable"];
   if (name == kNoValue) {
     r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
             "metadata.name is required");
@@ -173,16 +167,15 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   // when --nodes-format kubernetes says the file is Kubernetes'.
   bool bare_node = false;
   if (forced && root_kind(doc).empty()) {
-    std::array<ValueId, kKubeListFields.size()> l;
-    pick(r, root, doc.root(), kKubeListFields, l.data(), {kube_list_field::kItems});
-    std::array<ValueId, kKubeNodeFields.size()> f;
-    pick(r, root, doc.root(), kKubeNodeFields, f.data(),
-         {kube_node_field::kMetadata, kube_node_field::kStatus});
-    std::array<ValueId, kKubeNodeStatusFields.size()> st;
-    if (l[kube_list_field::kItems] == kNoValue && f[kube_node_field::kMetadata] != kNoValue &&
-        doc[f[kube_node_field::kStatus]].kind == ValueKind::Object) {
-      pick(r, root.child("status"), f[kube_node_field::kStatus], kKubeNodeStatusFields, st.data());
-      bare_node = st[kube_node_status_field::kAllocatable] != kNoValue;
+    Picked<kKubeListFields> l;
+    pick(r, root, doc.root(), l, {"items"});
+    Picked<kKubeNodeFields> f;
+    pick(r, root, doc.root(), f, {"metadata", "status"});
+    Picked<kKubeNodeStatusFields> st;
+    if (l["items"] == kNoValue && f["metadata"] != kNoValue &&
+        doc[f["status"]].kind == ValueKind::Object) {
+      pick(r, root.child("status"), f["status"], st);
+      bare_node = st["allocatable"] != kNoValue;
     }
   }
   if (root_kind(doc) == "Node" || bare_node) {
@@ -204,16 +197,13 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);
-    std::array<ValueId, kKubeNodeFields.size()> f;
-    if (!pick(r, at, item, kKubeNodeFields, f.data(),
-              {kube_node_field::kKind, kube_node_field::kMetadata}))
-      continue;
-    const ValueId kind = f[kube_node_field::kKind];
+    Picked<kKubeNodeFields> f;
+    if (!pick(r, at, item, f, {"kind", "metadata"})) continue;
+    const ValueId kind = f["kind"];
     if (kind == kNoValue && untyped) {
-      std::array<ValueId, kKubeMetadataFields.size()> meta;
-      pick(r, at.child("metadata"), f[kube_node_field::kMetadata], kKubeMetadataFields, meta.data(),
-           {kube_metadata_field::kName});
-      const std::string_view name = text_of(doc, meta[kube_metadata_field::kName]);
+      Picked<kKubeMetadataFields> meta;
+      pick(r, at.child("metadata"), f["metadata"], meta, {"name"});
+      const std::string_view name = text_of(doc, meta["name"]);
       r.error(at, item,
               (name.empty() ? std::string("the item") : "item " + quoted(name)) +
                   " has no kind; a List's items each need one (a NodeList's are Nodes; "

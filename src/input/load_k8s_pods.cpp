@@ -373,9 +373,9 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
           !same_text(text_of(doc, doc.member(item, j)), "Pod"))
         ++not_pods_;
   const FieldPath root, items_path = root.child("items"), at = items_path.at(i);
-  std::array<ValueId, kKubePodFields.size()> object;
-  if (!pick(r, at, item, kKubePodFields, object.data())) return;
-  const ValueId kind = object[kube_pod_field::kKind], spec = object[kube_pod_field::kSpec];
+  Picked<kKubePodFields> object;
+  if (!pick(r, at, item, object)) return;
+  const ValueId kind = object["kind"], spec = object["spec"];
   if (kind != kNoValue && !same_text(text_of(doc, kind), "Pod")) {
     if (wrong_kind_++ == 0) {
       const std::size_t before = diags_.items().size();
@@ -388,13 +388,12 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     return;
   }
   const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec");
-  std::array<ValueId, kKubeMetadataFields.size()> meta;
-  std::array<ValueId, kKubePodStatusFields.size()> status;
-  pick(r, meta_path, object[kube_pod_field::kMetadata], kKubeMetadataFields, meta.data());
-  pick(r, at.child("status"), object[kube_pod_field::kStatus], kKubePodStatusFields, status.data());
-  const ValueId name = meta[kube_metadata_field::kName], ns = meta[kube_metadata_field::kNamespace],
-                labels = meta[kube_metadata_field::kLabels],
-                phase = status[kube_pod_status_field::kPhase];
+  Picked<kKubeMetadataFields> meta;
+  Picked<kKubePodStatusFields> status;
+  pick(r, meta_path, object["metadata"], meta);
+  pick(r, at.child("status"), object["status"], status);
+  const ValueId name = meta["name"], ns = meta["namespace"], labels = meta["labels"],
+                phase = status["phase"];
   auto seen = [&] {
     PodCensus::Pod p;
     p.ns = ns != kNoValue ? std::string(text_of(doc, ns)) : "default";
@@ -425,13 +424,10 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     }
   }
   // Where it runs; what it requests is pod_request's to pick.
-  std::array<ValueId, kKubePodSpecFields.size()> placed;
-  pick(r, spec_path, spec, kKubePodSpecFields, placed.data(),
-       {kube_pod_spec_field::kNodeName, kube_pod_spec_field::kPriority,
-        kube_pod_spec_field::kPriorityClassName});
-  const ValueId node_name = placed[kube_pod_spec_field::kNodeName],
-                priority = placed[kube_pod_spec_field::kPriority],
-                class_name = placed[kube_pod_spec_field::kPriorityClassName];
+  Picked<kKubePodSpecFields> placed;
+  pick(r, spec_path, spec, placed, {"nodeName", "priority", "priorityClassName"});
+  const ValueId node_name = placed["nodeName"], priority = placed["priority"],
+                class_name = placed["priorityClassName"];
   if (node_name == kNoValue || text_of(doc, node_name).empty()) return;  // not bound yet
   const PodRequest req = pod_request(r, spec_path, spec);
   if (!nodes_) return;
@@ -491,7 +487,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     }
     pod.nonzero_cpu = req.nonzero_cpu;
     pod.nonzero_memory = req.nonzero_memory;
-    pod.start_time = std::string(text_of(doc, status[kube_pod_status_field::kStartTime]));
+    pod.start_time = std::string(text_of(doc, status["startTime"]));
     pod.app = app;
     // Affinity, spread and ports, kept only when the pod has any (most
     // have none: the pod's labels are lent to the reading, and copied with
@@ -722,7 +718,7 @@ bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool
     if (w.peek() != ':') return false;
     w.skip(1);
     root += ':';
-    if (key != kKubeListFields[kube_list_field::kItems].name) {
+    if (key != "items") {
       if (!w.value(doc, end)) return false;
       root.append(w.rest().substr(0, end));
       w.skip(end);

@@ -71,11 +71,11 @@ bool read_quota(Reader& r, const FieldPath& at, ValueId v, KindAmounts& out) {
 }
 
 void read_role(Reader& r, const FieldPath& at, ValueId item, MesosSpec& spec, Names& names) {
-  std::array<ValueId, kMesosRoleFields.size()> f;
+  Picked<kMesosRoleFields> f;
   if (!r.fields(at, item, kMesosRoleFields, f.data())) return;
   MesosRole role;
-  bool ok = read_name(r, at, item, f[mesos_role_field::kName], "role", names, role.name);
-  if (const ValueId w = f[mesos_role_field::kWeight]; w != kNoValue) {
+  bool ok = read_name(r, at, item, f["name"], "role", names, role.name);
+  if (const ValueId w = f["weight"]; w != kNoValue) {
     if (auto text = r.scalar(at.child("weight"), w)) {
       std::string problem;
       if (r.doc()[w].kind == ValueKind::Bool)
@@ -89,7 +89,7 @@ void read_role(Reader& r, const FieldPath& at, ValueId item, MesosSpec& spec, Na
       ok = false;
     }
   }
-  if (const ValueId q = f[mesos_role_field::kQuota]; q != kNoValue) {
+  if (const ValueId q = f["quota"]; q != kNoValue) {
     role.quota_origin = r.origin(at.child("quota"), q);
     ok = read_quota(r, at.child("quota"), q, role.quota) && ok;
   }
@@ -109,11 +109,11 @@ ValueId member(const Doc& doc, ValueId object, std::string_view key) {
 
 void read_framework(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
                     MesosSpec& spec, Names& names, const Names& roles, Diagnostics& diags) {
-  std::array<ValueId, kMesosFrameworkFields.size()> f;
+  Picked<kMesosFrameworkFields> f;
   if (!r.fields(at, item, kMesosFrameworkFields, f.data())) return;
   MesosFramework fw;
-  bool ok = read_name(r, at, item, f[mesos_framework_field::kName], "framework", names, fw.name);
-  const ValueId role = f[mesos_framework_field::kRole];
+  bool ok = read_name(r, at, item, f["name"], "framework", names, fw.name);
+  const ValueId role = f["role"];
   if (role == kNoValue) {
     r.error(at, item, "role is required (one of the roles: list)");
     ok = false;
@@ -133,7 +133,7 @@ void read_framework(Reader& r, const std::string& file, const FieldPath& at, Val
   } else {
     ok = false;
   }
-  if (const ValueId m = f[mesos_framework_field::kMaxCount]; m != kNoValue) {
+  if (const ValueId m = f["max_count"]; m != kNoValue) {
     if (auto n = r.integer(at.child("max_count"), m, 0))
       fw.max_count = *n;
     else
@@ -141,10 +141,9 @@ void read_framework(Reader& r, const std::string& file, const FieldPath& at, Val
   }
   fw.request.app = fw.name;
   fw.request.name = fw.name;
-  const ValueId resources = f[mesos_framework_field::kResources];
+  const ValueId resources = f["resources"];
   const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, resources, f[mesos_framework_field::kNodeFilter],
-                     f[mesos_framework_field::kTolerations], fw.request, diags);
+  read_request_parts(r, file, at, resources, f["node_filter"], f["tolerations"], fw.request, diags);
   for (std::size_t i = before; i < diags.items().size(); ++i)
     if (diags.items()[i].severity == Severity::Error) ok = false;
   fw.request.cpu_fit = true;
@@ -203,27 +202,27 @@ std::optional<MesosSpec> load_mesos(const Source& source, Diagnostics& diags) {
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
   const FieldPath root;
-  std::array<ValueId, kMesosFields.size()> f;
+  Picked<kMesosFields> f;
   if (!r.fields(root, doc->root(), kMesosFields, f.data())) return std::nullopt;
   MesosSpec spec;
   Names roles, frameworks;
   const FieldPath role_list = root.child("roles"), framework_list = root.child("frameworks");
-  if (f[mesos_field::kRoles] == kNoValue) {
+  if (f["roles"] == kNoValue) {
     r.error(root, doc->root(), "roles is required with --model mesos (a list of {name, ...})");
-  } else if (r.is_array(role_list, f[mesos_field::kRoles])) {
-    const ValueId list = f[mesos_field::kRoles];
+  } else if (r.is_array(role_list, f["roles"])) {
+    const ValueId list = f["roles"];
     for (std::uint32_t i = 0; i < doc->size(list); ++i) {
       const ValueId item = doc->element(list, i);
       const FieldPath at = role_list.at(i);
       if (r.is_object(at, item)) read_role(r, at, item, spec, roles);
     }
   }
-  if (f[mesos_field::kFrameworks] == kNoValue) {
+  if (f["frameworks"] == kNoValue) {
     r.error(root, doc->root(),
             "frameworks is required with --model mesos (a list of {name, role, resources})");
     return std::nullopt;
   }
-  const ValueId list = f[mesos_field::kFrameworks];
+  const ValueId list = f["frameworks"];
   if (!r.is_array(framework_list, list)) return std::nullopt;
   if (doc->size(list) == 0) r.error(framework_list, list, "frameworks is empty; give at least one");
   for (std::uint32_t i = 0; i < doc->size(list); ++i) {

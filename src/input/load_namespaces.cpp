@@ -23,9 +23,9 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
   std::vector<ValueId> where;  // per entry of `out`: its name's value, for "given twice"
   // One Namespace at `at` (paths live on the caller's stack).
   auto read_namespace = [&](const FieldPath& at, ValueId item) {
-    std::array<ValueId, kNamespaceFields.size()> f;
-    if (!pick(r, at, item, kNamespaceFields, f.data())) return;
-    const ValueId kind = f[namespace_field::kKind];
+    Picked<kNamespaceFields> f;
+    if (!pick(r, at, item, f)) return;
+    const ValueId kind = f["kind"];
     if (kind != kNoValue && k8s::text_of(*doc, kind) != "Namespace") {
       r.error(at.child("kind"), kind,
               "expected a Namespace (kubectl get namespaces -o json), got " + r.describe(kind));
@@ -33,7 +33,7 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     }
     k8s::check_api_fields(r, diags, at, item, k8s_api::kObject);
     const FieldPath meta_path = at.child("metadata");
-    const ValueId meta_value = f[namespace_field::kMetadata];
+    const ValueId meta_value = f["metadata"];
     k8s::check_api_fields(r, diags, meta_path, meta_value, k8s_api::kObjectMeta);
     for (const auto& [key, names] :
          {std::pair<std::string_view, k8s_api::Names>{"spec", k8s_api::kNamespaceSpec},
@@ -43,16 +43,15 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
         if (doc->text(doc->key(item, i)) == key)
           k8s::check_api_fields(r, diags, at.child(key), doc->member(item, i), names);
     }
-    std::array<ValueId, kNamespaceMetadataFields.size()> meta;
-    if (!pick(r, meta_path, meta_value, kNamespaceMetadataFields, meta.data())) return;
-    const ValueId name_value = meta[namespace_metadata_field::kName];
+    Picked<kNamespaceMetadataFields> meta;
+    if (!pick(r, meta_path, meta_value, meta)) return;
+    const ValueId name_value = meta["name"];
     std::string name;
     if (name_value == kNoValue)
       r.error(meta_path.child("name"), item, "metadata.name is required (the namespace's name)");
     else if (auto s = r.string(meta_path.child("name"), name_value))
       name = std::string(*s);
-    Labels labels =
-        k8s::string_map(r, meta_path.child("labels"), meta[namespace_metadata_field::kLabels]);
+    Labels labels = k8s::string_map(r, meta_path.child("labels"), meta["labels"]);
     if (name.empty()) return;
     if (!find_label(labels, kNamespaceNameLabel)) {
       labels.emplace_back(std::string(kNamespaceNameLabel), name);
@@ -68,8 +67,9 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     out.emplace_back(std::move(name), std::move(labels));
     where.push_back(name_value);
   };
-  k8s::each_listed_object(r, documents, kNamespaceListFields, namespace_list_field::kItems,
-                          read_namespace, [&](const FieldPath& at, ValueId d) {
+  k8s::each_listed_object(r, documents, kNamespaceListFields,
+                          field_index(kNamespaceListFields, "items"), read_namespace,
+                          [&](const FieldPath& at, ValueId d) {
                             k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
                             for (std::uint32_t i = 0; i < doc->size(d); ++i)
                               if (doc->text(doc->key(d, i)) == "metadata")

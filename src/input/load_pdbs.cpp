@@ -5,6 +5,7 @@
 #include <array>
 
 #include "doc.h"
+#include "k8s_read.h"
 #include "pdb_fields.h"
 #include "reader.h"
 
@@ -12,39 +13,20 @@ namespace eruplan {
 
 namespace {
 
-// The table's fields out of `object` (an allow-list: other fields are
-// skipped silently); false when `object` is not a mapping.
-bool pick(Reader& r, const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
-          ValueId* values) {
-  std::fill(values, values + table.size(), kNoValue);
-  if (object == kNoValue || r.doc()[object].kind == ValueKind::Null) return true;
-  if (!r.is_object(path, object)) return false;
-  const Doc& doc = r.doc();
-  for (std::uint32_t i = 0; i < doc.size(object); ++i) {
-    const std::string_view key = doc.text(doc.key(object, i));
-    for (std::size_t f = 0; f < table.size(); ++f) {
-      if (table[f].name != key) continue;
-      const ValueId v = doc.member(object, i);
-      if (values[f] != kNoValue)
-        r.error(path.child(key), doc.key(object, i),
-                "given twice (first at " + r.where(values[f]) + ")");
-      else if (doc[v].kind != ValueKind::Null)
-        values[f] = v;
-    }
-  }
-  return true;
-}
+// The table's fields out of `object`, as a Kubernetes object's (an
+// allow-list: other fields are skipped silently).
+using k8s::pick;
 
 std::optional<SelectorOp> label_op(std::string_view text) {
   return value_of(kSelectorOpNames, text, kLabelSelectorOps);
 }
 
 bool read_selector(Reader& r, const FieldPath& path, ValueId v, LabelSelector& out) {
-  std::array<ValueId, kSelectorFields.size()> f;
-  if (!pick(r, path, v, kSelectorFields, f.data())) return false;
+  Picked<kSelectorFields> f;
+  if (!pick(r, path, v, f)) return false;
   bool ok = true;
   const Doc& doc = r.doc();
-  if (const ValueId labels = f[selector_field::kMatchLabels]; labels != kNoValue) {
+  if (const ValueId labels = f["matchLabels"]; labels != kNoValue) {
     const FieldPath at = path.child("matchLabels");
     for (const Reader::Entry& e : r.members(at, labels)) {
       const auto value = r.scalar(at.child(e.key), e.value);
@@ -55,19 +37,19 @@ bool read_selector(Reader& r, const FieldPath& path, ValueId v, LabelSelector& o
       out.requirements.push_back({std::string(e.key), SelectorOp::In, {std::string(*value)}});
     }
   }
-  if (const ValueId exprs = f[selector_field::kMatchExpressions]; exprs != kNoValue) {
+  if (const ValueId exprs = f["matchExpressions"]; exprs != kNoValue) {
     const FieldPath at = path.child("matchExpressions");
     if (!r.is_array(at, exprs)) return false;
     for (std::uint32_t i = 0; i < doc.size(exprs); ++i) {
       const FieldPath here = at.at(i);
-      std::array<ValueId, kSelectorRequirementFields.size()> g;
-      if (!pick(r, here, doc.element(exprs, i), kSelectorRequirementFields, g.data())) {
+      Picked<kSelectorRequirementFields> g;
+      if (!pick(r, here, doc.element(exprs, i), g)) {
         ok = false;
         continue;
       }
       Requirement req;
-      const auto key = r.string(here.child("key"), g[selector_requirement_field::kKey]);
-      const ValueId op_id = g[selector_requirement_field::kOperator];
+      const auto key = r.string(here.child("key"), g["key"]);
+      const ValueId op_id = g["operator"];
       const auto op_text = r.string(here.child("operator"), op_id);
       std::optional<SelectorOp> op = op_text ? label_op(*op_text) : std::nullopt;
       if (op_text && !op)
@@ -79,7 +61,7 @@ bool read_selector(Reader& r, const FieldPath& path, ValueId v, LabelSelector& o
       }
       req.key = std::string(*key);
       req.op = *op;
-      if (const ValueId values = g[selector_requirement_field::kValues]; values != kNoValue) {
+      if (const ValueId values = g["values"]; values != kNoValue) {
         const FieldPath vp = here.child("values");
         if (!r.is_array(vp, values)) {
           ok = false;
@@ -104,12 +86,12 @@ std::optional<std::vector<PodDisruptionBudget>> load_pdbs(const Source& source,
   Reader r(*doc, source.name, diags);
   const bool had_errors = diags.has_errors();
   const FieldPath root;
-  std::array<ValueId, kPdbListFields.size()> list;
-  if (!pick(r, root, doc->root(), kPdbListFields, list.data())) return std::nullopt;
+  Picked<kPdbListFields> list;
+  if (!pick(r, root, doc->root(), list)) return std::nullopt;
   std::vector<std::pair<FieldPath, ValueId>> items;
   const FieldPath items_path = root.child("items");
-  if (list[pdb_list_field::kItems] != kNoValue) {
-    const ValueId arr = list[pdb_list_field::kItems];
+  if (list["items"] != kNoValue) {
+    const ValueId arr = list["items"];
     if (!r.is_array(items_path, arr)) return std::nullopt;
     for (std::uint32_t i = 0; i < doc->size(arr); ++i)
       items.emplace_back(items_path.at(i), doc->element(arr, i));
@@ -118,9 +100,9 @@ std::optional<std::vector<PodDisruptionBudget>> load_pdbs(const Source& source,
   }
   std::vector<PodDisruptionBudget> out;
   for (const auto& [at, item] : items) {
-    std::array<ValueId, kPdbFields.size()> f;
-    if (!pick(r, at, item, kPdbFields, f.data())) continue;
-    const ValueId kind = f[pdb_field::kKind];
+    Picked<kPdbFields> f;
+    if (!pick(r, at, item, f)) continue;
+    const ValueId kind = f["kind"];
     if (kind != kNoValue && doc->text(kind) != "PodDisruptionBudget") {
       r.error(
           at.child("kind"), kind,
@@ -128,28 +110,27 @@ std::optional<std::vector<PodDisruptionBudget>> load_pdbs(const Source& source,
       continue;
     }
     PodDisruptionBudget pdb;
-    std::array<ValueId, kPdbMetadataFields.size()> meta;
-    std::array<ValueId, kPdbSpecFields.size()> spec;
-    std::array<ValueId, kPdbStatusFields.size()> status;
-    pick(r, at.child("metadata"), f[pdb_field::kMetadata], kPdbMetadataFields, meta.data());
-    pick(r, at.child("spec"), f[pdb_field::kSpec], kPdbSpecFields, spec.data());
-    pick(r, at.child("status"), f[pdb_field::kStatus], kPdbStatusFields, status.data());
+    Picked<kPdbMetadataFields> meta;
+    Picked<kPdbSpecFields> spec;
+    Picked<kPdbStatusFields> status;
+    pick(r, at.child("metadata"), f["metadata"], meta);
+    pick(r, at.child("spec"), f["spec"], spec);
+    pick(r, at.child("status"), f["status"], status);
     const FieldPath meta_path = at.child("metadata");
-    if (meta[pdb_metadata_field::kName] != kNoValue)
-      if (auto s = r.scalar(meta_path.child("name"), meta[pdb_metadata_field::kName]))
-        pdb.name = std::string(*s);
-    if (meta[pdb_metadata_field::kNamespace] != kNoValue)
-      if (auto s = r.scalar(meta_path.child("namespace"), meta[pdb_metadata_field::kNamespace]))
+    if (meta["name"] != kNoValue)
+      if (auto s = r.scalar(meta_path.child("name"), meta["name"])) pdb.name = std::string(*s);
+    if (meta["namespace"] != kNoValue)
+      if (auto s = r.scalar(meta_path.child("namespace"), meta["namespace"]))
         pdb.ns = std::string(*s);
-    if (const ValueId sel = spec[pdb_spec_field::kSelector]; sel != kNoValue) {
+    if (const ValueId sel = spec["selector"]; sel != kNoValue) {
       pdb.has_selector = true;
       read_selector(r, at.child("spec").child("selector"), sel, pdb.selector);
     }
     const FieldPath status_path = at.child("status");
-    if (const ValueId d = status[pdb_status_field::kDisruptionsAllowed]; d != kNoValue)
+    if (const ValueId d = status["disruptionsAllowed"]; d != kNoValue)
       if (auto n = r.integer(status_path.child("disruptionsAllowed"), d, INT32_MIN, INT32_MAX))
         pdb.disruptions_allowed = static_cast<std::int32_t>(*n);
-    if (const ValueId dp = status[pdb_status_field::kDisruptedPods]; dp != kNoValue) {
+    if (const ValueId dp = status["disruptedPods"]; dp != kNoValue) {
       for (const Reader::Entry& e : r.members(status_path.child("disruptedPods"), dp))
         pdb.disrupted_pods.emplace_back(e.key);
       std::sort(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end());

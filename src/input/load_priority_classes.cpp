@@ -85,9 +85,9 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
   std::unordered_set<std::string> names;  // read so far
   // One class at `at` (paths live on the caller's stack).
   auto read_class = [&](const FieldPath& at, ValueId item) {
-    std::array<ValueId, kPriorityClassFields.size()> f;
-    if (!pick(r, at, item, kPriorityClassFields, f.data())) return;
-    const ValueId kind = f[priority_class_field::kKind];
+    Picked<kPriorityClassFields> f;
+    if (!pick(r, at, item, f)) return;
+    const ValueId kind = f["kind"];
     if (kind != kNoValue && k8s::text_of(*doc, kind) != "PriorityClass") {
       r.error(at.child("kind"), kind,
               "expected a PriorityClass (kubectl get priorityclasses -o json), got " +
@@ -95,21 +95,20 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
       return;
     }
     PriorityClass c;
-    std::array<ValueId, kPriorityClassMetadataFields.size()> meta;
+    Picked<kPriorityClassMetadataFields> meta;
     const FieldPath meta_path = at.child("metadata");
-    pick(r, meta_path, f[priority_class_field::kMetadata], kPriorityClassMetadataFields,
-         meta.data());
-    if (const ValueId name = meta[priority_class_metadata_field::kName]; name == kNoValue)
+    pick(r, meta_path, f["metadata"], meta);
+    if (const ValueId name = meta["name"]; name == kNoValue)
       r.error(meta_path.child("name"), item, "metadata.name is required (the class's name)");
     else if (auto s = r.string(meta_path.child("name"), name))
       c.name = std::string(*s);
-    if (const ValueId value = f[priority_class_field::kValue]; value == kNoValue)
+    if (const ValueId value = f["value"]; value == kNoValue)
       r.error(at.child("value"), item, "value is required (the class's priority)");
     else if (auto n = r.integer(at.child("value"), value, INT32_MIN, INT32_MAX))
       c.value = static_cast<std::int32_t>(*n);
-    if (const ValueId g = f[priority_class_field::kGlobalDefault]; g != kNoValue)
+    if (const ValueId g = f["globalDefault"]; g != kNoValue)
       if (auto b = r.boolean(at.child("globalDefault"), g)) c.global_default = *b;
-    if (const ValueId p = f[priority_class_field::kPreemptionPolicy]; p != kNoValue) {
+    if (const ValueId p = f["preemptionPolicy"]; p != kNoValue) {
       const std::string_view text = k8s::text_of(*doc, p);
       if (text == "Never")
         c.preempt_never = true;
@@ -119,14 +118,14 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
     }
     if (c.name.empty()) return;
     if (!names.insert(c.name).second) {
-      r.error(meta_path.child("name"), meta[priority_class_metadata_field::kName],
+      r.error(meta_path.child("name"), meta["name"],
               "priority class " + quoted(c.name) + " is given twice");
       return;
     }
     out.classes.push_back(std::move(c));
   };
-  k8s::each_listed_object(r, documents, kPriorityClassListFields, priority_class_list_field::kItems,
-                          read_class);
+  k8s::each_listed_object(r, documents, kPriorityClassListFields,
+                          field_index(kPriorityClassListFields, "items"), read_class);
   std::sort(out.classes.begin(), out.classes.end(),
             [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
   if (diags.error_count() > errors_before) return std::nullopt;

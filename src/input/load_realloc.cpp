@@ -16,8 +16,8 @@ namespace eruplan {
 namespace {
 
 // A signed delta: "-512Mi", -0.5, "+1", 2. Returns nullopt after reporting.
-template <class Parse>
-std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, ValueId v, Parse parse) {
+std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, ValueId v,
+                                         const ReallocDelta& delta) {
   if (r.doc()[v].kind == ValueKind::Bool || !r.doc().is_scalar(v) ||
       r.doc()[v].kind == ValueKind::Null) {
     r.error(path, v,
@@ -28,7 +28,7 @@ std::optional<std::int64_t> signed_delta(Reader& r, const FieldPath& path, Value
   const bool negative = !text.empty() && text.front() == '-';
   if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
   std::string error;
-  const auto value = parse(text, error);
+  const auto value = delta.parse(text, error);
   if (!value) {
     r.error(path, v, error);
     return std::nullopt;
@@ -50,10 +50,10 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
     r.error(root, kNoValue, "the realloc request is empty; expected workloads: [ids] or app:");
     return std::nullopt;
   }
-  std::array<ValueId, kReallocFields.size()> f;
+  Picked<kReallocFields> f;
   if (!r.fields(root, top, kReallocFields, f.data())) return std::nullopt;
-  const ValueId workloads = f[realloc_field::kWorkloads], app = f[realloc_field::kApp],
-                resources = f[realloc_field::kResources], cpu_bind = f[realloc_field::kCpuBind];
+  const ValueId workloads = f["workloads"], app = f["app"], resources = f["resources"],
+                cpu_bind = f["cpu_bind"];
 
   if ((workloads == kNoValue) == (app == kNoValue))
     r.error(root, top,
@@ -89,23 +89,14 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
   }
   if (resources != kNoValue) {
     const FieldPath path = root.child("resources");
-    std::array<ValueId, kReallocResourceFields.size()> d;
-    if (r.fields(path, resources, kReallocResourceFields, d.data())) {
-      const ValueId cpu = d[realloc_resource_field::kCpu],
-                    cpu_limit = d[realloc_resource_field::kCpuLimit],
-                    memory = d[realloc_resource_field::kMemory],
-                    memory_limit = d[realloc_resource_field::kMemoryLimit];
-      auto read = [&](ValueId v, const char* name, auto parse, std::int64_t& out) {
-        if (v == kNoValue) return;
-        if (auto d = signed_delta(r, path.child(name), v, parse)) out = *d;
-      };
-      const auto cpu_text = [](std::string_view t, std::string& e) { return parse_cpu(t, e); };
-      const auto size_text = [](std::string_view t, std::string& e) { return parse_size(t, e); };
-      read(cpu, "cpu", cpu_text, req.cpu);
-      read(cpu_limit, "cpu_limit", cpu_text, req.cpu_limit);
-      read(memory, "memory", size_text, req.memory);
-      read(memory_limit, "memory_limit", size_text, req.memory_limit);
-    }
+    Picked<kReallocResourceFields> d;
+    if (r.fields(path, resources, kReallocResourceFields, d.data()))
+      for (std::size_t i = 0; i < kReallocDeltas.size(); ++i) {
+        const ReallocDelta& delta = kReallocDeltas[i];
+        if (const ValueId v = d.data()[i]; v != kNoValue)
+          if (auto value = signed_delta(r, path.child(delta.spec.name), v, delta))
+            req.*delta.member = *value;
+      }
   }
   if (cpu_bind != kNoValue) {
     const FieldPath path = root.child("cpu_bind");

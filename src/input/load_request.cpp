@@ -34,117 +34,128 @@ std::optional<bool> parse_flag_bool(std::string_view text) {
   return std::nullopt;
 }
 
-void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
+// --label k=v, repeated: they replace the file's labels.
+void apply_labels(std::span<const std::string> given, const Origin& at, Request& req,
+                  Diagnostics& diags) {
+  req.filter.labels.clear();
+  req.label_origins.clear();
+  for (const auto& label : given) {
+    const auto eq = label.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      diags.error(at, "expected k=v (e.g. zone=a), got " + quoted(label));
+      continue;
+    }
+    std::string key = label.substr(0, eq), value = label.substr(eq + 1);
+    auto& labels = req.filter.labels;
+    auto it = std::lower_bound(labels.begin(), labels.end(), key,
+                               [](const auto& l, const std::string& k) { return l.first < k; });
+    if (it != labels.end() && it->first == key) {
+      diags.error(at,
+                  "label " + key + " given twice (" + key + "=" + it->second + ", " + label + ")");
+      continue;
+    }
+    labels.insert(it, {std::move(key), std::move(value)});
+  }
+  req.label_origins.assign(req.filter.labels.size(), at);
+}
+
+// A flag's values into its field, by the field's codec; the flag is where
+// the field came from.
+void apply_flag(const RequestField& f, std::span<const std::string> given, Draft& d,
+                Diagnostics& diags) {
+  const RequestMember& m = f.member;
   Request& req = d.request;
+  const std::string flag_name(f.spec.flag);
+  const Origin at = flag(flag_name.c_str());
+  if (m.origin) d.*m.origin = at;
+  const std::string& text = given.back();
   std::string problem;
-  if (o.app) req.app = *o.app;
-  if (o.count) {
-    d.count_written = true;
-    const auto c = parse_integer(*o.count, problem);
-    if (!c)
-      diags.error(flag("--count"), problem);
-    else if (*c <= 0)
-      diags.error(flag("--count"), "expected a whole number > 0, got " + *o.count);
-    else
-      req.count = *c, d.count_given = true;
-  }
-  if (o.strategy) {
-    if (auto s = parse_strategy(*o.strategy))
-      req.strategy = *s;
-    else
-      diags.error(flag("--strategy"), unknown_strategy(*o.strategy));
-  }
-  if (o.scoring) {
-    d.scoring_origin = flag("--scoring");
-    if (auto t = parse_scoring_type(*o.scoring))
-      req.scoring.type = *t;
-    else
-      diags.error(flag("--scoring"), unknown_scoring(*o.scoring));
-  }
-  if (o.nodes_limit) {
-    const auto n = parse_integer(*o.nodes_limit, problem);
-    if (!n)
-      diags.error(flag("--nodes-limit"), problem);
-    else if (*n < 0)
-      diags.error(flag("--nodes-limit"), "expected a whole number >= 0, got " + *o.nodes_limit);
-    else
-      req.nodes_limit = *n;
-  }
-  if (o.cpu) {
-    d.cpu_origin = flag("--cpu");
-    if (auto c = parse_cpu(*o.cpu, problem))
-      req.cpu = *c;
-    else
-      diags.error(flag("--cpu"), problem);
-  }
-  if (o.cpu_bind) {
-    d.cpu_bind_origin = flag("--cpu-bind");
-    if (auto b = parse_flag_bool(*o.cpu_bind))
-      req.cpu_bind = *b;
-    else
-      diags.error(flag("--cpu-bind"),
-                  "expected true, false, 1, 0, yes or no, got " + quoted(*o.cpu_bind));
-  }
-  if (o.memory) {
-    if (auto m = parse_size(*o.memory, problem))
-      req.memory = *m;
-    else
-      diags.error(flag("--memory"), problem);
-  }
-  if (o.storage) {
-    if (auto s = parse_size(*o.storage, problem))
-      req.storage = *s;
-    else
-      diags.error(flag("--storage"), problem);
-  }
-  if (!o.volumes.empty()) {
-    req.volumes.clear();
-    for (const auto& binding : o.volumes) {
-      VolumeRequest v;
-      if (parse_volume(binding, v, problem))
-        req.volumes.push_back(std::move(v));
+  switch (m.codec) {
+    case Codec::Text:
+    case Codec::Scalar:
+      req.*m.text = text;
+      break;
+    case Codec::Integer:
+      if (const auto n = parse_integer(text, problem); !n)
+        diags.error(at, problem);
+      else if (*n < m.min)
+        diags.error(at, "expected a whole number " +
+                            (m.min == 1 ? std::string("> 0") : ">= " + std::to_string(m.min)) +
+                            ", got " + text);
       else
-        diags.error(flag("--volume"), problem);
+        req.*m.number = *n;
+      break;
+    case Codec::Strategy:
+      if (auto s = parse_strategy(text))
+        req.strategy = *s;
+      else
+        diags.error(at, unknown_strategy(text));
+      break;
+    case Codec::ScoringType:
+      d.scoring_origin = at;  // for the shape check
+      if (auto t = parse_scoring_type(text))
+        req.scoring.type = *t;
+      else
+        diags.error(at, unknown_scoring(text));
+      break;
+    case Codec::Cpu:
+    case Codec::Size:
+      if (auto q = m.codec == Codec::Cpu ? parse_cpu(text, problem) : parse_size(text, problem))
+        req.*m.number = *q;
+      else
+        diags.error(at, problem);
+      break;
+    case Codec::Bool:
+      if (auto b = parse_flag_bool(text))
+        req.*m.boolean = *b;
+      else
+        diags.error(at, "expected true, false, 1, 0, yes or no, got " + quoted(text));
+      break;
+    case Codec::Volumes:
+      req.volumes.clear();
+      for (const auto& binding : given) {
+        VolumeRequest v;
+        if (parse_volume(binding, v, problem))
+          req.volumes.push_back(std::move(v));
+        else
+          diags.error(at, problem);
+      }
+      break;
+    case Codec::Labels:
+      apply_labels(given, at, req, diags);
+      break;
+    case Codec::Names: {
+      auto& out = req.filter.*m.names;
+      auto& origins = req.*m.origins;
+      out.clear();
+      origins.clear();
+      for (const auto& n : given) {
+        if (n.empty()) {
+          diags.error(at, "expected a node name, got \"\"");
+        } else {
+          out.push_back(n);
+          origins.push_back(at);
+        }
+      }
+      break;
     }
+    case Codec::None:
+      break;
   }
-  if (!o.labels.empty()) {
-    req.filter.labels.clear();
-    req.label_origins.clear();  // the flags replace the file's labels
-    for (const auto& label : o.labels) {
-      const auto eq = label.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        diags.error(flag("--label"), "expected k=v (e.g. zone=a), got " + quoted(label));
-        continue;
-      }
-      std::string key = label.substr(0, eq), value = label.substr(eq + 1);
-      auto& labels = req.filter.labels;
-      auto it = std::lower_bound(labels.begin(), labels.end(), key,
-                                 [](const auto& l, const std::string& k) { return l.first < k; });
-      if (it != labels.end() && it->first == key) {
-        diags.error(flag("--label"), "label " + key + " given twice (" + key + "=" + it->second +
-                                         ", " + label + ")");
-        continue;
-      }
-      labels.insert(it, {std::move(key), std::move(value)});
-    }
-    req.label_origins.assign(req.filter.labels.size(), flag("--label"));
-  }
-  auto names = [&](const std::vector<std::string>& given, std::vector<std::string>& out,
-                   std::vector<Origin>& origins, const char* name) {
-    if (given.empty()) return;
-    out.clear();
-    origins.clear();
-    for (const auto& n : given) {
-      if (n.empty()) {
-        diags.error(flag(name), "expected a node name, got \"\"");
-      } else {
-        out.push_back(n);
-        origins.push_back(flag(name));
-      }
-    }
+}
+
+// Every flag given into its field, in table order (--scoring after
+// --strategy, as always).
+void apply_overrides(const RequestOverrides& o, Draft& d, Diagnostics& diags) {
+  if (o.empty()) return;
+  auto apply = [&](const RequestField& row) {
+    if (o.given(row.spec.flag)) apply_flag(row, o.values(row.spec.flag), d, diags);
   };
-  names(o.nodes, req.filter.nodes, req.nodes_origins, "--node");
-  names(o.exclude, req.filter.exclude, req.exclude_origins, "--exclude");
+  for_each_flag_row([&](const RequestField& row) {
+    apply(row);
+    if (row.member.codec == Codec::Strategy)
+      apply(kScoringRows[field_index(kScoringFields, "type")]);
+  });
 }
 
 // SPEC §3, as Eru: a missing request takes its limit, a limit below the
@@ -187,56 +198,46 @@ void normalise(Draft& d, Diagnostics& diags) {
 
 }  // namespace
 
-namespace {
-
-// The override of the flag `name` (a request flag of request_fields.h);
-// `O` is RequestOverrides, const or not.
-template <class O>
-auto* scalar_flag(O& o, std::string_view name) {
-  using Result = decltype(&o.app);
-  if (name == "--app") return &o.app;
-  if (name == "--count") return &o.count;
-  if (name == "--strategy") return &o.strategy;
-  if (name == "--nodes-limit") return &o.nodes_limit;
-  if (name == "--cpu") return &o.cpu;
-  if (name == "--cpu-bind") return &o.cpu_bind;
-  if (name == "--memory") return &o.memory;
-  if (name == "--storage") return &o.storage;
-  return Result{};
-}
-template <class O>
-auto* list_flag(O& o, std::string_view name) {
-  using Result = decltype(&o.volumes);
-  if (name == "--volume") return &o.volumes;
-  if (name == "--label") return &o.labels;
-  if (name == "--node") return &o.nodes;
-  if (name == "--exclude") return &o.exclude;
-  return Result{};
+const RequestField* request_flag_row(std::string_view flag) {
+  const RequestField* found = nullptr;
+  for_each_override_row([&](const RequestField& row) {
+    if (row.spec.flag == flag) found = &row;
+  });
+  return found;
 }
 
-}  // namespace
+const std::vector<std::string>* RequestOverrides::find(std::string_view flag) const {
+  for (const auto& [name, values] : given_)
+    if (name == flag) return &values;
+  return nullptr;
+}
 
-bool RequestOverrides::given(std::string_view flag) const {
-  if (const auto* s = scalar_flag(*this, flag)) return s->has_value();
-  if (const auto* l = list_flag(*this, flag)) return !l->empty();
-  return false;
+bool RequestOverrides::given(std::string_view flag) const { return find(flag) != nullptr; }
+
+std::span<const std::string> RequestOverrides::values(std::string_view flag) const {
+  const auto* v = find(flag);
+  return v ? std::span<const std::string>(*v) : std::span<const std::string>();
+}
+
+const std::string* RequestOverrides::value(std::string_view flag) const {
+  const auto* v = find(flag);
+  return v ? &v->back() : nullptr;
 }
 
 bool RequestOverrides::set(std::string_view flag, std::string value) {
-  if (auto* s = scalar_flag(*this, flag)) {
-    *s = std::move(value);
-    return true;
-  }
-  if (auto* l = list_flag(*this, flag)) {
-    l->push_back(std::move(value));
-    return true;
-  }
-  return false;
+  const RequestField* row = request_flag_row(flag);
+  if (!row) return false;
+  auto it =
+      std::find_if(given_.begin(), given_.end(), [&](const auto& g) { return g.first == flag; });
+  if (it == given_.end()) it = given_.insert(it, {std::string(flag), {}});
+  const bool repeatable = row->spec.kind == FieldKind::List || row->spec.kind == FieldKind::Labels;
+  if (!repeatable) it->second.clear();
+  it->second.push_back(std::move(value));
+  return true;
 }
 
-bool RequestOverrides::empty() const {
-  return !app && !count && !strategy && !scoring && !nodes_limit && !cpu && !cpu_bind && !memory &&
-         !storage && volumes.empty() && labels.empty() && nodes.empty() && exclude.empty();
+void RequestOverrides::reset(std::string_view flag) {
+  std::erase_if(given_, [&](const auto& g) { return g.first == flag; });
 }
 
 std::optional<ScoringType> parse_scoring_type(std::string_view text) {
@@ -273,7 +274,7 @@ void check_min_count(const Draft& d, Diagnostics& diags) {
 }
 
 void finish_draft(Draft& d, bool count_required, const Origin& count_origin, Diagnostics& diags) {
-  if (count_required && !d.count_written)
+  if (count_required && !d.count_written())
     diags.error(
         count_origin,
         "count is required for plan (how many instances to deploy; set count or pass --count)");
@@ -336,7 +337,7 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
   set.overridden = !overrides.empty();
   Reader r(*doc, source->name, diags);
   const FieldPath root;
-  std::array<ValueId, kRequestListFields.size()> ignored;
+  Picked<kRequestListFields> ignored;
   r.fields(root, doc->root(), kRequestListFields, ignored.data());
   const FieldPath path = root.child("requests");
   if (!r.is_array(path, list)) return std::nullopt;
@@ -357,10 +358,13 @@ std::optional<RequestSet> load_requests(const Source* source, const RequestOverr
     // A later request with an earlier one's name (an unnamed one goes by its app).
     for (const auto& [name, j] : names) {
       if (d.request.name.empty() || name != d.request.name) continue;
-      r.error(
-          d.name_id != kNoValue ? at.child("name") : at, d.name_id != kNoValue ? d.name_id : item,
-          "two requests are named " + quoted(d.request.name) + " (requests[" + std::to_string(j) +
-              "] and requests[" + std::to_string(i) + "]); give each a unique name");
+      std::string message = "two requests are named " + quoted(d.request.name) + " (requests[" +
+                            std::to_string(j) + "] and requests[" + std::to_string(i) +
+                            "]); give each a unique name";
+      if (d.name_origin.path.empty())
+        r.error(at, item, std::move(message));
+      else if (!r.exhausted())
+        diags.error(d.name_origin, std::move(message));
       break;
     }
     if (!d.request.name.empty()) names.emplace_back(d.request.name, i);
@@ -378,7 +382,7 @@ bool finish_request(Request& request, const RequestOverrides& overrides, bool co
   const std::size_t errors_before = diags.error_count();
   Draft d = new_draft(file, prefix, true);
   d.request = std::move(request);
-  d.count_given = d.count_written = d.request.count > 0;
+  if (d.request.count > 0) d.count_origin = Origin{file, 0, 0, prefix + "count"};
   apply_overrides(overrides, d, diags);
   finish_draft(d, count_required, Origin{file, 0, 0, prefix + "count"}, diags);
   request = std::move(d.request);

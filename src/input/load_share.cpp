@@ -120,13 +120,11 @@ bool limits_capacity(const Request& r) {
 void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
               ShareSpec& spec, std::vector<std::pair<std::string, ValueId>>& names,
               Diagnostics& diags) {
-  std::array<ValueId, kShareAppFields.size()> f;
+  Picked<kShareAppFields> f;
   if (!r.fields(at, item, kShareAppFields, f.data())) return;
-  const ValueId app = f[share_app_field::kApp], weight = f[share_app_field::kWeight],
-                quota = f[share_app_field::kQuota], max_count = f[share_app_field::kMaxCount],
-                resources = f[share_app_field::kResources],
-                node_filter = f[share_app_field::kNodeFilter],
-                tolerations = f[share_app_field::kTolerations];
+  const ValueId app = f["app"], weight = f["weight"], quota = f["quota"],
+                max_count = f["max_count"], resources = f["resources"],
+                node_filter = f["node_filter"], tolerations = f["tolerations"];
   const Doc& doc = r.doc();
   ShareApp a;
   bool ok = true;
@@ -206,9 +204,9 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
   if (!doc) return std::nullopt;
   Reader r(*doc, source.name, diags);
   const FieldPath root;
-  std::array<ValueId, kShareFields.size()> f;
+  Picked<kShareFields> f;
   if (!r.fields(root, doc->root(), kShareFields, f.data())) return std::nullopt;
-  const ValueId placement = f[share_field::kPlacement], apps = f[share_field::kApps];
+  const ValueId placement = f["placement"], apps = f["apps"];
   ShareSpec spec;
   if (placement != kNoValue) {
     if (auto p = r.string(root.child("placement"), placement)) {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 #include <string_view>
 
 #include "reader.h"
@@ -13,32 +12,19 @@
 namespace eruplan {
 
 inline constexpr std::array kNamespaceListFields{
-    FieldSpec{"kind", FieldKind::Text, "", "List or NamespaceList (or one Namespace)"},
-    FieldSpec{"items", FieldKind::Block, "", "the Namespaces"},
+    FieldSpec::text("kind", "List or NamespaceList (or one Namespace)"),
+    FieldSpec::block("items", "the Namespaces"),
 };
-namespace namespace_list_field {
-enum : std::size_t { kKind, kItems, kCount };
-}
 
 inline constexpr std::array kNamespaceFields{
-    FieldSpec{"kind", FieldKind::Text, "", "Namespace"},
-    FieldSpec{"metadata", FieldKind::Block, "", "name and labels"},
+    FieldSpec::text("kind", "Namespace"),
+    FieldSpec::block("metadata", "name and labels"),
 };
-namespace namespace_field {
-enum : std::size_t { kKind, kMetadata, kCount };
-}
 
 inline constexpr std::array kNamespaceMetadataFields{
-    FieldSpec{"name", FieldKind::Text, "", "the namespace's name (required)"},
-    FieldSpec{"labels", FieldKind::Block, "", "what a namespaceSelector matches"},
+    FieldSpec::text("name", "the namespace's name (required)"),
+    FieldSpec::block("labels", "what a namespaceSelector matches"),
 };
-namespace namespace_metadata_field {
-enum : std::size_t { kName, kLabels, kCount };
-}
-
-static_assert(kNamespaceListFields.size() == namespace_list_field::kCount);
-static_assert(kNamespaceFields.size() == namespace_field::kCount);
-static_assert(kNamespaceMetadataFields.size() == namespace_metadata_field::kCount);
 
 // The API's field names (v1.35), for the strict check.
 namespace k8s_api {

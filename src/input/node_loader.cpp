@@ -44,60 +44,55 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   Fields f{};
   if (!r_.fields(path, v, kNodeFields, f.data())) return std::move(node_);
 
-  if (f[node_field::kName] == kNoValue) {
+  if (f["name"] == kNoValue) {
     r_.error(path, v, "name is required (a unique, non-empty string)");
-  } else if (auto name = r_.string(path.child("name"), f[node_field::kName])) {
+  } else if (auto name = r_.string(path.child("name"), f["name"])) {
     node_.name = *name;
-    name_id = f[node_field::kName];
+    name_id = f["name"];
   }
-  if (f[node_field::kLabels] != kNoValue) labels(path.child("labels"), f[node_field::kLabels]);
-  if (f[node_field::kAvailable] != kNoValue) {
-    if (auto a = r_.boolean(path.child("available"), f[node_field::kAvailable]))
-      node_.available = *a;
+  if (f["labels"] != kNoValue) labels(path.child("labels"), f["labels"]);
+  if (f["available"] != kNoValue) {
+    if (auto a = r_.boolean(path.child("available"), f["available"])) node_.available = *a;
   }
 
-  if (f[node_field::kCpu] != kNoValue && f[node_field::kCpuMap] != kNoValue) {
-    r_.error(path.child("cpu_map"), f[node_field::kCpuMap],
+  if (f["cpu"] != kNoValue && f["cpu_map"] != kNoValue) {
+    r_.error(path.child("cpu_map"), f["cpu_map"],
              "give cpu or cpu_map, not both (cpu: 4 is short for cpu_map: {\"0\": " +
                  std::to_string(share_base_) + ", ..., \"3\": " + std::to_string(share_base_) +
                  "})");
     cores_ok_ = false;
-  } else if (f[node_field::kCpu] != kNoValue) {
-    cores_from_cpu(path.child("cpu"), f[node_field::kCpu]);
-  } else if (f[node_field::kCpuMap] != kNoValue) {
-    cores_from_map(path.child("cpu_map"), f[node_field::kCpuMap]);
+  } else if (f["cpu"] != kNoValue) {
+    cores_from_cpu(path.child("cpu"), f["cpu"]);
+  } else if (f["cpu_map"] != kNoValue) {
+    cores_from_map(path.child("cpu_map"), f["cpu_map"]);
   }
 
-  if (f[node_field::kMemory] != kNoValue) {
-    auto m = r_.size(path.child("memory"), f[node_field::kMemory]);
+  if (f["memory"] != kNoValue) {
+    auto m = r_.size(path.child("memory"), f["memory"]);
     memory_ok_ = m.has_value();
     node_.memory = m.value_or(0);
   }
-  if (f[node_field::kStorage] != kNoValue) {
-    auto s = r_.size(path.child("storage"), f[node_field::kStorage]);
+  if (f["storage"] != kNoValue) {
+    auto s = r_.size(path.child("storage"), f["storage"]);
     storage_ok_ = s.has_value();
     node_.storage = s.value_or(0);
   }
-  if (f[node_field::kNuma] != kNoValue) numa(path.child("numa"), f[node_field::kNuma]);
-  if (f[node_field::kNumaMemory] != kNoValue || (f[node_field::kNuma] != kNoValue && numa_ok_))
-    numa_memory(path, f);
-  if (f[node_field::kVolumes] != kNoValue) volumes(path.child("volumes"), f[node_field::kVolumes]);
-  if (f[node_field::kExtended] != kNoValue)
-    extended(path.child("extended"), f[node_field::kExtended]);
-  if (f[node_field::kMaxInstances] != kNoValue) {
-    if (auto m = r_.integer(path.child("max_instances"), f[node_field::kMaxInstances], 0))
+  if (f["numa"] != kNoValue) numa(path.child("numa"), f["numa"]);
+  if (f["numa_memory"] != kNoValue || (f["numa"] != kNoValue && numa_ok_)) numa_memory(path, f);
+  if (f["volumes"] != kNoValue) volumes(path.child("volumes"), f["volumes"]);
+  if (f["extended"] != kNoValue) extended(path.child("extended"), f["extended"]);
+  if (f["max_instances"] != kNoValue) {
+    if (auto m = r_.integer(path.child("max_instances"), f["max_instances"], 0))
       node_.max_instances = *m;
   }
-  if (f[node_field::kTaints] != kNoValue) taints(path.child("taints"), f[node_field::kTaints]);
-  if (f[node_field::kUsage] != kNoValue) {
-    usage(path.child("usage"), f[node_field::kUsage]);
+  if (f["taints"] != kNoValue) taints(path.child("taints"), f["taints"]);
+  if (f["usage"] != kNoValue) {
+    usage(path.child("usage"), f["usage"]);
   }
-  if (f[node_field::kInstances] != kNoValue)
-    instances(path.child("instances"), f[node_field::kInstances]);
-  if (f[node_field::kWorkloads] != kNoValue) workloads(path, f);
-  if (f[node_field::kReservations] != kNoValue)
-    reservations(path.child("reservations"), f[node_field::kReservations]);
-  cost_ = f[node_field::kCost];
+  if (f["instances"] != kNoValue) instances(path.child("instances"), f["instances"]);
+  if (f["workloads"] != kNoValue) workloads(path, f);
+  if (f["reservations"] != kNoValue) reservations(path.child("reservations"), f["reservations"]);
+  cost_ = f["cost"];
   if (cost_ != kNoValue && !cost_allowed_)
     r_.error(path.child("cost"), cost_,
              "only a grow template has a cost (grow --template); an inventory's node has none");
@@ -240,18 +235,17 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
 
 void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   const FieldPath path = node_path.child("numa_memory");
-  if (f[node_field::kNuma] == kNoValue) {
-    r_.error(path, f[node_field::kNumaMemory],
-             "numa_memory needs numa (which NUMA node each core is on)");
+  if (f["numa"] == kNoValue) {
+    r_.error(path, f["numa_memory"], "numa_memory needs numa (which NUMA node each core is on)");
     return;
   }
   if (!numa_ok_) return;
   auto& numa_nodes = node_.numa_nodes;
   std::vector<ValueId> seen(numa_nodes.size(), kNoValue);
   bool ok = true;
-  if (f[node_field::kNumaMemory] != kNoValue) {
-    ok = r_.doc()[f[node_field::kNumaMemory]].kind == ValueKind::Object;
-    for (const Entry& e : r_.members(path, f[node_field::kNumaMemory])) {
+  if (f["numa_memory"] != kNoValue) {
+    ok = r_.doc()[f["numa_memory"]].kind == ValueKind::Object;
+    for (const Entry& e : r_.members(path, f["numa_memory"])) {
       const FieldPath here = path.child(e.key);
       const std::size_t i = find_numa(e.key);
       if (i == numa_nodes.size()) {
@@ -274,9 +268,8 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   for (std::size_t i = 0; i < numa_nodes.size(); ++i)
     if (seen[i] == kNoValue) missing.push_back(numa_nodes[i].id);
   if (!missing.empty() && ok) {
-    const bool given = f[node_field::kNumaMemory] != kNoValue;
-    r_.error(given ? path : node_path.child("numa"),
-             given ? f[node_field::kNumaMemory] : f[node_field::kNuma],
+    const bool given = f["numa_memory"] != kNoValue;
+    r_.error(given ? path : node_path.child("numa"), given ? f["numa_memory"] : f["numa"],
              std::string("numa names NUMA node") + (missing.size() == 1 ? " " : "s ") +
                  list_ids(missing) + " but numa_memory gives no memory for " +
                  (missing.size() == 1 ? "it" : "them") + "; every NUMA node needs its memory");
@@ -286,7 +279,7 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   i128 sum = 0;
   for (const auto& n : numa_nodes) sum += n.memory;
   if (sum > node_.memory) {
-    r_.error(path, f[node_field::kNumaMemory],
+    r_.error(path, f["numa_memory"],
              "NUMA memories add up to " +
                  format_bytes(static_cast<Bytes>(std::min<i128>(sum, INT64_MAX))) +
                  ", more than the node's memory " + format_bytes(node_.memory));
@@ -313,12 +306,11 @@ void NodeLoader::volumes(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::usage(const FieldPath& path, ValueId v) {
-  std::array<ValueId, kUsageFields.size()> f;
+  Picked<kUsageFields> f;
   if (!r_.fields(path, v, kUsageFields, f.data())) return;
-  const ValueId cpu = f[usage_field::kCpu], cpu_map = f[usage_field::kCpuMap],
-                memory = f[usage_field::kMemory], numa_memory = f[usage_field::kNumaMemory],
-                storage = f[usage_field::kStorage], volumes = f[usage_field::kVolumes],
-                extended = f[usage_field::kExtended];
+  const ValueId cpu = f["cpu"], cpu_map = f["cpu_map"], memory = f["memory"],
+                numa_memory = f["numa_memory"], storage = f["storage"], volumes = f["volumes"],
+                extended = f["extended"];
   if (extended != kNoValue) usage_extended(path.child("extended"), extended);
   if (memory != kNoValue) {
     const FieldPath here = path.child("memory");
@@ -543,10 +535,9 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
   const std::uint32_t n = r_.doc().size(v);
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = path.at(i);
-    std::array<ValueId, kTaintFields.size()> f;
+    Picked<kTaintFields> f;
     if (!r_.fields(at, r_.doc().element(v, i), kTaintFields, f.data())) continue;
-    const ValueId key = f[taint_field::kKey], value = f[taint_field::kValue],
-                  effect = f[taint_field::kEffect];
+    const ValueId key = f["key"], value = f["value"], effect = f["effect"];
     node_.taints.push_back(read_taint(r_, at, r_.doc().element(v, i), key, value, effect));
   }
 }

@@ -86,7 +86,7 @@ class NodeLoader {
 
  private:
   // A node's fields, indexed by node_field.
-  using Fields = std::array<ValueId, kNodeFields.size()>;
+  using Fields = Picked<kNodeFields>;
 
   void cores_from_cpu(const FieldPath& path, ValueId v);
   void cores_from_map(const FieldPath& path, ValueId v);

@@ -8,12 +8,11 @@ namespace eruplan::node_loading {
 // when its cpu_map has pieces, and then cpu x share_base must be exactly
 // those pieces.
 bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
-  std::array<ValueId, kWorkloadFields.size()> f;
+  Picked<kWorkloadFields> f;
   if (!r_.fields(path, v, kWorkloadFields, f.data())) return false;
-  const ValueId id = f[workload_field::kId], app = f[workload_field::kApp],
-                cpu = f[workload_field::kCpu], cpu_limit = f[workload_field::kCpuLimit],
-                memory = f[workload_field::kMemory], memory_limit = f[workload_field::kMemoryLimit],
-                cpu_map = f[workload_field::kCpuMap], numa_node = f[workload_field::kNumaNode];
+  const ValueId id = f["id"], app = f["app"], cpu = f["cpu"], cpu_limit = f["cpu_limit"],
+                memory = f["memory"], memory_limit = f["memory_limit"], cpu_map = f["cpu_map"],
+                numa_node = f["numa_node"];
   bool ok = true;
   auto need = [&](ValueId field, const char* name) {
     if (field != kNoValue) return true;
@@ -42,7 +41,7 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
       ok = false;
   };
   read(cpu, "cpu", &Reader::cpu, w.cpu);
-  if (const ValueId priority = f[workload_field::kPriority]; priority != kNoValue) {
+  if (const ValueId priority = f["priority"]; priority != kNoValue) {
     if (auto p = r_.integer(path.child("priority"), priority, INT32_MIN, INT32_MAX))
       w.priority = static_cast<std::int32_t>(*p);
     else
@@ -107,7 +106,7 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
 // given must be at least their sum.
 void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   const FieldPath path = node_path.child("workloads");
-  if (!r_.is_array(path, f[node_field::kWorkloads])) return;
+  if (!r_.is_array(path, f["workloads"])) return;
   const Doc& doc = r_.doc();
   auto member = [&](ValueId object, std::string_view key) {
     if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
@@ -119,9 +118,9 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   std::vector<i128> core_pieces, numa_memory(node_.numa_nodes.size());
   NamedList<std::int64_t> per_app;
   bool ok = true;
-  for (std::uint32_t i = 0; i < doc.size(f[node_field::kWorkloads]); ++i) {
+  for (std::uint32_t i = 0; i < doc.size(f["workloads"]); ++i) {
     const FieldPath at = path.at(i);
-    const ValueId v = doc.element(f[node_field::kWorkloads], i);
+    const ValueId v = doc.element(f["workloads"], i);
     Workload w;
     if (!workload(at, v, w)) {
       ok = false;
@@ -151,7 +150,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
     node_.workloads.push_back(std::move(w));
   }
   if (!ok) return;
-  const ValueId usage = f[node_field::kUsage];
+  const ValueId usage = f["usage"];
   const FieldPath usage_path = node_path.child("usage");
   auto below = [&](const FieldPath& here, ValueId given, const std::string& what) {
     r_.error(here, given, what + ", less than the node's workloads add up to");
@@ -170,7 +169,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
             "usage.memory " + format_bytes(node_.memory_used) + " < " +
                 format_bytes(static_cast<Bytes>(std::min<i128>(memory, INT64_MAX))));
   } else if (memory_ok_ && memory > node_.memory) {
-    r_.error(path, f[node_field::kWorkloads],
+    r_.error(path, f["workloads"],
              "the workloads use " +
                  format_bytes(static_cast<Bytes>(std::min<i128>(memory, INT64_MAX))) +
                  " memory, more than the node's memory " + format_bytes(node_.memory));
@@ -194,7 +193,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
                "leaves out core " + quoted(core.id) + ", where the node's workloads bind " + sum +
                    " pieces");
     } else if (core_pieces[i] > core.capacity) {
-      r_.error(path, f[node_field::kWorkloads],
+      r_.error(path, f["workloads"],
                "the workloads bind " + sum + " pieces of core " + quoted(core.id) +
                    ", more than it has (" + std::to_string(core.capacity) + ")");
     } else {
@@ -211,7 +210,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
         below(usage_path.child("numa_memory").child(numa.id), given,
               format_bytes(numa.used) + " < " + format_bytes(sum));
     } else if (sum > numa.memory) {
-      r_.error(path, f[node_field::kWorkloads],
+      r_.error(path, f["workloads"],
                "the workloads use " + format_bytes(sum) + " of NUMA node " + quoted(numa.id) +
                    ", more than its memory " + format_bytes(numa.memory));
     } else {
@@ -224,7 +223,7 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
     if (it == node_.instances.end() || it->first != app) {
       node_.instances.insert(it, {app, n});
     } else if (it->second < n) {
-      const ValueId instances = f[node_field::kInstances];
+      const ValueId instances = f["instances"];
       r_.error(node_path.child("instances").child(app), member(instances, app),
                std::to_string(it->second) + " instances of " + quoted(app) + ", fewer than its " +
                    std::to_string(n) + " workloads on the node");

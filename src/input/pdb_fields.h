@@ -5,81 +5,51 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
 namespace eruplan {
 
 inline constexpr std::array kPdbListFields{
-    FieldSpec{"kind", FieldKind::Text, "", "List or PodDisruptionBudgetList (or one budget)"},
-    FieldSpec{"items", FieldKind::Block, "", "the PodDisruptionBudgets"},
+    FieldSpec::text("kind", "List or PodDisruptionBudgetList (or one budget)"),
+    FieldSpec::block("items", "the PodDisruptionBudgets"),
 };
-namespace pdb_list_field {
-enum : std::size_t { kKind, kItems, kCount };
-}
 
 inline constexpr std::array kPdbFields{
-    FieldSpec{"kind", FieldKind::Text, "", "PodDisruptionBudget"},
-    FieldSpec{"metadata", FieldKind::Block, "", "name and namespace"},
-    FieldSpec{"spec", FieldKind::Block, "", "selector"},
-    FieldSpec{"status", FieldKind::Block, "", "disruptionsAllowed and disruptedPods"},
+    FieldSpec::text("kind", "PodDisruptionBudget"),
+    FieldSpec::block("metadata", "name and namespace"),
+    FieldSpec::block("spec", "selector"),
+    FieldSpec::block("status", "disruptionsAllowed and disruptedPods"),
 };
-namespace pdb_field {
-enum : std::size_t { kKind, kMetadata, kSpec, kStatus, kCount };
-}
 
 inline constexpr std::array kPdbMetadataFields{
-    FieldSpec{"name", FieldKind::Text, "", "the budget's name"},
-    FieldSpec{"namespace", FieldKind::Text, "", "the pods it covers are of this namespace"},
+    FieldSpec::text("name", "the budget's name"),
+    FieldSpec::text("namespace", "the pods it covers are of this namespace"),
 };
-namespace pdb_metadata_field {
-enum : std::size_t { kName, kNamespace, kCount };
-}
 
 inline constexpr std::array kPdbSpecFields{
-    FieldSpec{"selector", FieldKind::Block, "",
-              "the pods it covers (absent or empty: none, as preemption reads it)"},
+    FieldSpec::block("selector",
+                     "the pods it covers (absent or empty: none, as preemption reads it)"),
 };
-namespace pdb_spec_field {
-enum : std::size_t { kSelector, kCount };
-}
 
 inline constexpr std::array kPdbStatusFields{
-    FieldSpec{"disruptionsAllowed", FieldKind::Integer, "",
-              "how many covered pods may still be evicted (default 0)"},
-    FieldSpec{"disruptedPods", FieldKind::Block, "",
-              "pods already being disrupted: their eviction spends nothing"},
+    FieldSpec::integer("disruptionsAllowed",
+                       "how many covered pods may still be evicted (default 0)"),
+    FieldSpec::block("disruptedPods",
+                     "pods already being disrupted: their eviction spends nothing"),
 };
-namespace pdb_status_field {
-enum : std::size_t { kDisruptionsAllowed, kDisruptedPods, kCount };
-}
 
 // A label selector (metav1.LabelSelector).
 inline constexpr std::array kSelectorFields{
-    FieldSpec{"matchLabels", FieldKind::Labels, "", "labels a pod must carry"},
-    FieldSpec{"matchExpressions", FieldKind::Block, "",
-              "key, operator (In, NotIn, Exists, DoesNotExist) and values"},
+    FieldSpec::labels("matchLabels", "labels a pod must carry"),
+    FieldSpec::block("matchExpressions",
+                     "key, operator (In, NotIn, Exists, DoesNotExist) and values"),
 };
-namespace selector_field {
-enum : std::size_t { kMatchLabels, kMatchExpressions, kCount };
-}
 
 inline constexpr std::array kSelectorRequirementFields{
-    FieldSpec{"key", FieldKind::Text, "", "the label key"},
-    FieldSpec{"operator", FieldKind::Text, "", "In, NotIn, Exists or DoesNotExist"},
-    FieldSpec{"values", FieldKind::List, "", "the values of In and NotIn"},
+    FieldSpec::text("key", "the label key"),
+    FieldSpec::text("operator", "In, NotIn, Exists or DoesNotExist"),
+    FieldSpec::list("values", "the values of In and NotIn"),
 };
-namespace selector_requirement_field {
-enum : std::size_t { kKey, kOperator, kValues, kCount };
-}
-
-static_assert(kPdbListFields.size() == pdb_list_field::kCount);
-static_assert(kPdbFields.size() == pdb_field::kCount);
-static_assert(kPdbMetadataFields.size() == pdb_metadata_field::kCount);
-static_assert(kPdbSpecFields.size() == pdb_spec_field::kCount);
-static_assert(kPdbStatusFields.size() == pdb_status_field::kCount);
-static_assert(kSelectorFields.size() == selector_field::kCount);
-static_assert(kSelectorRequirementFields.size() == selector_requirement_field::kCount);
 
 }  // namespace eruplan

@@ -5,42 +5,28 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
 namespace eruplan {
 
 inline constexpr std::array kPriorityClassListFields{
-    FieldSpec{"kind", FieldKind::Text, "", "List or PriorityClassList (or one PriorityClass)"},
-    FieldSpec{"items", FieldKind::Block, "", "the PriorityClasses"},
+    FieldSpec::text("kind", "List or PriorityClassList (or one PriorityClass)"),
+    FieldSpec::block("items", "the PriorityClasses"),
 };
-namespace priority_class_list_field {
-enum : std::size_t { kKind, kItems, kCount };
-}
 
 inline constexpr std::array kPriorityClassFields{
-    FieldSpec{"kind", FieldKind::Text, "", "PriorityClass"},
-    FieldSpec{"metadata", FieldKind::Block, "", "name: what priorityClassName refers to"},
-    FieldSpec{"value", FieldKind::Integer, "", "the priority of the class's pods (required)"},
-    FieldSpec{"globalDefault", FieldKind::Bool, "",
-              "true: the priority of pods and workloads that name no class"},
-    FieldSpec{"preemptionPolicy", FieldKind::Text, "",
-              "Never: the class's pods never preempt (unless their own policy says)"},
+    FieldSpec::text("kind", "PriorityClass"),
+    FieldSpec::block("metadata", "name: what priorityClassName refers to"),
+    FieldSpec::integer("value", "the priority of the class's pods (required)"),
+    FieldSpec::boolean("globalDefault",
+                       "true: the priority of pods and workloads that name no class"),
+    FieldSpec::text("preemptionPolicy",
+                    "Never: the class's pods never preempt (unless their own policy says)"),
 };
-namespace priority_class_field {
-enum : std::size_t { kKind, kMetadata, kValue, kGlobalDefault, kPreemptionPolicy, kCount };
-}
 
 inline constexpr std::array kPriorityClassMetadataFields{
-    FieldSpec{"name", FieldKind::Text, "", "the class's name (required)"},
+    FieldSpec::text("name", "the class's name (required)"),
 };
-namespace priority_class_metadata_field {
-enum : std::size_t { kName, kCount };
-}
-
-static_assert(kPriorityClassListFields.size() == priority_class_list_field::kCount);
-static_assert(kPriorityClassFields.size() == priority_class_field::kCount);
-static_assert(kPriorityClassMetadataFields.size() == priority_class_metadata_field::kCount);
 
 }  // namespace eruplan

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -38,6 +39,86 @@ struct FieldSpec {
   // A Block field that is a mapping of known fields: their table, so a key
   // of it given one level too high is pointed to where it belongs.
   std::span<const FieldSpec> inner = {};
+
+  // A table reads as a list of fields: FieldSpec::text("name", "help").
+  static constexpr FieldSpec text(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Text, "", help};
+  }
+  static constexpr FieldSpec integer(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Integer, "", help};
+  }
+  static constexpr FieldSpec quantity(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Quantity, "", help};
+  }
+  static constexpr FieldSpec boolean(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Bool, "", help};
+  }
+  static constexpr FieldSpec list(std::string_view name, std::string_view help) {
+    return {name, FieldKind::List, "", help};
+  }
+  static constexpr FieldSpec labels(std::string_view name, std::string_view help) {
+    return {name, FieldKind::Labels, "", help};
+  }
+  static constexpr FieldSpec block(std::string_view name, std::string_view help,
+                                   std::span<const FieldSpec> inner = {}) {
+    return {name, FieldKind::Block, "", help, inner};
+  }
+  // The option it stands for.
+  constexpr FieldSpec with_flag(std::string_view option) const {
+    FieldSpec f = *this;
+    f.flag = option;
+    return f;
+  }
+};
+
+// The schema rows of a table of bound rows (each with its FieldSpec
+// `spec`: request_fields.h, realloc_fields.h), for Reader::fields and the
+// docs.
+template <class Row, std::size_t N>
+constexpr std::array<FieldSpec, N> specs_of(const std::array<Row, N>& rows) {
+  std::array<FieldSpec, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = rows[i].spec;
+  return out;
+}
+
+// The row of `table` named `name`, found at compile time: a name the table
+// lacks does not compile (the throw is no constant expression).
+template <std::size_t N>
+consteval std::size_t field_index(const std::array<FieldSpec, N>& table, std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (table[i].name == name) return i;
+  throw "no field of that name in the table";
+}
+
+template <std::size_t N>
+consteval bool has_field(const std::array<FieldSpec, N>& table, std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (table[i].name == name) return true;
+  return false;
+}
+
+// A field of `Table` named by a string literal, checked when compiled.
+template <const auto& Table>
+struct FieldOf {
+  std::size_t index;
+  consteval FieldOf(const char* name) : index(field_index(Table, name)) {}  // NOLINT: implicit
+};
+
+// The values Reader::fields picks out of one mapping for the schema table
+// `Table` (*_fields.h), by field name: `f["cpu"]` is the member named cpu,
+// or kNoValue. The name is looked up when compiled, so reading a field
+// costs an array index and a misspelt name is a compile error.
+template <const auto& Table>
+class Picked {
+ public:
+  ValueId operator[](FieldOf<Table> f) const { return values_[f.index]; }
+  ValueId& operator[](FieldOf<Table> f) { return values_[f.index]; }
+  ValueId* data() { return values_.data(); }
+  const ValueId* data() const { return values_.data(); }
+  void fill(ValueId v) { values_.fill(v); }
+
+ private:
+  std::array<ValueId, Table.size()> values_{};
 };
 
 // A field path as a chain of stack frames; rendered only when a diagnostic

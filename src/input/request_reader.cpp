@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,38 @@ namespace {
 
 bool byte_less(std::string_view a, std::string_view b) { return a < b; }
 
+// The order a block's fields are read in, and so the order a file's
+// problems are reported in: the fields named first, as the reader has always
+// had them (so that a file with several errors reports them as before), then
+// the others in table order (a new field needs no entry here).
+template <const auto& Table>
+consteval std::array<std::size_t, Table.size()> read_order(
+    std::initializer_list<std::string_view> first) {
+  std::array<std::size_t, Table.size()> order{};
+  std::array<bool, Table.size()> taken{};
+  std::size_t n = 0;
+  for (const std::string_view name : first) {
+    std::size_t i = 0;
+    while (i < Table.size() && Table[i].name != name) ++i;
+    if (i == Table.size()) throw "no field of that name in the table";
+    order[n++] = i;
+    taken[i] = true;
+  }
+  for (std::size_t i = 0; i < Table.size(); ++i)
+    if (!taken[i]) order[n++] = i;
+  return order;
+}
+constexpr auto kRequestReadOrder = read_order<kRequestFields>(
+    {"name", "priority", "min_count", "group", "tolerations", "scoring"});
+constexpr auto kResourceReadOrder = read_order<kResourceFields>({"cpu_fit", "extended"});
+constexpr auto kNodeFilterReadOrder = read_order<kNodeFilterFields>({});
+
+std::span<const std::size_t> read_order_of(std::span<const RequestField> rows) {
+  if (rows.data() == kRequestRows.data()) return kRequestReadOrder;
+  if (rows.data() == kResourceRows.data()) return kResourceReadOrder;
+  return kNodeFilterReadOrder;
+}
+
 class RequestReader {
  public:
   // Fields a flag overrides are not read from the file at all: the flag
@@ -26,120 +59,120 @@ class RequestReader {
 
   void read(const FieldPath& root, ValueId top) {
     if (r_.doc()[top].kind == ValueKind::Null) return;  // an empty file: everything defaults
-    std::array<ValueId, kRequestFields.size()> v;
-    if (!r_.fields(root, top, kRequestFields, v.data())) return;
-    const ValueId name = v[kName], priority = v[kPriority], min_count = v[kMinCount],
-                  group = v[kGroup], tolerations = v[kTolerations], scoring = v[kScoring];
-    Request& r = d_.request;
-    if (name != kNoValue) {
-      if (auto n = r_.string(root.child("name"), name)) r.name = *n;
-      d_.name_id = name;
-    }
-    if (priority != kNoValue) {
-      if (auto p = r_.integer(root.child("priority"), priority, INT64_MIN)) r.priority = *p;
-    }
-    if (min_count != kNoValue) {
-      if (auto m = r_.integer(root.child("min_count"), min_count, 1)) r.min_count = *m;
-      d_.min_count_origin = r_.origin(root.child("min_count"), min_count);
-    }
-    if (group != kNoValue) {
-      if (auto g = r_.scalar(root.child("group"), group)) r.group = *g;
-    }
-    if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
-    if (scoring != kNoValue) read_scoring(root.child("scoring"), scoring);
-    overridden(kRequestFields, v.data());
-    const ValueId app = v[kApp], count = v[kCount], strategy = v[kStrategy],
-                  nodes_limit = v[kNodesLimit], resources = v[kResources],
-                  node_filter = v[kNodeFilter];
-    Request& req = d_.request;
-    (void)r;
-    if (app != kNoValue) {
-      if (auto a = r_.string(root.child("app"), app)) req.app = *a;
-    }
-    if (count != kNoValue) {
-      d_.count_written = true;
-      if (auto c = r_.integer(root.child("count"), count, 1)) {
-        req.count = *c;
-        d_.count_given = true;
-      }
-    }
-    if (strategy != kNoValue) {
-      const FieldPath here = root.child("strategy");
-      if (auto s = r_.string(here, strategy)) {
-        if (auto parsed = parse_strategy(*s))
-          req.strategy = *parsed;
-        else
-          r_.error(here, strategy, unknown_strategy(*s));
-      }
-    }
-    if (nodes_limit != kNoValue) {
-      if (auto n = r_.integer(root.child("nodes_limit"), nodes_limit, 0)) req.nodes_limit = *n;
-    }
-    if (resources != kNoValue) read_resources(root.child("resources"), resources);
-    if (node_filter != kNoValue) read_filter(root.child("node_filter"), node_filter);
+    read_fields(root, top, kRequestRows, kRequestFields);
   }
 
   // The per-instance parts alone: SPEC §10's apps file reads them as here.
   void read_parts(const FieldPath& root, ValueId resources, ValueId node_filter,
                   ValueId tolerations) {
-    if (tolerations != kNoValue) read_tolerations(root.child("tolerations"), tolerations);
-    if (resources != kNoValue) read_resources(root.child("resources"), resources);
-    if (node_filter != kNoValue) read_filter(root.child("node_filter"), node_filter);
+    constexpr auto row = [](FieldOf<kRequestFields> f) -> const RequestField& {
+      return kRequestRows[f.index];
+    };
+    if (tolerations != kNoValue) read_field(root, tolerations, row("tolerations"));
+    if (resources != kNoValue) read_field(root, resources, row("resources"));
+    if (node_filter != kNoValue) read_field(root, node_filter, row("node_filter"));
   }
 
  private:
-  void read_resources(const FieldPath& path, ValueId object) {
-    std::array<ValueId, kResourceFields.size()> v;
-    if (!r_.fields(path, object, kResourceFields, v.data())) return;
-    const ValueId cpu_fit = v[kCpuFit], extended = v[kExtended];
-    if (cpu_fit != kNoValue) {
-      if (auto b = r_.boolean(path.child("cpu_fit"), cpu_fit)) d_.request.cpu_fit = *b;
-    }
-    if (extended != kNoValue) read_extended(path.child("extended"), extended);
-    overridden(kResourceFields, v.data());
-    const ValueId cpu = v[kCpu], cpu_limit = v[kCpuLimit], cpu_bind = v[kCpuBind],
-                  memory = v[kMemory], memory_limit = v[kMemoryLimit], storage = v[kStorage],
-                  volumes = v[kVolumes];
+  // The fields of `rows` (schema rows `table`) out of the mapping `object`.
+  void read_fields(const FieldPath& path, ValueId object, std::span<const RequestField> rows,
+                   std::span<const FieldSpec> table) {
+    std::array<ValueId, kRequestRows.size()> v;
+    if (!r_.fields(path, object, table, v.data())) return;
+    for (const std::size_t i : read_order_of(rows))
+      if (v[i] != kNoValue) read_field(path, v[i], rows[i]);
+  }
+
+  // One field's value `v` into its member, by its codec.
+  void read_field(const FieldPath& path, ValueId v, const RequestField& f) {
+    const RequestMember& m = f.member;
+    if (!f.spec.flag.empty() && o_.given(f.spec.flag)) return;  // the flag replaces it
+    const FieldPath here = path.child(f.spec.name);
+    if (m.origin) d_.*m.origin = r_.origin(here, v);
     Request& req = d_.request;
-    if (cpu != kNoValue) {
-      const FieldPath here = path.child("cpu");
-      if (auto c = r_.cpu(here, cpu)) req.cpu = *c;
-      d_.cpu_origin = r_.origin(here, cpu);
+    switch (m.codec) {
+      case Codec::Text:
+        if (auto t = r_.string(here, v)) req.*m.text = *t;
+        break;
+      case Codec::Scalar:
+        if (auto t = r_.scalar(here, v)) req.*m.text = *t;
+        break;
+      case Codec::Integer:
+        if (auto n = r_.integer(here, v, m.min)) req.*m.number = *n;
+        break;
+      case Codec::Cpu:
+      case Codec::Size:
+        if (auto q = m.codec == Codec::Cpu ? r_.cpu(here, v) : r_.size(here, v)) req.*m.number = *q;
+        break;
+      case Codec::Bool:
+        if (auto b = r_.boolean(here, v)) req.*m.boolean = *b;
+        break;
+      case Codec::Strategy:
+        if (auto t = r_.string(here, v)) {
+          if (auto parsed = parse_strategy(*t))
+            req.strategy = *parsed;
+          else
+            r_.error(here, v, unknown_strategy(*t));
+        }
+        break;
+      case Codec::ScoringType:
+        if (auto t = r_.string(here, v)) {
+          if (auto parsed = parse_scoring_type(*t))
+            req.scoring.type = *parsed;
+          else
+            r_.error(here, v, unknown_scoring(*t));
+        }
+        break;
+      case Codec::Volumes:
+        read_volumes(here, v);
+        break;
+      case Codec::Labels:
+        read_labels(here, v);
+        break;
+      case Codec::Names:
+        names(here, v, req.filter.*m.names, req.*m.origins);
+        break;
+      case Codec::None:
+        if (!m.rows.empty())
+          read_fields(here, v, m.rows, f.spec.inner);
+        else if (f.spec.name == "extended")
+          read_extended(here, v);
+        else if (f.spec.name == "tolerations")
+          read_tolerations(here, v);
+        else if (f.spec.name == "scoring")
+          read_scoring(here, v);
+        break;
     }
-    if (cpu_limit != kNoValue) {
-      const FieldPath here = path.child("cpu_limit");
-      if (auto c = r_.cpu(here, cpu_limit)) req.cpu_limit = *c;
-      d_.cpu_limit_origin = r_.origin(here, cpu_limit);
+  }
+
+  void read_volumes(const FieldPath& here, ValueId volumes) {
+    if (!r_.is_array(here, volumes)) return;
+    const std::uint32_t n = r_.doc().size(volumes);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const FieldPath at = here.at(i);
+      const ValueId e = r_.doc().element(volumes, i);
+      const auto binding = r_.string(at, e);
+      if (!binding) continue;
+      VolumeRequest vol;
+      std::string problem;
+      if (parse_volume(*binding, vol, problem))
+        d_.request.volumes.push_back(std::move(vol));
+      else
+        r_.error(at, e, problem);
     }
-    if (cpu_bind != kNoValue) {
-      const FieldPath here = path.child("cpu_bind");
-      if (auto b = r_.boolean(here, cpu_bind)) req.cpu_bind = *b;
-      d_.cpu_bind_origin = r_.origin(here, cpu_bind);
-    }
-    if (memory != kNoValue) {
-      if (auto m = r_.size(path.child("memory"), memory)) req.memory = *m;
-    }
-    if (memory_limit != kNoValue) {
-      if (auto m = r_.size(path.child("memory_limit"), memory_limit)) req.memory_limit = *m;
-    }
-    if (storage != kNoValue) {
-      if (auto s = r_.size(path.child("storage"), storage)) req.storage = *s;
-    }
-    if (volumes != kNoValue) {
-      const FieldPath here = path.child("volumes");
-      if (!r_.is_array(here, volumes)) return;
-      const std::uint32_t n = r_.doc().size(volumes);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        const FieldPath at = here.at(i);
-        const ValueId e = r_.doc().element(volumes, i);
-        const auto binding = r_.string(at, e);
-        if (!binding) continue;
-        VolumeRequest vol;
-        std::string problem;
-        if (parse_volume(*binding, vol, problem))
-          req.volumes.push_back(std::move(vol));
-        else
-          r_.error(at, e, problem);
+  }
+
+  void read_labels(const FieldPath& here, ValueId labels) {
+    std::vector<Reader::Entry> list = r_.members(here, labels);
+    r_.sort_unique(here, list, byte_less);
+    for (const auto& e : list) {
+      if (e.key.empty()) {
+        r_.error(here.child(e.key), e.key_id, "a label name must not be empty");
+        continue;
+      }
+      if (auto value = r_.scalar(here.child(e.key), e.value)) {
+        d_.request.filter.labels.emplace_back(std::string(e.key), std::string(*value));
+        d_.request.label_origins.push_back(r_.origin(here.child(e.key), e.key_id));
       }
     }
   }
@@ -167,10 +200,9 @@ class RequestReader {
     for (std::uint32_t i = 0; i < n; ++i) {
       const FieldPath at = path.at(i);
       const ValueId item = r_.doc().element(v, i);
-      std::array<ValueId, kTolerationFields.size()> f;
+      Picked<kTolerationFields> f;
       if (!r_.fields(at, item, kTolerationFields, f.data())) continue;
-      const ValueId key = f[toleration_field::kKey], op = f[toleration_field::kOperator],
-                    value = f[toleration_field::kValue], effect = f[toleration_field::kEffect];
+      const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
       Toleration t;
       if (key != kNoValue) {
         if (auto k = r_.scalar(at.child("key"), key)) t.key = *k;
@@ -207,17 +239,14 @@ class RequestReader {
   }
 
   void read_scoring(const FieldPath& path, ValueId v) {
-    std::array<ValueId, kScoringFields.size()> f;
+    Picked<kScoringFields> f;
     if (!r_.fields(path, v, kScoringFields, f.data())) return;
-    ValueId type = f[scoring_field::kType];
-    const ValueId resources = f[scoring_field::kResources], shape = f[scoring_field::kShape],
-                  fit_weight = f[scoring_field::kFitWeight],
-                  balanced_weight = f[scoring_field::kBalancedWeight];
+    const ValueId resources = f["resources"], shape = f["shape"], fit_weight = f["fit_weight"],
+                  balanced_weight = f["balanced_weight"];
     Scoring& sc = d_.request.scoring;
     d_.scoring_origin = r_.origin(path, v);
     d_.shape_given = shape != kNoValue;
-    if (o_.scoring) type = kNoValue;  // --scoring replaces it
-    if (const ValueId profile = f[scoring_field::kProfile]; profile != kNoValue) {
+    if (const ValueId profile = f["profile"]; profile != kNoValue) {
       if (auto p = r_.string(path.child("profile"), profile)) {
         if (*p == "kubernetes")
           sc.profile = ScoringProfile::Kubernetes;
@@ -229,14 +258,8 @@ class RequestReader {
               "unknown profile " + r_.describe(profile) + "; expected kubernetes or resources");
       }
     }
-    if (type != kNoValue) {
-      if (auto t = r_.string(path.child("type"), type)) {
-        if (auto parsed = parse_scoring_type(*t))
-          sc.type = *parsed;
-        else
-          r_.error(path.child("type"), type, unknown_scoring(*t));
-      }
-    }
+    if (const ValueId type = f["type"]; type != kNoValue)
+      read_field(path, type, kScoringRows[field_index(kScoringFields, "type")]);
     if (fit_weight != kNoValue) {
       if (auto w = r_.integer(path.child("fit_weight"), fit_weight, 0, 100)) sc.fit_weight = *w;
     }
@@ -257,10 +280,9 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(resources, i);
-          std::array<ValueId, kScoringResourceFields.size()> rf;
+          Picked<kScoringResourceFields> rf;
           if (!r_.fields(at, item, kScoringResourceFields, rf.data())) continue;
-          const ValueId name = rf[scoring_resource_field::kName],
-                        weight = rf[scoring_resource_field::kWeight];
+          const ValueId name = rf["name"], weight = rf["weight"];
           ScoringResource res;
           if (name == kNoValue)
             r_.error(at, item, "name is required (cpu, memory, storage or an extended resource)");
@@ -285,10 +307,9 @@ class RequestReader {
         for (std::uint32_t i = 0; i < n; ++i) {
           const FieldPath at = here.at(i);
           const ValueId item = r_.doc().element(shape, i);
-          std::array<ValueId, kShapePointFields.size()> pf;
+          Picked<kShapePointFields> pf;
           if (!r_.fields(at, item, kShapePointFields, pf.data())) continue;
-          const ValueId utilization = pf[shape_point_field::kUtilization],
-                        score = pf[shape_point_field::kScore];
+          const ValueId utilization = pf["utilization"], score = pf["score"];
           ShapePoint p;
           if (utilization == kNoValue || score == kNoValue) {
             r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
@@ -308,40 +329,6 @@ class RequestReader {
         }
       }
     }
-  }
-
-  void read_filter(const FieldPath& path, ValueId object) {
-    std::array<ValueId, kNodeFilterFields.size()> v;
-    if (!r_.fields(path, object, kNodeFilterFields, v.data())) return;
-    overridden(kNodeFilterFields, v.data());
-    const ValueId labels = v[kLabels], nodes = v[kNodes], exclude = v[kExclude];
-    NodeFilter& filter = d_.request.filter;
-    if (labels != kNoValue) {
-      const FieldPath here = path.child("labels");
-      std::vector<Reader::Entry> list = r_.members(here, labels);
-      r_.sort_unique(here, list, byte_less);
-      for (const auto& e : list) {
-        if (e.key.empty()) {
-          r_.error(here.child(e.key), e.key_id, "a label name must not be empty");
-          continue;
-        }
-        if (auto value = r_.scalar(here.child(e.key), e.value)) {
-          filter.labels.emplace_back(std::string(e.key), std::string(*value));
-          d_.request.label_origins.push_back(r_.origin(here.child(e.key), e.key_id));
-        }
-      }
-    }
-    if (nodes != kNoValue)
-      names(path.child("nodes"), nodes, filter.nodes, d_.request.nodes_origins);
-    if (exclude != kNoValue)
-      names(path.child("exclude"), exclude, filter.exclude, d_.request.exclude_origins);
-  }
-
-  // Fields a given flag replaces read as absent.
-  template <std::size_t N>
-  void overridden(const std::array<FieldSpec, N>& table, ValueId* values) const {
-    for (std::size_t i = 0; i < N; ++i)
-      if (o_.given(table[i].flag)) values[i] = kNoValue;
   }
 
   void names(const FieldPath& path, ValueId v, std::vector<std::string>& out,

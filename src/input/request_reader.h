@@ -11,21 +11,9 @@
 #include "load.h"
 #include "model.h"
 #include "reader.h"
+#include "request_fields.h"
 
 namespace eruplan::request_reading {
-
-// The request as read so far, with where the fields that later checks talk
-// about came from.
-struct Draft {
-  Request request;
-  ValueId name_id = kNoValue;
-  Origin min_count_origin;
-  bool count_given = false;
-  bool count_written = false;  // present, valid or not: a bad count is reported once
-  Origin cpu_origin, cpu_limit_origin, cpu_bind_origin;
-  Origin scoring_origin;     // the scoring block, for the shape check after --scoring
-  bool shape_given = false;  // scoring.shape present, valid or not
-};
 
 // "unknown strategy X; ..." with the strategies there are.
 std::string unknown_strategy(std::string_view text);

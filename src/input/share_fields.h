@@ -6,7 +6,6 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 
 #include "reader.h"
 
@@ -14,37 +13,19 @@ namespace eruplan {
 
 // The top level of a share file.
 inline constexpr std::array kShareFields{
-    FieldSpec{"placement", FieldKind::Text, "", "first_fit, least_allocated or most_allocated"},
-    FieldSpec{"apps", FieldKind::Block, "", "the apps sharing the cluster"},
+    FieldSpec::text("placement", "first_fit, least_allocated or most_allocated"),
+    FieldSpec::block("apps", "the apps sharing the cluster"),
 };
-namespace share_field {
-enum : std::size_t { kPlacement, kApps, kCount };
-}
 
 // One entry of apps:.
 inline constexpr std::array kShareAppFields{
-    FieldSpec{"app", FieldKind::Text, "", "the name its instances are counted by"},
-    FieldSpec{"weight", FieldKind::Quantity, "", "> 0, decimals exact (0.1 is 1/10)"},
-    FieldSpec{"quota", FieldKind::Integer, "", "new instances placed before any fair share"},
-    FieldSpec{"max_count", FieldKind::Integer, "", "at most this many new instances"},
-    FieldSpec{"resources", FieldKind::Block, "", "per instance, as a request's"},
-    FieldSpec{"node_filter", FieldKind::Block, "", "which nodes may be used"},
-    FieldSpec{"tolerations", FieldKind::Block, "", "taints the instances tolerate"},
+    FieldSpec::text("app", "the name its instances are counted by"),
+    FieldSpec::quantity("weight", "> 0, decimals exact (0.1 is 1/10)"),
+    FieldSpec::integer("quota", "new instances placed before any fair share"),
+    FieldSpec::integer("max_count", "at most this many new instances"),
+    FieldSpec::block("resources", "per instance, as a request's"),
+    FieldSpec::block("node_filter", "which nodes may be used"),
+    FieldSpec::block("tolerations", "taints the instances tolerate"),
 };
-namespace share_app_field {
-enum : std::size_t {
-  kApp,
-  kWeight,
-  kQuota,
-  kMaxCount,
-  kResources,
-  kNodeFilter,
-  kTolerations,
-  kCount
-};
-}
-
-static_assert(kShareFields.size() == share_field::kCount);
-static_assert(kShareAppFields.size() == share_app_field::kCount);
 
 }  // namespace eruplan

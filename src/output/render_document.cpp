@@ -11,6 +11,7 @@
 #include "k8s_profile.h"
 #include "plan_writer.h"
 #include "render_parts.h"
+#include "request_fields.h"
 
 namespace eruplan {
 
@@ -35,102 +36,149 @@ void write_string_list(W& w, const std::vector<std::string>& items) {
 }
 
 template <class W>
-void write_request(W& w, const Request& r) {
-  w.begin_object();
-  w.field("app", r.app);
-  // 0 means "not given" (capacity ignores count); null keeps the key set
-  // the same for every command.
-  w.key("count");
-  if (r.count > 0) {
-    w.integer(r.count);
-  } else {
-    w.null();
-  }
-  w.field("strategy", strategy_name(r.strategy));
-  w.field("nodes_limit", r.nodes_limit);
+void write_fields(W& w, const Request& r, std::span<const RequestField> rows);
 
-  w.key("resources");
-  w.begin_object();
-  w.key("cpu");
-  w.number(format_cores(r.cpu));
-  w.key("cpu_limit");
-  w.number(format_cores(r.cpu_limit));
-  w.key("cpu_bind");
-  w.boolean(r.cpu_bind);
-  w.field("memory", r.memory);
-  w.field("memory_limit", r.memory_limit);
-  w.field("storage", r.storage);
-  w.key("volumes");
+template <class W>
+void write_tolerations(W& w, const std::vector<Toleration>& tolerations) {
   w.begin_array();
-  for (const auto& v : r.volumes) w.string(v.binding);
-  w.end_array();
-  w.key("extended");
-  write_mapping(w, r.extended);
-  w.key("cpu_fit");
-  w.boolean(r.uses_cpu_fit());
-  w.end_object();
-
-  w.key("node_filter");
-  w.begin_object();
-  w.key("labels");
-  write_mapping(w, r.filter.labels);
-  w.key("nodes");
-  write_string_list(w, r.filter.nodes);
-  w.key("exclude");
-  write_string_list(w, r.filter.exclude);
-  w.end_object();
-  if (!r.tolerations.empty()) {
-    w.key("tolerations");
-    w.begin_array();
-    for (const Toleration& t : r.tolerations) {
-      w.begin_object();
-      w.field("key", t.key);
-      w.field("operator", t.exists ? "Exists" : "Equal");
-      w.field("value", t.value);
-      w.field("effect", t.effect);
-      w.end_object();
-    }
-    w.end_array();
-  }
-  if (r.strategy == Strategy::Score) {  // SPEC §9: the scoring the scores came from
-    const Scoring& sc = r.scoring;
-    w.key("scoring");
+  for (const Toleration& t : tolerations) {
     w.begin_object();
-    w.field("type", name_of(kScoringTypeNames, sc.type));
-    w.key("resources");
-    w.begin_array();
-    for (const ScoringResource& res : sc.resources) {
-      w.begin_object();
-      w.field("name", res.name);
-      w.field("weight", res.weight);
-      w.end_object();
-    }
-    w.end_array();
-    if (sc.type == ScoringType::RequestedToCapacityRatio) {
-      w.key("shape");
-      w.begin_array();
-      for (const ShapePoint& p : sc.shape) {
-        w.begin_object();
-        w.field("utilization", p.utilization);
-        w.field("score", p.score);
-        w.end_object();
-      }
-      w.end_array();
-    }
-    w.field("fit_weight", sc.fit_weight);
-    w.field("balanced_weight", sc.balanced_weight);
+    w.field("key", t.key);
+    w.field("operator", t.exists ? "Exists" : "Equal");
+    w.field("value", t.value);
+    w.field("effect", t.effect);
     w.end_object();
   }
-  if (r.min_count > 0) {
-    w.field("min_count", r.min_count);
-  }
-  if (r.priority != 0) {
-    w.field("priority", r.priority);
-  }
-  if (!r.group.empty()) {
-    w.field("group", r.group);
-  }
+  w.end_array();
+}
 
+template <class W>
+void write_scoring(W& w, const Scoring& sc) {
+  w.begin_object();
+  w.field("type", name_of(kScoringTypeNames, sc.type));
+  w.key("resources");
+  w.begin_array();
+  for (const ScoringResource& res : sc.resources) {
+    w.begin_object();
+    w.field("name", res.name);
+    w.field("weight", res.weight);
+    w.end_object();
+  }
+  w.end_array();
+  if (sc.type == ScoringType::RequestedToCapacityRatio) {
+    w.key("shape");
+    w.begin_array();
+    for (const ShapePoint& p : sc.shape) {
+      w.begin_object();
+      w.field("utilization", p.utilization);
+      w.field("score", p.score);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("fit_weight", sc.fit_weight);
+  w.field("balanced_weight", sc.balanced_weight);
+  w.end_object();
+}
+
+// Whether the writers show the field: its `shown`, and for the blocks of
+// their own code, tolerations when there are any and scoring (SPEC §9: the
+// scoring the scores came from) for strategy score.
+bool is_shown(const Request& r, const RequestField& f) {
+  const RequestMember& m = f.member;
+  switch (m.shown) {
+    case Shown::Never:
+      return false;
+    case Shown::IfSet:
+      return m.text ? !(r.*m.text).empty() : m.number ? r.*m.number != 0 : true;
+    case Shown::Always:
+    case Shown::NullIfUnset:
+      break;
+  }
+  if (f.spec.name == "tolerations") return !r.tolerations.empty();
+  if (f.spec.name == "scoring") return r.strategy == Strategy::Score;
+  return true;
+}
+
+template <class W>
+void write_fields(W& w, const Request& r, std::span<const RequestField> rows);
+
+// One field of the request, by its row: its codec says how.
+template <class W>
+void write_field(W& w, const Request& r, const RequestField& f) {
+  const RequestMember& m = f.member;
+  if (!is_shown(r, f)) return;
+  w.key(f.spec.name);
+  switch (m.codec) {
+    case Codec::Text:
+    case Codec::Scalar:
+      w.string(r.*m.text);
+      break;
+    case Codec::Integer:
+      if (m.shown == Shown::NullIfUnset && r.*m.number == 0)
+        w.null();
+      else
+        w.integer(r.*m.number);
+      break;
+    case Codec::Strategy:
+      w.string(strategy_name(r.strategy));
+      break;
+    case Codec::ScoringType:
+      w.string(name_of(kScoringTypeNames, r.scoring.type));
+      break;
+    case Codec::Cpu:
+      w.number(format_cores(r.*m.number));
+      break;
+    case Codec::Size:
+      w.integer(r.*m.number);
+      break;
+    case Codec::Bool:
+      w.boolean(m.shown_value ? (r.*m.shown_value)() : r.*m.boolean);
+      break;
+    case Codec::Volumes:
+      w.begin_array();
+      for (const auto& v : r.volumes) w.string(v.binding);
+      w.end_array();
+      break;
+    case Codec::Labels:
+      write_mapping(w, r.filter.labels);
+      break;
+    case Codec::Names:
+      write_string_list(w, r.filter.*m.names);
+      break;
+    case Codec::None:
+      if (!m.rows.empty()) {
+        w.begin_object();
+        write_fields(w, r, m.rows);
+        w.end_object();
+      } else if (f.spec.name == "extended") {
+        write_mapping(w, r.extended);
+      } else if (f.spec.name == "tolerations") {
+        write_tolerations(w, r.tolerations);
+      } else if (f.spec.name == "scoring") {
+        write_scoring(w, r.scoring);
+      }
+      break;
+  }
+}
+
+template <class W>
+void write_fields(W& w, const Request& r, std::span<const RequestField> rows) {
+  for (const RequestField& f : rows) write_field(w, r, f);
+}
+
+// The request, its fields in table order but for priority, written after
+// min_count as Part II's documents have it.
+template <class W>
+void write_request(W& w, const Request& r) {
+  const RequestField& min_count = kRequestRows[field_index(kRequestFields, "min_count")];
+  const RequestField& priority = kRequestRows[field_index(kRequestFields, "priority")];
+  w.begin_object();
+  for (const RequestField& f : kRequestRows) {
+    if (&f == &priority) continue;
+    write_field(w, r, f);
+    if (&f == &min_count) write_field(w, r, priority);
+  }
   w.end_object();
 }
 

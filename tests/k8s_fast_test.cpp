@@ -119,6 +119,12 @@ std::string node_images(Gen& g) {
   return out;
 }
 
+KubernetesOptions images_scored() {
+  KubernetesOptions k;
+  k.image_locality = true;
+  return k;
+}
+
 struct Cluster {
   std::string nodes, pods, deployment;
   bool random_ties = false;
@@ -258,7 +264,7 @@ Loaded load(const Cluster& c) {
   bool matched = false;
   std::optional<RequestSet> set =
       load_kubernetes_requests(Source{"web.json", c.deployment}, RequestOverrides{},
-                               KubernetesOptions{}, true, diags, matched, inv ? &*inv : nullptr);
+                               images_scored(), true, diags, matched, inv ? &*inv : nullptr);
   if (!inv || !set || set->requests.size() != 1 || diags.has_errors()) {
     out.problems = diags.to_string();
     return out;

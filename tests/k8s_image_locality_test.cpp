@@ -2,7 +2,8 @@
 // (pkg/scheduler/framework/plugins/imagelocality/image_locality_test.go,
 // TestImageLocalityPriority and TestNormalizedImageName), the node list's
 // status.images and a manifest's container images as eruplan reads them, and
-// a plan it decides.
+// a plan it decides. It scores only with --image-locality (otherwise 0, as
+// eruplan's default profile has it).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -129,6 +130,13 @@ items:
       allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
 )";
 
+// --image-locality: the manifests' images are read.
+KubernetesOptions images_scored() {
+  KubernetesOptions k;
+  k.image_locality = true;
+  return k;
+}
+
 Inventory nodes() {
   Diagnostics diags;
   std::optional<Inventory> inv =
@@ -143,7 +151,7 @@ std::vector<std::string> manifest_images(const std::string& manifest, Inventory&
   Diagnostics diags;
   bool matched = false;
   auto set = load_kubernetes_requests(Source{"d.yaml", manifest}, RequestOverrides{},
-                                      KubernetesOptions{}, false, diags, matched, &inventory);
+                                      images_scored(), false, diags, matched, &inventory);
   INFO(diags.to_string());
   REQUIRE(set);
   REQUIRE(!set->requests.empty());
@@ -202,7 +210,7 @@ TEST_CASE("ImageLocality decides between equal nodes, in the plan and its scores
   Diagnostics diags;
   bool matched = false;
   auto set = load_kubernetes_requests(Source{"d.yaml", deployment}, RequestOverrides{},
-                                      KubernetesOptions{}, false, diags, matched, &inv);
+                                      images_scored(), false, diags, matched, &inv);
   INFO(diags.to_string());
   REQUIRE(set);
   const std::vector<std::int64_t> expected = {10, 0, 0};
@@ -215,4 +223,15 @@ TEST_CASE("ImageLocality decides between equal nodes, in the plan and its scores
   CHECK(out[0].scores[0].plugins.back() == 10);
   CHECK(out[0].scores[1].plugins.back() == 0);
   CHECK(out[0].scores[0].total == out[0].scores[2].total + 10);
+
+  // Without --image-locality the images are not read and it scores 0.
+  Inventory fresh = nodes();
+  auto plain = load_kubernetes_requests(Source{"d.yaml", deployment}, RequestOverrides{},
+                                        KubernetesOptions{}, false, diags, matched, &fresh);
+  REQUIRE(plain);
+  CHECK(plain->requests[0].pod->images.empty());
+  CHECK(k8s_image_locality(fresh, *plain->requests[0].pod).empty());
+  out = plan_requests(fresh, plain->requests, options);
+  CHECK(out[0].scores[0].plugins.back() == 0);
+  CHECK(out[0].scores[0].total == out[0].scores[2].total);
 }

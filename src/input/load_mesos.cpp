@@ -7,8 +7,8 @@
 #include <array>
 
 #include "doc.h"
+#include "eruplan_fields.h"
 #include "load.h"
-#include "mesos_fields.h"
 #include "mesos_spec.h"
 #include "request_fields.h"
 #include "selector_hints.h"

@@ -1,11 +1,11 @@
-// --namespaces (namespaces.h), read by namespace_fields.h.
+// --namespaces (namespaces.h), read by the Namespace tables of kubernetes_fields.h.
 #include <algorithm>
 #include <array>
 
 #include "doc.h"
 #include "k8s_read.h"
 #include "kubernetes_api_fields.h"
-#include "namespace_fields.h"
+#include "kubernetes_fields.h"
 #include "namespaces.h"
 #include "reader.h"
 

@@ -1,4 +1,5 @@
-// --priority-classes (priority_classes.h), read by priority_class_fields.h.
+// --priority-classes (priority_classes.h), read by the PriorityClass tables of
+// kubernetes_fields.h.
 #include <algorithm>
 #include <array>
 #include <unordered_set>
@@ -6,7 +7,7 @@
 #include "doc.h"
 #include "k8s_read.h"
 #include "kubernetes.h"
-#include "priority_class_fields.h"
+#include "kubernetes_fields.h"
 #include "priority_classes.h"
 #include "reader.h"
 

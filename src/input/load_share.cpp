@@ -9,10 +9,10 @@
 #include <string>
 
 #include "doc.h"
+#include "eruplan_fields.h"
 #include "load.h"
 #include "request_fields.h"
 #include "selector_hints.h"
-#include "share_fields.h"
 #include "share_spec.h"
 
 namespace eruplan {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "doc.h"
-#include "inventory_fields.h"
+#include "eruplan_fields.h"
 #include "kubernetes.h"
 #include "load.h"
 #include "units.h"

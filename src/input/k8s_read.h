@@ -56,6 +56,21 @@ void each_listed_object(Reader& r, std::span<const ValueId> documents,
                         std::span<const FieldSpec> list_fields, std::size_t items_row,
                         const ObjectReader& read_one, const ObjectReader& on_list = {});
 
+// A kubectl-shaped file of one kind of object (--namespaces,
+// --priority-classes): its stream of documents parsed, then each object read
+// by `read_one(r, path, object)` as each_listed_object does, `on_list(r,
+// path, list)` on each List. False when the file does not parse or reading
+// it reported an error.
+using FileObjectReader = std::function<void(Reader&, const FieldPath&, ValueId)>;
+bool read_object_file(const Source& source, Diagnostics& diags,
+                      std::span<const FieldSpec> list_fields, const FileObjectReader& read_one,
+                      const FileObjectReader& on_list = {});
+
+// True when an object's `kind` (its kind row's value) is absent or `want`;
+// else an error "expected a <want> (<how>), got ...".
+bool kind_is(Reader& r, const FieldPath& at, ValueId kind, std::string_view want,
+             std::string_view how);
+
 // The name of every object's kind field (checked to be one in
 // kubernetes_fields.h), looked up before the object's type is known.
 constexpr std::string_view kKindField = kKubeListFields[field_index(kKubeListFields, "kind")].name;

@@ -286,18 +286,28 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   }
 }
 
-void NodeLoader::volumes(const FieldPath& path, ValueId v) {
+std::vector<Entry> NodeLoader::named_members(const FieldPath& path, ValueId v,
+                                             std::string_view empty_error, bool* unnamed) {
   std::vector<Entry> list = r_.members(path, v);
-  devices_ok_ = r_.doc()[v].kind == ValueKind::Object;
   r_.sort_unique(path, list, byte_less);
+  // Sorted by bytes, an empty name comes first (once: sort_unique dropped
+  // the others).
+  if (!list.empty() && list.front().key.empty()) {
+    r_.error(path.child(""), list.front().key_id, std::string(empty_error));
+    list.erase(list.begin());
+    if (unnamed) *unnamed = true;
+  }
+  return list;
+}
+
+void NodeLoader::volumes(const FieldPath& path, ValueId v) {
+  bool unnamed = false;
+  const std::vector<Entry> list =
+      named_members(path, v, "a device name must not be empty", &unnamed);
+  devices_ok_ = r_.doc()[v].kind == ValueKind::Object && !unnamed;
   node_.devices.reserve(list.size());
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "a device name must not be empty");
-      devices_ok_ = false;
-      continue;
-    }
     if (auto size = r_.size(here, e.value))
       node_.devices.push_back(Device{std::string(e.key), *size, 0});
     else
@@ -419,18 +429,11 @@ void NodeLoader::usage_bytes(const FieldPath& path, const std::vector<Entry>& li
 }
 
 void NodeLoader::labels(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
-  r_.sort_unique(path, list, byte_less);
+  const std::vector<Entry> list = named_members(path, v, "a label name must not be empty");
   node_.labels.reserve(list.size());
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "a label name must not be empty");
-      continue;
-    }
-    if (auto value = r_.scalar(here, e.value))
+  for (const Entry& e : list)
+    if (auto value = r_.scalar(path.child(e.key), e.value))
       node_.labels.emplace_back(std::string(e.key), std::string(*value));
-  }
 }
 
 void NodeLoader::extended(const FieldPath& path, ValueId v) {
@@ -543,17 +546,11 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::instances(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
-  r_.sort_unique(path, list, byte_less);
+  const std::vector<Entry> list = named_members(path, v, "an app name must not be empty");
   node_.instances.reserve(list.size());
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "an app name must not be empty");
-      continue;
-    }
-    if (auto n = r_.integer(here, e.value, 0)) node_.instances.emplace_back(std::string(e.key), *n);
-  }
+  for (const Entry& e : list)
+    if (auto n = r_.integer(path.child(e.key), e.value, 0))
+      node_.instances.emplace_back(std::string(e.key), *n);
 }
 
 }  // namespace eruplan::node_loading

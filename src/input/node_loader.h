@@ -106,6 +106,11 @@ class NodeLoader {
   void usage_bytes(const FieldPath& path, const std::vector<Entry>& list, SparseList<Part>& parts,
                    Find find, Bytes Part::*size, std::string_view what, std::string_view unknown,
                    std::string_view size_word);
+  // The members of the mapping `v` by name, a name given twice reported
+  // and dropped, an empty one reported (`empty_error`) and left out; true
+  // in `*unnamed` when there was one.
+  std::vector<Entry> named_members(const FieldPath& path, ValueId v, std::string_view empty_error,
+                                   bool* unnamed = nullptr);
   void labels(const FieldPath& path, ValueId v);
   void instances(const FieldPath& path, ValueId v);
   void extended(const FieldPath& path, ValueId v);

@@ -315,6 +315,18 @@ void NodeLoader::volumes(const FieldPath& path, ValueId v) {
   }
 }
 
+void NodeLoader::used_size(const FieldPath& path, ValueId v, std::string_view what, Bytes total,
+                           bool total_ok, Bytes& used) {
+  const FieldPath here = path.child(what);
+  const std::optional<Bytes> size = r_.size(here, v);
+  if (!size) return;
+  used = *size;
+  if (total_ok && *size > total)
+    r_.error(here, v,
+             format_bytes(*size) + " used, more than the node's " + std::string(what) + " " +
+                 format_bytes(total));
+}
+
 void NodeLoader::usage(const FieldPath& path, ValueId v) {
   Picked<kUsageFields> f;
   if (!r_.fields(path, v, kUsageFields, f.data())) return;
@@ -322,26 +334,10 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
                 numa_memory = f["numa_memory"], storage = f["storage"], volumes = f["volumes"],
                 extended = f["extended"];
   if (extended != kNoValue) usage_extended(path.child("extended"), extended);
-  if (memory != kNoValue) {
-    const FieldPath here = path.child("memory");
-    if (auto used = r_.size(here, memory)) {
-      node_.memory_used = *used;
-      if (memory_ok_ && *used > node_.memory)
-        r_.error(here, memory,
-                 format_bytes(*used) + " used, more than the node's memory " +
-                     format_bytes(node_.memory));
-    }
-  }
-  if (storage != kNoValue) {
-    const FieldPath here = path.child("storage");
-    if (auto used = r_.size(here, storage)) {
-      node_.storage_used = *used;
-      if (storage_ok_ && *used > node_.storage)
-        r_.error(here, storage,
-                 format_bytes(*used) + " used, more than the node's storage " +
-                     format_bytes(node_.storage));
-    }
-  }
+  if (memory != kNoValue)
+    used_size(path, memory, "memory", node_.memory, memory_ok_, node_.memory_used);
+  if (storage != kNoValue)
+    used_size(path, storage, "storage", node_.storage, storage_ok_, node_.storage_used);
   if (cpu_map != kNoValue) usage_cpu_map(path.child("cpu_map"), cpu_map);
   Pieces used_pieces = 0;
   for (const Core& c : node_.cores) used_pieces += c.used;

@@ -94,6 +94,10 @@ class NodeLoader {
   void numa_memory(const FieldPath& path, const Fields& f);
   void volumes(const FieldPath& path, ValueId v);
   void usage(const FieldPath& path, ValueId v);
+  // usage.memory and usage.storage (`what`): into `used`, at most the
+  // node's `total` (when that was read: `total_ok`).
+  void used_size(const FieldPath& path, ValueId v, std::string_view what, Bytes total,
+                 bool total_ok, Bytes& used);
   void usage_cpu_map(const FieldPath& path, ValueId v);
   void usage_numa_memory(const FieldPath& path, ValueId v);
   void usage_volumes(const FieldPath& path, ValueId v);

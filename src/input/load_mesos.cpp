@@ -75,20 +75,8 @@ void read_role(Reader& r, const FieldPath& at, ValueId item, MesosSpec& spec, Na
   if (!r.fields(at, item, kMesosRoleFields, f.data())) return;
   MesosRole role;
   bool ok = read_name(r, at, item, f["name"], "role", names, role.name);
-  if (const ValueId w = f["weight"]; w != kNoValue) {
-    if (auto text = r.scalar(at.child("weight"), w)) {
-      std::string problem;
-      if (r.doc()[w].kind == ValueKind::Bool)
-        problem = "expected a number > 0 (such as 1, 2 or 0.5), got " + std::string(*text);
-      auto parsed = problem.empty() ? parse_weight(*text, problem) : std::nullopt;
-      if (parsed)
-        role.weight = *parsed;
-      else
-        r.error(at.child("weight"), w, problem), ok = false;
-    } else {
-      ok = false;
-    }
-  }
+  if (const ValueId w = f["weight"]; w != kNoValue)
+    ok = read_weight(r, at.child("weight"), w, role.weight) && ok;
   if (const ValueId q = f["quota"]; q != kNoValue) {
     role.quota_origin = r.origin(at.child("quota"), q);
     ok = read_quota(r, at.child("quota"), q, role.quota) && ok;

@@ -46,6 +46,20 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, Picked<Table>& value
   return pick(r, path, object, Table, values.data(), Rows(index.data(), n));
 }
 
+// Each element of the list `v` (absent: none) picked by `Table` as pick()
+// does: `read(path, element, picked)`; an element that is neither a
+// mapping nor null is reported and skipped.
+template <const auto& Table, class Read>
+void each_picked(Reader& r, const FieldPath& path, ValueId v, Read read) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
+    const FieldPath at = path.at(i);
+    const ValueId item = r.doc().element(v, i);
+    Picked<Table> f;
+    if (pick(r, at, item, f)) read(at, item, f);
+  }
+}
+
 // The objects of a kubectl-shaped stream, each with its field path: every
 // non-null document of `documents` (paths begin documents[i] when there are
 // several); a document with the `items` row of `list_fields` is a List,

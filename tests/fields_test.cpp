@@ -187,6 +187,7 @@ const std::vector<std::pair<std::string, Table>>& kube_tables() {
       {"Node spec", kKubeNodeSpecFields},
       {"taint", kKubeTaintFields},
       {"Node status", kKubeNodeStatusFields},
+      {"node image", kKubeNodeImageFields},
       {"resource names", kKubeResourceFields},
       {"Pod", kKubePodFields},
       {"Pod status", kKubePodStatusFields},

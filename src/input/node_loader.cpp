@@ -191,6 +191,14 @@ std::string NodeLoader::cores_summary() const {
   return "the node's cores are " + list_ids(ids);
 }
 
+std::size_t NodeLoader::known_core(const FieldPath& here, const Entry& e) {
+  const std::size_t core = find_core(e.key);
+  if (core == node_.cores.size())
+    r_.error(here, e.key_id,
+             "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+  return core;
+}
+
 void NodeLoader::numa(const FieldPath& path, ValueId v) {
   numa_ok_ = false;
   std::vector<Entry> list = r_.members(path, v);
@@ -202,11 +210,8 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
   bool ok = true;
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t core = find_core(e.key);
+    const std::size_t core = known_core(here, e);
     if (core == cores.size()) {
-      r_.error(
-          here, e.key_id,
-          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
       ok = false;
       continue;
     }
@@ -363,13 +368,8 @@ void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
   std::vector<ValueId> seen(cores.size(), kNoValue);
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t i = find_core(e.key);
-    if (i == cores.size()) {
-      r_.error(
-          here, e.key_id,
-          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
-      continue;
-    }
+    const std::size_t i = known_core(here, e);
+    if (i == cores.size()) continue;
     if (!first_time(r_, path, e, seen, i)) continue;
     const auto used = r_.integer(here, e.value, 0);
     if (!used) continue;

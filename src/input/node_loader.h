@@ -90,6 +90,9 @@ class NodeLoader {
 
   void cores_from_cpu(const FieldPath& path, ValueId v);
   void cores_from_map(const FieldPath& path, ValueId v);
+  // The index of the core an entry names (after list_cores), or
+  // cores.size() after an error naming the node's cores.
+  std::size_t known_core(const FieldPath& here, const Entry& e);
   void numa(const FieldPath& path, ValueId v);
   void numa_memory(const FieldPath& path, const Fields& f);
   void volumes(const FieldPath& path, ValueId v);

@@ -127,13 +127,10 @@ void read_framework(Reader& r, const std::string& file, const FieldPath& at, Val
     else
       ok = false;
   }
-  fw.request.app = fw.name;
-  fw.request.name = fw.name;
   const ValueId resources = f["resources"];
-  const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, resources, f["node_filter"], f["tolerations"], fw.request, diags);
-  for (std::size_t i = before; i < diags.items().size(); ++i)
-    if (diags.items()[i].severity == Severity::Error) ok = false;
+  ok = read_request_parts(r, file, at, resources, f["node_filter"], f["tolerations"], fw.name,
+                          fw.request, diags) &&
+       ok;
   fw.request.cpu_fit = true;
   const FieldPath res = at.child("resources");
   for (const std::string_view key : {"cpu_bind", "volumes"}) {

@@ -159,12 +159,9 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
     else
       ok = false;
   }
-  a.request.app = a.name;
-  a.request.name = a.name;
-  const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, resources, node_filter, tolerations, a.request, diags);
-  for (std::size_t i = before; i < diags.items().size(); ++i)
-    if (diags.items()[i].severity == Severity::Error) ok = false;
+  ok = read_request_parts(r, file, at, resources, node_filter, tolerations, a.name, a.request,
+                          diags) &&
+       ok;
   a.request.cpu_fit = true;  // SPEC §8.2: share fits CPU as Kubernetes does
   if (a.max_count >= 0 && a.quota > a.max_count) {
     r.error(at.child("quota"), quota,

@@ -1,5 +1,5 @@
-// The schema tables (request_fields.h, inventory_fields.h, share_fields.h,
-// realloc_fields.h, fixture_fields.h, kubernetes_fields.h) against the man
+// The schema tables (request_fields.h, eruplan_fields.h,
+// kubernetes_fields.h) against the man
 // page: the section that describes a schema names each of its fields, the
 // examples of the sections that show a schema as a file use no key the
 // tables lack, and the Kubernetes field list is the Kubernetes tables.
@@ -14,18 +14,13 @@
 
 #include "binary.h"
 #include "commands.h"
-#include "fixture_fields.h"
-#include "inventory_fields.h"
-#include "k8s_scheduling_fields.h"
+#include "eruplan_fields.h"
 #include "kubernetes.h"
 #include "kubernetes_fields.h"
 #include "load.h"
-#include "mesos_fields.h"
 #include "realloc_command.h"
-#include "realloc_fields.h"
 #include "request_fields.h"
 #include "share_command.h"
-#include "share_fields.h"
 
 using namespace eruplan;
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "realloc_fields.h"
+#include "eruplan_fields.h"
 
 namespace eruplan::command_options {
 

@@ -115,6 +115,15 @@ class InputFiles {
       problems_.push_back({Severity::Error, Origin{out.name, 0, 0, ""}, "cannot read: " + why});
   }
 
+  // What plan, realloc and the what-if commands read first: -n, -r when
+  // given, and --pods.
+  template <class Options>
+  void read_cluster(Options& options) {
+    read("--nodes", options.nodes);
+    read_given("--request", options.request);
+    read_pods(options.pods, &options.more_pods);
+  }
+
   // An input given by an optional flag: read when the flag was given.
   void read_given(std::string_view key, std::optional<Source>& out) {
     if (in_.args.value(key).empty()) return;
@@ -204,26 +213,37 @@ CommandOutput output_of(std::shared_ptr<Result> result) {
   return out;
 }
 
-// capacity, plan, validate, apply, share.
-CommandOutput run_pipeline(Command command, const CommandInput& in) {
-  const Args& a = in.args;
-  const OutputFormat output = output_format(a.value("--output"));
+// The checks of a command that reads -n: it is given, and not both
+// --strict and --lenient; a usage failure, or nothing.
+std::optional<CommandOutput> nodes_misuse(const Args& a, OutputFormat output) {
   if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
   if (a.flag("--strict") && a.flag("--lenient"))
     return usage(output, "--strict and --lenient contradict each other; give one");
+  return std::nullopt;
+}
+
+// At most one of -n, -r and --pods reads stdin.
+std::optional<CommandOutput> stdin_misuse(const Args& a, OutputFormat output) {
   const bool nodes_stdin = a.value("--nodes") == kStdin,
              request_stdin = a.value("--request") == kStdin;
   if (nodes_stdin && request_stdin)
     return usage(output, "only one of --nodes and --request may be - (stdin)");
   if (pods_stdin(a) && (nodes_stdin || request_stdin))
     return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
+  return std::nullopt;
+}
+
+// capacity, plan, validate, apply, share.
+CommandOutput run_pipeline(Command command, const CommandInput& in) {
+  const Args& a = in.args;
+  const OutputFormat output = output_format(a.value("--output"));
+  if (auto misuse = nodes_misuse(a, output)) return std::move(*misuse);
+  if (auto misuse = stdin_misuse(a, output)) return std::move(*misuse);
   RunOptions options;
   options.command = command;
   options.overrides = overrides_of(a);
   InputFiles inputs(in);
-  inputs.read("--nodes", options.nodes);
-  inputs.read_given("--request", options.request);
-  inputs.read_pods(options.pods, &options.more_pods);
+  inputs.read_cluster(options);
   inputs.read_given("--pdbs", options.pdbs);
   inputs.read_given("--priority-classes", options.priority_classes);
   inputs.read_given("--namespaces", options.namespaces);
@@ -276,9 +296,7 @@ CommandOutput run_share_row(const CommandInput& in) {
 CommandOutput run_realloc_row(const CommandInput& in) {
   const Args& a = in.args;
   const OutputFormat output = output_format(a.value("--output"));
-  if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
-  if (a.flag("--strict") && a.flag("--lenient"))
-    return usage(output, "--strict and --lenient contradict each other; give one");
+  if (auto misuse = nodes_misuse(a, output)) return std::move(*misuse);
   ReallocFlags flags;
   flags.workloads = a.list("--workload");
   const auto given = [&a](const char* key) {
@@ -292,21 +310,11 @@ CommandOutput run_realloc_row(const CommandInput& in) {
     return usage(output,
                  "no realloc request: give -r FILE, or --workload ID (repeatable) or --app APP "
                  "with the deltas");
-  const bool nodes_stdin = a.value("--nodes") == kStdin,
-             request_stdin = a.value("--request") == kStdin;
-  if (nodes_stdin && request_stdin)
-    return usage(output, "only one of --nodes and --request may be - (stdin)");
-  if (pods_stdin(a) && (nodes_stdin || request_stdin))
-    return usage(output, "only one of --nodes, --request and --pods may be - (stdin)");
+  if (auto misuse = stdin_misuse(a, output)) return std::move(*misuse);
   ReallocOptions options;
   options.flags = std::move(flags);
   InputFiles inputs(in);
-  inputs.read("--nodes", options.nodes);
-  if (!a.value("--request").empty()) {
-    options.request.emplace();
-    inputs.read("--request", *options.request);
-  }
-  inputs.read_pods(options.pods, &options.more_pods);
+  inputs.read_cluster(options);
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   options.kubernetes = kubernetes_options(a);
   options.output = output;
@@ -325,9 +333,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
 CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   const Args& a = in.args;
   const OutputFormat output = output_format(a.value("--output"));
-  if (a.value("--nodes").empty()) return usage(output, "--nodes is required");
-  if (a.flag("--strict") && a.flag("--lenient"))
-    return usage(output, "--strict and --lenient contradict each other; give one");
+  if (auto misuse = nodes_misuse(a, output)) return std::move(*misuse);
   if (command == WhatIfCommand::Grow && a.list("--template").empty() && a.list("--like").empty())
     return usage(output, "--template or --like is required");
   if (command == WhatIfCommand::Grow && a.flag("--mix") && a.has("--expander"))
@@ -355,9 +361,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   if (command == WhatIfCommand::Drain) request_args.given.erase("--node");
   options.overrides = overrides_of(request_args);
   InputFiles inputs(in);
-  inputs.read("--nodes", options.nodes);
-  inputs.read_given("--request", options.request);
-  inputs.read_pods(options.pods, &options.more_pods);
+  inputs.read_cluster(options);
   inputs.read_given("--priority-classes", options.priority_classes);
   if (command == WhatIfCommand::Grow) inputs.read_given("--daemonsets", options.daemonsets);
   inputs.read_given("--namespaces", options.namespaces);

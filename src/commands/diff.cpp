@@ -228,10 +228,8 @@ std::string render_diff(const InventoryDiff& diff, OutputFormat format) {
       for (const FieldChange& f : c.fields) {
         w.key(f.field);
         w.begin_object();
-        w.key("old");
-        write_value(w, f.old_value);
-        w.key("new");
-        write_value(w, f.new_value);
+        write_change(w, "old", f.old_value, "new", f.new_value,
+                     [](auto& out, const DiffValue& v) { write_value(out, v); });
         w.end_object();
       }
       w.end_object();

@@ -33,8 +33,8 @@
 #include <string_view>
 
 #include "doc.h"
+#include "eruplan_fields.h"
 #include "fixture_expectation.h"
-#include "fixture_fields.h"
 #include "json_writer.h"
 #include "markup.h"
 #include "realloc_command.h"

@@ -48,25 +48,34 @@ struct Outcome {
   }
 };
 
-void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
-  if (e.capacity) {
-    if (!o.has_capacity() && !e.capacity->empty())
-      diffs.push_back("capacity: no capacity map was produced");
-    for (const auto& [name, want] : *e.capacity) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (want == kAbsent) {
-        if (got)
-          diffs.push_back("capacity." + name + ": expected absent, got " +
-                          count_text(got->capacity));
-      } else if (!got) {
-        diffs.push_back("capacity." + name + ": not in the capacity map");
-      } else if (got->capacity != want) {
-        diffs.push_back("capacity." + name + ": expected " + count_text(want) + ", got " +
-                        count_text(got->capacity));
-      }
-    }
+// An expectation per node of the capacity map (capacity:, plans:,
+// reasons:) under `key`: `differs(got, want)` says how the node (null when
+// it is not in the map) differs, empty when it holds.
+template <class T, class Differs>
+void compare_nodes(const Outcome& o, const std::string& key,
+                   const std::optional<Expected<T>>& expected, Differs differs,
+                   std::vector<std::string>& diffs) {
+  if (!expected) return;
+  if (!o.has_capacity()) {
+    if (!expected->empty()) diffs.push_back(key + ": no capacity map was produced");
+    return;
   }
+  for (const auto& [name, want] : *expected)
+    if (const std::string d = differs(o.find(name), want); !d.empty())
+      diffs.push_back(key + "." + name + ": " + d);
+}
+
+void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::string>& diffs) {
+  compare_nodes(
+      o, "capacity", e.capacity,
+      [](const NodeCapacity* got, std::int64_t want) -> std::string {
+        if (want == kAbsent) return got ? "expected absent, got " + count_text(got->capacity) : "";
+        if (!got) return "not in the capacity map";
+        if (got->capacity != want)
+          return "expected " + count_text(want) + ", got " + count_text(got->capacity);
+        return "";
+      },
+      diffs);
   if (e.total) {
     if (!o.has_capacity())
       diffs.push_back("total: expected " + count_text(*e.total) + ", no capacity map was produced");
@@ -74,32 +83,26 @@ void compare_capacity(const Expectation& e, const Outcome& o, std::vector<std::s
       diffs.push_back("total: expected " + count_text(*e.total) + ", got " +
                       count_text(o.result.capacity->total));
   }
-  if (e.plans) {
-    if (!o.has_capacity() && !e.plans->empty())
-      diffs.push_back("plans: no capacity map was produced");
-    for (const auto& [name, want] : *e.plans) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (!got)
-        diffs.push_back("plans." + name + ": not in the capacity map");
-      else if (static_cast<std::int64_t>(got->plans.size()) != want)
-        diffs.push_back("plans." + name + ": expected " + std::to_string(want) + " plans, got " +
-                        std::to_string(got->plans.size()));
-    }
-  }
-  if (e.reasons) {
-    if (!o.has_capacity() && !e.reasons->empty())
-      diffs.push_back("reasons: no capacity map was produced");
-    for (const auto& [name, want] : *e.reasons) {
-      if (!o.has_capacity()) break;
-      const NodeCapacity* got = o.find(name);
-      if (!got)
-        diffs.push_back("reasons." + name + ": not in the capacity map");
-      else if (got->reason().find(want) == std::string::npos)
-        diffs.push_back("reasons." + name + ": expected to contain " + in_quotes(want) + ", got: " +
-                        (got->reason().empty() ? "(no reason)" : in_quotes(got->reason())));
-    }
-  }
+  compare_nodes(
+      o, "plans", e.plans,
+      [](const NodeCapacity* got, std::int64_t want) -> std::string {
+        if (!got) return "not in the capacity map";
+        if (static_cast<std::int64_t>(got->plans.size()) != want)
+          return "expected " + std::to_string(want) + " plans, got " +
+                 std::to_string(got->plans.size());
+        return "";
+      },
+      diffs);
+  compare_nodes(
+      o, "reasons", e.reasons,
+      [](const NodeCapacity* got, const std::string& want) -> std::string {
+        if (!got) return "not in the capacity map";
+        if (got->reason().find(want) == std::string::npos)
+          return "expected to contain " + in_quotes(want) +
+                 ", got: " + (got->reason().empty() ? "(no reason)" : in_quotes(got->reason()));
+        return "";
+      },
+      diffs);
 }
 
 // The DeployMap exactly: listed nodes get their number, every other node 0.

@@ -279,15 +279,9 @@ std::string render_mesos(const Inventory& state, const MesosSpec& spec, const Me
 
 RunResult run_mesos(const RunOptions& options) {
   RunResult result;
-  if (!options.request) {
-    usage_failure(result, options.output, "share needs -r FILE (the roles and frameworks)");
-    return result;
-  }
-  Diagnostics diags;
-  load_node_inputs(result, options, diags);
-  std::optional<MesosSpec> spec = load_mesos(*options.request, diags);
-  if (result.inventory && spec) check_mesos(*result.inventory, *spec, diags);
-  if (!inputs_valid(result, options, diags, spec.has_value())) return result;
+  const std::optional<MesosSpec> spec = load_share_inputs<MesosSpec>(
+      result, options, "share needs -r FILE (the roles and frameworks)", load_mesos, check_mesos);
+  if (!spec) return result;
   Inventory state = *result.inventory;
   // Bounded work: the offers and cycles listed grow with the input.
   MesosOptions bounded = *options.mesos;

@@ -186,20 +186,7 @@ struct PlanRunner {
     if (!too_large_reason.empty()) return;
     const Request& request = set.requests[index];
     result.requests[index] = {request.name, outcome.status, outcome.placed, evicted(outcome)};
-    switch (outcome.status) {
-      case RequestStatus::Placed:
-        ++counts.placed;
-        break;
-      case RequestStatus::Partial:
-        ++counts.partial;
-        break;
-      case RequestStatus::Rejected:
-        ++counts.rejected;
-        break;
-      case RequestStatus::Satisfied:
-        ++counts.satisfied;
-        break;
-    }
+    ++counts.of(outcome.status);
     note_reasons(request.name + ": ", outcome.capacity);
     if (options.report) {
       request_lines.resize(set.requests.size());

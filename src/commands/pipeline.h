@@ -152,6 +152,27 @@ void load_node_inputs(RunResult& result, const RunOptions& options, Diagnostics&
 // failure document; true when the command may go on.
 bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostics& diags,
                   bool loaded);
+// share's and share --model mesos' first step: -r is required (`needs` is
+// the usage message otherwise), -n (an eruplan inventory or Kubernetes
+// nodes, SPEC §12) and --pods into result.inventory, the -r file read by
+// `load` and checked against the inventory by `check`. The spec; nothing
+// when `result` holds the failure.
+template <class Spec>
+std::optional<Spec> load_share_inputs(RunResult& result, const RunOptions& options,
+                                      const std::string& needs,
+                                      std::optional<Spec> (*load)(const Source&, Diagnostics&),
+                                      void (*check)(const Inventory&, const Spec&, Diagnostics&)) {
+  if (!options.request) {
+    usage_failure(result, options.output, needs);
+    return std::nullopt;
+  }
+  Diagnostics diags;
+  load_node_inputs(result, options, diags);
+  std::optional<Spec> spec = load(*options.request, diags);
+  if (result.inventory && spec) check(*result.inventory, *spec, diags);
+  if (!inputs_valid(result, options, diags, spec.has_value())) return std::nullopt;
+  return spec;
+}
 // --save-inventory: the state after the command, when asked for.
 void save_inventory(RunResult& result, const RunOptions& options, const Inventory& state);
 // The HTML report's outcome of one request (--report): placed N of M,

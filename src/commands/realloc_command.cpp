@@ -55,10 +55,7 @@ void write_document(W& w, const Inventory& inventory, const ReallocResult& resul
     if (c.status == ReallocStatus::Failed) {
       w.field("reason", c.reason);
     }
-    w.key("before");
-    write_resources(w, c.before);
-    w.key("after");
-    write_resources(w, c.after);
+    write_change(w, "before", c.before, "after", c.after, write_resources<W>);
     w.end_object();
   }
   w.end_object();
@@ -67,10 +64,7 @@ void write_document(W& w, const Inventory& inventory, const ReallocResult& resul
   for (const NodeChange& n : result.nodes) {
     w.key(inventory.nodes[n.node].name);
     w.begin_object();
-    w.key("before");
-    write_usage(w, n.before);
-    w.key("after");
-    write_usage(w, n.after);
+    write_change(w, "before", n.before, "after", n.after, write_usage<W>);
     w.end_object();
   }
   w.end_object();

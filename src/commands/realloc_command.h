@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "eruplan_fields.h"
 #include "kubernetes.h"
 #include "pipeline.h"
 #include "realloc.h"
-#include "realloc_fields.h"
 #include "render.h"
 
 namespace eruplan {

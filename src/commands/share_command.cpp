@@ -180,16 +180,9 @@ std::string share_report(const Inventory& before, const Inventory& after, const 
 RunResult run_share(const RunOptions& options) {
   if (options.mesos) return run_mesos(options);
   RunResult result;
-  if (!options.request) {
-    usage_failure(result, options.output, "share needs -r APPS (the apps file)");
-    return result;
-  }
-  Diagnostics diags;
-  // -n may be a Kubernetes node list and --pods its running pods (SPEC §12).
-  load_node_inputs(result, options, diags);
-  std::optional<ShareSpec> spec = load_share(*options.request, diags);
-  if (result.inventory && spec) check_share(*result.inventory, *spec, diags);
-  if (!inputs_valid(result, options, diags, spec.has_value())) return result;
+  const std::optional<ShareSpec> spec = load_share_inputs<ShareSpec>(
+      result, options, "share needs -r APPS (the apps file)", load_share, check_share);
+  if (!spec) return result;
   Inventory state = *result.inventory;
   ShareOptions share_options;
   share_options.jobs = options.jobs;

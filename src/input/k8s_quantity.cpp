@@ -4,6 +4,7 @@
 // rounded up only when turned into whole units, as Kubernetes does: "0.5"
 // bytes is 1 byte, "1n" core is 1 nanocore, "0.1n" core is 1 nanocore too.
 #include <string>
+#include <utility>
 
 #include "kubernetes.h"
 #include "wide.h"
@@ -41,37 +42,16 @@ bool parse_suffix(std::string_view s, K8sQuantity& q) {
     return true;
   }
   if (s.size() != 1) return false;
-  switch (s[0]) {
-    case 'n':
-      q.tens -= 9;
+  // The decimal SI suffixes and their powers of ten.
+  static constexpr std::pair<char, int> kDecimal[] = {{'n', -9}, {'u', -6}, {'m', -3},
+                                                      {'k', 3},  {'M', 6},  {'G', 9},
+                                                      {'T', 12}, {'P', 15}, {'E', 18}};
+  for (const auto& [suffix, tens] : kDecimal)
+    if (s[0] == suffix) {
+      q.tens += tens;
       return true;
-    case 'u':
-      q.tens -= 6;
-      return true;
-    case 'm':
-      q.tens -= 3;
-      return true;
-    case 'k':
-      q.tens += 3;
-      return true;
-    case 'M':
-      q.tens += 6;
-      return true;
-    case 'G':
-      q.tens += 9;
-      return true;
-    case 'T':
-      q.tens += 12;
-      return true;
-    case 'P':
-      q.tens += 15;
-      return true;
-    case 'E':
-      q.tens += 18;
-      return true;
-    default:
-      return false;
-  }
+    }
+  return false;
 }
 
 }  // namespace

@@ -389,4 +389,31 @@ void each_listed_object(Reader& r, std::span<const ValueId> documents,
   }
 }
 
+bool read_object_file(const Source& source, Diagnostics& diags,
+                      std::span<const FieldSpec> list_fields, const FileObjectReader& read_one,
+                      const FileObjectReader& on_list) {
+  std::vector<ValueId> documents;
+  const std::optional<Doc> doc = parse_document_stream(source, diags, documents);
+  if (!doc) return false;
+  Reader r(*doc, source.name, diags);
+  const std::size_t errors_before = diags.error_count();
+  std::size_t items_row = 0;
+  while (list_fields[items_row].name != "items") ++items_row;
+  const ObjectReader list_read = [&](const FieldPath& at, ValueId d) { on_list(r, at, d); };
+  each_listed_object(
+      r, documents, list_fields, items_row,
+      [&](const FieldPath& at, ValueId item) { read_one(r, at, item); },
+      on_list ? list_read : ObjectReader{});
+  return diags.error_count() == errors_before;
+}
+
+bool kind_is(Reader& r, const FieldPath& at, ValueId kind, std::string_view want,
+             std::string_view how) {
+  if (kind == kNoValue || text_of(r.doc(), kind) == want) return true;
+  r.error(
+      at.child("kind"), kind,
+      "expected a " + std::string(want) + " (" + std::string(how) + "), got " + r.describe(kind));
+  return false;
+}
+
 }  // namespace eruplan::k8s

@@ -46,6 +46,20 @@ bool pick(Reader& r, const FieldPath& path, ValueId object, Picked<Table>& value
   return pick(r, path, object, Table, values.data(), Rows(index.data(), n));
 }
 
+// Each element of the list `v` (absent: none) picked by `Table` as pick()
+// does: `read(path, element, picked)`; an element that is neither a
+// mapping nor null is reported and skipped.
+template <const auto& Table, class Read>
+void each_picked(Reader& r, const FieldPath& path, ValueId v, Read read) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
+    const FieldPath at = path.at(i);
+    const ValueId item = r.doc().element(v, i);
+    Picked<Table> f;
+    if (pick(r, at, item, f)) read(at, item, f);
+  }
+}
+
 // The objects of a kubectl-shaped stream, each with its field path: every
 // non-null document of `documents` (paths begin documents[i] when there are
 // several); a document with the `items` row of `list_fields` is a List,
@@ -55,6 +69,21 @@ using ObjectReader = std::function<void(const FieldPath&, ValueId)>;
 void each_listed_object(Reader& r, std::span<const ValueId> documents,
                         std::span<const FieldSpec> list_fields, std::size_t items_row,
                         const ObjectReader& read_one, const ObjectReader& on_list = {});
+
+// A kubectl-shaped file of one kind of object (--namespaces,
+// --priority-classes): its stream of documents parsed, then each object read
+// by `read_one(r, path, object)` as each_listed_object does, `on_list(r,
+// path, list)` on each List. False when the file does not parse or reading
+// it reported an error.
+using FileObjectReader = std::function<void(Reader&, const FieldPath&, ValueId)>;
+bool read_object_file(const Source& source, Diagnostics& diags,
+                      std::span<const FieldSpec> list_fields, const FileObjectReader& read_one,
+                      const FileObjectReader& on_list = {});
+
+// True when an object's `kind` (its kind row's value) is absent or `want`;
+// else an error "expected a <want> (<how>), got ...".
+bool kind_is(Reader& r, const FieldPath& at, ValueId kind, std::string_view want,
+             std::string_view how);
 
 // The name of every object's kind field (checked to be one in
 // kubernetes_fields.h), looked up before the object's type is known.

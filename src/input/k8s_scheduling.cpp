@@ -1,5 +1,5 @@
 // Reading a pod spec's scheduling fields (k8s_scheduling.h). Each Kubernetes
-// type is read through its whole table in k8s_scheduling_fields.h, so a
+// type is read through its whole table in kubernetes_fields.h, so a
 // misspelt field is an unknown field with a "did you mean"; values are
 // checked as the API server would (operators, value counts, weights 1..100).
 #include "k8s_scheduling.h"
@@ -8,8 +8,8 @@
 #include <array>
 #include <string>
 
-#include "k8s_scheduling_fields.h"
 #include "kubernetes.h"
+#include "kubernetes_fields.h"
 
 namespace eruplan {
 

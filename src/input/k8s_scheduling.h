@@ -1,7 +1,7 @@
 // A pod spec's scheduling fields (nodeSelector, affinity, topology spread
 // constraints, host ports, nodeName, schedulerName) into PodScheduling, for a
 // manifest's pod (Request::pod) and for a running pod (RunningPod::scheduling).
-// The field tables are k8s_scheduling_fields.h.
+// The field tables are kubernetes_fields.h (their scheduling section).
 #pragma once
 
 #include <memory>

@@ -6,7 +6,7 @@
 // reads and what it makes of them are kubernetes_fields.h's tables; these
 // lists only say which names exist. Affinity, topology spread constraints
 // and container ports are checked by their whole tables in
-// k8s_scheduling_fields.h.
+// kubernetes_fields.h.
 #pragma once
 
 #include <array>
@@ -164,6 +164,17 @@ inline constexpr std::array<std::string_view, 8> kCronJobSpec{
     "schedule", "timeZone",    "startingDeadlineSeconds",    "concurrencyPolicy",
     "suspend",  "jobTemplate", "successfulJobsHistoryLimit", "failedJobsHistoryLimit",
 };
+
+// --namespaces (load_namespaces.cpp).
+// NamespaceList, and a plain List: TypeMeta, ListMeta, items.
+inline constexpr std::array<std::string_view, 4> kNamespaceList{"apiVersion", "kind", "metadata",
+                                                                "items"};
+// ListMeta.
+inline constexpr std::array<std::string_view, 4> kListMeta{"selfLink", "resourceVersion",
+                                                           "continue", "remainingItemCount"};
+// NamespaceSpec and NamespaceStatus.
+inline constexpr std::array<std::string_view, 1> kNamespaceSpec{"finalizers"};
+inline constexpr std::array<std::string_view, 2> kNamespaceStatus{"phase", "conditions"};
 
 // The spec of a pod-carrying kind (a Pod's is its PodSpec); empty for
 // another kind.

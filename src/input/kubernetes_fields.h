@@ -1,8 +1,10 @@
 // The Kubernetes objects eruplan reads (SPEC §12), each field described once:
-// the node list (-n), the pod list (--pods) and the workload manifests (-r)
-// pick their fields out of these tables, and the man page's KUBERNETES
-// INPUTS section is checked against them (tests/fields_test). A reader
-// names the fields it takes (Picked, reader.h), checked when compiled.
+// the node list (-n), the pod list (--pods), the workload manifests (-r)
+// with their pod specs' scheduling fields, --namespaces, --pdbs and
+// --priority-classes pick their fields out of these tables, and the man
+// page's KUBERNETES INPUTS section is checked against them
+// (tests/fields_test). A reader names the fields it takes (Picked,
+// reader.h), checked when compiled.
 //
 // Unlike eruplan's own schemas, these tables are allow-lists, not the whole
 // schema: every field a table lacks is the Kubernetes API's (managedFields,
@@ -15,7 +17,6 @@
 
 #include <array>
 
-#include "k8s_scheduling_fields.h"
 #include "reader.h"
 
 namespace eruplan {
@@ -153,8 +154,8 @@ inline constexpr std::array kKubeWorkloadSpecFields{
 };
 
 // A workload's spec.selector and its matchExpressions: kKubeLabelSelectorFields
-// and kKubeRequirementFields (k8s_scheduling_fields.h; a ReplicationController's
-// selector is a plain map of labels instead).
+// and kKubeRequirementFields (below; a ReplicationController's selector is a
+// plain map of labels instead).
 
 // spec.template: of a Deployment, StatefulSet or ReplicaSet.
 inline constexpr std::array kKubeTemplateFields{
@@ -175,6 +176,188 @@ inline constexpr std::array kKubeTolerationFields{
 inline constexpr std::array kKubePodGroupSpecFields{
     FieldSpec::integer("minMember",
                        "a PodGroup's minimum in pods, running ones counting (required, >= 1)"),
+};
+
+// --- The scheduling fields of a pod spec (affinity, topology spread,
+// container ports): unlike the allow-lists above, these tables hold every
+// field the API defines for their types, so a name they lack is a
+// misspelling, an unknown field with a "did you mean" (k8s_scheduling.cpp).
+
+// spec.affinity (Affinity).
+inline constexpr std::array kKubeAffinityFields{
+    FieldSpec::block("nodeAffinity", "required and preferred node selector terms"),
+    FieldSpec::block("podAffinity", "pods this pod wants to be near"),
+    FieldSpec::block("podAntiAffinity", "pods this pod wants to be away from"),
+};
+
+// NodeAffinity.
+inline constexpr std::array kKubeNodeAffinityFields{
+    FieldSpec::block("requiredDuringSchedulingIgnoredDuringExecution",
+                     "a NodeSelector: nodeSelectorTerms, ORed"),
+    FieldSpec::block("preferredDuringSchedulingIgnoredDuringExecution",
+                     "weighted terms the NodeAffinity score adds up"),
+};
+
+// NodeSelector.
+inline constexpr std::array kKubeNodeSelectorFields{
+    FieldSpec::block("nodeSelectorTerms", "terms, ORed"),
+};
+
+// NodeSelectorTerm.
+inline constexpr std::array kKubeNodeSelectorTermFields{
+    FieldSpec::block("matchExpressions", "over node labels, ANDed"),
+    FieldSpec::block("matchFields", "over node fields (metadata.name), ANDed"),
+};
+
+// NodeSelectorRequirement and LabelSelectorRequirement (the same fields).
+inline constexpr std::array kKubeRequirementFields{
+    FieldSpec::text("key", "the label (or field) key"),
+    FieldSpec::text("operator", "In, NotIn, Exists, DoesNotExist; Gt, Lt for node selectors"),
+    FieldSpec::list("values", "In and NotIn: one or more; Gt and Lt: one integer"),
+};
+
+// PreferredSchedulingTerm.
+inline constexpr std::array kKubePreferredSchedulingTermFields{
+    FieldSpec::integer("weight", "1 to 100"),
+    FieldSpec::block("preference", "a NodeSelectorTerm"),
+};
+
+// PodAffinity and PodAntiAffinity (the same fields).
+inline constexpr std::array kKubePodAffinityFields{
+    FieldSpec::block("requiredDuringSchedulingIgnoredDuringExecution",
+                     "pod affinity terms a node must satisfy, ANDed"),
+    FieldSpec::block("preferredDuringSchedulingIgnoredDuringExecution",
+                     "weighted pod affinity terms the InterPodAffinity score adds up"),
+};
+
+// PodAffinityTerm.
+inline constexpr std::array kKubePodAffinityTermFields{
+    FieldSpec::block("labelSelector", "the pods; absent: none"),
+    FieldSpec::list("namespaces", "their namespaces; default the pod's own"),
+    FieldSpec::text("topologyKey", "the node label that makes a domain; required"),
+    FieldSpec::block("namespaceSelector",
+                     "namespaces by their labels (--namespaces); {} every namespace"),
+    FieldSpec::list("matchLabelKeys", "the pod's own values of these keys, In"),
+    FieldSpec::list("mismatchLabelKeys", "the pod's own values of these keys, NotIn"),
+};
+
+// WeightedPodAffinityTerm.
+inline constexpr std::array kKubeWeightedPodAffinityTermFields{
+    FieldSpec::integer("weight", "1 to 100"),
+    FieldSpec::block("podAffinityTerm", "a PodAffinityTerm"),
+};
+
+// LabelSelector.
+inline constexpr std::array kKubeLabelSelectorFields{
+    FieldSpec::labels("matchLabels", "key: value pairs, ANDed"),
+    FieldSpec::block("matchExpressions", "requirements, ANDed"),
+};
+
+// TopologySpreadConstraint.
+inline constexpr std::array kKubeSpreadFields{
+    FieldSpec::integer("maxSkew", "at least 1; required"),
+    FieldSpec::text("topologyKey", "the node label that makes a domain; required"),
+    FieldSpec::text("whenUnsatisfiable",
+                    "DoNotSchedule (a filter) or ScheduleAnyway (a score); required"),
+    FieldSpec::block("labelSelector", "the pods counted"),
+    FieldSpec::integer("minDomains", "DoNotSchedule only; at least 1"),
+    FieldSpec::text("nodeAffinityPolicy", "Honor (the default) or Ignore"),
+    FieldSpec::text("nodeTaintsPolicy", "Ignore (the default) or Honor"),
+    FieldSpec::list("matchLabelKeys", "the pod's own values of these keys join the selector"),
+};
+
+// ContainerPort.
+inline constexpr std::array kKubeContainerPortFields{
+    FieldSpec::text("name", "not used"),
+    FieldSpec::integer("hostPort", "1 to 65535: the NodePorts filter's port"),
+    FieldSpec::integer("containerPort", "not used"),
+    FieldSpec::text("protocol", "TCP (the default), UDP or SCTP"),
+    FieldSpec::text("hostIP", "default 0.0.0.0 (every address)"),
+};
+
+// --- Namespaces (--namespaces: kubectl get namespaces -o json or -o yaml).
+// Their keys are also checked against the API's names
+// (kubernetes_api_fields.h), so a misspelt key is an unknown field.
+
+inline constexpr std::array kNamespaceListFields{
+    FieldSpec::text("kind", "List or NamespaceList (or one Namespace)"),
+    FieldSpec::block("items", "the Namespaces"),
+};
+
+inline constexpr std::array kNamespaceFields{
+    FieldSpec::text("kind", "Namespace"),
+    FieldSpec::block("metadata", "name and labels"),
+};
+
+inline constexpr std::array kNamespaceMetadataFields{
+    FieldSpec::text("name", "the namespace's name (required)"),
+    FieldSpec::block("labels", "what a namespaceSelector matches"),
+};
+
+// --- PodDisruptionBudgets (--pdbs: kubectl get pdb -A -o json).
+
+inline constexpr std::array kPdbListFields{
+    FieldSpec::text("kind", "List or PodDisruptionBudgetList (or one budget)"),
+    FieldSpec::block("items", "the PodDisruptionBudgets"),
+};
+
+inline constexpr std::array kPdbFields{
+    FieldSpec::text("kind", "PodDisruptionBudget"),
+    FieldSpec::block("metadata", "name and namespace"),
+    FieldSpec::block("spec", "selector"),
+    FieldSpec::block("status", "disruptionsAllowed and disruptedPods"),
+};
+
+inline constexpr std::array kPdbMetadataFields{
+    FieldSpec::text("name", "the budget's name"),
+    FieldSpec::text("namespace", "the pods it covers are of this namespace"),
+};
+
+inline constexpr std::array kPdbSpecFields{
+    FieldSpec::block("selector",
+                     "the pods it covers (absent or empty: none, as preemption reads it)"),
+};
+
+inline constexpr std::array kPdbStatusFields{
+    FieldSpec::integer("disruptionsAllowed",
+                       "how many covered pods may still be evicted (default 0)"),
+    FieldSpec::block("disruptedPods",
+                     "pods already being disrupted: their eviction spends nothing"),
+};
+
+// A label selector (metav1.LabelSelector).
+inline constexpr std::array kSelectorFields{
+    FieldSpec::labels("matchLabels", "labels a pod must carry"),
+    FieldSpec::block("matchExpressions",
+                     "key, operator (In, NotIn, Exists, DoesNotExist) and values"),
+};
+
+inline constexpr std::array kSelectorRequirementFields{
+    FieldSpec::text("key", "the label key"),
+    FieldSpec::text("operator", "In, NotIn, Exists or DoesNotExist"),
+    FieldSpec::list("values", "the values of In and NotIn"),
+};
+
+// --- PriorityClasses (--priority-classes: kubectl get priorityclasses -o
+// json or -o yaml).
+
+inline constexpr std::array kPriorityClassListFields{
+    FieldSpec::text("kind", "List or PriorityClassList (or one PriorityClass)"),
+    FieldSpec::block("items", "the PriorityClasses"),
+};
+
+inline constexpr std::array kPriorityClassFields{
+    FieldSpec::text("kind", "PriorityClass"),
+    FieldSpec::block("metadata", "name: what priorityClassName refers to"),
+    FieldSpec::integer("value", "the priority of the class's pods (required)"),
+    FieldSpec::boolean("globalDefault",
+                       "true: the priority of pods and workloads that name no class"),
+    FieldSpec::text("preemptionPolicy",
+                    "Never: the class's pods never preempt (unless their own policy says)"),
+};
+
+inline constexpr std::array kPriorityClassMetadataFields{
+    FieldSpec::text("name", "the class's name (required)"),
 };
 
 // An object's kind is looked up before its type is known (which list, a

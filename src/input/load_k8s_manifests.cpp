@@ -53,35 +53,31 @@ bool is_manifest(const Doc& doc, ValueId v, std::string_view* kind) {
 }
 
 void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req) {
-  if (v == kNoValue || !r.is_array(path, v)) return;
-  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
-    const FieldPath at = path.at(i);
-    const ValueId item = r.doc().element(v, i);
-    Picked<kKubeTolerationFields> f;
-    if (!pick(r, at, item, f)) continue;
-    const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
-    Toleration t;
-    if (key != kNoValue) {
-      if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
-    }
-    if (op != kNoValue) {
-      const std::string_view o = text_of(r.doc(), op);
-      if (o == "Exists")
-        t.exists = true;
-      else if (o != "Equal")
-        r.error(at.child("operator"), op,
-                "unknown operator " + r.describe(op) + "; expected Equal or Exists");
-    }
-    if (value != kNoValue) {
-      if (auto s = r.scalar(at.child("value"), value)) t.value = *s;
-    }
-    if (effect != kNoValue) {
-      if (auto s = r.scalar(at.child("effect"), effect)) t.effect = *s;
-    }
-    if (t.key.empty() && !t.exists)
-      r.error(at, item, "a toleration with an empty key must use operator Exists");
-    req.tolerations.push_back(std::move(t));
-  }
+  each_picked<kKubeTolerationFields>(
+      r, path, v, [&](const FieldPath& at, ValueId item, const Picked<kKubeTolerationFields>& f) {
+        const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
+        Toleration t;
+        if (key != kNoValue) {
+          if (auto k = r.scalar(at.child("key"), key)) t.key = *k;
+        }
+        if (op != kNoValue) {
+          const std::string_view o = text_of(r.doc(), op);
+          if (o == "Exists")
+            t.exists = true;
+          else if (o != "Equal")
+            r.error(at.child("operator"), op,
+                    "unknown operator " + r.describe(op) + "; expected Equal or Exists");
+        }
+        if (value != kNoValue) {
+          if (auto s = r.scalar(at.child("value"), value)) t.value = *s;
+        }
+        if (effect != kNoValue) {
+          if (auto s = r.scalar(at.child("effect"), effect)) t.effect = *s;
+        }
+        if (t.key.empty() && !t.exists)
+          r.error(at, item, "a toleration with an empty key must use operator Exists");
+        req.tolerations.push_back(std::move(t));
+      });
 }
 
 Labels to_labels(const NamedList<std::string>& l) { return Labels(l.begin(), l.end()); }

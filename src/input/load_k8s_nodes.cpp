@@ -29,14 +29,10 @@ bool is_kubernetes_nodes(const Doc& doc) {
 namespace {
 
 void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
-  if (v == kNoValue || !r.is_array(path, v)) return;
-  for (std::uint32_t i = 0; i < r.doc().size(v); ++i) {
-    const FieldPath at = path.at(i);
-    const ValueId item = r.doc().element(v, i);
-    Picked<kKubeTaintFields> f;
-    if (!pick(r, at, item, f)) continue;
-    node.taints.push_back(read_taint(r, at, item, f["key"], f["value"], f["effect"]));
-  }
+  each_picked<kKubeTaintFields>(
+      r, path, v, [&](const FieldPath& at, ValueId item, const Picked<kKubeTaintFields>& f) {
+        node.taints.push_back(read_taint(r, at, item, f["key"], f["value"], f["effect"]));
+      });
 }
 
 // status.images: each name of each image with the image's sizeBytes, sorted

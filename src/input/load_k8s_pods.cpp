@@ -859,16 +859,22 @@ bool stream_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, Po
   return ok;
 }
 
-// The format of a streamed file: from its name, else its first bytes.
-InputFormat stream_format(const Source& pods, ByteStream& in) {
-  std::string head(256, '\0');
+// Reads `in` into `buffer` up to its size or the stream's end; the buffer
+// is cut to what was read.
+void read_into(ByteStream& in, std::string& buffer) {
   std::size_t got = 0;
-  while (got < head.size())
-    if (const std::size_t n = in.read(head.data() + got, head.size() - got); n > 0)
+  while (got < buffer.size())
+    if (const std::size_t n = in.read(buffer.data() + got, buffer.size() - got); n > 0)
       got += n;
     else
       break;
-  head.resize(got);
+  buffer.resize(got);
+}
+
+// The format of a streamed file: from its name, else its first bytes.
+InputFormat stream_format(const Source& pods, ByteStream& in) {
+  std::string head(256, '\0');
+  read_into(in, head);
   in.rewind();
   return source_format(Source{pods.name, std::move(head), pods.format});
 }
@@ -896,15 +902,8 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
   // Read whole, as any other input is.
   Source whole{pods.name, {}, pods.format};
   in.rewind();
-  std::string& t = whole.text;
-  t.resize(static_cast<std::size_t>(in.size()));
-  std::size_t got = 0;
-  while (got < t.size())
-    if (const std::size_t n = in.read(t.data() + got, t.size() - got); n > 0)
-      got += n;
-    else
-      break;
-  t.resize(got);
+  whole.text.resize(static_cast<std::size_t>(in.size()));
+  read_into(in, whole.text);
   return read_pods_whole(nodes, whole, &pods.name, options, diags, census, load);
 }
 

@@ -7,8 +7,8 @@
 #include <array>
 
 #include "doc.h"
+#include "eruplan_fields.h"
 #include "load.h"
-#include "mesos_fields.h"
 #include "mesos_spec.h"
 #include "request_fields.h"
 #include "selector_hints.h"
@@ -75,20 +75,8 @@ void read_role(Reader& r, const FieldPath& at, ValueId item, MesosSpec& spec, Na
   if (!r.fields(at, item, kMesosRoleFields, f.data())) return;
   MesosRole role;
   bool ok = read_name(r, at, item, f["name"], "role", names, role.name);
-  if (const ValueId w = f["weight"]; w != kNoValue) {
-    if (auto text = r.scalar(at.child("weight"), w)) {
-      std::string problem;
-      if (r.doc()[w].kind == ValueKind::Bool)
-        problem = "expected a number > 0 (such as 1, 2 or 0.5), got " + std::string(*text);
-      auto parsed = problem.empty() ? parse_weight(*text, problem) : std::nullopt;
-      if (parsed)
-        role.weight = *parsed;
-      else
-        r.error(at.child("weight"), w, problem), ok = false;
-    } else {
-      ok = false;
-    }
-  }
+  if (const ValueId w = f["weight"]; w != kNoValue)
+    ok = read_weight(r, at.child("weight"), w, role.weight) && ok;
   if (const ValueId q = f["quota"]; q != kNoValue) {
     role.quota_origin = r.origin(at.child("quota"), q);
     ok = read_quota(r, at.child("quota"), q, role.quota) && ok;
@@ -139,13 +127,10 @@ void read_framework(Reader& r, const std::string& file, const FieldPath& at, Val
     else
       ok = false;
   }
-  fw.request.app = fw.name;
-  fw.request.name = fw.name;
   const ValueId resources = f["resources"];
-  const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, resources, f["node_filter"], f["tolerations"], fw.request, diags);
-  for (std::size_t i = before; i < diags.items().size(); ++i)
-    if (diags.items()[i].severity == Severity::Error) ok = false;
+  ok = read_request_parts(r, file, at, resources, f["node_filter"], f["tolerations"], fw.name,
+                          fw.request, diags) &&
+       ok;
   fw.request.cpu_fit = true;
   const FieldPath res = at.child("resources");
   for (const std::string_view key : {"cpu_bind", "volumes"}) {

@@ -1,11 +1,11 @@
-// --namespaces (namespaces.h), read by namespace_fields.h.
+// --namespaces (namespaces.h), read by the Namespace tables of kubernetes_fields.h.
 #include <algorithm>
 #include <array>
 
 #include "doc.h"
 #include "k8s_read.h"
 #include "kubernetes_api_fields.h"
-#include "namespace_fields.h"
+#include "kubernetes_fields.h"
 #include "namespaces.h"
 #include "reader.h"
 
@@ -14,23 +14,14 @@ namespace eruplan {
 std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const Source& source,
                                                                            Diagnostics& diags) {
   using k8s::pick;
-  std::vector<ValueId> documents;
-  auto doc = parse_document_stream(source, diags, documents);
-  if (!doc) return std::nullopt;
-  Reader r(*doc, source.name, diags);
-  const std::size_t errors_before = diags.error_count();
   std::vector<std::pair<std::string, Labels>> out;
   std::vector<ValueId> where;  // per entry of `out`: its name's value, for "given twice"
   // One Namespace at `at` (paths live on the caller's stack).
-  auto read_namespace = [&](const FieldPath& at, ValueId item) {
+  auto read_namespace = [&](Reader& r, const FieldPath& at, ValueId item) {
+    const Doc& doc = r.doc();
     Picked<kNamespaceFields> f;
     if (!pick(r, at, item, f)) return;
-    const ValueId kind = f["kind"];
-    if (kind != kNoValue && k8s::text_of(*doc, kind) != "Namespace") {
-      r.error(at.child("kind"), kind,
-              "expected a Namespace (kubectl get namespaces -o json), got " + r.describe(kind));
-      return;
-    }
+    if (!k8s::kind_is(r, at, f["kind"], "Namespace", "kubectl get namespaces -o json")) return;
     k8s::check_api_fields(r, diags, at, item, k8s_api::kObject);
     const FieldPath meta_path = at.child("metadata");
     const ValueId meta_value = f["metadata"];
@@ -38,10 +29,10 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     for (const auto& [key, names] :
          {std::pair<std::string_view, k8s_api::Names>{"spec", k8s_api::kNamespaceSpec},
           std::pair<std::string_view, k8s_api::Names>{"status", k8s_api::kNamespaceStatus}}) {
-      if (item == kNoValue || (*doc)[item].kind != ValueKind::Object) break;
-      for (std::uint32_t i = 0; i < doc->size(item); ++i)
-        if (doc->text(doc->key(item, i)) == key)
-          k8s::check_api_fields(r, diags, at.child(key), doc->member(item, i), names);
+      if (item == kNoValue || doc[item].kind != ValueKind::Object) break;
+      for (std::uint32_t i = 0; i < doc.size(item); ++i)
+        if (doc.text(doc.key(item, i)) == key)
+          k8s::check_api_fields(r, diags, at.child(key), doc.member(item, i), names);
     }
     Picked<kNamespaceMetadataFields> meta;
     if (!pick(r, meta_path, meta_value, meta)) return;
@@ -67,17 +58,18 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     out.emplace_back(std::move(name), std::move(labels));
     where.push_back(name_value);
   };
-  k8s::each_listed_object(r, documents, kNamespaceListFields,
-                          field_index(kNamespaceListFields, "items"), read_namespace,
-                          [&](const FieldPath& at, ValueId d) {
-                            k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
-                            for (std::uint32_t i = 0; i < doc->size(d); ++i)
-                              if (doc->text(doc->key(d, i)) == "metadata")
-                                k8s::check_api_fields(r, diags, at.child("metadata"),
-                                                      doc->member(d, i), k8s_api::kListMeta);
-                          });
+  const bool ok =
+      k8s::read_object_file(source, diags, kNamespaceListFields, read_namespace,
+                            [&](Reader& r, const FieldPath& at, ValueId d) {
+                              const Doc& doc = r.doc();
+                              k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
+                              for (std::uint32_t i = 0; i < doc.size(d); ++i)
+                                if (doc.text(doc.key(d, i)) == "metadata")
+                                  k8s::check_api_fields(r, diags, at.child("metadata"),
+                                                        doc.member(d, i), k8s_api::kListMeta);
+                            });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (diags.error_count() > errors_before) return std::nullopt;
+  if (!ok) return std::nullopt;
   return out;
 }
 

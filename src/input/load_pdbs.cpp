@@ -1,4 +1,4 @@
-// --pdbs (load_pdbs.h), read by the tables of pdb_fields.h.
+// --pdbs (load_pdbs.h), read by the PodDisruptionBudget tables of kubernetes_fields.h.
 #include "load_pdbs.h"
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 
 #include "doc.h"
 #include "k8s_read.h"
-#include "pdb_fields.h"
+#include "kubernetes_fields.h"
 #include "reader.h"
 
 namespace eruplan {

@@ -1,4 +1,5 @@
-// --priority-classes (priority_classes.h), read by priority_class_fields.h.
+// --priority-classes (priority_classes.h), read by the PriorityClass tables of
+// kubernetes_fields.h.
 #include <algorithm>
 #include <array>
 #include <unordered_set>
@@ -6,7 +7,7 @@
 #include "doc.h"
 #include "k8s_read.h"
 #include "kubernetes.h"
-#include "priority_class_fields.h"
+#include "kubernetes_fields.h"
 #include "priority_classes.h"
 #include "reader.h"
 
@@ -75,25 +76,15 @@ const PriorityClass* PriorityClasses::global_default() const {
 
 std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagnostics& diags) {
   using k8s::pick;
-  std::vector<ValueId> documents;
-  auto doc = parse_document_stream(source, diags, documents);
-  if (!doc) return std::nullopt;
-  Reader r(*doc, source.name, diags);
-  const std::size_t errors_before = diags.error_count();
   PriorityClasses out;
   out.file = source.name;
   std::unordered_set<std::string> names;  // read so far
   // One class at `at` (paths live on the caller's stack).
-  auto read_class = [&](const FieldPath& at, ValueId item) {
+  auto read_class = [&](Reader& r, const FieldPath& at, ValueId item) {
     Picked<kPriorityClassFields> f;
     if (!pick(r, at, item, f)) return;
-    const ValueId kind = f["kind"];
-    if (kind != kNoValue && k8s::text_of(*doc, kind) != "PriorityClass") {
-      r.error(at.child("kind"), kind,
-              "expected a PriorityClass (kubectl get priorityclasses -o json), got " +
-                  r.describe(kind));
+    if (!k8s::kind_is(r, at, f["kind"], "PriorityClass", "kubectl get priorityclasses -o json"))
       return;
-    }
     PriorityClass c;
     Picked<kPriorityClassMetadataFields> meta;
     const FieldPath meta_path = at.child("metadata");
@@ -109,7 +100,7 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
     if (const ValueId g = f["globalDefault"]; g != kNoValue)
       if (auto b = r.boolean(at.child("globalDefault"), g)) c.global_default = *b;
     if (const ValueId p = f["preemptionPolicy"]; p != kNoValue) {
-      const std::string_view text = k8s::text_of(*doc, p);
+      const std::string_view text = k8s::text_of(r.doc(), p);
       if (text == "Never")
         c.preempt_never = true;
       else if (text != "PreemptLowerPriority")
@@ -124,11 +115,10 @@ std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagn
     }
     out.classes.push_back(std::move(c));
   };
-  k8s::each_listed_object(r, documents, kPriorityClassListFields,
-                          field_index(kPriorityClassListFields, "items"), read_class);
+  const bool ok = k8s::read_object_file(source, diags, kPriorityClassListFields, read_class);
   std::sort(out.classes.begin(), out.classes.end(),
             [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
-  if (diags.error_count() > errors_before) return std::nullopt;
+  if (!ok) return std::nullopt;
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "doc.h"
-#include "realloc_fields.h"
+#include "eruplan_fields.h"
 #include "realloc_spec.h"
 
 namespace eruplan {

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "doc.h"
+#include "eruplan_fields.h"
 #include "load.h"
 #include "request_fields.h"
 #include "selector_hints.h"
-#include "share_fields.h"
 #include "share_spec.h"
 
 namespace eruplan {
@@ -125,7 +125,6 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
   const ValueId app = f["app"], weight = f["weight"], quota = f["quota"],
                 max_count = f["max_count"], resources = f["resources"],
                 node_filter = f["node_filter"], tolerations = f["tolerations"];
-  const Doc& doc = r.doc();
   ShareApp a;
   bool ok = true;
   if (app == kNoValue) {
@@ -147,20 +146,7 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
   } else {
     ok = false;
   }
-  if (weight != kNoValue) {
-    if (auto text = r.scalar(at.child("weight"), weight)) {
-      std::string problem;
-      if (doc[weight].kind == ValueKind::Bool)
-        problem = "expected a number > 0 (such as 1, 2 or 0.5), got " + std::string(*text);
-      auto w = problem.empty() ? parse_weight(*text, problem) : std::nullopt;
-      if (w)
-        a.weight = *w;
-      else
-        r.error(at.child("weight"), weight, problem), ok = false;
-    } else {
-      ok = false;
-    }
-  }
+  if (weight != kNoValue) ok = read_weight(r, at.child("weight"), weight, a.weight) && ok;
   if (quota != kNoValue) {
     if (auto q = r.integer(at.child("quota"), quota, 0))
       a.quota = *q;
@@ -173,12 +159,9 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
     else
       ok = false;
   }
-  a.request.app = a.name;
-  a.request.name = a.name;
-  const std::size_t before = diags.items().size();
-  read_request_parts(r, file, at, resources, node_filter, tolerations, a.request, diags);
-  for (std::size_t i = before; i < diags.items().size(); ++i)
-    if (diags.items()[i].severity == Severity::Error) ok = false;
+  ok = read_request_parts(r, file, at, resources, node_filter, tolerations, a.name, a.request,
+                          diags) &&
+       ok;
   a.request.cpu_fit = true;  // SPEC §8.2: share fits CPU as Kubernetes does
   if (a.max_count >= 0 && a.quota > a.max_count) {
     r.error(at.child("quota"), quota,
@@ -249,6 +232,21 @@ void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics&
     check_inputs(inventory, app.request, diags);
     warn_unmatched_selectors(inventory, app.request, diags);
   }
+}
+
+bool read_weight(Reader& r, const FieldPath& path, ValueId v, Weight& out) {
+  const std::optional<std::string_view> text = r.scalar(path, v);
+  if (!text) return false;
+  std::string problem;
+  if (r.doc()[v].kind == ValueKind::Bool)
+    problem = "expected a number > 0 (such as 1, 2 or 0.5), got " + std::string(*text);
+  const std::optional<Weight> w = problem.empty() ? parse_weight(*text, problem) : std::nullopt;
+  if (!w) {
+    r.error(path, v, problem);
+    return false;
+  }
+  out = *w;
+  return true;
 }
 
 }  // namespace eruplan

@@ -191,6 +191,14 @@ std::string NodeLoader::cores_summary() const {
   return "the node's cores are " + list_ids(ids);
 }
 
+std::size_t NodeLoader::known_core(const FieldPath& here, const Entry& e) {
+  const std::size_t core = find_core(e.key);
+  if (core == node_.cores.size())
+    r_.error(here, e.key_id,
+             "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
+  return core;
+}
+
 void NodeLoader::numa(const FieldPath& path, ValueId v) {
   numa_ok_ = false;
   std::vector<Entry> list = r_.members(path, v);
@@ -202,11 +210,8 @@ void NodeLoader::numa(const FieldPath& path, ValueId v) {
   bool ok = true;
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t core = find_core(e.key);
+    const std::size_t core = known_core(here, e);
     if (core == cores.size()) {
-      r_.error(
-          here, e.key_id,
-          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
       ok = false;
       continue;
     }
@@ -286,23 +291,45 @@ void NodeLoader::numa_memory(const FieldPath& node_path, const Fields& f) {
   }
 }
 
-void NodeLoader::volumes(const FieldPath& path, ValueId v) {
+std::vector<Entry> NodeLoader::named_members(const FieldPath& path, ValueId v,
+                                             std::string_view empty_error, bool* unnamed) {
   std::vector<Entry> list = r_.members(path, v);
-  devices_ok_ = r_.doc()[v].kind == ValueKind::Object;
   r_.sort_unique(path, list, byte_less);
+  // Sorted by bytes, an empty name comes first (once: sort_unique dropped
+  // the others).
+  if (!list.empty() && list.front().key.empty()) {
+    r_.error(path.child(""), list.front().key_id, std::string(empty_error));
+    list.erase(list.begin());
+    if (unnamed) *unnamed = true;
+  }
+  return list;
+}
+
+void NodeLoader::volumes(const FieldPath& path, ValueId v) {
+  bool unnamed = false;
+  const std::vector<Entry> list =
+      named_members(path, v, "a device name must not be empty", &unnamed);
+  devices_ok_ = r_.doc()[v].kind == ValueKind::Object && !unnamed;
   node_.devices.reserve(list.size());
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "a device name must not be empty");
-      devices_ok_ = false;
-      continue;
-    }
     if (auto size = r_.size(here, e.value))
       node_.devices.push_back(Device{std::string(e.key), *size, 0});
     else
       devices_ok_ = false;
   }
+}
+
+void NodeLoader::used_size(const FieldPath& path, ValueId v, std::string_view what, Bytes total,
+                           bool total_ok, Bytes& used) {
+  const FieldPath here = path.child(what);
+  const std::optional<Bytes> size = r_.size(here, v);
+  if (!size) return;
+  used = *size;
+  if (total_ok && *size > total)
+    r_.error(here, v,
+             format_bytes(*size) + " used, more than the node's " + std::string(what) + " " +
+                 format_bytes(total));
 }
 
 void NodeLoader::usage(const FieldPath& path, ValueId v) {
@@ -312,26 +339,10 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
                 numa_memory = f["numa_memory"], storage = f["storage"], volumes = f["volumes"],
                 extended = f["extended"];
   if (extended != kNoValue) usage_extended(path.child("extended"), extended);
-  if (memory != kNoValue) {
-    const FieldPath here = path.child("memory");
-    if (auto used = r_.size(here, memory)) {
-      node_.memory_used = *used;
-      if (memory_ok_ && *used > node_.memory)
-        r_.error(here, memory,
-                 format_bytes(*used) + " used, more than the node's memory " +
-                     format_bytes(node_.memory));
-    }
-  }
-  if (storage != kNoValue) {
-    const FieldPath here = path.child("storage");
-    if (auto used = r_.size(here, storage)) {
-      node_.storage_used = *used;
-      if (storage_ok_ && *used > node_.storage)
-        r_.error(here, storage,
-                 format_bytes(*used) + " used, more than the node's storage " +
-                     format_bytes(node_.storage));
-    }
-  }
+  if (memory != kNoValue)
+    used_size(path, memory, "memory", node_.memory, memory_ok_, node_.memory_used);
+  if (storage != kNoValue)
+    used_size(path, storage, "storage", node_.storage, storage_ok_, node_.storage_used);
   if (cpu_map != kNoValue) usage_cpu_map(path.child("cpu_map"), cpu_map);
   Pieces used_pieces = 0;
   for (const Core& c : node_.cores) used_pieces += c.used;
@@ -357,13 +368,8 @@ void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
   std::vector<ValueId> seen(cores.size(), kNoValue);
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    const std::size_t i = find_core(e.key);
-    if (i == cores.size()) {
-      r_.error(
-          here, e.key_id,
-          "core " + quoted(e.key) + " is not one of the node's cores (" + cores_summary() + ")");
-      continue;
-    }
+    const std::size_t i = known_core(here, e);
+    if (i == cores.size()) continue;
     if (!first_time(r_, path, e, seen, i)) continue;
     const auto used = r_.integer(here, e.value, 0);
     if (!used) continue;
@@ -419,18 +425,11 @@ void NodeLoader::usage_bytes(const FieldPath& path, const std::vector<Entry>& li
 }
 
 void NodeLoader::labels(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
-  r_.sort_unique(path, list, byte_less);
+  const std::vector<Entry> list = named_members(path, v, "a label name must not be empty");
   node_.labels.reserve(list.size());
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "a label name must not be empty");
-      continue;
-    }
-    if (auto value = r_.scalar(here, e.value))
+  for (const Entry& e : list)
+    if (auto value = r_.scalar(path.child(e.key), e.value))
       node_.labels.emplace_back(std::string(e.key), std::string(*value));
-  }
 }
 
 void NodeLoader::extended(const FieldPath& path, ValueId v) {
@@ -543,17 +542,11 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::instances(const FieldPath& path, ValueId v) {
-  std::vector<Entry> list = r_.members(path, v);
-  r_.sort_unique(path, list, byte_less);
+  const std::vector<Entry> list = named_members(path, v, "an app name must not be empty");
   node_.instances.reserve(list.size());
-  for (const Entry& e : list) {
-    const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "an app name must not be empty");
-      continue;
-    }
-    if (auto n = r_.integer(here, e.value, 0)) node_.instances.emplace_back(std::string(e.key), *n);
-  }
+  for (const Entry& e : list)
+    if (auto n = r_.integer(path.child(e.key), e.value, 0))
+      node_.instances.emplace_back(std::string(e.key), *n);
 }
 
 }  // namespace eruplan::node_loading

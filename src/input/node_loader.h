@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "doc.h"
-#include "inventory_fields.h"
+#include "eruplan_fields.h"
 #include "kubernetes.h"
 #include "load.h"
 #include "units.h"
@@ -90,10 +90,17 @@ class NodeLoader {
 
   void cores_from_cpu(const FieldPath& path, ValueId v);
   void cores_from_map(const FieldPath& path, ValueId v);
+  // The index of the core an entry names (after list_cores), or
+  // cores.size() after an error naming the node's cores.
+  std::size_t known_core(const FieldPath& here, const Entry& e);
   void numa(const FieldPath& path, ValueId v);
   void numa_memory(const FieldPath& path, const Fields& f);
   void volumes(const FieldPath& path, ValueId v);
   void usage(const FieldPath& path, ValueId v);
+  // usage.memory and usage.storage (`what`): into `used`, at most the
+  // node's `total` (when that was read: `total_ok`).
+  void used_size(const FieldPath& path, ValueId v, std::string_view what, Bytes total,
+                 bool total_ok, Bytes& used);
   void usage_cpu_map(const FieldPath& path, ValueId v);
   void usage_numa_memory(const FieldPath& path, ValueId v);
   void usage_volumes(const FieldPath& path, ValueId v);
@@ -106,6 +113,11 @@ class NodeLoader {
   void usage_bytes(const FieldPath& path, const std::vector<Entry>& list, SparseList<Part>& parts,
                    Find find, Bytes Part::*size, std::string_view what, std::string_view unknown,
                    std::string_view size_word);
+  // The members of the mapping `v` by name, a name given twice reported
+  // and dropped, an empty one reported (`empty_error`) and left out; true
+  // in `*unnamed` when there was one.
+  std::vector<Entry> named_members(const FieldPath& path, ValueId v, std::string_view empty_error,
+                                   bool* unnamed = nullptr);
   void labels(const FieldPath& path, ValueId v);
   void instances(const FieldPath& path, ValueId v);
   void extended(const FieldPath& path, ValueId v);

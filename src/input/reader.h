@@ -17,8 +17,8 @@
 
 namespace eruplan {
 
-// One field of a schema table (*_fields.h: request, inventory, share,
-// realloc, fixture case): a field is described once, and its name serves the
+// One field of a schema table (request_fields.h, eruplan_fields.h,
+// kubernetes_fields.h): a field is described once, and its name serves the
 // file reader's known fields and the man page's check (tests/fields_test);
 // a request field's flag, the flag's --help and the fixture runner's options.
 enum class FieldKind : std::uint8_t {
@@ -72,7 +72,7 @@ struct FieldSpec {
 };
 
 // The schema rows of a table of bound rows (each with its FieldSpec
-// `spec`: request_fields.h, realloc_fields.h), for Reader::fields and the
+// `spec`: request_fields.h, eruplan_fields.h's realloc deltas), for Reader::fields and the
 // docs.
 template <class Row, std::size_t N>
 constexpr std::array<FieldSpec, N> specs_of(const std::array<Row, N>& rows) {

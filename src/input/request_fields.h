@@ -313,8 +313,10 @@ inline std::string flag_help(std::string_view flag) {
 }
 
 // `at` is the entry's path (apps[2]); each part is kNoValue when absent.
-// Keeps out.app and out.name; every problem goes to `diags` with its path.
-void read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
-                        ValueId node_filter, ValueId tolerations, Request& out, Diagnostics& diags);
+// out.app and out.name are `name`; every problem goes to `diags` with its
+// path. False when one of them is an error.
+bool read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
+                        ValueId node_filter, ValueId tolerations, const std::string& name,
+                        Request& out, Diagnostics& diags);
 
 }  // namespace eruplan

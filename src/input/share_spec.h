@@ -12,6 +12,7 @@
 #include "load.h"
 #include "model.h"
 #include "names.h"
+#include "reader.h"
 
 namespace eruplan {
 
@@ -32,6 +33,9 @@ struct Weight {
 // A weight as written (2, 0.1, 1.5e2), exactly; nullopt and `error` set
 // when it is not a number > 0 or too fine to compare exactly.
 std::optional<Weight> parse_weight(std::string_view text, std::string& error);
+// A weight field (share's apps, Mesos roles) read by parse_weight into
+// `out` (a boolean is no number); false after an error.
+bool read_weight(Reader& r, const FieldPath& path, ValueId v, Weight& out);
 
 struct ShareApp {
   std::string name;  // `app`; unique

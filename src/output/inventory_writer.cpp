@@ -67,6 +67,20 @@ void write_parts(W& w, const SparseList<Part>& parts, const std::string Part::*n
   w.end_object();
 }
 
+// storage:, volumes: and extended: of a node: its totals, or with `used`
+// what is in use (the maps then leave out the parts that use nothing).
+template <class W>
+void write_storage_and_extended(W& w, const Node& n, bool used, Units u) {
+  const Zeros zeros = used ? Zeros::Leave : Zeros::Write;
+  w.key("storage");
+  write_bytes(w, used ? n.storage_used : n.storage, u);
+  w.key("volumes");
+  write_parts(w, n.devices, &Device::name, used ? &Device::used : &Device::size, zeros, u);
+  w.key("extended");
+  write_parts(w, n.extended, &ExtendedResource::name,
+              used ? &ExtendedResource::used : &ExtendedResource::total, zeros);
+}
+
 // SPEC §11's running workloads, normalised; cpu_map only when bound.
 template <class W>
 void write_workloads(W& w, const Node& n, Units u) {
@@ -155,12 +169,7 @@ void write_node(W& w, const Node& n, Units u) {
     w.key("numa_memory");
     write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::memory, Zeros::Write, u);
   }
-  w.key("storage");
-  write_bytes(w, n.storage, u);
-  w.key("volumes");
-  write_parts(w, n.devices, &Device::name, &Device::size, Zeros::Write, u);
-  w.key("extended");
-  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::total, Zeros::Write);
+  write_storage_and_extended(w, n, false, u);
   if (n.max_instances >= 0) {
     w.field("max_instances", n.max_instances);
   }
@@ -189,12 +198,7 @@ void write_node(W& w, const Node& n, Units u) {
   write_bytes(w, n.memory_used, u);
   w.key("numa_memory");
   write_parts(w, n.numa_nodes, &NumaNode::id, &NumaNode::used, Zeros::Leave, u);
-  w.key("storage");
-  write_bytes(w, n.storage_used, u);
-  w.key("volumes");
-  write_parts(w, n.devices, &Device::name, &Device::used, Zeros::Leave, u);
-  w.key("extended");
-  write_parts(w, n.extended, &ExtendedResource::name, &ExtendedResource::used, Zeros::Leave);
+  write_storage_and_extended(w, n, true, u);
   w.end_object();
 
   w.key("instances");

@@ -143,4 +143,16 @@ void write_mapping(W& w, const List& list) {
   w.end_object();
 }
 
+// One change as two members of the mapping being written, `from`: before
+// and `to`: after, each side written by `write(w, side)`, with either
+// writer: realloc's before/after, diff's old/new.
+template <class W, class T, class F>
+void write_change(W& w, std::string_view from, const T& before, std::string_view to, const T& after,
+                  F write) {
+  w.key(from);
+  write(w, before);
+  w.key(to);
+  write(w, after);
+}
+
 }  // namespace eruplan

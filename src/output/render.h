@@ -97,6 +97,21 @@ std::vector<std::size_t> table_name_cells(const Inventory& inventory);
 // member, already rendered alone as a document, or empty.
 struct RequestCounts {
   std::int64_t placed = 0, partial = 0, rejected = 0, satisfied = 0;
+
+  // The count of requests whose status is `status`.
+  std::int64_t& of(RequestStatus status) {
+    switch (status) {
+      case RequestStatus::Placed:
+        return placed;
+      case RequestStatus::Partial:
+        return partial;
+      case RequestStatus::Rejected:
+        return rejected;
+      case RequestStatus::Satisfied:
+        break;
+    }
+    return satisfied;
+  }
 };
 std::string render_request_list(const std::vector<std::string>& entries, OutputFormat format,
                                 const RequestCounts* summary, const std::string& error);

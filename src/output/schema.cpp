@@ -5,16 +5,12 @@
 #include <span>
 #include <utility>
 
-#include "fixture_fields.h"
+#include "eruplan_fields.h"
 #include "grow.h"
-#include "inventory_fields.h"
 #include "json_writer.h"
-#include "mesos_fields.h"
 #include "realloc.h"
-#include "realloc_fields.h"
 #include "request_fields.h"
 #include "requests.h"
-#include "share_fields.h"
 #include "share_spec.h"
 #include "strategy.h"
 

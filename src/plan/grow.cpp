@@ -52,15 +52,24 @@ MixKey key_of(std::span<const GrowTemplate> templates, const std::vector<std::in
   return k;
 }
 
+// The strategy's placement of `request` alone on `inventory`; `infos` gets
+// the nodes it saw (those with capacity), parallel to its deploy.
+Placement place_alone(const Inventory& inventory, const Request& request, unsigned jobs,
+                      std::vector<StrategyInfo>& infos) {
+  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  infos = strategy_infos(inventory, map, where);
+  // The capacity pass goes with it: the kubernetes profile reads its filters there.
+  const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
+                            &inventory, &request,      jobs,      &map};
+  return place(input, request.min_count, request.strategy);
+}
+
 // New instances a plan on `grown` puts on nodes from index `from` on.
 std::int64_t placed_from(const Inventory& grown, const Request& request, std::size_t from,
                          unsigned jobs) {
-  const CapacityMap map = capacity_pass(grown, request, CapacityOptions{0, jobs});
-  std::vector<std::size_t> where;
-  const std::vector<StrategyInfo> infos = strategy_infos(grown, map, where);
-  const StrategyInput input{infos,  request.count, map.total, request.nodes_limit,
-                            &grown, &request,      jobs,      &map};
-  const Placement p = place(input, request.min_count, request.strategy);
+  std::vector<StrategyInfo> infos;
+  const Placement p = place_alone(grown, request, jobs, infos);
   std::int64_t n = 0;
   for (std::size_t i = 0; i < infos.size() && i < p.result.deploy.size(); ++i)
     if (infos[i].node >= from) n += p.result.deploy[i];
@@ -192,13 +201,8 @@ Inventory grown_inventory(const Inventory& inventory, const Node& node_template,
 }
 
 bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
-  const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
-  std::vector<std::size_t> where;
-  const std::vector<StrategyInfo> infos = strategy_infos(inventory, map, where);
-  // The capacity pass goes with it: the kubernetes profile reads its filters there.
-  const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
-                            &inventory, &request,      jobs,      &map};
-  const Placement p = place(input, request.min_count, request.strategy);
+  std::vector<StrategyInfo> infos;
+  const Placement p = place_alone(inventory, request, jobs, infos);
   return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
 }
 

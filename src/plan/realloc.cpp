@@ -173,17 +173,11 @@ std::string realloc_group(Inventory& inventory, const Group& g,
   request.cpu_bind = first.bind;
   // A pod read from --pods: Kubernetes never oversells CPU requests.
   request.cpu_fit = node.workloads[first.workload].cpu_fit;
-  // In place: a cordoned node, its taints and max_instances keep out new
-  // instances, not the resizing of running ones.
-  const bool available = node.available;
-  const std::int64_t max_instances = node.max_instances;
-  std::vector<Taint> taints = std::move(node.taints);
-  node.available = true;
-  node.max_instances = -1;
-  node.taints.clear();
   const auto size = static_cast<std::int64_t>(g.members.size());
   // The capacity pass for `count` more members, the node's availability,
-  // taints and max_instances set aside.
+  // taints and max_instances set aside: in place, a cordoned node, its
+  // taints and max_instances keep out new instances, not the resizing of
+  // running ones.
   auto pass = [&](std::int64_t count) {
     const bool was_available = node.available;
     const std::int64_t was_max = node.max_instances;
@@ -199,9 +193,6 @@ std::string realloc_group(Inventory& inventory, const Group& g,
     node.taints = std::move(was_taints);
     return out;
   };
-  node.available = available;
-  node.max_instances = max_instances;
-  node.taints = std::move(taints);
   NodeCapacity nc = pass(size);
 
   if (nc.capacity < size) {

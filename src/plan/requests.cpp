@@ -371,6 +371,26 @@ struct Planner {
       append_to_first_line(message, r.message);
   }
 
+  // One replica placed by preemption on `p.node`, the capacity's node at
+  // `position`: its victims sorted most important first (priority down,
+  // then name) and evicted, then the replica placed there.
+  void place_by_preemption(const Request& request, RequestOutcome& out, std::size_t position,
+                           Preemption p, K8sPreemptionFilter* k8s, UndoLog& local,
+                           std::vector<Victim>& evicted) {
+    std::sort(p.victims.begin(), p.victims.end(), [](const Victim& a, const Victim& b) {
+      return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
+    });
+    for (const Victim& v : p.victims) {
+      if (k8s) k8s->evicted(v);
+      running_pods().evict(state, v, &local);
+      cache.changed(state, v.node);
+      evicted.push_back(v);
+    }
+    place_one(request, out, position, &local);
+    if (k8s) k8s->placed(p.node);
+    out.preemptions.push_back(std::move(p));
+  }
+
   // --preempt: the instances the strategy places, then one at a time:
   // where the strategy puts it when some node passes, else by preemption.
   RequestOutcome preempting(const Request& request, UndoLog* undo, RequestOutcome out,
@@ -420,20 +440,10 @@ struct Planner {
         why = r.message;
         break;
       }
-      Preemption p{placed + 1, r.chosen->node, std::move(r.chosen->victims)};
-      std::sort(p.victims.begin(), p.victims.end(), [](const Victim& a, const Victim& b) {
-        return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
-      });
-      for (const Victim& v : p.victims) {
-        if (k8s) k8s->evicted(v);
-        pods.evict(state, v, &local);
-        cache.changed(state, v.node);
-        evicted.push_back(v);
-      }
-      const auto at = std::find(nodes.begin(), nodes.end(), p.node) - nodes.begin();
-      place_one(request, out, static_cast<std::size_t>(at), &local);
-      if (k8s) k8s->placed(p.node);
-      out.preemptions.push_back(std::move(p));
+      const auto at = std::find(nodes.begin(), nodes.end(), r.chosen->node) - nodes.begin();
+      place_by_preemption(request, out, static_cast<std::size_t>(at),
+                          {placed + 1, r.chosen->node, std::move(r.chosen->victims)}, k8s.get(),
+                          local, evicted);
       ++placed;
     }
     const bool min_ok = request.min_count > 0 && strategy_row(request.strategy).min_count &&
@@ -571,19 +581,8 @@ struct Planner {
                   "; " + r.message + ")";
         continue;
       }
-      Preemption taken{placed + 1, nc.node, std::move(r.chosen->victims)};
-      std::sort(taken.victims.begin(), taken.victims.end(), [](const Victim& a, const Victim& b) {
-        return a.priority != b.priority ? a.priority > b.priority : a.name < b.name;
-      });
-      for (const Victim& v : taken.victims) {
-        if (k8s) k8s->evicted(v);
-        pods.evict(state, v, &local);
-        cache.changed(state, v.node);
-        evicted.push_back(v);
-      }
-      place_one(request, out, p, &local);
-      if (k8s) k8s->placed(nc.node);
-      out.preemptions.push_back(std::move(taken));
+      place_by_preemption(request, out, p, {placed + 1, nc.node, std::move(r.chosen->victims)},
+                          k8s.get(), local, evicted);
       ++placed;
     }
     if (failures == 0) {

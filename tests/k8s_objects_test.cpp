@@ -226,6 +226,59 @@ TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   CHECK(l.set->requests[0].name == "solo-");
 }
 
+TEST_CASE("k8s objects: --replicas is a Job's parallelism; a suspended Job places nothing") {
+  const std::string pods = pod_list({
+      pod("j-1", "b", "n1", R"({"job-name": "j"})", "Succeeded"),
+      pod("j-2", "b", "n2", R"({"job-name": "j"})"),
+  });
+  auto job = [&](const std::string& spec) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec:\n" + spec +
+           "  template:\n    metadata: {labels: {job-name: j}}\n    spec: {containers: []}\n";
+  };
+  auto cron = [&](const std::string& spec, const std::string& job_spec) {
+    return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: j, namespace: b}\nspec:\n"
+           "  schedule: '* * * * *'\n" +
+           spec + "  jobTemplate:\n    spec:\n" + job_spec +
+           "      template:\n        metadata: {labels: {job-name: j}}\n        spec: "
+           "{containers: []}\n";
+  };
+  KubernetesOptions replicas;
+  replicas.replicas = 6;
+  // kubectl scale job set parallelism: min(6, completions 5 - 1 succeeded) - 1 running = 3.
+  Loaded l = load(pods, job("  parallelism: 2\n  completions: 5\n"), replicas);
+  INFO(l.diags.to_string());
+  CHECK(l.set->requests[0].count == 3);
+  // A CronJob's run: --replicas pods at once, whatever its template says.
+  l = load(pods, cron("", "      parallelism: 2\n"), replicas);
+  CHECK(l.set->requests[0].count == 6);
+  // Suspended (the Job's, the CronJob's or its job template's spec.suspend):
+  // the Job controller creates no pod, --replicas or not.
+  const std::string suspended_job = job("  suspend: true\n  parallelism: 2\n  completions: 5\n");
+  for (const KubernetesOptions& options : {KubernetesOptions{}, replicas}) {
+    l = load(pods, suspended_job, options);
+    CHECK(l.diags.error_count() == 0);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.suspend: true), no pods until resumed");
+    l = load(pods, cron("  suspend: true\n", "      parallelism: 2\n"), options);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.suspend: true), no pods until resumed");
+    l = load(pods, cron("", "      suspend: true\n"), options);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.jobTemplate.spec.suspend: true), no pods until resumed");
+  }
+  // suspend: false is a running Job.
+  l = load(pods, job("  suspend: false\n  parallelism: 2\n  completions: 5\n"));
+  CHECK(l.set->requests[0].count == 1);
+  CHECK(l.set->requests[0].satisfied.empty());
+  // Not a boolean: exit 3 with its path.
+  l = load(pods, job("  suspend: yes please\n"));
+  CHECK(l.diags.to_string().find("spec.suspend") != std::string::npos);
+  CHECK(l.diags.error_count() == 1);
+}
+
 TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
   // kube-scheduler's system default spreading takes its selector from the
   // pod's controlling ReplicaSet, StatefulSet or ReplicationController

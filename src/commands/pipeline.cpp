@@ -511,13 +511,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       for (const Request& request : set->requests) {
         if (!request.pod || request.strategy == Strategy::Score || request.daemon) continue;
         const PodScheduling& p = *request.pod;
-        std::string field;
-        if (!p.spread.empty()) field = "topologySpreadConstraints";
-        if (field.empty() && !p.affinity.required.empty()) field = "affinity.podAffinity";
-        for (const PodAffinityTerm& t : p.anti_affinity.required)
-          if (field.empty() && (t.topology_key != "kubernetes.io/hostname" || !t.selector ||
-                                !t.selector->matches(p.labels)))
-            field = "affinity.podAntiAffinity";
+        const std::string field = cross_node_constraint(request);
         if (!field.empty())
           diags.error(Origin{source->name, 0, 0, field},
                       request.name + ": " + field +

@@ -438,6 +438,16 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   CHECK(code5 == 0);
   CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
   CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // In a stream, a satisfied request's lines name it once (they read
+  // "satisfied: etl: etl: suspended ...").
+  auto [code_s, stream] =
+      cli("plan -n " + k + "nodes.json --pods " + k + "pods.json -r " + k + "job-suspended.yaml");
+  CHECK(code_s == 0);
+  CHECK(stream.find("== etl: satisfied, placed 0 (suspended (spec.suspend: true), no pods until "
+                    "resumed)\n") != std::string::npos);
+  CHECK(stream.find("\nsatisfied: export: suspended (spec.jobTemplate.spec.suspend: true), no "
+                    "pods until resumed\n") != std::string::npos);
+  CHECK(stream.find("etl: etl:") == std::string::npos);
   // With several pod-carrying objects, --replicas is a usage error.
   const std::string two = std::string(ERUPLAN_BINARY) + ".two.yaml";
   std::ofstream(two) << "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {}\n---\n"

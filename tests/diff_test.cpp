@@ -160,6 +160,31 @@ TEST_CASE("diff cli: kubectl node lists as either side, mixed with an inventory"
             .exit == 0);
 }
 
+TEST_CASE("apply: a request without an app gives an inventory apply reads again") {
+  const auto dir = eruplan_test::scratch_dir("apply_no_app");
+  std::ofstream(dir / "n.yaml")
+      << "nodes:\n  - {name: n1, cpu: 4, memory: 8Gi, max_instances: 3}\n";
+  std::ofstream(dir / "n.json") << R"({"nodes": [{"name": "n1", "cpu": 4, "memory": "8Gi",
+    "max_instances": 3}]})";
+  using eruplan_test::run_eruplan;
+  for (const char* ext : {"yaml", "json"}) {
+    CAPTURE(ext);
+    const std::string flags = " --cpu 1 --memory 1Gi --count 2";
+    const eruplan_test::Ran once = run_eruplan(dir, std::string("apply -n n.") + ext + flags);
+    REQUIRE(once.exit == 0);
+    std::ofstream(dir / (std::string("once.") + ext)) << once.out;
+    // It was "instances: {"": 2}", refused as "an app name must not be empty".
+    const eruplan_test::Ran twice =
+        run_eruplan(dir, std::string("apply -n once.") + ext + " --cpu 1 --memory 1Gi --count 1");
+    INFO(twice.err);
+    CHECK(twice.exit == 0);
+    // Its 2 instances count toward max_instances 3: one more fits, two do not.
+    CHECK(run_eruplan(dir, std::string("plan -n once.") + ext + flags).exit == 4);
+    CHECK(run_eruplan(dir, std::string("diff n.") + ext + " once." + ext + " --exit-code").exit ==
+          1);
+  }
+}
+
 TEST_CASE("apply --units: human for YAML, bytes for JSON by default; either on request") {
   const auto dir = eruplan_test::scratch_dir("units");
   std::ofstream(dir / "n.yaml") << "nodes:\n  - {name: n1, cpu: 2, memory: 8Gi, storage: 1500}\n";

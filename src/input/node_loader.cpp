@@ -546,12 +546,9 @@ void NodeLoader::instances(const FieldPath& path, ValueId v) {
   std::vector<Entry> list = r_.members(path, v);
   r_.sort_unique(path, list, byte_less);
   node_.instances.reserve(list.size());
+  // "" is the instances of requests without an app, as apply writes them.
   for (const Entry& e : list) {
     const FieldPath here = path.child(e.key);
-    if (e.key.empty()) {
-      r_.error(here, e.key_id, "an app name must not be empty");
-      continue;
-    }
     if (auto n = r_.integer(here, e.value, 0)) node_.instances.emplace_back(std::string(e.key), *n);
   }
 }

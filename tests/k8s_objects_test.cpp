@@ -279,6 +279,42 @@ TEST_CASE("k8s objects: --replicas is a Job's parallelism; a suspended Job place
   CHECK(l.diags.error_count() == 1);
 }
 
+TEST_CASE("k8s objects: a container resource without a domain must be a standard one") {
+  auto deployment = [](const std::string& requests) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
+           "    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n"
+           "        resources: {requests: {" +
+           requests + "}}\n";
+  };
+  auto read = [&](const std::string& requests, bool strict, Diagnostics& diags) {
+    diags.set_strict(strict);
+    bool matched = false;
+    return load_kubernetes_requests(Source{"app.yaml", deployment(requests)}, {}, {}, true, diags,
+                                    matched, nullptr, nullptr);
+  };
+  // memroy was an extended resource no node has: "Insufficient memroy", exit 4.
+  Diagnostics strict;
+  read("cpu: 100m, memroy: 128Mi", true, strict);
+  CHECK(strict.error_count() == 1);
+  CHECK(strict.to_string() ==
+        "app.yaml:10:43: error: spec.template.spec.containers[0].resources.requests.memroy: "
+        "unknown resource (a container's are cpu, memory, ephemeral-storage, hugepages-SIZE or a "
+        "name with a domain such as nvidia.com/gpu); did you mean memory?\n");
+  // Names with a domain are extended resources.
+  Diagnostics fine;
+  auto set = read("cpu: 1, example.com/foo: 2, nvidia.com/gpu: 1, memory: 1Gi", true, fine);
+  CHECK(fine.error_count() == 0);
+  REQUIRE(set);
+  CHECK(set->requests[0].extended.size() == 2);
+  // --lenient: a warning, and the name is left out of the request.
+  Diagnostics lenient;
+  set = read("cpu: 1, gpu: 1", false, lenient);
+  CHECK(lenient.error_count() == 0);
+  REQUIRE(set);
+  CHECK(set->requests[0].extended.empty());
+  CHECK(lenient.to_string().find("requests.gpu: unknown resource, ignored") != std::string::npos);
+}
+
 TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
   // kube-scheduler's system default spreading takes its selector from the
   // pod's controlling ReplicaSet, StatefulSet or ReplicationController

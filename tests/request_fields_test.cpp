@@ -100,5 +100,5 @@ TEST_CASE("request fields: a fixture case's options are the fields that have a f
         std::vector<std::string>{
             "malformed case: c.yaml:2:11: error: options.replicas: unknown field (known fields: "
             "plans app count strategy nodes_limit cpu cpu_bind memory storage volumes labels "
-            "nodes exclude atomic explain preempt queue_sort model seed cycles)"});
+            "nodes exclude atomic explain preempt image_locality queue_sort model seed cycles)"});
 }

@@ -219,6 +219,9 @@ Group kubernetes_group() {
                 "Running pods (kubectl get pods -A -o json), a file or a directory of them; "
                 "repeatable: their requests become usage")),
       value("--app-label", "Label naming a pod's app (default app.kubernetes.io/name, then app)"),
+      flag("--image-locality",
+           "Kubernetes profile: ImageLocality scores the nodes whose status.images hold the "
+           "pod's images, as kube-scheduler does (default: 0 on every node)"),
   };
 }
 

@@ -165,6 +165,7 @@ KubernetesOptions kubernetes_options(const Args& a) {
                                           : NodesFormat::Auto;
   k.app_label = a.value("--app-label");
   k.manifest_namespace = a.value("--namespace");
+  k.image_locality = a.flag("--image-locality");
   if (a.has("--replicas")) {
     std::int64_t n = 0;
     const std::string& text = a.value("--replicas");

@@ -361,6 +361,8 @@ void read_options(Reader& r, ValueId v, RunOptions& options) {
     options.explain = r.boolean(path.child("explain"), e).value_or(false);
   if (const ValueId e = f["preempt"]; e != kNoValue)
     options.preempt = r.boolean(path.child("preempt"), e).value_or(false);
+  if (const ValueId e = f["image_locality"]; e != kNoValue)
+    options.kubernetes.image_locality = r.boolean(path.child("image_locality"), e).value_or(false);
   if (const ValueId q = f["queue_sort"]; q != kNoValue)
     if (auto sort = read_choice(r, path.child("queue_sort"), q, names_of(kQueueSortNames)))
       options.queue_sort = queue_sort_named(*sort);

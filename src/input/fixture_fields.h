@@ -62,6 +62,8 @@ inline constexpr std::array kCaseOptionFields{
     FieldSpec::boolean("atomic", "place all requests or none").with_flag("--atomic"),
     FieldSpec::boolean("explain", "say why each node gets what it gets").with_flag("--explain"),
     FieldSpec::boolean("preempt", "evict lower-priority pods for room").with_flag("--preempt"),
+    FieldSpec::boolean("image_locality", "ImageLocality scores the nodes' images")
+        .with_flag("--image-locality"),
     FieldSpec::text("queue_sort", "priority, qos or coscheduling: several requests' order")
         .with_flag("--queue-sort"),
     FieldSpec::text("model", "share: drf or mesos").with_flag("--model"),

@@ -63,6 +63,9 @@ struct KubernetesOptions {
   // DaemonSets alone (another kind is an error, none at all is fine).
   enum class DaemonSets { Requests, Apart, Only };
   DaemonSets daemonsets = DaemonSets::Requests;
+  // --image-locality: a manifest's container images are read, so that
+  // ImageLocality scores the nodes that list them (off: it scores 0).
+  bool image_locality = false;
 };
 
 // What --pods says beyond the inventory's own pods (Inventory::pods), for

@@ -116,6 +116,75 @@ TEST_CASE("diff cli: exit 0, or 1 with --exit-code when they differ; 3 for bad i
   CHECK(run_eruplan(dir, "diff old.yaml gone.yaml").exit == 3);
 }
 
+TEST_CASE("diff cli: kubectl node lists as either side, mixed with an inventory") {
+  const auto dir = eruplan_test::scratch_dir("diff_kubectl");
+  // kubectl get nodes -o json, and -o yaml a week later: 2 more cores and a taint.
+  std::ofstream(dir / "nodes.json") << R"({"apiVersion": "v1", "kind": "List", "items": [
+    {"apiVersion": "v1", "kind": "Node",
+     "metadata": {"name": "ip-10-0-1-12", "labels": {"topology.kubernetes.io/zone": "us-east-1a"}},
+     "status": {"allocatable": {"cpu": "3920m", "memory": "15147020Ki", "pods": "58"}}}]})";
+  std::ofstream(dir / "nodes.yaml")
+      << "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n"
+         "    name: ip-10-0-1-12\n    labels: {topology.kubernetes.io/zone: us-east-1a}\n"
+         "  spec:\n    taints: [{key: dedicated, value: batch, effect: NoSchedule}]\n"
+         "  status:\n    allocatable: {cpu: 5920m, memory: 15147020Ki, pods: \"58\"}\n";
+  using eruplan_test::run_eruplan;
+  const eruplan_test::Ran same = run_eruplan(dir, "diff nodes.json nodes.json --exit-code");
+  INFO(same.err);
+  CHECK(same.exit == 0);
+  const eruplan_test::Ran week = run_eruplan(dir, "diff nodes.json nodes.yaml --exit-code");
+  INFO(week.err);
+  CHECK(week.exit == 1);
+  CHECK(week.out.find("ip-10-0-1-12  cpu      3.92") != std::string::npos);
+  CHECK(week.out.find(
+            "ip-10-0-1-12  taints   -                         dedicated=batch:NoSchedule") !=
+        std::string::npos);
+  // Mixed: the kubectl list against the inventory apply prints for it.
+  const eruplan_test::Ran applied =
+      run_eruplan(dir, "apply -n nodes.json --app web --cpu 1 --memory 1Gi --count 1");
+  REQUIRE(applied.exit == 0);
+  std::ofstream(dir / "applied.json") << applied.out;
+  const eruplan_test::Ran mixed = run_eruplan(dir, "diff nodes.json applied.json -o json");
+  INFO(mixed.err);
+  CHECK(mixed.exit == 0);
+  CHECK(mixed.out.find("\"added\": []") != std::string::npos);
+  CHECK(mixed.out.find("\"removed\": []") != std::string::npos);
+  CHECK(mixed.out.find("\"usage.cpu\"") != std::string::npos);
+  // Kind-less Node items are Nodes under --nodes-format kubernetes only.
+  std::ofstream(dir / "kindless.json")
+      << R"({"apiVersion": "v1", "kind": "List", "items": [{"metadata": {"name": "ip-10-0-1-12",
+     "labels": {"topology.kubernetes.io/zone": "us-east-1a"}},
+     "status": {"allocatable": {"cpu": "3920m", "memory": "15147020Ki", "pods": "58"}}}]})";
+  CHECK(run_eruplan(dir, "diff kindless.json nodes.json").exit == 3);
+  CHECK(run_eruplan(dir, "diff kindless.json nodes.json --nodes-format kubernetes --exit-code")
+            .exit == 0);
+}
+
+TEST_CASE("apply: a request without an app gives an inventory apply reads again") {
+  const auto dir = eruplan_test::scratch_dir("apply_no_app");
+  std::ofstream(dir / "n.yaml")
+      << "nodes:\n  - {name: n1, cpu: 4, memory: 8Gi, max_instances: 3}\n";
+  std::ofstream(dir / "n.json") << R"({"nodes": [{"name": "n1", "cpu": 4, "memory": "8Gi",
+    "max_instances": 3}]})";
+  using eruplan_test::run_eruplan;
+  for (const char* ext : {"yaml", "json"}) {
+    CAPTURE(ext);
+    const std::string flags = " --cpu 1 --memory 1Gi --count 2";
+    const eruplan_test::Ran once = run_eruplan(dir, std::string("apply -n n.") + ext + flags);
+    REQUIRE(once.exit == 0);
+    std::ofstream(dir / (std::string("once.") + ext)) << once.out;
+    // It was "instances: {"": 2}", refused as "an app name must not be empty".
+    const eruplan_test::Ran twice =
+        run_eruplan(dir, std::string("apply -n once.") + ext + " --cpu 1 --memory 1Gi --count 1");
+    INFO(twice.err);
+    CHECK(twice.exit == 0);
+    // Its 2 instances count toward max_instances 3: one more fits, two do not.
+    CHECK(run_eruplan(dir, std::string("plan -n once.") + ext + flags).exit == 4);
+    CHECK(run_eruplan(dir, std::string("diff n.") + ext + " once." + ext + " --exit-code").exit ==
+          1);
+  }
+}
+
 TEST_CASE("apply --units: human for YAML, bytes for JSON by default; either on request") {
   const auto dir = eruplan_test::scratch_dir("units");
   std::ofstream(dir / "n.yaml") << "nodes:\n  - {name: n1, cpu: 2, memory: 8Gi, storage: 1500}\n";

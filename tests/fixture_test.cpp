@@ -365,25 +365,21 @@ TEST_CASE("malformed cases fail with a message and never reach the pipeline") {
         "number, got a mapping");
   // Unknown keys: the inputs' "did you mean", an error in a case.
   CHECK(message("nodes: {}\nexpect: {deploi: {}}\n") ==
-        "malformed case: bad.yaml:2:10: error: expect.deploi: unknown field; did you mean deploy? "
-        "(--strict)");
+        "malformed case: bad.yaml:2:10: error: expect.deploi: unknown field; did you mean deploy?");
   CHECK(message("nodes: {}\nexpected: {}\n") ==
-        "malformed case: bad.yaml:2:1: error: expected: unknown field; did you mean expect? "
-        "(--strict)");
+        "malformed case: bad.yaml:2:1: error: expected: unknown field; did you mean expect?");
   CHECK(message("nodes: {}\ninventry: {}\n") ==
         "malformed case: bad.yaml:2:1: error: inventry: unknown field (known fields: name "
         "description command nodes request pods pdbs priority_classes namespaces template "
         "daemonsets options "
-        "expect) "
-        "(--strict)");
+        "expect)");
   CHECK(message("nodes: {}\noptions: {plans: some}\n") ==
         "malformed case: bad.yaml:2:18: error: options.plans: expected all, assigned or none, "
         "got some");
   CHECK(message("nodes: {}\n" + std::string(100, 'z') + ": 1\n") ==
         "malformed case: bad.yaml:2:1: error: " + std::string(64, 'z') +
             "...(100 bytes): unknown field (known fields: name description command nodes "
-            "request pods pdbs priority_classes namespaces template daemonsets options expect) "
-            "(--strict)");
+            "request pods pdbs priority_classes namespaces template daemonsets options expect)");
   CHECK(message("nodes: {}\nnodes: {}\n") ==
         "malformed case: bad.yaml:2:1: error: nodes: given twice (first at line 1:8)");
   CHECK(message("nodes: {}\nexpect: {deploy: {n1: 1, n1: 2}}\n") ==
@@ -426,11 +422,10 @@ TEST_CASE("a malformed case reports every problem, in the order of the file") {
           "malformed case: bad.yaml:2:1: error: inventory: unknown field (known fields: name "
           "description command nodes request pods pdbs priority_classes namespaces template "
           "daemonsets "
-          "options expect) "
-          "(--strict)",
+          "options expect)",
           R"(malformed case: bad.yaml:4:9: error: expect.exit: expected a whole number >= 0, got "0")",
           "malformed case: bad.yaml:5:3: error: expect.deploi: unknown field; did you mean "
-          "deploy? (--strict)",
+          "deploy?",
           "malformed case: bad.yaml:6:11: error: expect.status: expected placed, partial, "
           "rejected or satisfied, got placd"});
   CHECK(fake.calls.empty());
@@ -441,7 +436,7 @@ TEST_CASE("a malformed case reports every problem, in the order of the file") {
       fake.fn());
   CHECK(realloc.differences ==
         std::vector<std::string>{"malformed case: bad.yaml:4:10: error: expect.stats: unknown "
-                                 "field; did you mean status? (--strict)"});
+                                 "field; did you mean status?"});
   CHECK(run_fixture("bad.yaml",
                     "command: realloc\nnodes: {}\nrequest: {}\nexpect: {status: {w: placed}}\n",
                     kNoFiles, fake.fn())
@@ -771,8 +766,7 @@ TEST_CASE("an inline input with nested aliases reaches the loader unexpanded") {
   CHECK(
       real.differences ==
       std::vector<std::string>{"exit: expected 0, got 3 (stderr: bomb.yaml:2:3: error: l0: unknown "
-                               "field (known fields: share_base max_fragment_cores nodes) "
-                               "(--strict))"});
+                               "field (known fields: share_base max_fragment_cores nodes))"});
 }
 
 TEST_CASE("fixture inputs may be anywhere inside the directory given to eruplan test") {

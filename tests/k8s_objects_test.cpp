@@ -226,6 +226,95 @@ TEST_CASE("k8s objects: Jobs, CronJobs and Pods count what already ran") {
   CHECK(l.set->requests[0].name == "solo-");
 }
 
+TEST_CASE("k8s objects: --replicas is a Job's parallelism; a suspended Job places nothing") {
+  const std::string pods = pod_list({
+      pod("j-1", "b", "n1", R"({"job-name": "j"})", "Succeeded"),
+      pod("j-2", "b", "n2", R"({"job-name": "j"})"),
+  });
+  auto job = [&](const std::string& spec) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: b}\nspec:\n" + spec +
+           "  template:\n    metadata: {labels: {job-name: j}}\n    spec: {containers: []}\n";
+  };
+  auto cron = [&](const std::string& spec, const std::string& job_spec) {
+    return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: j, namespace: b}\nspec:\n"
+           "  schedule: '* * * * *'\n" +
+           spec + "  jobTemplate:\n    spec:\n" + job_spec +
+           "      template:\n        metadata: {labels: {job-name: j}}\n        spec: "
+           "{containers: []}\n";
+  };
+  KubernetesOptions replicas;
+  replicas.replicas = 6;
+  // kubectl scale job set parallelism: min(6, completions 5 - 1 succeeded) - 1 running = 3.
+  Loaded l = load(pods, job("  parallelism: 2\n  completions: 5\n"), replicas);
+  INFO(l.diags.to_string());
+  CHECK(l.set->requests[0].count == 3);
+  // A CronJob's run: --replicas pods at once, whatever its template says.
+  l = load(pods, cron("", "      parallelism: 2\n"), replicas);
+  CHECK(l.set->requests[0].count == 6);
+  // Suspended (the Job's, the CronJob's or its job template's spec.suspend):
+  // the Job controller creates no pod, --replicas or not.
+  const std::string suspended_job = job("  suspend: true\n  parallelism: 2\n  completions: 5\n");
+  for (const KubernetesOptions& options : {KubernetesOptions{}, replicas}) {
+    l = load(pods, suspended_job, options);
+    CHECK(l.diags.error_count() == 0);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.suspend: true), no pods until resumed");
+    l = load(pods, cron("  suspend: true\n", "      parallelism: 2\n"), options);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.suspend: true), no pods until resumed");
+    l = load(pods, cron("", "      suspend: true\n"), options);
+    CHECK(l.set->requests[0].count == 0);
+    CHECK(l.set->requests[0].satisfied ==
+          "j: suspended (spec.jobTemplate.spec.suspend: true), no pods until resumed");
+  }
+  // suspend: false is a running Job.
+  l = load(pods, job("  suspend: false\n  parallelism: 2\n  completions: 5\n"));
+  CHECK(l.set->requests[0].count == 1);
+  CHECK(l.set->requests[0].satisfied.empty());
+  // Not a boolean: exit 3 with its path.
+  l = load(pods, job("  suspend: yes please\n"));
+  CHECK(l.diags.to_string().find("spec.suspend") != std::string::npos);
+  CHECK(l.diags.error_count() == 1);
+}
+
+TEST_CASE("k8s objects: a container resource without a domain must be a standard one") {
+  auto deployment = [](const std::string& requests) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
+           "    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n"
+           "        resources: {requests: {" +
+           requests + "}}\n";
+  };
+  auto read = [&](const std::string& requests, bool strict, Diagnostics& diags) {
+    diags.set_strict(strict);
+    bool matched = false;
+    return load_kubernetes_requests(Source{"app.yaml", deployment(requests)}, {}, {}, true, diags,
+                                    matched, nullptr, nullptr);
+  };
+  // memroy was an extended resource no node has: "Insufficient memroy", exit 4.
+  Diagnostics strict;
+  read("cpu: 100m, memroy: 128Mi", true, strict);
+  CHECK(strict.error_count() == 1);
+  CHECK(strict.to_string() ==
+        "app.yaml:10:43: error: spec.template.spec.containers[0].resources.requests.memroy: "
+        "unknown resource (a container's are cpu, memory, ephemeral-storage, hugepages-SIZE or a "
+        "name with a domain such as nvidia.com/gpu); did you mean memory?\n");
+  // Names with a domain are extended resources.
+  Diagnostics fine;
+  auto set = read("cpu: 1, example.com/foo: 2, nvidia.com/gpu: 1, memory: 1Gi", true, fine);
+  CHECK(fine.error_count() == 0);
+  REQUIRE(set);
+  CHECK(set->requests[0].extended.size() == 2);
+  // --lenient: a warning, and the name is left out of the request.
+  Diagnostics lenient;
+  set = read("cpu: 1, gpu: 1", false, lenient);
+  CHECK(lenient.error_count() == 0);
+  REQUIRE(set);
+  CHECK(set->requests[0].extended.empty());
+  CHECK(lenient.to_string().find("requests.gpu: unknown resource, ignored") != std::string::npos);
+}
+
 TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
   // kube-scheduler's system default spreading takes its selector from the
   // pod's controlling ReplicaSet, StatefulSet or ReplicationController
@@ -385,6 +474,16 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   CHECK(code5 == 0);
   CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
   CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // In a stream, a satisfied request's lines name it once (they read
+  // "satisfied: etl: etl: suspended ...").
+  auto [code_s, stream] =
+      cli("plan -n " + k + "nodes.json --pods " + k + "pods.json -r " + k + "job-suspended.yaml");
+  CHECK(code_s == 0);
+  CHECK(stream.find("== etl: satisfied, placed 0 (suspended (spec.suspend: true), no pods until "
+                    "resumed)\n") != std::string::npos);
+  CHECK(stream.find("\nsatisfied: export: suspended (spec.jobTemplate.spec.suspend: true), no "
+                    "pods until resumed\n") != std::string::npos);
+  CHECK(stream.find("etl: etl:") == std::string::npos);
   // With several pod-carrying objects, --replicas is a usage error.
   const std::string two = std::string(ERUPLAN_BINARY) + ".two.yaml";
   std::ofstream(two) << "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {}\n---\n"

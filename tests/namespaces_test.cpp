@@ -68,7 +68,7 @@ TEST_CASE("namespaces: bad input names the file, line:col and field path") {
       load("{\"kind\": \"Namespace\",\n \"metadata\": {\"name\": \"a\", \"lables\": {}}}", typo));
   INFO(typo.to_string());
   CHECK(typo.to_string() ==
-        "ns.json:2:28: error: metadata.lables: unknown field; did you mean labels? (--strict)\n");
+        "ns.json:2:28: error: metadata.lables: unknown field; did you mean labels?\n");
   Diagnostics twice;
   CHECK_FALSE(
       load("{\"items\": [{\"metadata\": {\"name\": \"a\"}},\n {\"metadata\": {\"name\": "

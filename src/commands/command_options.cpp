@@ -280,7 +280,8 @@ Group request_flags_group() {
     if (row.spec.flag == "--count") {
       g.push_back(
           checked("--replicas",
-                  "A Kubernetes workload's desired total of pods, instead of its spec.replicas",
+                  "A Kubernetes workload's desired total of pods, instead of its spec.replicas "
+                  "(a Job's or CronJob's pods at once, instead of its parallelism)",
                   check_whole_number, "INTEGER"));
       g.push_back(value("--namespace",
                         "Namespace of Kubernetes objects that name none (as kubectl apply -n; "

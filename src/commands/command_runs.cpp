@@ -507,8 +507,10 @@ CommandOutput run_diff(const CommandInput& in) {
   if (CommandOutput failed; !inputs.ok(output, failed)) return failed;
   Diagnostics diags;
   diags.set_strict(!a.flag("--lenient"));
-  const std::optional<Inventory> old_inventory = load_inventory(old_source, diags);
-  const std::optional<Inventory> new_inventory = load_inventory(new_source, diags);
+  // Either may be what -n takes: an inventory or kubectl's Nodes.
+  const NodesFormat format = kubernetes_options(a).nodes_format;
+  const std::optional<Inventory> old_inventory = load_nodes(old_source, format, diags);
+  const std::optional<Inventory> new_inventory = load_nodes(new_source, format, diags);
   CommandOutput out;
   out.err = diags.to_string();
   if (diags.has_errors() || !old_inventory || !new_inventory) {

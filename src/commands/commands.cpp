@@ -222,13 +222,22 @@ std::vector<CommandRow> make_table() {
            "--replicas out"}}});
   }
   {
-    OptionSpec old_file = file("old", "The inventory before (JSON or YAML); - for stdin");
-    OptionSpec new_file = file("new", "The inventory after (JSON or YAML); - for stdin");
+    OptionSpec old_file = file(
+        "old", "The nodes before: an inventory or kubectl get nodes (JSON or YAML); - for stdin");
+    OptionSpec new_file = file(
+        "new", "The nodes after: an inventory or kubectl get nodes (JSON or YAML); - for stdin");
     for (OptionSpec* o : {&old_file, &new_file}) {
       o->kind = OptionKind::Positional;
       o->required = true;
     }
-    Group o = {old_file, new_file, input_format_option(), output_option(),
+    Group o = {old_file,
+               new_file,
+               input_format_option(),
+               choice("--nodes-format",
+                      "How OLD and NEW are read: auto (each by its kind), eruplan or kubernetes "
+                      "(kubectl get nodes)",
+                      {"auto", "eruplan", "kubernetes"}, "auto"),
+               output_option(),
                flag("--exit-code", "Exit 1 when the inventories differ, 0 when not (as git diff)")};
     append(o, strictness_group());
     rows.push_back({"diff",

@@ -36,6 +36,16 @@ std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view tex
 
 namespace {
 
+// A request's reason in a line that names the request already: without the
+// name a satisfied manifest's reason starts with ("web: 3 of 3 replicas
+// running", which stands alone for a single request).
+std::string own_reason(const std::string& name, const std::string& reason) {
+  if (reason.size() > name.size() + 2 && reason.starts_with(name) &&
+      reason.compare(name.size(), 2, ": ") == 0)
+    return reason.substr(name.size() + 2);
+  return reason;
+}
+
 // Plans listed per node: `--plans none|assigned` lists none up front; the
 // nodes that get instances then get exactly the plans they are assigned.
 // --plans all shares the run's plan budget among nodes and requests.
@@ -190,13 +200,14 @@ struct PlanRunner {
     note_reasons(request.name + ": ", outcome.capacity);
     if (options.report) {
       request_lines.resize(set.requests.size());
-      request_lines[index] = request.name + ": " + std::string(status_name(outcome.status)) +
-                             ", placed " + std::to_string(outcome.placed) +
-                             (outcome.reason.empty() ? "" : " (" + outcome.reason + ")");
+      request_lines[index] =
+          request.name + ": " + std::string(status_name(outcome.status)) + ", placed " +
+          std::to_string(outcome.placed) +
+          (outcome.reason.empty() ? "" : " (" + own_reason(request.name, outcome.reason) + ")");
     }
     if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
       failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
-                  outcome.reason + '\n';
+                  own_reason(request.name, outcome.reason) + '\n';
     std::vector<ExplainLine> lines;
     if (options.explain)
       lines = explain(state, request, outcome.capacity, &outcome.deploy, &outcome);
@@ -249,7 +260,7 @@ struct PlanRunner {
     out += status_name(o.status);
     out += ", placed ";
     out += std::to_string(o.placed);
-    if (!o.reason.empty()) out += " (" + o.reason + ")";
+    if (!o.reason.empty()) out += " (" + own_reason(report.request.name, o.reason) + ")";
     out += '\n';
     render_into(out, report, OutputFormat::Table);
     out += '\n';
@@ -498,13 +509,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       for (const Request& request : set->requests) {
         if (!request.pod || request.strategy == Strategy::Score || request.daemon) continue;
         const PodScheduling& p = *request.pod;
-        std::string field;
-        if (!p.spread.empty()) field = "topologySpreadConstraints";
-        if (field.empty() && !p.affinity.required.empty()) field = "affinity.podAffinity";
-        for (const PodAffinityTerm& t : p.anti_affinity.required)
-          if (field.empty() && (t.topology_key != "kubernetes.io/hostname" || !t.selector ||
-                                !t.selector->matches(p.labels)))
-            field = "affinity.podAntiAffinity";
+        const std::string field = cross_node_constraint(request);
         if (!field.empty())
           diags.error(Origin{source->name, 0, 0, field},
                       request.name + ": " + field +

@@ -615,6 +615,9 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   c.strategy = strategy;
   request.strategy = strategy;
   if (!strategy_row(strategy).min_count) request.min_count = 0;
+  // As plan --strategy refuses it: the other strategies would place the
+  // replicas as if the constraint were not there, so they place nothing.
+  const std::string cross_node = strategy == Strategy::Score ? "" : cross_node_constraint(request);
   Inventory state = inventory;
   PlanOptions po;
   po.max_plans = 0;
@@ -623,15 +626,18 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   const RequestOutcome& out = outs.front();
   c.too_large = out.too_large;
-  c.satisfied = out.status == RequestStatus::Satisfied;
-  c.feasible = out.status != RequestStatus::Rejected;
-  if (!c.feasible)
+  c.satisfied = out.status == RequestStatus::Satisfied && cross_node.empty();
+  c.feasible = out.status != RequestStatus::Rejected && cross_node.empty();
+  if (!cross_node.empty())
+    c.reason =
+        cross_node + " depends on where the other replicas go; only strategy score honours it";
+  else if (!c.feasible)
     c.reason = out.reason.empty() ? infeasible_summary(inventory, out.capacity, request.count)
                                   : out.reason;
   std::vector<double> usages, before;
   for (std::size_t i = 0; i < out.capacity.nodes.size(); ++i) {
     const NodeCapacity& nc = out.capacity.nodes[i];
-    const std::int64_t k = out.deploy.empty() ? 0 : out.deploy[i];
+    const std::int64_t k = out.deploy.empty() || !cross_node.empty() ? 0 : out.deploy[i];
     if (k > 0) {
       c.deploy.emplace_back(state.nodes[nc.node].name, k);
       ++c.nodes_used;
@@ -647,7 +653,7 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   c.spread = usage_spread(usages);
   c.before = usage_spread(before);
   if (after) {
-    *after = std::move(state);
+    *after = cross_node.empty() ? std::move(state) : inventory;
     // Each section shows why nodes got nothing: their reasons in this pass.
     c.zero_reasons.assign(after->nodes.size(), {});
     for (const NodeCapacity& nc : out.capacity.nodes)

@@ -2,6 +2,7 @@
 #include "k8s_read.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -248,6 +249,20 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
       continue;
     }
     if (e.key.empty() || e.key == "storage") continue;  // see read_allocatable
+    // Kubernetes' API refuses a container resource without a domain that is
+    // not a standard one (validateContainerResourceName): memroy is a typo,
+    // not an extended resource no node has.
+    constexpr std::array<std::string_view, 3> kStandard{"cpu", "memory", "ephemeral-storage"};
+    if (e.key.find('/') == std::string_view::npos &&
+        resource_row(e.key) == kKubeResourceFields.size()) {
+      std::string message =
+          "unknown resource, ignored (a container's are cpu, memory, ephemeral-storage, "
+          "hugepages-SIZE or a name with a domain such as nvidia.com/gpu)";
+      if (const std::string_view best = nearest_name(e.key, kStandard, 2); !best.empty())
+        message += "; did you mean " + std::string(best) + "?";
+      r.unknown_field(path.child(e.key), e.key_id, std::move(message));
+      continue;
+    }
     if (names) {
       if (std::find(names->begin(), names->end(), e.key) != names->end()) continue;
       names->push_back(e.key);

@@ -151,6 +151,7 @@ inline constexpr std::array kKubeWorkloadSpecFields{
     FieldSpec::integer("parallelism", "a Job's pods at once (default 1)"),
     FieldSpec::integer("completions", "a Job's pods to succeed in all"),
     FieldSpec::block("jobTemplate", "a CronJob's Job (metadata, spec)"),
+    FieldSpec::boolean("suspend", "a Job's or CronJob's: true places no pods until resumed"),
 };
 
 // A workload's spec.selector and its matchExpressions: kKubeLabelSelectorFields

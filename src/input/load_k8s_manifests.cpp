@@ -92,6 +92,9 @@ struct Manifest {
   std::optional<std::int64_t> desired;  // replicas (the desired total)
   std::int64_t parallelism = 1;
   std::optional<std::int64_t> completions;
+  // A Job's (or a CronJob's, or its jobTemplate's) spec.suspend: the Job
+  // controller creates no pods until it is resumed; the field that says so.
+  std::string suspended;
   bool host_network = false;            // spec.hostNetwork (a DaemonSet's tolerations)
   std::optional<PodGroupLabels> group;  // coscheduling labels (SPEC §17)
 };
@@ -149,6 +152,11 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     Picked<kKubeWorkloadSpecFields> workload;
     pick(r, spec_path, spec, workload);
     if (kind == "CronJob") {
+      // A suspended CronJob starts no Job (read before its jobTemplate's spec).
+      if (const ValueId s = workload["suspend"]; s != kNoValue)
+        if (auto b = r.boolean(spec_path.child("suspend"), s); b && *b)
+          m.suspended = "spec.suspend";
+      workload["suspend"] = kNoValue;
       const ValueId job = workload["jobTemplate"];
       if (job == kNoValue)
         r.error(job_path, spec != kNoValue ? spec : v,
@@ -183,6 +191,10 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     if (job && parallelism != kNoValue) {
       if (auto n = r.integer(workload_path.child("parallelism"), parallelism, 0))
         m.parallelism = *n;
+    }
+    if (const ValueId s = workload["suspend"]; job && s != kNoValue && m.suspended.empty()) {
+      if (auto b = r.boolean(workload_path.child("suspend"), s); b && *b)
+        m.suspended = kind == "CronJob" ? "spec.jobTemplate.spec.suspend" : "spec.suspend";
     }
     if (kind == "Job" && completions != kNoValue) {
       if (auto n = r.integer(workload_path.child("completions"), completions, 0))
@@ -375,12 +387,20 @@ std::int64_t new_instances(const Manifest& m, const Running& pods, const Kuberne
     if (pods.running > 0) why = name + ": already running, nothing to place";
     return pods.running > 0 ? 0 : 1;
   }
+  // The Job controller creates no pod of a suspended Job; kube-scheduler
+  // has nothing to place until it is resumed.
+  if (!m.suspended.empty()) {
+    why = name + ": suspended (" + m.suspended + ": true), no pods until resumed";
+    return 0;
+  }
+  // --replicas sets a Job's pods at once, as kubectl scale job did.
+  const std::int64_t parallelism = options.replicas ? *options.replicas : m.parallelism;
   if (m.kind == "CronJob") {
-    if (m.parallelism == 0) why = name + ": parallelism 0, nothing to place";
-    return m.parallelism;
+    if (parallelism == 0) why = name + ": parallelism 0, nothing to place";
+    return parallelism;
   }
   if (m.kind == "Job") {
-    std::int64_t want = m.parallelism;
+    std::int64_t want = parallelism;
     if (m.completions)
       want = std::min(want, std::max<std::int64_t>(0, *m.completions - pods.succeeded));
     else if (pods.succeeded > 0)

@@ -542,7 +542,9 @@ void NodeLoader::taints(const FieldPath& path, ValueId v) {
 }
 
 void NodeLoader::instances(const FieldPath& path, ValueId v) {
-  const std::vector<Entry> list = named_members(path, v, "an app name must not be empty");
+  // "" is the instances of requests without an app, as apply writes them.
+  std::vector<Entry> list = r_.members(path, v);
+  r_.sort_unique(path, list, byte_less);
   node_.instances.reserve(list.size());
   for (const Entry& e : list)
     if (auto n = r_.integer(path.child(e.key), e.value, 0))

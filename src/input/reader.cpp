@@ -55,6 +55,11 @@ void Reader::warning(const FieldPath& path, ValueId v, std::string message) {
   diags_.warning(origin(path, v), std::move(message));
 }
 
+void Reader::unknown_field(const FieldPath& path, ValueId v, std::string message) {
+  if (exhausted_) return;
+  diags_.unknown_field(origin(path, v), std::move(message));
+}
+
 std::uint64_t Reader::read_cost(ValueId container) const {
   const Doc::Value& c = doc_[container];
   const std::uint32_t slots = c.kind == ValueKind::Object ? 2 * c.b : c.b;

@@ -165,6 +165,8 @@ class Reader {
   Origin origin(const FieldPath& path, ValueId v) const;
   void error(const FieldPath& path, ValueId v, std::string message);
   void warning(const FieldPath& path, ValueId v, std::string message);
+  // "unknown field, ignored; ...": an error unless --lenient (Diagnostics).
+  void unknown_field(const FieldPath& path, ValueId v, std::string message);
   // How a value looks in a message: true, 12, "abc", a list, a mapping.
   std::string describe(ValueId v) const;
 

@@ -809,4 +809,15 @@ std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Re
   return outcomes;
 }
 
+std::string cross_node_constraint(const Request& request) {
+  if (!request.pod || request.daemon) return {};
+  const PodScheduling& p = *request.pod;
+  if (!p.spread.empty()) return "topologySpreadConstraints";
+  if (!p.affinity.required.empty()) return "affinity.podAffinity";
+  for (const PodAffinityTerm& t : p.anti_affinity.required)
+    if (t.topology_key != "kubernetes.io/hostname" || !t.selector || !t.selector->matches(p.labels))
+      return "affinity.podAntiAffinity";
+  return {};
+}
+
 }  // namespace eruplan

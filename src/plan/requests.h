@@ -163,6 +163,11 @@ struct Placement {
 };
 Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy);
 
+// The pod field of `request` that depends on where its other replicas go
+// (topology spread, required pod affinity, anti-affinity other than its own
+// pods by hostname), which only strategy score honours; empty when none.
+std::string cross_node_constraint(const Request& request);
+
 // The infos a strategy sees: capacity.nodes entries with capacity > 0.
 std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
                                          std::vector<std::size_t>& where);

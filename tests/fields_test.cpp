@@ -192,6 +192,7 @@ const std::vector<std::pair<std::string, Table>>& kube_tables() {
       {"Node spec", kKubeNodeSpecFields},
       {"taint", kKubeTaintFields},
       {"Node status", kKubeNodeStatusFields},
+      {"node image", kKubeNodeImageFields},
       {"resource names", kKubeResourceFields},
       {"Pod", kKubePodFields},
       {"Pod status", kKubePodStatusFields},

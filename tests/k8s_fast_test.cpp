@@ -107,6 +107,18 @@ std::string containers(Gen& g, bool ports) {
   return "[" + c + "}]";
 }
 
+// ImageLocality: images a node holds, of sizes around its thresholds.
+const std::vector<std::string> kImages = {"nginx:latest", "redis:7", "gcr.io/app/web:v2",
+                                          "busybox:latest"};
+std::string node_images(Gen& g) {
+  std::string out;
+  for (const std::string& name : kImages)
+    if (g.chance(40))
+      out += (out.empty() ? "" : ", ") + (R"({"names": [")" + name + R"("], "sizeBytes": )" +
+                                          std::to_string((10 + g.below(1500)) << 20) + "}");
+  return out;
+}
+
 struct Cluster {
   std::string nodes, pods, deployment;
   bool random_ties = false;
@@ -142,12 +154,12 @@ Cluster random_cluster(std::uint64_t seed) {
     std::string spec = R"({"taints": [)" + taints + "]";
     if (g.chance(8)) spec += R"(, "unschedulable": true)";
     spec += "}";
-    c.nodes +=
-        (names.size() > 1 ? ", " : "") +
-        (R"({"kind": "Node", "metadata": {"name": ")" + name + R"(", "labels": {)" + labels +
-         R"(}}, "spec": )" + spec + R"(, "status": {"allocatable": {"cpu": ")" +
-         std::to_string(1 + g.below(8)) + R"(", "memory": ")" + std::to_string(2 + g.below(15)) +
-         R"(Gi", "pods": ")" + std::to_string(2 + g.below(15)) + R"("}}})");
+    c.nodes += (names.size() > 1 ? ", " : "") +
+               (R"({"kind": "Node", "metadata": {"name": ")" + name + R"(", "labels": {)" + labels +
+                R"(}}, "spec": )" + spec + R"(, "status": {"allocatable": {"cpu": ")" +
+                std::to_string(1 + g.below(8)) + R"(", "memory": ")" +
+                std::to_string(2 + g.below(15)) + R"(Gi", "pods": ")" +
+                std::to_string(2 + g.below(15)) + R"("}, "images": [)" + node_images(g) + "]}}");
   }
   c.nodes += "]}";
 
@@ -170,6 +182,11 @@ Cluster random_cluster(std::uint64_t seed) {
   c.pods += "]}";
 
   std::string spec = R"("containers": )" + containers(g, true);
+  if (g.chance(70)) {  // its image (nginx and busybox untagged: :latest)
+    const std::vector<std::string> images = {"nginx", "redis:7", "gcr.io/app/web:v2", "busybox",
+                                             "other:1"};
+    spec.insert(spec.find(R"({"name": "c")") + 12, R"(, "image": ")" + g.pick(images) + "\"");
+  }
   if (g.chance(40)) {
     std::string cs;
     const int n = 1 + static_cast<int>(g.below(2));

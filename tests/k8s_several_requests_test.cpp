@@ -20,9 +20,11 @@ struct Run {
 };
 
 // `priorities`: each request's, in file order (a manifest's comes from its
-// PriorityClass, which these cases do not load).
+// PriorityClass, which these cases do not load); `min_counts` likewise (a
+// manifest has none).
 Run plan(const std::string& nodes, const std::string& pods, const std::string& manifests,
-         bool preempt = false, const std::vector<std::int32_t>& priorities = {}) {
+         bool preempt = false, const std::vector<std::int32_t>& priorities = {},
+         const std::vector<std::int64_t>& min_counts = {}) {
   Diagnostics diags;
   Run run;
   std::optional<Inventory> inv =
@@ -40,6 +42,8 @@ Run plan(const std::string& nodes, const std::string& pods, const std::string& m
   run.requests = set->requests;
   for (std::size_t i = 0; i < priorities.size() && i < run.requests.size(); ++i)
     run.requests[i].priority = priorities[i];
+  for (std::size_t i = 0; i < min_counts.size() && i < run.requests.size(); ++i)
+    run.requests[i].min_count = min_counts[i];
   PlanOptions options;
   options.preempt = preempt;
   run.outcomes = plan_requests(run.inventory, run.requests, options);
@@ -152,4 +156,33 @@ TEST_CASE("several manifests: a pod an earlier request evicted no longer repels 
   CHECK(placed_on(run, 1) == "n1=1");
   CHECK(run.outcomes[1].preemptions.empty());
   CHECK(run.inventory.pods.get().empty());  // cache left the inventory written out
+}
+
+TEST_CASE("--preempt: a request left partial by min_count reports its last replica's FitError") {
+  // n1 (4 cpu, 4Gi) runs two priority-0 pods of 500m and 2Gi: memory is what
+  // stops critical (2 cpu, 1Gi, priority 1000) there at first; n2 is full
+  // of a priority-2000 pod. Replicas 1 and 2 each evict one pod on n1;
+  // replica 3 then finds n1 out of cpu (2+2 of 4), not of memory, and no
+  // victim anywhere. The request ends partial (min_count 1) with that
+  // cycle's FitError, as a rejected request's is, not the first replica's.
+  const std::string nodes = node_list(node("n1", "4", "4Gi") + node("n2", "4", "8Gi"));
+  std::string pods = "kind: List\napiVersion: v1\nitems:\n";
+  for (const char* name : {"low-1", "low-2"})
+    pods += std::string("  - metadata: {name: ") + name +
+            ", namespace: default, labels: {app: batch}}\n"
+            "    spec:\n      nodeName: n1\n      priority: 0\n"
+            "      containers: [{name: c, resources: {requests: {cpu: 500m, memory: 2Gi}}}]\n";
+  pods +=
+      "  - metadata: {name: api, namespace: default, labels: {app: api}}\n"
+      "    spec:\n      nodeName: n2\n      priority: 2000\n"
+      "      containers: [{name: c, resources: {requests: {cpu: \"4\", memory: 1Gi}}}]\n";
+  const Run run =
+      plan(nodes, pods, deployment("critical", 4, "cpu: \"2\", memory: 1Gi"), true, {1000}, {1});
+  REQUIRE(run.outcomes.size() == 1);
+  CHECK(run.outcomes[0].status == RequestStatus::Partial);
+  CHECK(placed_on(run, 0) == "n1=2");
+  CHECK(run.outcomes[0].preemptions.size() == 2);
+  CHECK(run.outcomes[0].reason ==
+        "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No "
+        "preemption victims found for incoming pod.");
 }

@@ -401,7 +401,33 @@ void container_ports(Reader& r, const FieldPath& path, ValueId containers,
   }
 }
 
+// The containers' images, as ImageLocality looks them up: a name without a
+// tag (no ':' after the last '/') gets ":latest", as the container runtime
+// reports it; a digest (name@sha256:...) stays as written.
+void container_images(Reader& r, const FieldPath& path, ValueId containers,
+                      std::vector<std::string>& out) {
+  if (containers == kNoValue || !r.is_array(path, containers)) return;
+  const Doc& doc = r.doc();
+  for (std::uint32_t i = 0; i < doc.size(containers); ++i) {
+    const ValueId image = member(doc, doc.element(containers, i), "image");
+    std::string name;
+    if (image != kNoValue)
+      if (auto s = r.string(path.at(i).child("image"), image)) name = *s;
+    const std::size_t colon = name.rfind(':'), slash = name.rfind('/');
+    if (!name.empty() &&
+        (colon == std::string::npos || (slash != std::string::npos && colon < slash)))
+      name += ":latest";
+    out.push_back(std::move(name));
+  }
+}
+
 }  // namespace
+
+void read_pod_images(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out) {
+  const SpecFields s = spec_fields(r.doc(), spec);
+  container_images(r, spec_path.child("initContainers"), s.init, out.images);
+  container_images(r, spec_path.child("containers"), s.containers, out.images);
+}
 
 bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out) {
   const SpecFields s = spec_fields(r.doc(), spec);

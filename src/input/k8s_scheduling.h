@@ -17,6 +17,9 @@ namespace eruplan {
 // fill them first. Problems go to the reader's diagnostics. True when the
 // pod has any of these fields (a running pod then keeps them).
 bool read_pod_scheduling(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out);
+// The images of its init containers and containers (PodScheduling::images),
+// a new pod's only: ImageLocality scores the pod to place.
+void read_pod_images(Reader& r, const FieldPath& spec_path, ValueId spec, PodScheduling& out);
 
 // A metav1.LabelSelector (matchLabels, matchExpressions with In, NotIn,
 // Exists, DoesNotExist), or with `plain_map` a map of labels (a

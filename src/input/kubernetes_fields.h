@@ -64,6 +64,13 @@ inline constexpr std::array kKubeTaintFields{
 // status: of a Node.
 inline constexpr std::array kKubeNodeStatusFields{
     FieldSpec::block("allocatable", "what the node offers, by resource name"),
+    FieldSpec::block("images", "the images it holds: ImageLocality's scores"),
+};
+
+// One of a Node's status.images.
+inline constexpr std::array kKubeNodeImageFields{
+    FieldSpec::list("names", "the image's names (repository:tag, repository@digest)"),
+    FieldSpec::integer("sizeBytes", "its size, what ImageLocality weighs"),
 };
 
 // The resource names of a Node's status.allocatable and of a container's
@@ -114,6 +121,7 @@ inline constexpr std::array kKubePodSpecFields{
 
 // One of a pod's containers or initContainers.
 inline constexpr std::array kKubeContainerFields{
+    FieldSpec::text("image", "ImageLocality: nodes that hold it score higher"),
     FieldSpec::block("resources", "its requests and limits"),
     FieldSpec::text("restartPolicy", "Always: an init container is a sidecar"),
 };

@@ -278,6 +278,7 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
   // The spec's scheduling fields (affinity, spread, ports, nodeName) and its
   // non-zero request for scoring (k8s_scheduling.cpp).
   read_pod_scheduling(r, pod_path, pod_spec, *sched);
+  read_pod_images(r, pod_path, pod_spec, *sched);
   note_unmodelled(r, spec_path, spec, pod_path, pod_spec, *sched);
   if (pod_spec != kNoValue) {
     sched->nonzero_cpu = pod.nonzero_cpu;

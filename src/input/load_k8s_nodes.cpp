@@ -39,6 +39,38 @@ void read_taints(Reader& r, const FieldPath& path, ValueId v, Node& node) {
   }
 }
 
+// status.images: each name of each image with the image's sizeBytes, sorted
+// by name (a name listed twice keeps its last size, as kube-scheduler's
+// snapshot of the node does).
+void read_images(Reader& r, const FieldPath& path, ValueId v, Node& node) {
+  if (v == kNoValue || !r.is_array(path, v)) return;
+  const Doc& doc = r.doc();
+  std::vector<std::pair<std::string, Bytes>> images;
+  for (std::uint32_t i = 0; i < doc.size(v); ++i) {
+    const FieldPath at = path.at(i);
+    Picked<kKubeNodeImageFields> f;
+    if (!pick(r, at, doc.element(v, i), f)) continue;
+    Bytes size = 0;
+    if (f["sizeBytes"] != kNoValue)
+      if (auto n = r.integer(at.child("sizeBytes"), f["sizeBytes"], 0, INT64_MAX)) size = *n;
+    const ValueId names = f["names"];
+    if (names == kNoValue || !r.is_array(at.child("names"), names)) continue;
+    for (std::uint32_t j = 0; j < doc.size(names); ++j)
+      if (auto s = r.string(at.child("names").at(j), doc.element(names, j)))
+        images.emplace_back(*s, size);
+  }
+  std::stable_sort(images.begin(), images.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t kept = 0;  // the last of each run of one name
+  for (std::size_t i = 0; i < images.size(); ++i)
+    if (i + 1 == images.size() || images[i + 1].first != images[i].first) {
+      if (kept != i) images[kept] = std::move(images[i]);  // never onto itself
+      ++kept;
+    }
+  images.resize(kept);
+  node.images = std::move(images);
+}
+
 // status.allocatable: cpu, memory, ephemeral-storage (storage), pods
 // (max_instances), hugepages-* (not modelled: a pod's hugepages are not
 // planned), and every other name an extended resource.
@@ -119,7 +151,8 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
   pick(r, spec_path, object["spec"], spec);
   pick(r, status_path, object["status"], status);
   const ValueId name = meta["name"], labels = meta["labels"], unschedulable = spec["unschedulable"],
-                taints = spec["taints"], allocatable = status["allocatable"];
+                taints = spec["taints"], allocatable = status["allocatable"],
+                images = status["images"];
   if (name == kNoValue) {
     r.error(meta_path.child("name"), metadata != kNoValue ? metadata : item,
             "metadata.name is required");
@@ -136,6 +169,7 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
     if (auto u = r.boolean(spec_path.child("unschedulable"), unschedulable)) node.available = !*u;
   }
   read_taints(r, spec_path.child("taints"), taints, node);
+  read_images(r, status_path.child("images"), images, node);
   std::vector<std::string> missing;
   read_allocatable(r, status_path.child("allocatable"), allocatable, inventory.share_base, node,
                    missing);

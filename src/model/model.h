@@ -330,6 +330,10 @@ struct Node {
   SparseList<ExtendedResource> extended;  // sorted by name
   std::int64_t max_instances = -1;        // -1 = no limit (Kubernetes' pods)
   SparseList<Taint> taints;               // in input order
+  // The images it holds (a Kubernetes Node's status.images): every name of
+  // each image with the image's size, sorted by name; shared by the node's
+  // copies.
+  SharedList<std::pair<std::string, Bytes>> images;
   SparseList<Workload> workloads;         // in input order (SPEC §11)
   std::vector<Reservation> reservations;  // by role name
   // Bumped by every reservation, so a cached capacity pass knows which nodes

@@ -136,6 +136,10 @@ struct PodScheduling {
   // 200Mi); -1 when not known (the request's own are used then).
   NanoCores nonzero_cpu = -1;
   Bytes nonzero_memory = -1;
+  // ImageLocality: its init containers' and containers' images, in that
+  // order, one per container (empty when it names none), each as the
+  // container runtime reports it (":latest" added to an untagged name).
+  std::vector<std::string> images;
 };
 
 // A running pod eruplan knows one by one (from --pods): its place and what

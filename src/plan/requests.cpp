@@ -441,7 +441,12 @@ struct Planner {
     if (placed == request.count || min_ok) {
       out.status = placed == request.count ? RequestStatus::Placed : RequestStatus::Partial;
       out.placed = placed;
-      if (out.status == RequestStatus::Partial) out.reason = placement.first.message;
+      // Partial: the reason is the FitError of the replica that neither fit
+      // nor preempted, as for a rejected request (its count is in the status).
+      if (out.status == RequestStatus::Partial) {
+        out.reason = failing_replica_message(request, placed, placement.first.message);
+        out.reason.resize(std::min(out.reason.find('\n'), out.reason.size()));
+      }
       append_to_first_line(out.reason, why);
       keep_evictions(local, evicted, undo);
       return out;

@@ -495,20 +495,16 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     for (std::size_t f = 0; f < nf; ++f) {
       const std::uint32_t i = feasible[f];
       const NodeScore& r = resources[i];
-      std::int64_t total =
-          scoring.fit_weight * r.fit + scoring.balanced_weight * r.balanced + flat_total;
+      std::int64_t total = scoring.fit_weight * r.fit + scoring.balanced_weight * r.balanced +
+                           kK8sScorePlugins[kImageLocalityPlugin].weight * run.image_locality(i) +
+                           flat_total;
       for (std::size_t p = 0; p < 4; ++p)
         if (used[p]) total += kK8sScorePlugins[p].weight * scores[p][f];
       if (replica == 0 && run.info_of[i] >= 0) {
         NodeScore& out = result.scores[static_cast<std::size_t>(run.info_of[i])];
         out = r;
-        out.plugins = {score(0, f),
-                       score(1, f),
-                       score(2, f),
-                       score(3, f),
-                       r.fit,
-                       r.balanced,
-                       0};  // ImageLocality: eruplan knows no images
+        out.plugins = {score(0, f), score(1, f), score(2, f),          score(3, f),
+                       r.fit,       r.balanced,  run.image_locality(i)};
         out.total = total;
       }
       pick.offer(f, total);

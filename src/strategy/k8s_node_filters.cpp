@@ -1,6 +1,7 @@
 // The node-local plugins of the kubernetes profile (k8s_profile.h):
 // NodeUnschedulable, NodeName, TaintToleration, NodeAffinity and NodePorts,
-// each as kube-scheduler's plugin of that name decides and scores.
+// each as kube-scheduler's plugin of that name decides and scores, and
+// ImageLocality's score.
 #include <algorithm>
 #include <iterator>
 
@@ -196,6 +197,46 @@ std::vector<std::int64_t> k8s_score_node_affinity(const K8sCycle& c,
   }
   k8s_default_normalize(out, false);
   return out;
+}
+
+// ImageLocality, as kube-scheduler scores it on a snapshot of the nodes:
+// an image's size on the node, times the share of all nodes that list its
+// name (as a double, truncated), summed over the pod's containers and init
+// containers; the sum clamped to [23 MiB, 1000 MiB x containers] and mapped
+// onto 0..100 (integer division). No normalization after.
+std::vector<std::int64_t> k8s_image_locality(const Inventory& inventory, const PodScheduling& pod) {
+  constexpr std::int64_t kMiB = 1024 * 1024, kMin = 23 * kMiB, kMaxPerContainer = 1000 * kMiB;
+  const std::size_t n = inventory.nodes.size();
+  std::vector<std::int64_t> sums(n, 0);
+  bool any = false;
+  auto size_on = [](const Node& node, const std::string& image) -> const Bytes* {
+    const auto& images = node.images.get();
+    auto it =
+        std::lower_bound(images.begin(), images.end(), image,
+                         [](const auto& e, const std::string& name) { return e.first < name; });
+    return it != images.end() && it->first == image ? &it->second : nullptr;
+  };
+  for (const std::string& image : pod.images) {
+    if (image.empty()) continue;
+    std::int64_t holders = 0;
+    for (const Node& node : inventory.nodes) holders += size_on(node, image) != nullptr;
+    if (holders == 0) continue;
+    any = true;
+    const double spread = static_cast<double>(holders) / static_cast<double>(n);
+    for (std::size_t i = 0; i < n; ++i)
+      if (const Bytes* size = size_on(inventory.nodes[i], image)) {
+        // Past 9e18 bytes (no real image) the sum saturates instead of
+        // overflowing.
+        const auto v =
+            static_cast<std::int64_t>(std::min(static_cast<double>(*size) * spread, 9e18));
+        sums[i] = v > INT64_MAX - sums[i] ? INT64_MAX : sums[i] + v;
+      }
+  }
+  if (!any) return {};
+  const std::int64_t max = kMaxPerContainer * static_cast<std::int64_t>(std::min<std::size_t>(
+                                                  pod.images.size(), 1 << 20));
+  for (std::int64_t& s : sums) s = kMaxNodeScore * (std::clamp(s, kMin, max) - kMin) / (max - kMin);
+  return sums;
 }
 
 }  // namespace eruplan

@@ -305,6 +305,7 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
     host.topology_key = kHostnameLabel;
     cluster.default_spread = {zone, host};
   }
+  run.image_score = k8s_image_locality(inv, pod);
   run.pod_nonzero_cpu = nonzero_cpu(pod, request);
   run.pod_nonzero_memory = nonzero_memory(pod, request);
 
@@ -487,8 +488,9 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
       }
       score.plugins.push_back(score.fit);
       score.plugins.push_back(score.balanced);
-      score.plugins.push_back(0);  // ImageLocality: eruplan knows no images
-      total += scoring.fit_weight * score.fit + scoring.balanced_weight * score.balanced;
+      score.plugins.push_back(run.image_locality(i));
+      total += scoring.fit_weight * score.fit + scoring.balanced_weight * score.balanced +
+               kK8sScorePlugins[kImageLocalityPlugin].weight * run.image_locality(i);
       score.total = total;
       if (replica == 0 && run.info_of[i] >= 0)
         result.scores[static_cast<std::size_t>(run.info_of[i])] = score;

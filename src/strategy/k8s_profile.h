@@ -143,6 +143,11 @@ std::vector<std::int64_t> k8s_score_spread(const K8sCycle&,
                                            const std::vector<std::uint32_t>& nodes);
 std::vector<std::int64_t> k8s_score_interpod(const K8sCycle&,
                                              const std::vector<std::uint32_t>& nodes);
+// ImageLocality over every inventory node: per node, the sizes of the pod's
+// images it holds, each scaled by the share of nodes holding that image,
+// summed and mapped from [23 MiB, 1000 MiB x containers] onto 0..100.
+// Empty when no node holds any of them (every score 0).
+std::vector<std::int64_t> k8s_image_locality(const Inventory& inventory, const PodScheduling& pod);
 // Kubernetes' DefaultNormalizeScore: scores x 100 / max, reversed when asked
 // (all 100 reversed, all 0 not, when the max is 0).
 void k8s_default_normalize(std::vector<std::int64_t>& scores, bool reverse);
@@ -152,6 +157,7 @@ struct K8sScorePlugin {
   std::string_view name;
   std::int64_t weight;
 };
+inline constexpr std::size_t kImageLocalityPlugin = 6;  // its row below
 inline constexpr K8sScorePlugin kK8sScorePlugins[] = {
     {"TaintToleration", 3},  {"NodeAffinity", 2},     {"PodTopologySpread", 2},
     {"InterPodAffinity", 2}, {"NodeResourcesFit", 1}, {"NodeResourcesBalancedAllocation", 1},
@@ -221,6 +227,13 @@ struct K8sRun {
   // (empty: none is); every node is when the terms conflict.
   std::vector<char> prefiltered_out;
   bool terms_conflict = false;
+  // ImageLocality's score per node (it never changes within a run: placing
+  // a replica pulls no image); empty when the pod names no image a node
+  // holds.
+  std::vector<std::int64_t> image_score;
+  std::int64_t image_locality(std::uint32_t node) const {
+    return image_score.empty() ? 0 : image_score[node];
+  }
 };
 // Fills `run`; a result when the run ends before any cycle (count 0, too
 // many replicas for an unlimited cluster).

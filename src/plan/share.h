@@ -54,10 +54,10 @@ struct ShareOptions {
   // a jump) past which the run stops with ShareResult::too_large.
   std::int64_t max_work = std::numeric_limits<std::int64_t>::max();
 };
-// The bound the share command gives: 100 million of the steps above are
-// about a second (the jumps' tries dominate where many apps and nodes take
+// The bound the share command gives: 50 million of the steps above are
+// about half a second (the jumps' tries dominate where many apps and nodes take
 // turns at every score value); 100 apps on 10,000 nodes take 1.5-5 million.
-inline constexpr std::int64_t kShareWork = 100'000'000;
+inline constexpr std::int64_t kShareWork = 50'000'000;
 
 // Runs progressive filling against `state`, reserving every placement in it.
 ShareResult share(Inventory& state, const ShareSpec& spec, const ShareOptions& options = {});

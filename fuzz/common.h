@@ -23,28 +23,29 @@ inline std::pair<std::uint8_t, std::string> split_input(const std::uint8_t* data
 // Request flags by selector: memory mode, CPU binding, volumes, a filter.
 inline RequestOverrides request_for(std::uint8_t selector) {
   RequestOverrides o;
-  o.count = std::to_string(1 + selector % 7);
+  o.set("--count", std::to_string(1 + selector % 7));
   switch ((selector >> 3) % 4) {
     case 0:
-      o.memory = "64Mi";
+      o.set("--memory", "64Mi");
       break;
     case 1:
-      o.cpu = "1.5";
-      o.cpu_bind = "true";
-      o.memory = "1Mi";
+      o.set("--cpu", "1.5");
+      o.set("--cpu-bind", "true");
+      o.set("--memory", "1Mi");
       break;
     case 2:
-      o.memory = "1";
-      o.volumes = {"AUTO:/data:rw:100", "AUTO:/db:rwm:50", "AUTO:/tmp:rw"};
+      o.set("--memory", "1");
+      for (const char* v : {"AUTO:/data:rw:100", "AUTO:/db:rwm:50", "AUTO:/tmp:rw"})
+        o.set("--volume", v);
       break;
     default:
-      o.memory = "1";
-      o.exclude = {"node2"};
-      o.labels = {"zone=a"};
+      o.set("--memory", "1");
+      o.set("--exclude", "node2");
+      o.set("--label", "zone=a");
       break;
   }
   static constexpr const char* kStrategies[] = {"auto", "fill", "each", "global", "drained"};
-  o.strategy = kStrategies[(selector >> 5) % 5];
+  o.set("--strategy", kStrategies[(selector >> 5) % 5]);
   return o;
 }
 

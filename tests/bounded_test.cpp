@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -571,6 +572,157 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", reserving}, {"apps.yaml", wide_roles}},
                  "share --model mesos -n nodes.yaml -r apps.yaml -o json",
                  {3}});
+  // Issue 26's round on today's code (fuzz branch). share: 1,200 apps of
+  // 1 byte and 1 nanocore on 200 nodes of 1Ti ran past 30 s (the apps and
+  // nodes take turns at every score value, every jump tries every app);
+  // past 50 million steps of the loop, exit 3. Its memory is what the
+  // loop logged before the bound (about 11 MB above a trivial run).
+  std::string big_nodes = "nodes:\n";
+  for (int n = 0; n < 200; ++n)
+    big_nodes += "  - {name: n" + std::to_string(n) + ", cpu: 4096, memory: 1Ti}\n";
+  std::string tiny_apps = "apps:\n";
+  for (int a = 0; a < 1200; ++a)
+    tiny_apps += "  - {app: a" + std::to_string(a) + ", weight: 0.00" + std::to_string(1 + a % 9) +
+                 ", resources: {memory: 1, cpu: 0.000000001}}\n";
+  out.push_back({"share: 1,200 apps of 1 byte and 1 nanocore on 200 nodes of 1Ti, refused",
+                 {{"nodes.yaml", big_nodes}, {"apps.yaml", tiny_apps}},
+                 "share -n nodes.yaml -r apps.yaml -o json",
+                 {3},
+                 4096});
+  // "did you mean": a node_filter value of 45,000 letters one edit from the
+  // node's took 8.5 s (a full Levenshtein table); 240 requests of 100-letter
+  // values against 360 nodes' took 3.9 s. Both warn, then exit 4.
+  const std::string long_value(45000, 'v');
+  out.push_back(
+      {"selector hints: a 45,000-letter label value one edit from the node's",
+       {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi, labels: {k: " + long_value + "}}\n"},
+        {"request.yaml",
+         "app: a\ncount: 1\nresources: {memory: 1}\nnode_filter: "
+         "{labels: {k: " +
+             long_value.substr(1) + "w}}\n"}},
+       "plan -n nodes.yaml -r request.yaml",
+       {4}});
+  std::uint32_t bits = 7;
+  auto letters = [&bits](int n) {
+    std::string text;
+    for (int i = 0; i < n; ++i) {
+      bits = bits * 1103515245u + 12345u;
+      text += (bits >> 16) % 2 ? 'a' : 'b';
+    }
+    return text;
+  };
+  std::string ab_nodes = "nodes:\n";
+  for (int n = 0; n < 360; ++n)
+    ab_nodes +=
+        "  - {name: n" + std::to_string(n) + ", memory: 1Gi, labels: {k: " + letters(100) + "}}\n";
+  std::string ab_requests = "requests:\n";
+  for (int q = 0; q < 240; ++q)
+    ab_requests += "  - {name: r" + std::to_string(q) + ", app: a" + std::to_string(q) +
+                   ", count: 1, resources: {memory: 1}, node_filter: {labels: {k: " + letters(100) +
+                   "}}}\n";
+  out.push_back({"selector hints: 240 requests against 360 nodes, 100-letter values",
+                 {{"nodes.yaml", ab_nodes}, {"r.yaml", ab_requests}},
+                 "plan -n nodes.yaml -r r.yaml",
+                 {4}});
+  std::string unknown = "nodes:\n  - name: n1\n    memory: 1Gi\n";
+  for (int i = 0; i < 5000; ++i) unknown += "    memroy" + std::to_string(i) + ": 1\n";
+  out.push_back({"validate: 5,000 unknown fields, each with its did you mean",
+                 {{"nodes.yaml", unknown}},
+                 "validate -n nodes.yaml --app a --count 1 --memory 1",
+                 {3}});
+  // Kubernetes: a StatefulSet asked for a billion replicas on 1,500 nodes;
+  // 250 running pods all matching the new pod's required anti-affinity;
+  // a Deployment and a template full of aliases (read leniently).
+  auto workload = [](const std::string& kind, const std::string& replicas,
+                     const std::string& extra) {
+    return "apiVersion: apps/v1\nkind: " + kind +
+           "\nmetadata: {name: w}\nspec:\n  replicas: " + replicas +
+           "\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: {app: "
+           "w}}\n    spec:\n      containers: [{name: c, resources: {requests: {memory: \"1\", "
+           "cpu: 1m}}}]\n" +
+           extra;
+  };
+  out.push_back({"kubernetes: --replicas 10^9 of a StatefulSet on 1,500 nodes",
+                 {{"nodes.yaml", nodes_of(1500)}, {"sts.yaml", workload("StatefulSet", "3", "")}},
+                 "plan -n nodes.yaml -r sts.yaml --replicas 1000000000",
+                 {3}});
+  std::string zones = "nodes:\n";
+  for (int n = 0; n < 200; ++n)
+    zones += "  - {name: n" + std::to_string(n) + ", cpu: 8, memory: 8Gi, labels: {zone: z" +
+             std::to_string(n) + "}}\n";
+  std::string matching = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [";
+  for (int p = 0; p < 250; ++p)
+    matching += std::string(p ? "," : "") + "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p" +
+                std::to_string(p) +
+                "\", \"namespace\": \"default\", \"labels\": {\"app\": \"x\"}}, \"spec\": "
+                "{\"nodeName\": \"n" +
+                std::to_string(p % 200) +
+                "\", \"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": {\"cpu\": "
+                "\"1m\", \"memory\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}}";
+  matching += "]}";
+  out.push_back(
+      {"kubernetes: 250 running pods all matching a required anti-affinity, a million replicas",
+       {{"nodes.yaml", zones},
+        {"pods.json", matching},
+        {"d.yaml", workload("Deployment", "1000000",
+                            "      affinity:\n        podAntiAffinity:\n          "
+                            "requiredDuringSchedulingIgnoredDuringExecution:\n          - "
+                            "{topologyKey: zone, labelSelector: {matchLabels: {app: x}}}\n")}},
+       "plan -n nodes.yaml --pods pods.json -r d.yaml",
+       {3}});
+  std::string manifest_laughs = laughs;
+  manifest_laughs.replace(manifest_laughs.find("nodes:"), std::string::npos, "");
+  out.push_back({"kubernetes: a Deployment with a billion laughs beside it, --lenient",
+                 {{"nodes.yaml", three},
+                  {"d.yaml", manifest_laughs + workload("Deployment", "3", "") + "x: *a8\n"}},
+                 "plan -n nodes.yaml -r d.yaml --lenient",
+                 {0, 3}});
+  out.push_back({"compare: every strategy, a billion of 1 byte on 2,000 nodes, -o json",
+                 {{"nodes.yaml", nodes_of(2000)},
+                  {"request.yaml", "app: a\ncount: 1000000000\nresources: {memory: 1}\n"}},
+                 "compare -n nodes.yaml -r request.yaml --strategies "
+                 "auto,fill,each,global,drained,score -o json",
+                 {0, 4}});
+  Case mix200{"grow --mix: 200 templates and --max 100 are refused",
+              {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi}\n"}},
+              "grow -n nodes.yaml --app x --count 100000 --memory 1Gi --mix --max 100",
+              {3}};
+  for (int t = 0; t < 200; ++t) {
+    const std::string n = std::to_string(t);
+    mix200.files.push_back({"t" + n + ".yaml", "{name: t" + n +
+                                                   ", memory: " + std::to_string(t % 40 + 2) +
+                                                   "Gi, cost: 0." + std::to_string(t + 1) + "}\n"});
+    mix200.args += " --template t" + n + ".yaml";
+  }
+  out.push_back(mix200);
+  std::string realloc_nodes = "nodes:\n";
+  for (int n = 0; n < 120; ++n) {
+    realloc_nodes += "- name: n" + std::to_string(n) + "\n  cpu: 64\n  memory: 1Ti\n  workloads:\n";
+    for (int w = 0; w < 10; ++w)
+      realloc_nodes += "  - {id: w" + std::to_string(n) + "_" + std::to_string(w) +
+                       ", app: a, cpu: 1, memory: 1Gi}\n";
+  }
+  for (const char* deltas :
+       {"--cpu 1000000000 --memory 1000000000000000000", "--cpu 0.000000001 --memory 1 -o json"})
+    out.push_back({std::string("realloc: 1,200 workloads, ") + deltas,
+                   {{"nodes.yaml", realloc_nodes}},
+                   std::string("realloc -n nodes.yaml --app a ") + deltas,
+                   {0, 3, 4}});
+  std::string many_roles = "roles:\n";
+  for (int r = 0; r < 900; ++r)
+    many_roles +=
+        "  - {name: r" + std::to_string(r) + ", weight: 0.0" + std::to_string(1 + r % 9) + "}\n";
+  many_roles += "frameworks:\n";
+  for (int f = 0; f < 900; ++f)
+    many_roles += "  - {name: f" + std::to_string(f) + ", role: r" + std::to_string(f) +
+                  ", resources: {memory: 1, cpu: 0.000000001}}\n";
+  std::string hundred_big = "nodes:\n";
+  for (int n = 0; n < 100; ++n)
+    hundred_big += "  - {name: n" + std::to_string(n) + ", cpu: 4096, memory: 1Ti}\n";
+  out.push_back({"share --model mesos: 900 roles of 1 byte and 1 nanocore, a billion cycles",
+                 {{"nodes.yaml", hundred_big}, {"apps.yaml", many_roles}},
+                 "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
+                 {0, 3}});
   return out;
 }
 

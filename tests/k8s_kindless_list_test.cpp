@@ -118,3 +118,23 @@ TEST_CASE("-n: a list without kind is Kubernetes' (Nodes by their kind, else nam
                  NodesFormat::Auto, both));
   CHECK(both.to_string().find("nodes.json:2:2: error: items: unknown field") != std::string::npos);
 }
+
+// Found by the grow fuzz target (a template with apiVersion and metadata but
+// neither kind nor status): the check for one bare Node read the status
+// field's value without asking whether there was one, out of bounds (a
+// segmentation fault in the release build). Now such a file is a list
+// without items, exit 3.
+TEST_CASE("kubernetes nodes: a kindless object with metadata and no status, forced") {
+  for (const char* text : {"apiVersion: v1\nmetadata: {name: t}\n", "metadata: {name: t}\n"}) {
+    CAPTURE(text);
+    Diagnostics diags;
+    CHECK_FALSE(load_nodes(Source{"t.yaml", text}, NodesFormat::Kubernetes, diags));
+    CHECK(diags.to_string() ==
+          "t.yaml:1:1: error: items: items is required (the nodes of a Kubernetes List)\n");
+  }
+  // grow's --template reads a file with apiVersion or kind that way.
+  Diagnostics diags;
+  CHECK_FALSE(load_template(Source{"t.yaml", "apiVersion: v1\nmetadata: {name: t}\n"}, 100, diags));
+  CHECK(diags.to_string() ==
+        "t.yaml:1:1: error: items: items is required (the nodes of a Kubernetes List)\n");
+}

@@ -529,11 +529,13 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       }
     if (set && !set->list) result.request = set->requests.front();
   }
-  if (result.inventory && set)
+  if (result.inventory && set) {
+    HintBudget hints;
     for (const Request& request : set->requests) {
       check_inputs(*result.inventory, request, diags);
-      warn_unmatched_selectors(*result.inventory, request, diags);
+      warn_unmatched_selectors(*result.inventory, request, diags, &hints);
     }
+  }
 
   result.err = diags.to_string();
   if (diags.has_errors() || !result.inventory || (want_request && !set)) {

@@ -186,7 +186,16 @@ RunResult run_share(const RunOptions& options) {
   Inventory state = *result.inventory;
   ShareOptions share_options;
   share_options.jobs = options.jobs;
+  share_options.max_work = kShareWork;
   const ShareResult shared = share(state, *spec, share_options);
+  if (!shared.too_large.empty()) {
+    Diagnostics d;
+    d.error(Origin{options.request->name, 0, 0, "apps"}, shared.too_large);
+    result.exit = ExitCode::Invalid;
+    result.problems = d.items();
+    result.err += d.to_string();
+    return result;
+  }
   if (options.report)  // SPEC §14: whenever the share ran, also when a quota failed
     result.report = share_report(*result.inventory, state, *spec, shared, options.jobs);
   for (std::size_t a = 0; a < spec->apps.size(); ++a)

@@ -202,7 +202,7 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
     Picked<kKubeNodeFields> f;
     pick(r, root, doc.root(), f, {"metadata", "status"});
     Picked<kKubeNodeStatusFields> st;
-    if (l["items"] == kNoValue && f["metadata"] != kNoValue &&
+    if (l["items"] == kNoValue && f["metadata"] != kNoValue && f["status"] != kNoValue &&
         doc[f["status"]].kind == ValueKind::Object) {
       pick(r, root.child("status"), f["status"], st);
       bare_node = st["allocatable"] != kNoValue;

@@ -220,9 +220,10 @@ std::optional<MesosSpec> load_mesos(const Source& source, Diagnostics& diags) {
 }
 
 void check_mesos(const Inventory& inventory, const MesosSpec& spec, Diagnostics& diags) {
+  HintBudget hints;
   for (const MesosFramework& fw : spec.frameworks) {
     check_inputs(inventory, fw.request, diags);
-    warn_unmatched_selectors(inventory, fw.request, diags);
+    warn_unmatched_selectors(inventory, fw.request, diags, &hints);
   }
   for (const Node& node : inventory.nodes)
     for (const Reservation& res : node.reservations)

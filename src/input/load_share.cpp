@@ -228,9 +228,10 @@ std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
 }
 
 void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags) {
+  HintBudget hints;
   for (const ShareApp& app : spec.apps) {
     check_inputs(inventory, app.request, diags);
-    warn_unmatched_selectors(inventory, app.request, diags);
+    warn_unmatched_selectors(inventory, app.request, diags, &hints);
   }
 }
 

@@ -13,11 +13,65 @@
 namespace eruplan {
 namespace {
 
+// Bounded work: a typo is at most kHintEdits edits (label values have at
+// most 63 letters), and the distances a run computes (HintBudget), in cells
+// of the table, at most kHintCells (about 0.1 s) or 64 per byte of the nodes'
+// names and labels.
+constexpr std::size_t kHintEdits = 32;
+constexpr std::int64_t kHintCells = 20'000'000;
+
+// Levenshtein distance of a and b when at most `limit`, else limit + 1: the
+// table's band within `limit` of its diagonal, given up when a whole row of
+// it is past the limit. About |a| x (2 limit + 1) cells.
+std::size_t distance_within(std::string_view a, std::string_view b, std::size_t limit) {
+  const std::size_t far = limit + 1;
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return far;
+  std::vector<std::size_t> row(b.size() + 1, far);
+  for (std::size_t j = 0; j <= std::min(b.size(), limit); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    const std::size_t from = i > limit ? i - limit : 1;
+    const std::size_t to = std::min(b.size(), i + limit);
+    std::size_t diagonal = row[from - 1];
+    row[from - 1] = from == 1 && i <= limit ? i : far;
+    std::size_t best = row[from - 1];
+    for (std::size_t j = from; j <= to; ++j) {
+      const std::size_t above = row[j];
+      row[j] =
+          std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1), far});
+      diagonal = above;
+      best = std::min(best, row[j]);
+    }
+    if (to < b.size()) row[to + 1] = far;
+    if (best >= far) return far;
+  }
+  return std::min(row[b.size()], far);
+}
+
 // The candidate nearest to `written` when it is close enough to be a typo of
-// it (at most a third of its letters, at least 2, apart); ties by byte order.
+// it (at most a third of its letters, at least 2, at most kHintEdits apart);
+// ties by byte order (the candidates come in that order). "" once `cells`,
+// the run's budget, is spent.
 template <class Range>
-std::string_view nearest(std::string_view written, const Range& candidates) {
-  return nearest_name(written, candidates, std::max<std::size_t>(2, written.size() / 3));
+std::string_view nearest(std::string_view written, const Range& candidates, std::int64_t& cells) {
+  const std::size_t max_edits = std::min(kHintEdits, std::max<std::size_t>(2, written.size() / 3));
+  std::string_view best;
+  std::size_t best_distance = max_edits + 1;
+  for (const auto& candidate : candidates) {
+    const std::string_view c(candidate);
+    const std::size_t gap =
+        c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
+    if (gap >= best_distance) continue;
+    const std::size_t limit = best_distance - 1;
+    const auto cost = static_cast<std::int64_t>(written.size() * (2 * limit + 1) + 1);
+    if (cost > cells) {
+      cells = 0;  // spent: no more hints this run
+      return {};
+    }
+    cells -= cost;
+    const std::size_t d = distance_within(written, c, limit);
+    if (d < best_distance) best_distance = d, best = c;
+  }
+  return best;
 }
 
 std::string nodes_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }
@@ -26,12 +80,19 @@ std::string nodes_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " 
 struct Census {
   std::map<std::string, std::map<std::string, std::int64_t, std::less<>>, std::less<>> keys;
   std::vector<std::string_view> names;
+  std::int64_t& cells;  // nearest()'s budget (HintBudget)
 
-  explicit Census(const Inventory& inventory) {
+  Census(const Inventory& inventory, HintBudget& budget) : cells(budget.cells) {
+    std::int64_t bytes = 0;
     for (const Node& node : inventory.nodes) {
       names.push_back(node.name);
-      for (const auto& [k, v] : node.labels) ++keys[k][v];
+      bytes += static_cast<std::int64_t>(node.name.size());
+      for (const auto& [k, v] : node.labels) {
+        ++keys[k][v];
+        bytes += static_cast<std::int64_t>(k.size() + v.size());
+      }
     }
+    if (cells < 0) cells = std::max(kHintCells, 64 * bytes);
   }
   std::vector<std::string_view> key_names() const {
     std::vector<std::string_view> out;
@@ -56,7 +117,7 @@ struct Census {
     };
     const auto it = keys.find(key);
     if (it != keys.end()) {
-      const std::string_view best = nearest(value, values_of(it->second));
+      const std::string_view best = nearest(value, values_of(it->second), cells);
       if (!best.empty())
         return "; did you mean " + std::string(key) + "=" + std::string(best) + " (" +
                nodes_word(it->second.find(best)->second) + ")?";
@@ -71,10 +132,11 @@ struct Census {
       }
       return out;
     }
-    const std::string_view other = nearest(key, key_names());
+    const std::string_view other = nearest(key, key_names(), cells);
     if (other.empty()) return "; no node has a label " + std::string(key);
     const auto& values = keys.find(other)->second;
-    std::string_view best = values.contains(value) ? value : nearest(value, values_of(values));
+    std::string_view best =
+        values.contains(value) ? value : nearest(value, values_of(values), cells);
     if (best.empty())
       return "; did you mean the label " + std::string(other) + " (" + nodes_word(carrying(other)) +
              ")?";
@@ -114,7 +176,7 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
   if (name_field) {
     std::string out = "no node is named " + join(r.values);
     if (r.op == SelectorOp::In && !r.values.empty())
-      if (const std::string_view best = nearest(r.values.front(), c.names); !best.empty())
+      if (const std::string_view best = nearest(r.values.front(), c.names, c.cells); !best.empty())
         out += "; did you mean " + std::string(best) + "?";
     return out;
   }
@@ -122,7 +184,7 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
   if (r.op == SelectorOp::In && !r.values.empty()) {
     out += c.hint(r.key, r.values.front());
   } else if (r.op == SelectorOp::Exists) {
-    if (const std::string_view best = nearest(r.key, c.key_names()); !best.empty())
+    if (const std::string_view best = nearest(r.key, c.key_names(), c.cells); !best.empty())
       out += "; did you mean the label " + std::string(best) + " (" + nodes_word(c.carrying(best)) +
              ")?";
   }
@@ -132,7 +194,7 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
 }  // namespace
 
 void warn_unmatched_selectors(const Inventory& inventory, const Request& request,
-                              Diagnostics& diags) {
+                              Diagnostics& diags, HintBudget* budget) {
   const auto& labels = request.filter.labels;
   const bool has_terms =
       request.pod && request.pod->node_affinity.required && !inventory.nodes.empty();
@@ -149,9 +211,10 @@ void warn_unmatched_selectors(const Inventory& inventory, const Request& request
       if (v && *v == labels[i].second) matched[i] = true, --left;
     }
   }
+  HintBudget own;
   std::optional<Census> census;
   auto counted = [&]() -> const Census& {
-    if (!census) census.emplace(inventory);
+    if (!census) census.emplace(inventory, budget != nullptr ? *budget : own);
     return *census;
   };
   if (!inventory.nodes.empty())

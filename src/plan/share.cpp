@@ -58,7 +58,7 @@ class Filler {
     result.apps.resize(apps_.size());
     setup(result);
     if (!fill(true, result)) return result;
-    fill(false, result);
+    if (!fill(false, result)) return result;
     finish(result);
     return result;
   }
@@ -340,6 +340,14 @@ class Filler {
     for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
     while (!heap.empty()) {
       ++result.turns;
+      if (++work_ > options_.max_work) {
+        result.too_large = "too large: sharing " + std::to_string(inv_.nodes.size()) +
+                           " nodes among " + std::to_string(apps_.size()) +
+                           " apps takes more than " + std::to_string(options_.max_work) +
+                           " steps (the apps and nodes take turns, a few instances at a time); "
+                           "give fewer apps or nodes, or larger requests";
+        return false;
+      }
       const std::uint32_t a = heap.front().app;
       const std::optional<std::uint32_t> node = best_node(a);
       if (!node) {
@@ -425,6 +433,7 @@ class Filler {
     if (s.unit.kind.empty()) return cap;
     const Unit& unit = apps_[level.app].unit;
     auto reached = [&](std::int64_t n) {
+      ++work_;
       return compare_shares(n, s.unit, level.bound, unit) >= 0;
     };
     // The smallest count t reaching the level; picks = t - count.
@@ -496,6 +505,7 @@ class Filler {
       stack_.pop_back();
       if (at >= heap.size()) continue;
       const std::uint32_t a = heap[at].app;
+      ++work_;
       if (!below(a, level)) continue;
       stack_.push_back(2 * at + 1);
       stack_.push_back(2 * at + 2);
@@ -657,6 +667,7 @@ class Filler {
     take_picks(result);
     poor(result.steps - before);
     heap.clear();
+    work_ += static_cast<std::int64_t>(apps_.size());
     for (std::uint32_t a = 0; a < apps_.size(); ++a)
       if (wants_more(a, quota_stage)) heap.push_back({apps_[a].share, a});
     for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
@@ -736,6 +747,7 @@ class Filler {
   std::vector<std::uint64_t> group_stamp_, runner_up_stamp_;
   std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;
   std::uint64_t stamp_ = 0, jump_ = 0;
+  mutable std::int64_t work_ = 0;  // ShareOptions::max_work
   // Single steps before the next jump is tried, and their last number.
   static constexpr std::int64_t kPatience = 1024;
   std::int64_t skip_ = 0, backoff_ = 0;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,12 +41,23 @@ struct ShareResult {
   std::string message;
   std::int64_t steps = 0;  // instances placed
   std::int64_t turns = 0;  // loop turns: single placements, jumps of many, freezes
+  // ShareOptions::max_work was reached: nothing is placed, and this says
+  // what is too large, in words.
+  std::string too_large;
 };
 
 struct ShareOptions {
   unsigned jobs = 1;           // threads for the capacity passes behind frozen_by
   bool explain_frozen = true;  // compute frozen_by summaries (the benchmark turns them off)
+  // Bounded work: the loop's steps (a turn, an app looked at by a jump's
+  // try, a share compared while it finds its count, the heap rebuilt after
+  // a jump) past which the run stops with ShareResult::too_large.
+  std::int64_t max_work = std::numeric_limits<std::int64_t>::max();
 };
+// The bound the share command gives: 50 million of the steps above are
+// about half a second (the jumps' tries dominate where many apps and nodes take
+// turns at every score value); 100 apps on 10,000 nodes take 1.5-5 million.
+inline constexpr std::int64_t kShareWork = 50'000'000;
 
 // Runs progressive filling against `state`, reserving every placement in it.
 ShareResult share(Inventory& state, const ShareSpec& spec, const ShareOptions& options = {});

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -105,6 +106,49 @@ TEST_CASE("edit_distance and nearest_name: the one \"did you mean\"") {
   // Ties go to the first candidate given; a long name is never a typo of a short one.
   CHECK(nearest_name("ab", std::vector<std::string>{"ax", "ay"}, 1) == "ax");
   CHECK(nearest_name(std::string(10'000, 'm'), fields, 2).empty());
+  // A budget: each comparison costs |written| x (2 limit + 1) + 1 cells;
+  // once a comparison would overspend it, nothing is suggested and it is 0.
+  std::int64_t cells = 1000;
+  CHECK(nearest_name("memroy", fields, 2, &cells) == "memory");
+  // cpu is 3 letters off (not compared); memory within 2 (31 cells), then
+  // storage and labels within 1 (19 each).
+  CHECK(cells == 1000 - 31 - 19 - 19);
+  cells = 40;  // memory's 31, then storage's 19 overspends: no suggestion
+  CHECK(nearest_name("memroy", fields, 2, &cells).empty());
+  CHECK(cells == 0);
+}
+
+TEST_CASE(
+    "edit_distance_within = min(the whole table's distance, limit + 1) on 20,000 random pairs") {
+  // The one-at-a-time oracle: every cell of the table.
+  auto full = [](std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> t(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) t[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) t[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+      for (std::size_t j = 1; j <= b.size(); ++j)
+        t[i][j] = std::min(
+            {t[i - 1][j] + 1, t[i][j - 1] + 1, t[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    return t[a.size()][b.size()];
+  };
+  std::uint64_t state = 7;
+  auto next = [&state](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  auto word = [&]() {
+    std::string w(next(12), 'a');
+    for (char& c : w) c = static_cast<char>('a' + next(3));
+    return w;
+  };
+  for (int k = 0; k < 20'000; ++k) {
+    const std::string a = word(), b = word();
+    const std::size_t limit = next(8);
+    CAPTURE(a);
+    CAPTURE(b);
+    CAPTURE(limit);
+    REQUIRE(edit_distance_within(a, b, limit) == std::min(full(a, b), limit + 1));
+  }
 }
 
 TEST_CASE("resources: one row per built-in kind, extended resources by name") {

@@ -20,33 +20,6 @@ namespace {
 constexpr std::size_t kHintEdits = 32;
 constexpr std::int64_t kHintCells = 20'000'000;
 
-// Levenshtein distance of a and b when at most `limit`, else limit + 1: the
-// table's band within `limit` of its diagonal, given up when a whole row of
-// it is past the limit. About |a| x (2 limit + 1) cells.
-std::size_t distance_within(std::string_view a, std::string_view b, std::size_t limit) {
-  const std::size_t far = limit + 1;
-  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return far;
-  std::vector<std::size_t> row(b.size() + 1, far);
-  for (std::size_t j = 0; j <= std::min(b.size(), limit); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    const std::size_t from = i > limit ? i - limit : 1;
-    const std::size_t to = std::min(b.size(), i + limit);
-    std::size_t diagonal = row[from - 1];
-    row[from - 1] = from == 1 && i <= limit ? i : far;
-    std::size_t best = row[from - 1];
-    for (std::size_t j = from; j <= to; ++j) {
-      const std::size_t above = row[j];
-      row[j] =
-          std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1), far});
-      diagonal = above;
-      best = std::min(best, row[j]);
-    }
-    if (to < b.size()) row[to + 1] = far;
-    if (best >= far) return far;
-  }
-  return std::min(row[b.size()], far);
-}
-
 // The candidate nearest to `written` when it is close enough to be a typo of
 // it (at most a third of its letters, at least 2, at most kHintEdits apart);
 // ties by byte order (the candidates come in that order). "" once `cells`,
@@ -54,24 +27,7 @@ std::size_t distance_within(std::string_view a, std::string_view b, std::size_t 
 template <class Range>
 std::string_view nearest(std::string_view written, const Range& candidates, std::int64_t& cells) {
   const std::size_t max_edits = std::min(kHintEdits, std::max<std::size_t>(2, written.size() / 3));
-  std::string_view best;
-  std::size_t best_distance = max_edits + 1;
-  for (const auto& candidate : candidates) {
-    const std::string_view c(candidate);
-    const std::size_t gap =
-        c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
-    if (gap >= best_distance) continue;
-    const std::size_t limit = best_distance - 1;
-    const auto cost = static_cast<std::int64_t>(written.size() * (2 * limit + 1) + 1);
-    if (cost > cells) {
-      cells = 0;  // spent: no more hints this run
-      return {};
-    }
-    cells -= cost;
-    const std::size_t d = distance_within(written, c, limit);
-    if (d < best_distance) best_distance = d, best = c;
-  }
-  return best;
+  return nearest_name(written, candidates, max_edits, &cells);
 }
 
 std::string nodes_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }

@@ -81,19 +81,28 @@ std::string Diagnostics::to_string() const {
   return out;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t limit) {
+  const std::size_t far = limit + 1;
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return far;
+  std::vector<std::size_t> row(b.size() + 1, far);
+  for (std::size_t j = 0; j <= std::min(b.size(), limit); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
+    const std::size_t from = i > limit ? i - limit : 1;
+    const std::size_t to = std::min(b.size(), i + limit);
+    std::size_t diagonal = row[from - 1];
+    row[from - 1] = from == 1 && i <= limit ? i : far;
+    std::size_t best = row[from - 1];
+    for (std::size_t j = from; j <= to; ++j) {
       const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] =
+          std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1), far});
       diagonal = above;
+      best = std::min(best, row[j]);
     }
+    if (to < b.size()) row[to + 1] = far;
+    if (best >= far) return far;
   }
-  return row[b.size()];
+  return std::min(row[b.size()], far);
 }
 
 }  // namespace eruplan

@@ -3,6 +3,7 @@
 // the field path (nodes[3].memory).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,16 +33,24 @@ std::string format_diagnostic(const Diagnostic& d);
 // A name or value inside a message: in double quotes, as given.
 inline std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
-// Levenshtein distance between two names, for "did you mean".
-std::size_t edit_distance(std::string_view a, std::string_view b);
+// Levenshtein distance of a and b when at most `limit`, else limit + 1:
+// the table's band within `limit` of its diagonal, given up when a whole row
+// of it is past the limit. About |a| x (2 limit + 1) cells.
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t limit);
+// Levenshtein distance between two names.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  return edit_distance_within(a, b, std::max(a.size(), b.size()));
+}
 
 // The first of `candidates` (string-like) nearest to `written` when at most
-// `max_edits` edits apart, "" when none is. A candidate whose length alone
-// differs by more than the best distance so far is not compared, so a long
-// name costs nothing.
+// `max_edits` edits apart, "" when none is: "did you mean". A candidate
+// whose length alone differs by more than the best distance so far is not
+// compared, and the others only within that distance, so a long name costs
+// little. With `cells` (a budget shared by many calls, in cells of the
+// distance tables), "" once it is spent, and it is 0 from then on.
 template <class Range>
 std::string_view nearest_name(std::string_view written, const Range& candidates,
-                              std::size_t max_edits) {
+                              std::size_t max_edits, std::int64_t* cells = nullptr) {
   std::string_view best;
   std::size_t best_distance = max_edits + 1;
   for (const auto& candidate : candidates) {
@@ -49,7 +58,16 @@ std::string_view nearest_name(std::string_view written, const Range& candidates,
     const std::size_t gap =
         c.size() > written.size() ? c.size() - written.size() : written.size() - c.size();
     if (gap >= best_distance) continue;
-    const std::size_t d = edit_distance(written, c);
+    const std::size_t limit = best_distance - 1;
+    if (cells) {
+      const auto cost = static_cast<std::int64_t>(written.size() * (2 * limit + 1) + 1);
+      if (cost > *cells) {
+        *cells = 0;
+        return {};
+      }
+      *cells -= cost;
+    }
+    const std::size_t d = edit_distance_within(written, c, limit);
     if (d < best_distance) best_distance = d, best = c;
   }
   return best;

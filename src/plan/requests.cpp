@@ -11,7 +11,6 @@
 #include "requests.h"
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -21,32 +20,6 @@
 namespace eruplan {
 
 namespace {
-
-bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
-  // score fills every node before it refuses one (SPEC §9): it places n
-  // exactly when the nodes can take n, so min_count's bisection need not run it.
-  // The kubernetes profile can refuse before the nodes are full (spread,
-  // affinity, ports): it is run.
-  if (input.request != nullptr && input.request->strategy == Strategy::Score &&
-      input.request->scoring.profile == ScoringProfile::Resources)
-    return input.total >= n;
-  StrategyInput in = input;
-  in.count = n;
-  return run(in).outcome == StrategyOutcome::Deployed;
-}
-
-// The largest n in [lo, hi] the strategy places, given that lo is placed.
-std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::int64_t lo,
-                            std::int64_t hi) {
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    if (places(input, run, mid))
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
 
 // A DaemonSet that cannot place its pods: every node that needs one and has
 // no room, with why.
@@ -160,9 +133,7 @@ struct Planner {
       if (out.status == RequestStatus::Rejected && request.min_count > 0 &&
           strategy_row(request.strategy).min_count) {
         const std::int64_t most =
-            places(input, strategy_row(request.strategy).run, 1)
-                ? largest_placed(input, strategy_row(request.strategy).run, 1, request.count)
-                : 0;
+            most_placed(input, strategy_row(request.strategy).run, request.count);
         out.reason += "; placed " + std::to_string(most) + ", needs at least " +
                       std::to_string(request.min_count);
         out.placed_at_most = most;
@@ -301,8 +272,8 @@ struct Planner {
   // The most the strategy places without preemption (< count).
   std::int64_t placeable(const StrategyInput& input, const Request& request) {
     const StrategyRow& row = strategy_row(request.strategy);
-    if (!row.min_count || request.count <= 1 || !places(input, row.run, 1)) return 0;
-    return largest_placed(input, row.run, 1, request.count - 1);
+    if (!row.min_count || request.count <= 1) return 0;
+    return most_placed(input, row.run, request.count - 1);
   }
 
   // Places the first k instances as the strategy places them.
@@ -753,49 +724,6 @@ struct Planner {
 
 }  // namespace
 
-std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
-                                         std::vector<std::size_t>& where) {
-  std::vector<StrategyInfo> infos;
-  infos.reserve(map.nodes.size());
-  where.clear();
-  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
-    const NodeCapacity& n = map.nodes[i];
-    if (n.capacity <= 0) continue;
-    infos.push_back(
-        {inventory.nodes[n.node].name, n.node, n.existing, n.capacity, n.usage, n.rate});
-    where.push_back(i);
-  }
-  return infos;
-}
-
-Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy) {
-  const StrategyRow& row = strategy_row(strategy);
-  Placement p;
-  p.first = row.run(input);
-  if (p.first.outcome == StrategyOutcome::Deployed) {
-    p.result = p.first;
-    // New instances in all: `count` for most strategies, but fill tops nodes
-    // up to count and each puts count on every chosen node (SPEC §8.4
-    // "placed"). Saturating, as each on unlimited nodes can exceed int64.
-    p.placed = 0;
-    for (const std::int64_t k : p.result.deploy)
-      p.placed = k > std::numeric_limits<std::int64_t>::max() - p.placed
-                     ? std::numeric_limits<std::int64_t>::max()
-                     : p.placed + k;
-    return p;
-  }
-  if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
-      min_count >= input.count || !row.min_count || !places(input, row.run, min_count))
-    return p;
-  const std::int64_t n = largest_placed(input, row.run, min_count, input.count - 1);
-  StrategyInput in = input;
-  in.count = n;
-  p.result = row.run(in);
-  p.placed = n;
-  p.partial = true;
-  return p;
-}
-
 void plan_requests(Inventory& state, const std::vector<Request>& requests,
                    const PlanOptions& options, const OutcomeSink& sink) {
   Planner(state, requests, options).run(sink);
@@ -807,17 +735,6 @@ std::vector<RequestOutcome> plan_requests(Inventory& state, const std::vector<Re
   plan_requests(state, requests, options,
                 [&](std::size_t i, RequestOutcome&& o) { outcomes[i] = std::move(o); });
   return outcomes;
-}
-
-std::string cross_node_constraint(const Request& request) {
-  if (!request.pod || request.daemon) return {};
-  const PodScheduling& p = *request.pod;
-  if (!p.spread.empty()) return "topologySpreadConstraints";
-  if (!p.affinity.required.empty()) return "affinity.podAffinity";
-  for (const PodAffinityTerm& t : p.anti_affinity.required)
-    if (t.topology_key != "kubernetes.io/hostname" || !t.selector || !t.selector->matches(p.labels))
-      return "affinity.podAntiAffinity";
-  return {};
 }
 
 }  // namespace eruplan

@@ -162,6 +162,9 @@ struct Placement {
   StrategyResult first;  // the pass with `count`, for its message
 };
 Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy);
+// The largest n in 1..hi that `run` places, 0 when it places not even one
+// (bisection: placing n is monotone for the strategies with min_count).
+std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi);
 
 // The pod field of `request` that depends on where its other replicas go
 // (topology spread, required pod affinity, anti-affinity other than its own

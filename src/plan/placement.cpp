@@ -1,0 +1,98 @@
+// One request's placement by its strategy (SPEC §8.4): min_count's
+// bisection over the count, the infos a strategy sees, and the pod fields
+// only strategy score honours.
+#include <limits>
+
+#include "requests.h"
+
+namespace eruplan {
+
+namespace {
+
+bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
+  // score fills every node before it refuses one (SPEC §9): it places n
+  // exactly when the nodes can take n, so min_count's bisection need not run it.
+  // The kubernetes profile can refuse before the nodes are full (spread,
+  // affinity, ports): it is run.
+  if (input.request != nullptr && input.request->strategy == Strategy::Score &&
+      input.request->scoring.profile == ScoringProfile::Resources)
+    return input.total >= n;
+  StrategyInput in = input;
+  in.count = n;
+  return run(in).outcome == StrategyOutcome::Deployed;
+}
+
+// The largest n in [lo, hi] the strategy places, given that lo is placed.
+std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::int64_t lo,
+                            std::int64_t hi) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (places(input, run, mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi) {
+  return places(input, run, 1) ? largest_placed(input, run, 1, hi) : 0;
+}
+
+std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,
+                                         std::vector<std::size_t>& where) {
+  std::vector<StrategyInfo> infos;
+  infos.reserve(map.nodes.size());
+  where.clear();
+  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+    const NodeCapacity& n = map.nodes[i];
+    if (n.capacity <= 0) continue;
+    infos.push_back(
+        {inventory.nodes[n.node].name, n.node, n.existing, n.capacity, n.usage, n.rate});
+    where.push_back(i);
+  }
+  return infos;
+}
+
+Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy) {
+  const StrategyRow& row = strategy_row(strategy);
+  Placement p;
+  p.first = row.run(input);
+  if (p.first.outcome == StrategyOutcome::Deployed) {
+    p.result = p.first;
+    // New instances in all: `count` for most strategies, but fill tops nodes
+    // up to count and each puts count on every chosen node (SPEC §8.4
+    // "placed"). Saturating, as each on unlimited nodes can exceed int64.
+    p.placed = 0;
+    for (const std::int64_t k : p.result.deploy)
+      p.placed = k > std::numeric_limits<std::int64_t>::max() - p.placed
+                     ? std::numeric_limits<std::int64_t>::max()
+                     : p.placed + k;
+    return p;
+  }
+  if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
+      min_count >= input.count || !row.min_count || !places(input, row.run, min_count))
+    return p;
+  const std::int64_t n = largest_placed(input, row.run, min_count, input.count - 1);
+  StrategyInput in = input;
+  in.count = n;
+  p.result = row.run(in);
+  p.placed = n;
+  p.partial = true;
+  return p;
+}
+
+std::string cross_node_constraint(const Request& request) {
+  if (!request.pod || request.daemon) return {};
+  const PodScheduling& p = *request.pod;
+  if (!p.spread.empty()) return "topologySpreadConstraints";
+  if (!p.affinity.required.empty()) return "affinity.podAffinity";
+  for (const PodAffinityTerm& t : p.anti_affinity.required)
+    if (t.topology_key != "kubernetes.io/hostname" || !t.selector || !t.selector->matches(p.labels))
+      return "affinity.podAntiAffinity";
+  return {};
+}
+
+}  // namespace eruplan

@@ -681,4 +681,7 @@ TEST_CASE("k8s runs: cross-node constraints need strategy score (exit 3)") {
   CHECK(r.exit == ExitCode::Invalid);
   CHECK(r.err.find("web: topologySpreadConstraints depends on where the other replicas go; it "
                    "needs strategy score") != std::string::npos);
+  // At the constraints' position and field path in the manifest.
+  CHECK(r.err.find("app.yaml:10:7: error: spec.template.spec.topologySpreadConstraints: web: ") !=
+        std::string::npos);
 }

@@ -510,14 +510,24 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
         if (!request.pod || request.strategy == Strategy::Score || request.daemon) continue;
         const PodScheduling& p = *request.pod;
         const std::string field = cross_node_constraint(request);
-        if (!field.empty())
-          diags.error(Origin{source->name, 0, 0, field},
+        if (!field.empty()) {
+          // At the field in the manifest: its topologySpreadConstraints, or
+          // its affinity's podAffinity or podAntiAffinity.
+          const bool spread = field == "topologySpreadConstraints";
+          Origin at = spread ? request.spread_origin : request.node_affinity_origin;
+          if (at.file.empty())
+            at = Origin{source->name, 0, 0, field};
+          else if (!spread)
+            at.path += field.substr(field.find('.'));
+          diags.error(std::move(at),
                       request.name + ": " + field +
                           " depends on where the other replicas go; it needs strategy score "
                           "(leave --strategy out, or give --strategy score)");
-        else if (!p.node_affinity.preferred.empty() || !p.affinity.preferred.empty() ||
-                 !p.anti_affinity.preferred.empty())
-          diags.warning(Origin{source->name, 0, 0, "affinity"},
+        } else if (!p.node_affinity.preferred.empty() || !p.affinity.preferred.empty() ||
+                   !p.anti_affinity.preferred.empty())
+          diags.warning(request.node_affinity_origin.file.empty()
+                            ? Origin{source->name, 0, 0, "affinity"}
+                            : request.node_affinity_origin,
                         request.name + ": preferred affinity terms are ignored by strategy " +
                             std::string(strategy_name(request.strategy)) +
                             " (only strategy score weighs them)");

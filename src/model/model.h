@@ -516,6 +516,9 @@ struct Request {
   // node satisfies.
   std::vector<Origin> label_origins;
   Origin node_affinity_origin;
+  // A manifest's topologySpreadConstraints: where a strategy that cannot
+  // honour them (all but score) is refused.
+  Origin spread_origin;
   // A Kubernetes workload's existing instances are its own running pods
   // (its selector in its namespace), not the pods counted under `app`: by
   // node index, the first less the second (a pod of another namespace with

@@ -12,14 +12,18 @@ std::string_view Doc::alias_of(ValueId id) const {
   return {};
 }
 
+ValueId Doc::find(ValueId object, std::string_view key_name) const {
+  if (object == kNoValue || values_[object].kind != ValueKind::Object) return kNoValue;
+  for (std::uint32_t i = 0; i < size(object); ++i)
+    if (text(key(object, i)) == key_name) return member(object, i);
+  return kNoValue;
+}
+
 bool Doc::focus(std::string_view name) {
-  if (root_ == kNoValue || values_[root_].kind != ValueKind::Object) return false;
-  for (std::uint32_t i = 0; i < size(root_); ++i)
-    if (text(key(root_, i)) == name) {
-      root_ = member(root_, i);
-      return true;
-    }
-  return false;
+  const ValueId v = find(root_, name);
+  if (v == kNoValue) return false;
+  root_ = v;
+  return true;
 }
 
 std::pair<std::uint32_t, std::uint32_t> Doc::line_col(std::uint32_t pos) const {

@@ -54,6 +54,9 @@ class Doc {
     return slots_[values_[object].a + 2 * i + 1];
   }
   bool is_scalar(ValueId id) const;
+  // The first member named `key` of the mapping `object` (byte-equal), or
+  // kNoValue when `object` is absent, no mapping, or has none so named.
+  ValueId find(ValueId object, std::string_view key) const;
   std::string_view source() const { return source_; }
   // "*name" when `id` is a YAML anchored value that an alias uses again,
   // else empty: messages about expanded aliases name the alias.

@@ -7,14 +7,6 @@ namespace eruplan::k8s {
 
 namespace {
 
-// The first member named `key` of a mapping, or kNoValue.
-ValueId member(const Doc& doc, ValueId object, std::string_view key) {
-  if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
-  for (std::uint32_t i = 0; i < doc.size(object); ++i)
-    if (doc.text(doc.key(object, i)) == key) return doc.member(object, i);
-  return kNoValue;
-}
-
 struct Checker {
   Reader& r;
   Diagnostics& diags;
@@ -28,7 +20,7 @@ struct Checker {
   void each(const FieldPath& path, ValueId object, std::string_view key, k8s_api::Names names,
             bool containers) {
     const Doc& doc = r.doc();
-    const ValueId list = member(doc, object, key);
+    const ValueId list = doc.find(object, key);
     if (list == kNoValue || doc[list].kind != ValueKind::Array) return;
     const FieldPath list_path = path.child(key);
     for (std::uint32_t i = 0; i < doc.size(list); ++i) {
@@ -36,7 +28,7 @@ struct Checker {
       const ValueId item = doc.element(list, i);
       check(at, item, names);
       if (containers)
-        check(at.child("resources"), member(doc, item, "resources"), k8s_api::kResources);
+        check(at.child("resources"), doc.find(item, "resources"), k8s_api::kResources);
     }
   }
 
@@ -45,7 +37,7 @@ struct Checker {
     each(path, spec, "containers", k8s_api::kContainer, true);
     each(path, spec, "initContainers", k8s_api::kContainer, true);
     each(path, spec, "tolerations", k8s_api::kToleration, false);
-    check(path.child("resources"), member(r.doc(), spec, "resources"), k8s_api::kResources);
+    check(path.child("resources"), r.doc().find(spec, "resources"), k8s_api::kResources);
   }
 
   // A PodTemplateSpec (or JobTemplateSpec): metadata and spec; `inner`
@@ -53,15 +45,15 @@ struct Checker {
   template <class Inner>
   void template_spec(const FieldPath& path, ValueId t, Inner inner) {
     check(path, t, k8s_api::kTemplate);
-    check(path.child("metadata"), member(r.doc(), t, "metadata"), k8s_api::kObjectMeta);
+    check(path.child("metadata"), r.doc().find(t, "metadata"), k8s_api::kObjectMeta);
     const FieldPath spec_path = path.child("spec");
-    inner(spec_path, member(r.doc(), t, "spec"));
+    inner(spec_path, r.doc().find(t, "spec"));
   }
 
   // A workload's spec of `kind` (not a Pod's) and its pod template.
   void workload_spec(const FieldPath& path, ValueId spec, std::string_view kind) {
     check(path, spec, k8s_api::workload_spec(kind));
-    template_spec(path.child("template"), member(r.doc(), spec, "template"),
+    template_spec(path.child("template"), r.doc().find(spec, "template"),
                   [&](const FieldPath& p, ValueId s) { pod_spec(p, s); });
   }
 };
@@ -73,14 +65,14 @@ void check_manifest_fields(Reader& r, Diagnostics& diags, const FieldPath& path,
   Checker c{r, diags};
   const Doc& doc = r.doc();
   c.check(path, object, k8s_api::kObject);
-  c.check(path.child("metadata"), member(doc, object, "metadata"), k8s_api::kObjectMeta);
+  c.check(path.child("metadata"), doc.find(object, "metadata"), k8s_api::kObjectMeta);
   const FieldPath spec_path = path.child("spec");
-  const ValueId spec = member(doc, object, "spec");
+  const ValueId spec = doc.find(object, "spec");
   if (kind == "Pod") {
     c.pod_spec(spec_path, spec);
   } else if (kind == "CronJob") {
     c.check(spec_path, spec, k8s_api::kCronJobSpec);
-    c.template_spec(spec_path.child("jobTemplate"), member(doc, spec, "jobTemplate"),
+    c.template_spec(spec_path.child("jobTemplate"), doc.find(spec, "jobTemplate"),
                     [&](const FieldPath& p, ValueId s) { c.workload_spec(p, s, "Job"); });
   } else {
     c.workload_spec(spec_path, spec, kind);

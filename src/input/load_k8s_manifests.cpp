@@ -244,11 +244,9 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
     req.label_origins.push_back(r.origin(pod_path.child("nodeSelector").child(key), node_selector));
   if (affinity != kNoValue)
     req.node_affinity_origin = r.origin(pod_path.child("affinity"), affinity);
-  if (pod_spec != kNoValue && r.doc()[pod_spec].kind == ValueKind::Object)
-    for (std::uint32_t i = 0; i < r.doc().size(pod_spec); ++i)
-      if (r.doc().text(r.doc().key(pod_spec, i)) == "topologySpreadConstraints")
-        req.spread_origin =
-            r.origin(pod_path.child("topologySpreadConstraints"), r.doc().member(pod_spec, i));
+  if (const ValueId spread = r.doc().find(pod_spec, "topologySpreadConstraints");
+      spread != kNoValue)
+    req.spread_origin = r.origin(pod_path.child("topologySpreadConstraints"), spread);
   read_tolerations(r, pod_path.child("tolerations"), tolerations, req);
   (void)affinity;  // read by read_pod_scheduling
   if (node_name != kNoValue) {

@@ -87,14 +87,6 @@ void read_role(Reader& r, const FieldPath& at, ValueId item, MesosSpec& spec, Na
   (void)ok;
 }
 
-// The member `key` of the mapping `object`, or kNoValue.
-ValueId member(const Doc& doc, ValueId object, std::string_view key) {
-  if (object == kNoValue || doc[object].kind != ValueKind::Object) return kNoValue;
-  for (std::uint32_t i = 0; i < doc.size(object); ++i)
-    if (doc.text(doc.key(object, i)) == key) return doc.member(object, i);
-  return kNoValue;
-}
-
 void read_framework(Reader& r, const std::string& file, const FieldPath& at, ValueId item,
                     MesosSpec& spec, Names& names, const Names& roles, Diagnostics& diags) {
   Picked<kMesosFrameworkFields> f;
@@ -134,7 +126,7 @@ void read_framework(Reader& r, const std::string& file, const FieldPath& at, Val
   fw.request.cpu_fit = true;
   const FieldPath res = at.child("resources");
   for (const std::string_view key : {"cpu_bind", "volumes"}) {
-    const ValueId v = member(r.doc(), resources, key);
+    const ValueId v = r.doc().find(resources, key);
     if (v == kNoValue) continue;
     if (key == "cpu_bind" && !fw.request.cpu_bind) continue;  // cpu_bind: false
     if (key == "volumes" && fw.request.volumes.empty()) continue;

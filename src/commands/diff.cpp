@@ -213,28 +213,21 @@ std::string render_diff(const InventoryDiff& diff, OutputFormat format) {
   return render_document(format, [&](auto& w) {
     w.begin_object();
     w.key("added");
-    w.begin_array();
-    for (const std::string& n : diff.added) w.string(n);
-    w.end_array();
+    write_string_list(w, diff.added);
     w.key("removed");
-    w.begin_array();
-    for (const std::string& n : diff.removed) w.string(n);
-    w.end_array();
+    write_string_list(w, diff.removed);
     w.key("changed");
-    w.begin_object();
-    for (const NodeChanges& c : diff.changed) {
-      w.key(c.node);
-      w.begin_object();
-      for (const FieldChange& f : c.fields) {
-        w.key(f.field);
-        w.begin_object();
-        write_change(w, "old", f.old_value, "new", f.new_value,
-                     [](auto& out, const DiffValue& v) { write_value(out, v); });
-        w.end_object();
-      }
-      w.end_object();
-    }
-    w.end_object();
+    write_keyed_objects(
+        w, diff.changed, [](const NodeChanges& c) -> const std::string& { return c.node; },
+        [&](const NodeChanges& c) {
+          for (const FieldChange& f : c.fields) {
+            w.key(f.field);
+            w.begin_object();
+            write_change(w, "old", f.old_value, "new", f.new_value,
+                         [](auto& out, const DiffValue& v) { write_value(out, v); });
+            w.end_object();
+          }
+        });
     w.end_object();
     w.finish();
   });

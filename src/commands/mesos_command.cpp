@@ -54,6 +54,14 @@ std::vector<std::size_t> by_name(const Names& list) {
   return order;
 }
 
+// The items of `list` as one mapping keyed by their names, in name order;
+// write(i) writes the members of list[i].
+template <class W, class Named, class F>
+void write_by_name(W& w, const Named& list, F write) {
+  write_keyed_objects(
+      w, by_name(list), [&](std::size_t i) -> const std::string& { return list[i].name; }, write);
+}
+
 // The kinds of `amounts` to show: those a framework asks for (offers), or
 // the non-zero ones.
 std::vector<std::pair<std::string, u128>> shown(const MesosResult& r, const KindVector& amounts,
@@ -159,11 +167,8 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
   }
   w.end_array();
   w.key("frameworks");
-  w.begin_object();
-  for (const std::size_t f : by_name(spec.frameworks)) {
+  write_by_name(w, spec.frameworks, [&](std::size_t f) {
     const MesosFrameworkShare& s = result.frameworks[f];
-    w.key(spec.frameworks[f].name);
-    w.begin_object();
     w.field("role", spec.roles[spec.frameworks[f].role].name);
     w.field("existing", s.existing);
     w.field("placed", s.placed);
@@ -174,15 +179,10 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
       w.field(state.nodes[node].name, k);
     }
     w.end_object();
-    w.end_object();
-  }
-  w.end_object();
+  });
   w.key("roles");
-  w.begin_object();
-  for (const std::size_t r : by_name(spec.roles)) {
+  write_by_name(w, spec.roles, [&](std::size_t r) {
     const MesosRoleShare& s = result.roles[r];
-    w.key(spec.roles[r].name);
-    w.begin_object();
     w.field("weight", weight_text(spec.roles[r].weight));
     w.key("quota");
     write_amounts(w, quota_of(spec.roles[r]));
@@ -191,9 +191,7 @@ void write_document(W& w, const Inventory& state, const MesosSpec& spec, const M
     write_share(w, s.dominant_resource, s.dominant_share);
     w.key("quota_met");
     w.boolean(s.quota_met);
-    w.end_object();
-  }
-  w.end_object();
+  });
   w.end_object();
   w.finish();
 }

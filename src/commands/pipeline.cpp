@@ -12,7 +12,6 @@
 #include "priority_classes.h"
 #include "report_html.h"
 #include "reserve.h"
-#include "selector_hints.h"
 #include "share_command.h"
 #include "wide.h"
 
@@ -539,13 +538,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       }
     if (set && !set->list) result.request = set->requests.front();
   }
-  if (result.inventory && set) {
-    HintBudget hints;
-    for (const Request& request : set->requests) {
-      check_inputs(*result.inventory, request, diags);
-      warn_unmatched_selectors(*result.inventory, request, diags, &hints);
-    }
-  }
+  if (result.inventory && set)
+    check_requests(
+        *result.inventory, set->requests,
+        [](const Request& request) -> const Request& { return request; }, diags);
 
   result.err = diags.to_string();
   if (diags.has_errors() || !result.inventory || (want_request && !set)) {

@@ -45,29 +45,24 @@ template <class W>
 void write_document(W& w, const Inventory& inventory, const ReallocResult& result) {
   w.begin_object();
   w.key("workloads");
-  w.begin_object();
-  for (const WorkloadChange& c : result.workloads) {
-    w.key(c.id);
-    w.begin_object();
-    w.field("node", inventory.nodes[c.node].name);
-    w.field("app", c.app);
-    w.field("status", realloc_status_name(c.status));
-    if (c.status == ReallocStatus::Failed) {
-      w.field("reason", c.reason);
-    }
-    write_change(w, "before", c.before, "after", c.after, write_resources<W>);
-    w.end_object();
-  }
-  w.end_object();
+  write_keyed_objects(
+      w, result.workloads, [](const WorkloadChange& c) -> const std::string& { return c.id; },
+      [&](const WorkloadChange& c) {
+        w.field("node", inventory.nodes[c.node].name);
+        w.field("app", c.app);
+        w.field("status", realloc_status_name(c.status));
+        if (c.status == ReallocStatus::Failed) {
+          w.field("reason", c.reason);
+        }
+        write_change(w, "before", c.before, "after", c.after, write_resources<W>);
+      });
   w.key("nodes");
-  w.begin_object();
-  for (const NodeChange& n : result.nodes) {
-    w.key(inventory.nodes[n.node].name);
-    w.begin_object();
-    write_change(w, "before", n.before, "after", n.after, write_usage<W>);
-    w.end_object();
-  }
-  w.end_object();
+  write_keyed_objects(
+      w, result.nodes,
+      [&](const NodeChange& n) -> const std::string& { return inventory.nodes[n.node].name; },
+      [&](const NodeChange& n) {
+        write_change(w, "before", n.before, "after", n.after, write_usage<W>);
+      });
   w.end_object();
   w.finish();
 }

@@ -750,18 +750,11 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
 }
 
 WhatIfResult run_whatif(const WhatIfOptions& options) {
+  // By WhatIfCommand: Compare, Grow, Drain.
+  static constexpr void (*kRuns[])(const WhatIfOptions&, WhatIfResult&) = {run_compare, run_grow,
+                                                                           run_drain};
   WhatIfResult w;
-  switch (options.command) {
-    case WhatIfCommand::Compare:
-      run_compare(options, w);
-      break;
-    case WhatIfCommand::Grow:
-      run_grow(options, w);
-      break;
-    case WhatIfCommand::Drain:
-      run_drain(options, w);
-      break;
-  }
+  kRuns[static_cast<std::size_t>(options.command)](options, w);
   return w;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diagnostics.h"
@@ -22,6 +23,20 @@ namespace eruplan {
 // `diags` as "malformed JSON/YAML" errors with line:col. With
 // Source::member the root is that member of the top-level mapping.
 std::optional<Doc> parse_document(const Source& source, Diagnostics& diags);
+
+// A file of eruplan's own whose top is a mapping of the fields of `kTable`:
+// parses `source`, picks those fields and returns read(reader, fields), an
+// optional; nullopt when the file does not parse or its top is no mapping.
+template <const auto& kTable, class Read>
+auto read_document(const Source& source, Diagnostics& diags, Read&& read)
+    -> decltype(read(std::declval<Reader&>(), std::declval<const Picked<kTable>&>())) {
+  const std::optional<Doc> doc = parse_document(source, diags);
+  if (!doc) return std::nullopt;
+  Reader r(*doc, source.name, diags);
+  Picked<kTable> f;
+  if (!r.fields(FieldPath{}, doc->root(), kTable, f.data())) return std::nullopt;
+  return read(r, f);
+}
 
 // The part of the source text that holds the input: all of it, or for an
 // inline input (Source::member) its value up to the next top-level key.

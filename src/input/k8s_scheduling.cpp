@@ -213,6 +213,28 @@ std::int32_t weight(Reader& r, const FieldPath& path, ValueId v, ValueId parent)
   return static_cast<std::int32_t>(r.integer(path, v, 1, 100).value_or(0));
 }
 
+// A preferred list (`list` at `path`): each item is {weight, <term>}, its
+// schema `kTable` with the weight's row first and the term's second; the
+// term is read by `read(term_path, term)` into each `Weighted` of `out`.
+template <const auto& kTable, class Weighted, class ReadTerm>
+void weighted_terms(Reader& r, const FieldPath& path, ValueId list, ReadTerm read,
+                    std::vector<Weighted>& out) {
+  static_assert(kTable.size() == 2 && kTable[0].name == "weight");
+  if (list == kNoValue || !r.is_array(path, list)) return;
+  const std::string_view term_name = kTable[1].name;
+  r.each_object<kTable>(path, list, [&](const FieldPath& at, ValueId item, const auto& t) {
+    Weighted term;
+    term.weight = weight(r, at.child("weight"), t["weight"], item);
+    const FieldPath tp = at.child(term_name);
+    const ValueId inner = t.data()[1];
+    if (inner == kNoValue)
+      r.error(tp, item, std::string(term_name) + " is required");
+    else
+      term.term = read(tp, inner);
+    out.push_back(std::move(term));
+  });
+}
+
 void node_affinity(Reader& r, const FieldPath& path, ValueId v, NodeAffinity& out) {
   Picked<kKubeNodeAffinityFields> f;
   if (!fields(r, path, v, kKubeNodeAffinityFields, f.data())) return;
@@ -231,23 +253,11 @@ void node_affinity(Reader& r, const FieldPath& path, ValueId v, NodeAffinity& ou
       if (out.required->empty()) r.error(tp, terms, "nodeSelectorTerms needs at least one term");
     }
   }
-  const ValueId pref = f["preferredDuringSchedulingIgnoredDuringExecution"];
-  const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
-  if (pref != kNoValue && r.is_array(pp, pref)) {
-    for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
-      const ValueId item = r.doc().element(pref, i);
-      Picked<kKubePreferredSchedulingTermFields> t;
-      if (!fields(r, pp.at(i), item, kKubePreferredSchedulingTermFields, t.data())) continue;
-      PreferredSchedulingTerm term;
-      term.weight = weight(r, pp.at(i).child("weight"), t["weight"], item);
-      const ValueId preference = t["preference"];
-      if (preference == kNoValue)
-        r.error(pp.at(i).child("preference"), item, "preference is required");
-      else
-        term.term = node_selector_term(r, pp.at(i).child("preference"), preference);
-      out.preferred.push_back(std::move(term));
-    }
-  }
+  weighted_terms<kKubePreferredSchedulingTermFields>(
+      r, path.child("preferredDuringSchedulingIgnoredDuringExecution"),
+      f["preferredDuringSchedulingIgnoredDuringExecution"],
+      [&](const FieldPath& at, ValueId term) { return node_selector_term(r, at, term); },
+      out.preferred);
 }
 
 // The pod's own values of `keys` join the selector (In for match, NotIn for
@@ -293,23 +303,11 @@ void pod_affinity(Reader& r, const FieldPath& path, ValueId v, const Labels& lab
   if (req != kNoValue && r.is_array(rp, req))
     for (std::uint32_t i = 0; i < r.doc().size(req); ++i)
       out.required.push_back(pod_affinity_term(r, rp.at(i), r.doc().element(req, i), labels));
-  const ValueId pref = f["preferredDuringSchedulingIgnoredDuringExecution"];
-  const FieldPath pp = path.child("preferredDuringSchedulingIgnoredDuringExecution");
-  if (pref != kNoValue && r.is_array(pp, pref)) {
-    for (std::uint32_t i = 0; i < r.doc().size(pref); ++i) {
-      const ValueId item = r.doc().element(pref, i);
-      Picked<kKubeWeightedPodAffinityTermFields> t;
-      if (!fields(r, pp.at(i), item, kKubeWeightedPodAffinityTermFields, t.data())) continue;
-      WeightedPodAffinityTerm term;
-      term.weight = weight(r, pp.at(i).child("weight"), t["weight"], item);
-      const ValueId inner = t["podAffinityTerm"];
-      if (inner == kNoValue)
-        r.error(pp.at(i).child("podAffinityTerm"), item, "podAffinityTerm is required");
-      else
-        term.term = pod_affinity_term(r, pp.at(i).child("podAffinityTerm"), inner, labels);
-      out.preferred.push_back(std::move(term));
-    }
-  }
+  weighted_terms<kKubeWeightedPodAffinityTermFields>(
+      r, path.child("preferredDuringSchedulingIgnoredDuringExecution"),
+      f["preferredDuringSchedulingIgnoredDuringExecution"],
+      [&](const FieldPath& at, ValueId term) { return pod_affinity_term(r, at, term, labels); },
+      out.preferred);
 }
 
 std::optional<SpreadPolicy> policy(Reader& r, const FieldPath& path, ValueId v) {

@@ -18,6 +18,7 @@
 
 #include "diagnostics.h"
 #include "model.h"
+#include "selector_hints.h"
 
 namespace eruplan {
 
@@ -179,6 +180,20 @@ std::string unknown_scoring(std::string_view text);
 // Checks that need both inputs, e.g. with cpu_bind, cpu x share_base must be
 // a whole number of pieces (0.29 cores at 100 is 29 pieces, never 28).
 void check_inputs(const Inventory& inventory, const Request& request, Diagnostics& diags);
+
+// check_inputs and the unmatched-selector warnings (selector_hints.h) for
+// each of several requests (a request file's, a share file's apps, a Mesos
+// file's frameworks; `request_of(item)` is an item's), the "did you mean"
+// hints under one budget.
+template <class Items, class RequestOf>
+void check_requests(const Inventory& inventory, const Items& items, RequestOf request_of,
+                    Diagnostics& diags) {
+  HintBudget hints;
+  for (const auto& item : items) {
+    check_inputs(inventory, request_of(item), diags);
+    warn_unmatched_selectors(inventory, request_of(item), diags, &hints);
+  }
+}
 
 // Quantity parsing, shared with the CLI and fixture runner. Each returns
 // nullopt and sets `error` to a message a person can act on.

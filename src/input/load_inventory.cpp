@@ -138,16 +138,13 @@ std::optional<GrowTemplate> load_template(const Source& source, Pieces share_bas
 Taint read_taint(Reader& r, const FieldPath& at, ValueId item, ValueId key, ValueId value,
                  ValueId effect) {
   Taint taint;
-  if (key == kNoValue)
-    r.error(at, item, "key is required");
-  else if (auto k = r.string(at.child("key"), key))
-    taint.key = *k;
+  if (auto k = r.required_string(at, item, "key", key, "key is required")) taint.key = *k;
   if (value != kNoValue) {
     if (auto s = r.scalar(at.child("value"), value)) taint.value = *s;
   }
-  if (effect == kNoValue) {
-    r.error(at, item, "effect is required (NoSchedule, PreferNoSchedule or NoExecute)");
-  } else if (auto e = r.string(at.child("effect"), effect)) {
+  if (auto e =
+          r.required_string(at, item, "effect", effect,
+                            "effect is required (NoSchedule, PreferNoSchedule or NoExecute)")) {
     if (*e != "NoSchedule" && *e != "PreferNoSchedule" && *e != "NoExecute")
       r.error(
           at.child("effect"), effect,

@@ -11,7 +11,6 @@
 #include "load.h"
 #include "mesos_spec.h"
 #include "request_fields.h"
-#include "selector_hints.h"
 #include "units.h"
 #include "wide.h"
 
@@ -175,48 +174,46 @@ bool MesosRole::has_quota() const {
 }
 
 std::optional<MesosSpec> load_mesos(const Source& source, Diagnostics& diags) {
-  std::optional<Doc> doc = parse_document(source, diags);
-  if (!doc) return std::nullopt;
-  Reader r(*doc, source.name, diags);
-  const FieldPath root;
-  Picked<kMesosFields> f;
-  if (!r.fields(root, doc->root(), kMesosFields, f.data())) return std::nullopt;
-  MesosSpec spec;
-  Names roles, frameworks;
-  const FieldPath role_list = root.child("roles"), framework_list = root.child("frameworks");
-  if (f["roles"] == kNoValue) {
-    r.error(root, doc->root(), "roles is required with --model mesos (a list of {name, ...})");
-  } else if (r.is_array(role_list, f["roles"])) {
-    const ValueId list = f["roles"];
-    for (std::uint32_t i = 0; i < doc->size(list); ++i) {
-      const ValueId item = doc->element(list, i);
-      const FieldPath at = role_list.at(i);
-      if (r.is_object(at, item)) read_role(r, at, item, spec, roles);
-    }
-  }
-  if (f["frameworks"] == kNoValue) {
-    r.error(root, doc->root(),
-            "frameworks is required with --model mesos (a list of {name, role, resources})");
-    return std::nullopt;
-  }
-  const ValueId list = f["frameworks"];
-  if (!r.is_array(framework_list, list)) return std::nullopt;
-  if (doc->size(list) == 0) r.error(framework_list, list, "frameworks is empty; give at least one");
-  for (std::uint32_t i = 0; i < doc->size(list); ++i) {
-    const ValueId item = doc->element(list, i);
-    const FieldPath at = framework_list.at(i);
-    if (r.is_object(at, item))
-      read_framework(r, source.name, at, item, spec, frameworks, roles, diags);
-  }
-  return spec;
+  return read_document<kMesosFields>(
+      source, diags, [&](Reader& r, const auto& f) -> std::optional<MesosSpec> {
+        const Doc& doc = r.doc();
+        const FieldPath root;
+        MesosSpec spec;
+        Names roles, frameworks;
+        const FieldPath role_list = root.child("roles"), framework_list = root.child("frameworks");
+        if (f["roles"] == kNoValue) {
+          r.error(root, doc.root(), "roles is required with --model mesos (a list of {name, ...})");
+        } else if (r.is_array(role_list, f["roles"])) {
+          const ValueId list = f["roles"];
+          for (std::uint32_t i = 0; i < doc.size(list); ++i) {
+            const ValueId item = doc.element(list, i);
+            const FieldPath at = role_list.at(i);
+            if (r.is_object(at, item)) read_role(r, at, item, spec, roles);
+          }
+        }
+        if (f["frameworks"] == kNoValue) {
+          r.error(root, doc.root(),
+                  "frameworks is required with --model mesos (a list of {name, role, resources})");
+          return std::nullopt;
+        }
+        const ValueId list = f["frameworks"];
+        if (!r.is_array(framework_list, list)) return std::nullopt;
+        if (doc.size(list) == 0)
+          r.error(framework_list, list, "frameworks is empty; give at least one");
+        for (std::uint32_t i = 0; i < doc.size(list); ++i) {
+          const ValueId item = doc.element(list, i);
+          const FieldPath at = framework_list.at(i);
+          if (r.is_object(at, item))
+            read_framework(r, source.name, at, item, spec, frameworks, roles, diags);
+        }
+        return spec;
+      });
 }
 
 void check_mesos(const Inventory& inventory, const MesosSpec& spec, Diagnostics& diags) {
-  HintBudget hints;
-  for (const MesosFramework& fw : spec.frameworks) {
-    check_inputs(inventory, fw.request, diags);
-    warn_unmatched_selectors(inventory, fw.request, diags, &hints);
-  }
+  check_requests(
+      inventory, spec.frameworks,
+      [](const MesosFramework& fw) -> const Request& { return fw.request; }, diags);
   for (const Node& node : inventory.nodes)
     for (const Reservation& res : node.reservations)
       if (std::none_of(spec.roles.begin(), spec.roles.end(),

@@ -12,7 +12,6 @@
 #include "eruplan_fields.h"
 #include "load.h"
 #include "request_fields.h"
-#include "selector_hints.h"
 #include "share_spec.h"
 
 namespace eruplan {
@@ -183,56 +182,53 @@ void read_app(Reader& r, const std::string& file, const FieldPath& at, ValueId i
 }  // namespace
 
 std::optional<ShareSpec> load_share(const Source& source, Diagnostics& diags) {
-  std::optional<Doc> doc = parse_document(source, diags);
-  if (!doc) return std::nullopt;
-  Reader r(*doc, source.name, diags);
-  const FieldPath root;
-  Picked<kShareFields> f;
-  if (!r.fields(root, doc->root(), kShareFields, f.data())) return std::nullopt;
-  const ValueId placement = f["placement"], apps = f["apps"];
-  ShareSpec spec;
-  if (placement != kNoValue) {
-    if (auto p = r.string(root.child("placement"), placement)) {
-      if (auto parsed = parse_placement(*p))
-        spec.placement = *parsed;
-      else
-        r.error(root.child("placement"), placement,
-                "unknown placement " + quoted(*p) +
-                    "; expected first_fit, least_allocated or most_allocated");
-    }
-  }
-  if (apps == kNoValue) {
-    // A roles and frameworks file is for the Mesos model.
-    bool frameworks = false;
-    for (std::uint32_t i = 0; i < doc->size(doc->root()); ++i)
-      frameworks = frameworks || doc->text(doc->key(doc->root(), i)) == "frameworks";
-    r.error(root, doc->root(),
-            std::string("apps is required (a list of {app, resources, ...})") +
-                (frameworks ? "; a file of roles and frameworks needs --model mesos" : ""));
-    return std::nullopt;
-  }
-  const FieldPath list = root.child("apps");
-  if (!r.is_array(list, apps)) return std::nullopt;
-  const std::uint32_t n = doc->size(apps);
-  if (n == 0) r.error(list, apps, "apps is empty; give at least one app");
-  std::vector<std::pair<std::string, ValueId>> names;  // each app's first name and where
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const ValueId item = doc->element(apps, i);
-    const FieldPath at = list.at(i);
-    if (!r.is_object(at, item)) continue;
-    read_app(r, source.name, at, item, spec, names, diags);
-  }
-  // Returned with problems too (the apps that read cleanly), so the checks
-  // against the inventory report theirs as well; the caller sees the errors.
-  return spec;
+  return read_document<kShareFields>(
+      source, diags, [&](Reader& r, const auto& f) -> std::optional<ShareSpec> {
+        const Doc& doc = r.doc();
+        const FieldPath root;
+        const ValueId placement = f["placement"], apps = f["apps"];
+        ShareSpec spec;
+        if (placement != kNoValue) {
+          if (auto p = r.string(root.child("placement"), placement)) {
+            if (auto parsed = parse_placement(*p))
+              spec.placement = *parsed;
+            else
+              r.error(root.child("placement"), placement,
+                      "unknown placement " + quoted(*p) +
+                          "; expected first_fit, least_allocated or most_allocated");
+          }
+        }
+        if (apps == kNoValue) {
+          // A roles and frameworks file is for the Mesos model.
+          bool frameworks = false;
+          for (std::uint32_t i = 0; i < doc.size(doc.root()); ++i)
+            frameworks = frameworks || doc.text(doc.key(doc.root(), i)) == "frameworks";
+          r.error(root, doc.root(),
+                  std::string("apps is required (a list of {app, resources, ...})") +
+                      (frameworks ? "; a file of roles and frameworks needs --model mesos" : ""));
+          return std::nullopt;
+        }
+        const FieldPath list = root.child("apps");
+        if (!r.is_array(list, apps)) return std::nullopt;
+        const std::uint32_t n = doc.size(apps);
+        if (n == 0) r.error(list, apps, "apps is empty; give at least one app");
+        std::vector<std::pair<std::string, ValueId>> names;  // each app's first name and where
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const ValueId item = doc.element(apps, i);
+          const FieldPath at = list.at(i);
+          if (!r.is_object(at, item)) continue;
+          read_app(r, source.name, at, item, spec, names, diags);
+        }
+        // Returned with problems too (the apps that read cleanly), so the checks
+        // against the inventory report theirs as well; the caller sees the errors.
+        return spec;
+      });
 }
 
 void check_share(const Inventory& inventory, const ShareSpec& spec, Diagnostics& diags) {
-  HintBudget hints;
-  for (const ShareApp& app : spec.apps) {
-    check_inputs(inventory, app.request, diags);
-    warn_unmatched_selectors(inventory, app.request, diags, &hints);
-  }
+  check_requests(
+      inventory, spec.apps, [](const ShareApp& app) -> const Request& { return app.request; },
+      diags);
 }
 
 bool read_weight(Reader& r, const FieldPath& path, ValueId v, Weight& out) {

@@ -44,9 +44,8 @@ Node NodeLoader::load(const FieldPath& path, ValueId v, ValueId& name_id) {
   Fields f{};
   if (!r_.fields(path, v, kNodeFields, f.data())) return std::move(node_);
 
-  if (f["name"] == kNoValue) {
-    r_.error(path, v, "name is required (a unique, non-empty string)");
-  } else if (auto name = r_.string(path.child("name"), f["name"])) {
+  if (auto name = r_.required_string(path, v, "name", f["name"],
+                                     "name is required (a unique, non-empty string)")) {
     node_.name = *name;
     name_id = f["name"];
   }

@@ -249,6 +249,14 @@ bool plain_word(const Doc& doc, ValueId v) {
 
 }  // namespace
 
+std::optional<std::string_view> Reader::required_string(const FieldPath& path, ValueId object,
+                                                        std::string_view name, ValueId v,
+                                                        std::string_view missing) {
+  if (v != kNoValue) return string(path.child(name), v);
+  error(path, object, std::string(missing));
+  return std::nullopt;
+}
+
 std::optional<std::int64_t> Reader::integer(const FieldPath& path, ValueId v, std::int64_t min,
                                             std::int64_t max) {
   auto out_of_range = [&] {
@@ -271,30 +279,29 @@ std::optional<std::int64_t> Reader::integer(const FieldPath& path, ValueId v, st
   return n;
 }
 
-std::optional<Bytes> Reader::size(const FieldPath& path, ValueId v) {
+// A quantity written as a number or a string, parsed by `parse`; anything
+// else is reported as "expected <expected>, got ...".
+template <class T>
+std::optional<T> Reader::quantity(const FieldPath& path, ValueId v, std::string_view expected,
+                                  std::optional<T> (*parse)(std::string_view, std::string&)) {
   const ValueKind k = doc_[v].kind;
   if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
-    error(path, v, "expected a size (bytes, or a string like \"8Gi\"), got " + describe(v));
+    error(path, v, "expected " + std::string(expected) + ", got " + describe(v));
     return std::nullopt;
   }
   std::string problem;
-  const auto b = parse_size(doc_.text(v), problem);
-  if (!b) error(path, v, problem);
-  return b;
+  const std::optional<T> q = parse(doc_.text(v), problem);
+  if (!q) error(path, v, problem);
+  return q;
+}
+
+std::optional<Bytes> Reader::size(const FieldPath& path, ValueId v) {
+  return quantity<Bytes>(path, v, "a size (bytes, or a string like \"8Gi\")", parse_size);
 }
 
 std::optional<NanoCores> Reader::cpu(const FieldPath& path, ValueId v) {
-  const ValueKind k = doc_[v].kind;
-  if ((k != ValueKind::Number && k != ValueKind::String) || plain_word(doc_, v)) {
-    error(
-        path, v,
-        "expected a CPU amount (cores like 1.5, or millicores like \"1500m\"), got " + describe(v));
-    return std::nullopt;
-  }
-  std::string problem;
-  const auto c = parse_cpu(doc_.text(v), problem);
-  if (!c) error(path, v, problem);
-  return c;
+  return quantity<NanoCores>(path, v, "a CPU amount (cores like 1.5, or millicores like \"1500m\")",
+                             parse_cpu);
 }
 
 std::optional<bool> Reader::boolean(const FieldPath& path, ValueId v) {

@@ -194,6 +194,26 @@ class Reader {
   bool fields(const FieldPath& path, ValueId object, std::span<const FieldSpec> table,
               ValueId* values);
 
+  // fn(at, item, f) for each element `item` (at `at`) of the list `list`
+  // at `path` that is a mapping, with its fields of `kTable` picked: the
+  // loop of every list of objects.
+  template <const auto& kTable, class Fn>
+  void each_object(const FieldPath& path, ValueId list, Fn&& fn) {
+    const std::uint32_t n = doc_.size(list);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const FieldPath at = path.at(i);
+      const ValueId item = doc_.element(list, i);
+      Picked<kTable> f;
+      if (fields(at, item, kTable, f.data())) fn(at, item, f);
+    }
+  }
+
+  // The string field `name` of the mapping `object` at `path`, its value `v`
+  // (picked by fields()); when absent, reports `missing` at the mapping.
+  std::optional<std::string_view> required_string(const FieldPath& path, ValueId object,
+                                                  std::string_view name, ValueId v,
+                                                  std::string_view missing);
+
   std::optional<std::int64_t> integer(const FieldPath& path, ValueId v, std::int64_t min,
                                       std::int64_t max = INT64_MAX);
   std::optional<Bytes> size(const FieldPath& path, ValueId v);
@@ -213,6 +233,10 @@ class Reader {
   }
 
  private:
+  template <class T>
+  std::optional<T> quantity(const FieldPath& path, ValueId v, std::string_view expected,
+                            std::optional<T> (*parse)(std::string_view, std::string&));
+
   // fields() over `known`, which has size(), name(i) and slot(i).
   template <class Known>
   bool pick(const FieldPath& path, ValueId object, const Known& known);

@@ -196,12 +196,8 @@ class RequestReader {
 
   void read_tolerations(const FieldPath& path, ValueId v) {
     if (!r_.is_array(path, v)) return;
-    const std::uint32_t n = r_.doc().size(v);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const FieldPath at = path.at(i);
-      const ValueId item = r_.doc().element(v, i);
-      Picked<kTolerationFields> f;
-      if (!r_.fields(at, item, kTolerationFields, f.data())) continue;
+    r_.each_object<
+        kTolerationFields>(path, v, [&](const FieldPath& at, ValueId item, const auto& f) {
       const ValueId key = f["key"], op = f["operator"], value = f["value"], effect = f["effect"];
       Toleration t;
       if (key != kNoValue) {
@@ -235,7 +231,7 @@ class RequestReader {
             at, item,
             "a toleration with operator Equal needs a key (an empty key needs operator Exists)");
       d_.request.tolerations.push_back(std::move(t));
-    }
+    });
   }
 
   void read_scoring(const FieldPath& path, ValueId v) {
@@ -277,25 +273,23 @@ class RequestReader {
           r_.error(here, resources,
                    "the list is empty; give at least one of cpu, memory, storage or an "
                    "extended resource");
-        for (std::uint32_t i = 0; i < n; ++i) {
-          const FieldPath at = here.at(i);
-          const ValueId item = r_.doc().element(resources, i);
-          Picked<kScoringResourceFields> rf;
-          if (!r_.fields(at, item, kScoringResourceFields, rf.data())) continue;
-          const ValueId name = rf["name"], weight = rf["weight"];
-          ScoringResource res;
-          if (name == kNoValue)
-            r_.error(at, item, "name is required (cpu, memory, storage or an extended resource)");
-          else if (auto nm = r_.string(at.child("name"), name))
-            res.name = *nm;
-          if (weight != kNoValue) {
-            if (auto w = r_.integer(at.child("weight"), weight, 1, 100)) res.weight = *w;
-          }
-          for (const auto& other : sc.resources)
-            if (!res.name.empty() && other.name == res.name)
-              r_.error(at.child("name"), name, "resource " + quoted(res.name) + " is listed twice");
-          sc.resources.push_back(std::move(res));
-        }
+        r_.each_object<kScoringResourceFields>(
+            here, resources, [&](const FieldPath& at, ValueId item, const auto& rf) {
+              const ValueId name = rf["name"], weight = rf["weight"];
+              ScoringResource res;
+              if (auto nm = r_.required_string(
+                      at, item, "name", name,
+                      "name is required (cpu, memory, storage or an extended resource)"))
+                res.name = *nm;
+              if (weight != kNoValue) {
+                if (auto w = r_.integer(at.child("weight"), weight, 1, 100)) res.weight = *w;
+              }
+              for (const auto& other : sc.resources)
+                if (!res.name.empty() && other.name == res.name)
+                  r_.error(at.child("name"), name,
+                           "resource " + quoted(res.name) + " is listed twice");
+              sc.resources.push_back(std::move(res));
+            });
       }
     }
     if (shape != kNoValue) {
@@ -304,29 +298,26 @@ class RequestReader {
         const std::uint32_t n = r_.doc().size(shape);
         if (n < 1 || n > 20)
           r_.error(here, shape, "a shape has 1 to 20 points, got " + std::to_string(n));
-        for (std::uint32_t i = 0; i < n; ++i) {
-          const FieldPath at = here.at(i);
-          const ValueId item = r_.doc().element(shape, i);
-          Picked<kShapePointFields> pf;
-          if (!r_.fields(at, item, kShapePointFields, pf.data())) continue;
-          const ValueId utilization = pf["utilization"], score = pf["score"];
-          ShapePoint p;
-          if (utilization == kNoValue || score == kNoValue) {
-            r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
-            continue;
-          }
-          const auto u = r_.integer(at.child("utilization"), utilization, 0, 100);
-          const auto sv = r_.integer(at.child("score"), score, 0, 10);
-          if (!u || !sv) continue;
-          p.utilization = *u;
-          p.score = *sv;
-          if (!sc.shape.empty() && sc.shape.back().utilization >= p.utilization)
-            r_.error(at.child("utilization"), utilization,
-                     "utilization must increase strictly along the shape (" +
-                         std::to_string(sc.shape.back().utilization) + " before " +
-                         std::to_string(p.utilization) + ")");
-          sc.shape.push_back(p);
-        }
+        r_.each_object<kShapePointFields>(
+            here, shape, [&](const FieldPath& at, ValueId item, const auto& pf) {
+              const ValueId utilization = pf["utilization"], score = pf["score"];
+              ShapePoint p;
+              if (utilization == kNoValue || score == kNoValue) {
+                r_.error(at, item, "a shape point needs utilization (0..100) and score (0..10)");
+                return;
+              }
+              const auto u = r_.integer(at.child("utilization"), utilization, 0, 100);
+              const auto sv = r_.integer(at.child("score"), score, 0, 10);
+              if (!u || !sv) return;
+              p.utilization = *u;
+              p.score = *sv;
+              if (!sc.shape.empty() && sc.shape.back().utilization >= p.utilization)
+                r_.error(at.child("utilization"), utilization,
+                         "utilization must increase strictly along the shape (" +
+                             std::to_string(sc.shape.back().utilization) + " before " +
+                             std::to_string(p.utilization) + ")");
+              sc.shape.push_back(p);
+            });
       }
     }
   }

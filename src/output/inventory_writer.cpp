@@ -86,9 +86,7 @@ template <class W>
 void write_workloads(W& w, const Node& n, Units u) {
   if (n.workloads.empty()) return;
   w.key("workloads");
-  w.begin_array();
-  for (const Workload& wl : n.workloads) {
-    w.begin_object();
+  write_objects(w, n.workloads, [&](const Workload& wl) {
     w.field("id", wl.id);
     w.field("app", wl.app);
     w.key("cpu");
@@ -109,9 +107,7 @@ void write_workloads(W& w, const Node& n, Units u) {
     if (wl.priority != 0) {
       w.field("priority", wl.priority);
     }
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 // Resources kept for one role (share --model mesos), the kinds given.
@@ -175,17 +171,13 @@ void write_node(W& w, const Node& n, Units u) {
   }
   if (!n.taints.empty()) {
     w.key("taints");
-    w.begin_array();
-    for (const Taint& t : n.taints) {
-      w.begin_object();
+    write_objects(w, n.taints, [&](const Taint& t) {
       w.field("key", t.key);
       if (!t.value.empty()) {
         w.field("value", t.value);
       }
       w.field("effect", t.effect);
-      w.end_object();
-    }
-    w.end_array();
+    });
   }
 
   w.key("usage");

@@ -143,6 +143,41 @@ void write_mapping(W& w, const List& list) {
   w.end_object();
 }
 
+// A list of strings (names, labels) as one sequence, with either writer.
+template <class W>
+void write_string_list(W& w, const std::vector<std::string>& items) {
+  w.begin_array();
+  for (const std::string& item : items) w.string(item);
+  w.end_array();
+}
+
+// A list of objects as one sequence, each item a mapping whose members
+// `write(item)` writes (to w), with either writer.
+template <class W, class List, class F>
+void write_objects(W& w, const List& list, F write) {
+  w.begin_array();
+  for (const auto& item : list) {
+    w.begin_object();
+    write(item);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+// A mapping of objects: for each item of `list`, the key `key_of(item)` and
+// a mapping whose members `write(item)` writes (to w), with either writer.
+template <class W, class List, class K, class F>
+void write_keyed_objects(W& w, const List& list, K key_of, F write) {
+  w.begin_object();
+  for (const auto& item : list) {
+    w.key(key_of(item));
+    w.begin_object();
+    write(item);
+    w.end_object();
+  }
+  w.end_object();
+}
+
 // One change as two members of the mapping being written, `from`: before
 // and `to`: after, each side written by `write(w, side)`, with either
 // writer: realloc's before/after, diff's old/new.

@@ -29,27 +29,16 @@ void write_capacity_value(W& w, std::int64_t capacity) {
 }
 
 template <class W>
-void write_string_list(W& w, const std::vector<std::string>& items) {
-  w.begin_array();
-  for (const auto& item : items) w.string(item);
-  w.end_array();
-}
-
-template <class W>
 void write_fields(W& w, const Request& r, std::span<const RequestField> rows);
 
 template <class W>
 void write_tolerations(W& w, const std::vector<Toleration>& tolerations) {
-  w.begin_array();
-  for (const Toleration& t : tolerations) {
-    w.begin_object();
+  write_objects(w, tolerations, [&](const Toleration& t) {
     w.field("key", t.key);
     w.field("operator", t.exists ? "Exists" : "Equal");
     w.field("value", t.value);
     w.field("effect", t.effect);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 template <class W>
@@ -57,24 +46,16 @@ void write_scoring(W& w, const Scoring& sc) {
   w.begin_object();
   w.field("type", name_of(kScoringTypeNames, sc.type));
   w.key("resources");
-  w.begin_array();
-  for (const ScoringResource& res : sc.resources) {
-    w.begin_object();
+  write_objects(w, sc.resources, [&](const ScoringResource& res) {
     w.field("name", res.name);
     w.field("weight", res.weight);
-    w.end_object();
-  }
-  w.end_array();
+  });
   if (sc.type == ScoringType::RequestedToCapacityRatio) {
     w.key("shape");
-    w.begin_array();
-    for (const ShapePoint& p : sc.shape) {
-      w.begin_object();
+    write_objects(w, sc.shape, [&](const ShapePoint& p) {
       w.field("utilization", p.utilization);
       w.field("score", p.score);
-      w.end_object();
-    }
-    w.end_array();
+    });
   }
   w.field("fit_weight", sc.fit_weight);
   w.field("balanced_weight", sc.balanced_weight);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "bisect.h"
 #include "capacity.h"
 #include "k8s_daemonset.h"
 #include "k8s_profile.h"
@@ -214,12 +215,7 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
   };
   if (fits(0)) return 0;
   if (max <= 0 || !fits(max)) return std::nullopt;
-  std::int64_t lo = 0, hi = max;  // fits(lo) false, fits(hi) true
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (fits(mid) ? hi : lo) = mid;
-  }
-  return hi;
+  return first_true(0, max, fits);  // fits(0) false, fits(max) true
 }
 
 Growth expand(const Inventory& inventory, const Request& request,

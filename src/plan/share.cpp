@@ -34,6 +34,7 @@
 #include <numeric>
 #include <span>
 
+#include "bisect.h"
 #include "explain.h"
 #include "reserve.h"
 #include "resources.h"
@@ -458,14 +459,7 @@ class Filler {
           lo = a2;
       }
     }
-    while (hi - lo > 1) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (reached(mid))
-        hi = mid;
-      else
-        lo = mid;
-    }
-    return hi - s.count;
+    return first_true(lo, hi, reached) - s.count;
   }
 
   Added& added_at(std::uint32_t i) {

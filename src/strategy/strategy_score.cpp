@@ -23,6 +23,7 @@
 #include <cmath>
 #include <map>
 
+#include "bisect.h"
 #include "capacity.h"
 #include "k8s_profile.h"
 #include "parallel.h"
@@ -163,17 +164,6 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
       f[j] = std::min(static_cast<double>(req) / static_cast<double>(two[j]->alloc), 1.0);
     }
     return f[0] - f[1] < 0;
-  };
-  // The first k'' in (lo, hi] where pred holds, hi when none before it.
-  const auto first_true = [](std::int64_t lo, std::int64_t hi, const auto& pred) {
-    while (hi - lo > 1) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (pred(mid))
-        hi = mid;
-      else
-        lo = mid;
-    }
-    return hi;
   };
   const std::int64_t last = end - 1;
   if (last <= k) return end;

@@ -1,20 +1,15 @@
 // --pods as `kubectl get pods -A -o json` (SPEC §12): every bound pod that
 // is still running adds its request to its node's usage and one instance of
-// its app. A JSON pod list is read a piece at a time (PodStream below).
+// its app. A JSON pod list is read a piece at a time (k8s_pod_stream.h).
 #include <algorithm>
-#include <array>
-#include <condition_variable>
-#include <cstring>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "json_reader.h"
-#include "json_scan.h"
+#include "k8s_pod_stream.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
 #include "priority_classes.h"
@@ -175,26 +170,6 @@ class NodeIndex {
   std::size_t mask_ = 0;
   std::string names_;
   std::vector<std::size_t> starts_;  // of each node's name in names_, then the end
-};
-
-// One parsed item on its way to the thread that reads the pods (PodQueue).
-struct PodSlot {
-  Doc doc{std::string_view()};
-  std::string text;  // the item's, which doc views
-  std::uint32_t index = 0;
-  std::unique_ptr<Reader> reader;  // over `doc`
-};
-
-// The memory a pod list is read through, kept from one --pods file to the
-// next: the window onto the file, the parsing thread's Doc, the queue's
-// slots. Each file starting over with empty ones (the slots' trees and
-// texts grown again a push_back at a time, a fresh 1 MiB window) showed as
-// memmove, malloc and cache misses when reading 40 per-namespace files.
-struct PodBuffers {
-  std::unique_ptr<char[]> window = std::make_unique<char[]>(1);
-  std::size_t window_capacity = 1;
-  Doc doc{std::string_view()};
-  std::vector<PodSlot> slots;
 };
 
 // What the --pods files of one load share: the node index, the pods seen
@@ -572,313 +547,6 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
   return diags.error_count() == errors_before;
 }
 
-// --- A JSON pod list read a piece at a time --------------------------------
-//
-// `kubectl get pods -A -o json` of a large cluster runs to hundreds of
-// megabytes, and its document tree would take several times that. A JSON
-// pod list is therefore read through a window of about kPodChunkBytes of
-// the file: the root object's members are followed by hand (strings and
-// brackets), each element of `items` is parsed on its own into a small Doc
-// whose positions are the file's, read exactly as the whole-document reader
-// reads it, and dropped. The root's other members are parsed on their own
-// and checked as the whole-document reader checks them. Anything out of the
-// ordinary (malformed JSON anywhere, a NUL, an odd root) gives up: PodListRead undoes what was read
-// and the whole file is read again as a document, which reports it as always.
-
-// The part of the file being read, with the line and column of a position
-// in it kept up to date as reading moves on.
-class PodWindow {
- public:
-  // `buffers`: the window's memory, kept from file to file.
-  PodWindow(ByteStream& in, std::size_t chunk, PodBuffers& buffers)
-      : in_(in),
-        chunk_(std::max<std::size_t>(chunk, 1)),
-        data_(buffers.window),
-        capacity_(buffers.window_capacity) {}
-
-  bool bad() const { return bad_; }
-  std::string_view rest() const { return {data_.get() + pos_, size_ - pos_}; }
-  void skip(std::size_t n) { pos_ += n; }
-
-  // The next byte that is not a JSON space (consumed up to it), or -1 at the end.
-  int peek() {
-    for (;;) {
-      while (pos_ < size_) {
-        const char c = data_[pos_];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return static_cast<unsigned char>(c);
-        ++pos_;
-      }
-      if (!more()) return -1;
-    }
-  }
-  // At least `n` bytes unread, unless the file ends first.
-  void need(std::size_t n) {
-    while (size_ - pos_ < n && more()) {
-    }
-  }
-
-  // The value at the current position into `doc`; `end` past it (and the
-  // spaces after it). Reads more of the file while the value is cut short.
-  bool value(Doc& doc, std::uint32_t& end) {
-    for (;;) {
-      const auto [line, col] = where();
-      const std::string_view text = rest();
-      const bool ok =
-          !bad_ && text.size() < UINT32_MAX && parse_json_value(text, doc, line, col, end);
-      // A number could go on in the bytes not read yet.
-      if (ok && (end < text.size() || eof_)) return true;
-      if (bad_) return false;
-      if (!more() && !ok) return false;
-    }
-  }
-
- private:
-  // Drops what was read and reads another piece; false at the end.
-  bool more() {
-    if (eof_) return false;
-    where();
-    std::memmove(data_.get(), data_.get() + pos_, size_ - pos_);
-    size_ -= pos_;
-    pos_ = lc_at_ = 0;
-    if (size_ + chunk_ + 1 > capacity_) {
-      capacity_ = std::max(2 * capacity_, size_ + chunk_ + 1);
-      auto bigger = std::make_unique_for_overwrite<char[]>(capacity_);
-      std::memcpy(bigger.get(), data_.get(), size_);
-      data_ = std::move(bigger);
-    }
-    const std::size_t n = in_.read(data_.get() + size_, chunk_);
-    if (n == 0) {
-      eof_ = true;
-      data_[size_] = '\0';
-      return false;
-    }
-    if (std::memchr(data_.get() + size_, '\0', n)) bad_ = true;  // the document reader says so
-    size_ += n;
-    data_[size_] = '\0';
-    return true;
-  }
-  // Line and column of the current position (moving the count there).
-  std::pair<std::uint32_t, std::uint32_t> where() {
-    const char* from = data_.get() + lc_at_;
-    const char* to = data_.get() + pos_;
-    const auto lines = static_cast<std::uint32_t>(count_newlines(from, to));
-    if (lines > 0) {
-      line_ += lines;
-      const char* last = to - 1;
-      while (*last != '\n') --last;
-      col_ = static_cast<std::uint32_t>(to - last);
-    } else {
-      col_ += static_cast<std::uint32_t>(to - from);
-    }
-    lc_at_ = pos_;
-    return {line_, col_};
-  }
-
-  ByteStream& in_;
-  const std::size_t chunk_;
-  std::unique_ptr<char[]>& data_;
-  std::size_t& capacity_;
-  std::size_t size_ = 0, pos_ = 0;
-  std::size_t lc_at_ = 0;  // the position whose line and column these are
-  std::uint32_t line_ = 1, col_ = 1;
-  bool eof_ = false, bad_ = false;
-};
-
-// Follows the pod list in `in`, parsing each item into `buffers.doc` and
-// handing it to `sink(index, text)` (`text`: the item's, which the doc views
-// until the next item); false when it gave up.
-template <class Sink>
-bool scan_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, bool strict,
-               PodBuffers& buffers, Sink&& sink) {
-  PodWindow w(in, chunk_bytes, buffers);
-  Doc& doc = buffers.doc;
-  w.need(3);
-  if (w.rest().starts_with("\xEF\xBB\xBF")) w.skip(3);
-  if (w.peek() != '{') return false;
-  w.skip(1);
-  std::uint32_t end = 0;
-  std::string root = "{";  // the root without its items, checked at the end
-  bool have_items = false;
-  for (bool first = true;; first = false) {
-    int c = w.peek();
-    if (c == '}') {
-      w.skip(1);
-      break;
-    }
-    if (!first) {
-      if (c != ',') return false;
-      w.skip(1);
-      c = w.peek();
-      root += ',';
-    }
-    if (c != '"' || !w.value(doc, end) || doc[doc.root()].kind != ValueKind::String) return false;
-    const std::string key(doc.text(doc.root()));
-    root.append(w.rest().substr(0, end));
-    w.skip(end);
-    if (w.peek() != ':') return false;
-    w.skip(1);
-    root += ':';
-    if (key != "items") {
-      if (!w.value(doc, end)) return false;
-      root.append(w.rest().substr(0, end));
-      w.skip(end);
-      continue;
-    }
-    if (have_items || w.peek() != '[') return false;
-    have_items = true;
-    root += "[]";
-    w.skip(1);
-    if (w.peek() == ']') {
-      w.skip(1);
-      continue;
-    }
-    for (std::uint32_t i = 0;; ++i) {
-      if (!w.value(doc, end)) return false;
-      sink(i, w.rest().substr(0, end));
-      w.skip(end);
-      const int next = w.peek();
-      if (next != ']' && next != ',') return false;
-      w.skip(1);
-      if (next == ']') break;
-    }
-  }
-  if (w.peek() != -1 || w.bad()) return false;
-  // The root as the whole-document reader checks it, without a word.
-  root += '}';
-  Diagnostics quiet;
-  quiet.set_strict(strict);
-  const Source alone{pods.name, std::move(root), InputFormat::Json};
-  const auto root_doc = parse_json(alone, &quiet);
-  if (!root_doc) return false;
-  Reader r(*root_doc, pods.name, quiet);
-  return list_items(r, root_doc->root(), "pods") != kNoValue && quiet.items().empty();
-}
-
-// Parsed items on their way from the thread that reads and parses the file
-// to the one that reads the pods out of them, in batches, in order.
-class PodQueue {
- public:
-  static constexpr std::size_t kBatch = 64, kDepth = 4;
-
-  // `slots`: kept from file to file (PodBuffers); their readers are this file's.
-  PodQueue(std::vector<PodSlot>& slots, const std::string& file, Diagnostics& diags)
-      : slots_(slots) {
-    slots_.resize(kBatch * kDepth);
-    for (PodSlot& s : slots_) s.reader = std::make_unique<Reader>(s.doc, file, diags);
-  }
-
-  // The reading thread: a copy of the item, the Doc then viewing the copy.
-  // `doc` is swapped with the slot's (no copy of the tree); the parser
-  // empties it before the next item, keeping its memory.
-  void push(Doc& doc, std::uint32_t index, std::string_view text) {
-    if (fill_ == 0) {
-      std::unique_lock lock(mutex_);
-      changed_.wait(lock, [this] { return produced_ - consumed_ < kDepth; });
-    }
-    PodSlot& s = slots_[(produced_ % kDepth) * kBatch + fill_];
-    s.text.assign(text);
-    std::swap(s.doc, doc);
-    s.doc.set_source(s.text);
-    s.index = index;
-    if (++fill_ == kBatch) publish();
-  }
-  void close() {
-    publish();
-    std::lock_guard lock(mutex_);
-    done_ = true;
-    changed_.notify_all();
-  }
-
-  // The calling thread: fn(reader, doc, index) for every item, until close().
-  template <class Fn>
-  void drain(Fn&& fn) {
-    for (;;) {
-      std::size_t count = 0;
-      {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [this] { return consumed_ < produced_ || done_; });
-        if (consumed_ == produced_) return;
-        count = counts_[consumed_ % kDepth];
-      }
-      for (std::size_t k = 0; k < count; ++k) {
-        PodSlot& s = slots_[(consumed_ % kDepth) * kBatch + k];
-        s.reader->restart();
-        fn(*s.reader, s.doc, s.index);
-      }
-      std::lock_guard lock(mutex_);
-      ++consumed_;
-      changed_.notify_all();
-    }
-  }
-
- private:
-  void publish() {
-    if (fill_ == 0) return;
-    std::lock_guard lock(mutex_);
-    counts_[produced_ % kDepth] = fill_;
-    ++produced_;
-    fill_ = 0;
-    changed_.notify_all();
-  }
-
-  std::vector<PodSlot>& slots_;  // kDepth batches of kBatch
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::size_t produced_ = 0, consumed_ = 0;  // batches
-  std::size_t fill_ = 0;                     // items in the batch being filled
-  std::array<std::size_t, kDepth> counts_{};
-  bool done_ = false;
-};
-
-// Reads the pod list from `in` into `list`; false when it gave up. With
-// `two_threads`, one thread reads and parses the file while this one reads
-// the pods out of the items (each about half of the work); the items are
-// read in order either way, so the result is the same.
-bool stream_pods(ByteStream& in, std::size_t chunk_bytes, const Source& pods, PodListRead& list,
-                 PodBuffers& buffers, bool two_threads) {
-  const bool strict = list.diags().strict();
-  if (!two_threads) {
-    Reader r(buffers.doc, pods.name, list.diags());  // over each item in turn
-    return scan_pods(in, chunk_bytes, pods, strict, buffers,
-                     [&](std::uint32_t i, std::string_view) {
-                       r.restart();
-                       list.item(r, buffers.doc, buffers.doc.root(), i);
-                     });
-  }
-  PodQueue queue(buffers.slots, pods.name, list.diags());
-  bool ok = false;
-  std::thread parsing([&] {
-    ok = scan_pods(
-        in, chunk_bytes, pods, strict, buffers,
-        [&](std::uint32_t i, std::string_view text) { queue.push(buffers.doc, i, text); });
-    queue.close();
-  });
-  queue.drain(
-      [&](Reader& r, const Doc& doc, std::uint32_t i) { list.item(r, doc, doc.root(), i); });
-  parsing.join();
-  return ok;
-}
-
-// Reads `in` into `buffer` up to its size or the stream's end; the buffer
-// is cut to what was read.
-void read_into(ByteStream& in, std::string& buffer) {
-  std::size_t got = 0;
-  while (got < buffer.size())
-    if (const std::size_t n = in.read(buffer.data() + got, buffer.size() - got); n > 0)
-      got += n;
-    else
-      break;
-  buffer.resize(got);
-}
-
-// The format of a streamed file: from its name, else its first bytes.
-InputFormat stream_format(const Source& pods, ByteStream& in) {
-  std::string head(256, '\0');
-  read_into(in, head);
-  in.rewind();
-  return source_format(Source{pods.name, std::move(head), pods.format});
-}
-
 // --pods file: streamed when it is JSON, else (or when that gives up) whole.
 bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& options,
                Diagnostics& diags, PodCensus* census, PodLoad& load, const PodReading& how) {
@@ -890,7 +558,10 @@ bool read_pods(Inventory* nodes, const Source& pods, const KubernetesOptions& op
   if (format == InputFormat::Json) {
     PodListRead list(nodes, pods, &pods.name, options, diags.strict(), census, load);
     const bool two_threads = how.two_threads && std::thread::hardware_concurrency() > 1;
-    if (stream_pods(in, how.chunk_bytes, pods, list, load.buffers, two_threads)) {
+    if (stream_pods(in, how.chunk_bytes, pods, list.diags(), load.buffers, two_threads,
+                    [&](Reader& r, const Doc& doc, std::uint32_t i) {
+                      list.item(r, doc, doc.root(), i);
+                    })) {
       const std::size_t errors_before = diags.error_count();
       list.finish(diags, false);
       return diags.error_count() == errors_before;

@@ -1,5 +1,5 @@
 // The capacity pass (SPEC §4, §8): for every node the filter keeps, the
-// minimum over the dimensions of kDimensions, the plans of the binding
+// minimum over the dimensions of kDimensions (capacity.h), the plans of the binding
 // dimensions paired up, the structured reasons of the dimensions that stop
 // it, and the usage/rate the global and drained strategies weigh.
 #include "capacity.h"
@@ -12,13 +12,6 @@
 namespace eruplan {
 
 namespace {
-
-// The dimension table. Rows come in SPEC §8.5's reason order, so a node's
-// reasons read in that order too.
-constexpr DimensionFn kDimensions[] = {
-    taint_dimension,   pod_constraints_dimension, cpu_dimension,      memory_dimension,
-    storage_dimension, volumes_dimension,         extended_dimension, instances_dimension,
-};
 
 struct Weighted {
   double usage = 0, rate = 0, weight = 0;
@@ -180,8 +173,8 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
   std::vector<DimensionResult> results;
   results.reserve(std::size(kDimensions));
   out.capacity = kUnlimited;
-  for (DimensionFn dimension : kDimensions) {
-    results.push_back(dimension(input));
+  for (const DimensionRow& dimension : kDimensions) {
+    results.push_back(dimension.capacity(input));
     out.capacity = std::min(out.capacity, results.back().capacity);
   }
   if (out.capacity == 0) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.h"
@@ -153,9 +154,9 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
                            const CapacityOptions& options);
 
 // The dimensions (SPEC §4, §8.1, §8.2, §9), one file each, all behind one
-// signature; capacity.cpp folds the table of them (kDimensions) into a
-// node's capacity, plans and reasons. A new resource kind is one file and
-// one row there.
+// signature, and their table (kDimensions, below), which capacity.cpp folds
+// into a node's capacity, plans and reasons. A new resource kind is one file
+// and, here, its declaration and its row.
 struct DimensionInput {
   const Inventory& inventory;
   const Node& node;
@@ -175,6 +176,37 @@ DimensionResult instances_dimension(const DimensionInput&);  // instances.cpp (m
 // A manifest's node affinity, host ports and self anti-affinity by hostname
 // (pod_constraints.cpp), for every strategy but the kubernetes profile.
 DimensionResult pod_constraints_dimension(const DimensionInput&);
+
+// The extended resources that stop a node holding `cap` new instances from
+// taking one more: those that allow exactly `cap` (extended.cpp).
+void extended_full_kinds(const DimensionInput& in, std::int64_t cap,
+                         std::vector<std::string>& kinds);
+
+// A row of the dimension table.
+struct DimensionRow {
+  DimensionFn capacity;
+  // The kind a full node names (score's "Insufficient <kind>" for a node
+  // holding `cap` new instances) when this dimension alone allows exactly
+  // `cap`; empty when it names none there (taints and the pod's constraints
+  // allow none or any number).
+  std::string_view kind;
+  // Instead of `kind`: the kinds this dimension names for a full node.
+  void (*full_kinds)(const DimensionInput& in, std::int64_t cap,
+                     std::vector<std::string>& kinds) = nullptr;
+};
+
+// The dimension table. Rows come in SPEC §8.5's reason order, so a node's
+// reasons read in that order too.
+inline constexpr DimensionRow kDimensions[] = {
+    {taint_dimension, ""},
+    {pod_constraints_dimension, ""},
+    {cpu_dimension, "cpu"},
+    {memory_dimension, "memory"},
+    {storage_dimension, "storage"},
+    {volumes_dimension, "volumes"},
+    {extended_dimension, "", extended_full_kinds},
+    {instances_dimension, "instances"},
+};
 
 // Scheduled (AUTO) volume plans (volume_plans.cpp).
 DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans);

@@ -306,8 +306,9 @@ std::vector<Strategy> compare_set(const std::vector<std::string>& names) {
   if (names.empty()) {
     // SPEC §14's default: the strategies where count is the number of new
     // instances, in table order.
-    for (const StrategyRow& row : strategy_table())
-      if (row.counts_new) out.push_back(row.id);
+    const std::span<const StrategyRow> table = strategy_table();
+    for (std::uint8_t i = 0; i < table.size(); ++i)
+      if (table[i].counts_new) out.push_back(Strategy{i});
     return out;
   }
   for (const std::string& n : names)

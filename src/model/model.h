@@ -381,7 +381,16 @@ struct Inventory {
   std::vector<std::pair<std::string, Labels>> namespaces;
 };
 
-enum class Strategy { Auto, Fill, Each, Global, Drained, Score };
+// A strategy: its row in the strategy table (strategy.cpp). The ones code
+// names have a constant here, in the table's order; a new strategy needs
+// none (a request holds whichever row its name picked).
+struct Strategy {
+  std::uint8_t row = 0;
+  static const Strategy Auto, Fill, Each, Global, Drained, Score;
+  friend bool operator==(Strategy, Strategy) = default;
+};
+inline constexpr Strategy Strategy::Auto{0}, Strategy::Fill{1}, Strategy::Each{2},
+    Strategy::Global{3}, Strategy::Drained{4}, Strategy::Score{5};
 
 std::string_view strategy_name(Strategy s);  // "auto", "fill", ... (strategy.cpp's table)
 

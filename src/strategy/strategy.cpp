@@ -18,22 +18,29 @@ StrategyResult simple_pass(const StrategyInput& in) {
 }
 
 constexpr StrategyRow kStrategies[] = {
-    {Strategy::Auto, "auto", "communism", simple_pass<auto_strategy>, auto_strategy, true, true,
-     auto_deciding, auto_explain, nullptr,
+    {"auto", "communism", simple_pass<auto_strategy>, auto_strategy, true, true, auto_deciding,
+     auto_explain, nullptr,
      "old+new instances as even as possible; nodes_limit = most old+new on one node"},
-    {Strategy::Fill, "fill", "", simple_pass<fill_strategy>, fill_strategy, false, false, nullptr,
-     fill_explain, fill_need, "nodes_limit nodes (0 = all) end with at least count instances"},
-    {Strategy::Each, "each", "average", simple_pass<each_strategy>, each_strategy, false, false,
-     nullptr, each_explain, each_need,
+    {"fill", "", simple_pass<fill_strategy>, fill_strategy, false, false, nullptr, fill_explain,
+     fill_need, "nodes_limit nodes (0 = all) end with at least count instances"},
+    {"each", "average", simple_pass<each_strategy>, each_strategy, false, false, nullptr,
+     each_explain, each_need,
      "count new instances on each of nodes_limit nodes (0 = every node that can take them)"},
-    {Strategy::Global, "global", "", simple_pass<global_strategy>, global_strategy, true, true,
-     global_deciding, global_explain, nullptr, "resource usage as even as possible across nodes"},
-    {Strategy::Drained, "drained", "", simple_pass<drained_strategy>, drained_strategy, true, true,
-     drained_deciding, drained_explain, nullptr,
-     "fill the node with the least capacity first (bin-packing)"},
-    {Strategy::Score, "score", "", score_strategy, nullptr, true, true, nullptr, score_explain,
-     nullptr, "one at a time on the node with the highest Kubernetes score (scoring:)"},
+    {"global", "", simple_pass<global_strategy>, global_strategy, true, true, global_deciding,
+     global_explain, nullptr, "resource usage as even as possible across nodes"},
+    {"drained", "", simple_pass<drained_strategy>, drained_strategy, true, true, drained_deciding,
+     drained_explain, nullptr, "fill the node with the least capacity first (bin-packing)"},
+    {"score", "", score_strategy, nullptr, true, true, nullptr, score_explain, nullptr,
+     "one at a time on the node with the highest Kubernetes score (scoring:)"},
 };
+
+// The strategies code names (model.h) are these rows.
+static_assert(kStrategies[Strategy::Auto.row].name == "auto" &&
+              kStrategies[Strategy::Fill.row].name == "fill" &&
+              kStrategies[Strategy::Each.row].name == "each" &&
+              kStrategies[Strategy::Global.row].name == "global" &&
+              kStrategies[Strategy::Drained.row].name == "drained" &&
+              kStrategies[Strategy::Score.row].name == "score");
 
 std::string lower(std::string_view text) {
   std::string s(text);
@@ -46,22 +53,19 @@ std::string lower(std::string_view text) {
 
 std::span<const StrategyRow> strategy_table() { return kStrategies; }
 
-const StrategyRow& strategy_row(Strategy s) {
-  for (const StrategyRow& row : kStrategies)
-    if (row.id == s) return row;
-  return kStrategies[0];  // unreachable: every strategy has a row
-}
+const StrategyRow& strategy_row(Strategy s) { return kStrategies[s.row]; }
 
 std::string_view strategy_name(Strategy s) { return strategy_row(s).name; }
 
 std::optional<Strategy> parse_strategy(std::string_view text) {
   const std::string s = lower(text);
-  for (const StrategyRow& row : kStrategies) {
-    if (s == row.name) return row.id;
+  for (std::uint8_t i = 0; i < std::size(kStrategies); ++i) {
+    const StrategyRow& row = kStrategies[i];
+    if (s == row.name) return Strategy{i};
     std::string_view aliases = row.aliases;
     while (!aliases.empty()) {
       const std::size_t space = aliases.find(' ');
-      if (s == aliases.substr(0, space)) return row.id;
+      if (s == aliases.substr(0, space)) return Strategy{i};
       aliases = space == std::string_view::npos ? std::string_view() : aliases.substr(space + 1);
     }
   }

@@ -135,7 +135,6 @@ std::string explain_percent(double ratio);
 
 // One row of the strategy table: a new strategy is one file and one row.
 struct StrategyRow {
-  Strategy id;
   std::string_view name;
   std::string_view aliases;  // space-separated, e.g. "communism"
   StrategyPass run;

@@ -178,7 +178,7 @@ std::int64_t next_change(std::span<const ScoredResource> resources, const Scorin
 }
 
 // The kinds that stop a node holding `cap` new instances from taking one
-// more, read off each dimension alone: those that allow exactly `cap`. Exact
+// more, read off each dimension of the table alone: those that allow exactly `cap`. Exact
 // for every dimension but CPU-bind mode, whose core plans carry the memory
 // cap too (it then says cpu); see kinds_when_full.
 std::vector<std::string> kinds_by_dimension(const Inventory& inventory, const Request& request,
@@ -186,17 +186,12 @@ std::vector<std::string> kinds_by_dimension(const Inventory& inventory, const Re
   const Node& node = inventory.nodes[index];
   const DimensionInput in{inventory, node, request, 0};
   std::vector<std::string> kinds;
-  if (cpu_dimension(in).capacity == cap) kinds.emplace_back("cpu");
-  if (memory_dimension(in).capacity == cap) kinds.emplace_back("memory");
-  if (storage_dimension(in).capacity == cap) kinds.emplace_back("storage");
-  if (volumes_dimension(in).capacity == cap) kinds.emplace_back("volumes");
-  for (const auto& [name, per_instance] : request.extended) {
-    if (per_instance <= 0) continue;
-    const ExtendedResource* e = node.find_extended(name);
-    const std::int64_t left = e ? std::max<std::int64_t>(e->total - e->used, 0) : 0;
-    if (left / per_instance == cap) kinds.push_back(name);
+  for (const DimensionRow& row : kDimensions) {
+    if (row.full_kinds)
+      row.full_kinds(in, cap, kinds);
+    else if (!row.kind.empty() && row.capacity(in).capacity == cap)
+      kinds.emplace_back(row.kind);
   }
-  if (instances_dimension(in).capacity == cap) kinds.emplace_back("instances");
   std::sort(kinds.begin(), kinds.end(), reason_kind_less);
   return kinds;
 }

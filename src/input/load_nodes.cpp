@@ -4,6 +4,10 @@
 
 namespace eruplan {
 
+// A new -n format declares its loader (and the test that recognises it by
+// content) here and adds its entry to load_nodes: its own loader, its field
+// table and this file are all it touches.
+
 std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags) {
   if (format == NodesFormat::Eruplan) return load_inventory(source, diags);
   if (format == NodesFormat::Auto)  // a JSON inventory holds no "kind": it is not a NodeList

@@ -10,6 +10,10 @@
 
 namespace eruplan {
 
+// A new strategy declares its functions here, outside the anonymous
+// namespace, and adds its row to kStrategies below: its own file and this
+// one are all it touches.
+
 namespace {
 
 template <StrategyFn F>

@@ -313,6 +313,24 @@ TEST_CASE("k8s objects: a container resource without a domain must be a standard
   REQUIRE(set);
   CHECK(set->requests[0].extended.empty());
   CHECK(lenient.to_string().find("requests.gpu: unknown resource, ignored") != std::string::npos);
+  // pods and storage are standard names but not a container's
+  // (IsStandardContainerResourceName): the API server refuses the object,
+  // so they are errors even under --lenient; before, pods was accepted.
+  for (const bool is_strict : {true, false}) {
+    Diagnostics refused;
+    read("cpu: 1, pods: 1", is_strict, refused);
+    CHECK(refused.error_count() == 1);
+    CHECK(refused.to_string() ==
+          "app.yaml:10:41: error: spec.template.spec.containers[0].resources.requests.pods: "
+          "Kubernetes refuses pods in a container's resources (they are cpu, memory, "
+          "ephemeral-storage, hugepages-SIZE or names with a domain such as nvidia.com/gpu); the "
+          "pods a node takes are its allocatable pods\n");
+  }
+  Diagnostics storage;
+  read("storage: 1Gi", true, storage);
+  CHECK(storage.error_count() == 1);
+  CHECK(storage.to_string().find("requests.storage: Kubernetes refuses storage in a "
+                                 "container's resources") != std::string::npos);
 }
 
 TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {

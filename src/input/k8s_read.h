@@ -187,10 +187,15 @@ struct PodRequest {
   }
 };
 
+// Whose resource list is read: a container's (and the pod-level
+// requests and limits) take only the names Kubernetes' API accepts there.
+enum class ResourceListOf { container, pod, overhead };
+
 // A resource list (requests, limits, overhead) into `out`, adding; `names`
 // (when given) skips a name already read.
 void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
-                        std::vector<std::string_view>* names);
+                        std::vector<std::string_view>* names,
+                        ResourceListOf of = ResourceListOf::container);
 
 // One container: each resource its request, or its limit when it has no
 // request.

@@ -484,6 +484,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   matched = true;
 
   const std::size_t errors_before = diags.error_count();
+  // A desired total below 0 is what the API refuses in spec.replicas.
+  if (options.replicas && *options.replicas < 0)
+    diags.error(Origin{"<command line>", 0, 0, "--replicas"},
+                "expected a whole number >= 0, got " + std::to_string(*options.replicas));
   Reader r(*doc, source.name, diags);
   // The pod-carrying objects in file order: a document, or an item of a List.
   struct Item {

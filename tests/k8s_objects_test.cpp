@@ -321,7 +321,7 @@ TEST_CASE("k8s objects: a container resource without a domain must be a standard
     read("cpu: 1, pods: 1", is_strict, refused);
     CHECK(refused.error_count() == 1);
     CHECK(refused.to_string() ==
-          "app.yaml:10:41: error: spec.template.spec.containers[0].resources.requests.pods: "
+          "app.yaml:10:40: error: spec.template.spec.containers[0].resources.requests.pods: "
           "Kubernetes refuses pods in a container's resources (they are cpu, memory, "
           "ephemeral-storage, hugepages-SIZE or names with a domain such as nvidia.com/gpu); the "
           "pods a node takes are its allocatable pods\n");
@@ -465,6 +465,35 @@ std::pair<int, std::string> cli(const std::string& args) {
 
 }  // namespace
 
+TEST_CASE("k8s objects cli: a Succeeded pod in two pod files counts once toward its Job") {
+  // A support bundle copied twice (or --pods given a directory and a file
+  // of it): the Succeeded pod counted twice made completions 3 - 2 = 1, one
+  // new pod where 2 are wanted.
+  const std::string dir = std::string(ERUPLAN_BINARY) + ".dup_succeeded";
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  std::ofstream(dir + "/nodes.json") << kNodes;
+  const std::string pods =
+      pod_list({pod("migrate-x1", "shop", "n1", R"({"job-name": "migrate"})", "Succeeded")});
+  std::ofstream(dir + "/a.json") << pods;
+  std::ofstream(dir + "/b.json") << pods;
+  std::ofstream(dir + "/job.yaml")
+      << "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate, namespace: shop}\nspec:\n"
+         "  completions: 3\n  parallelism: 2\n  template:\n    metadata: {labels: {job-name: "
+         "migrate}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, "
+         "resources: {requests: {cpu: 1}}}]\n";
+  const std::string plan = "plan -n " + dir + "/nodes.json -r " + dir + "/job.yaml -o json";
+  auto [once, one] = cli(plan + " --pods " + dir + "/a.json");
+  CHECK(once == 0);
+  CHECK(one.find("\"count\": 2,") != std::string::npos);
+  auto [twice_code, twice] = cli(plan + " --pods " + dir + "/a.json --pods " + dir + "/b.json");
+  CHECK(twice_code == 0);
+  CHECK(twice.find("\"count\": 2,") != std::string::npos);
+  CHECK(twice.find("pod shop/migrate-x1 appears twice: first in " + dir +
+                   "/a.json at items[0], again here (" + dir + "/b.json items[0]); counted once") !=
+        std::string::npos);
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}
+
 TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   const std::string k = "fixtures/kubernetes/";
   const std::string plan = "plan -n " + k + "nodes.json -r " + k + "deployment.yaml -o json";
@@ -492,6 +521,12 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   CHECK(code5 == 0);
   CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
   CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // A negative desired total is refused as spec.replicas: -1 is (it read
+  // "web: 0 of -1 replicas running, nothing to place", exit 0).
+  auto [code_neg, negative] = cli(plan + " --pods " + k + "pods.json --replicas -1");
+  CHECK(code_neg == 3);
+  CHECK(negative.find("<command line>: error: --replicas: expected a whole number >= 0, got -1") !=
+        std::string::npos);
   // In a stream, a satisfied request's lines name it once (they read
   // "satisfied: etl: etl: suspended ...").
   auto [code_s, stream] =

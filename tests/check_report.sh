@@ -82,9 +82,13 @@ check_text "$dir/infeasible.html" 'data-outcome="failed"><strong>infeasible: '
 check_text "$dir/infeasible.html" '<li>need 30 new instances, the nodes can take 22: 1 node not available, 1 node limited by memory, 1 left out by node_filter</li>'
 check_text "$dir/infeasible.html" 'class="node filtered" data-node="gpu-1"' anywhere
 check_text "$dir/infeasible.html" 'left out by node_filter</div>' anywhere
+# The room each node had, which the headline adds up (the rows said nothing).
+check_text "$dir/infeasible.html" 'data-node="node-c"' anywhere
+check_text "$dir/infeasible.html" '<span class="note">room for 15</span></div>' anywhere
 check_text "$dir/gang.html" '<strong>3 requests: 1 placed, 0 partial, 2 rejected, 0 satisfied</strong>'
 check_text "$dir/gang.html" '<li>worker: rejected, placed 0 ('
 check_text "$dir/gang.html" '<li>web: placed, placed 2</li>'
+check_text "$dir/gang.html" '<span class="note">ps: room for 2; worker: room for 1</span></div>' anywhere
 check_text "$dir/grow.html" 'data-outcome="ok"><strong>add 1 node (big 1)</strong>'
 check_text "$dir/grow.html" 'data-node="big-1"' anywhere
 # An added node is marked as added, in the note's colour, not as a node

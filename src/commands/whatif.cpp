@@ -237,7 +237,9 @@ std::string grow_report(const Inventory& before, const Inventory& after, const R
   for (const NodeCapacity& n : out.capacity.nodes)
     if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
   s.notes.assign(after.nodes.size(), {});
+  s.added.assign(after.nodes.size(), false);
   for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
+    s.added[i] = i >= g.first_added;
     if (i >= g.first_added)
       s.notes[i] = i - g.first_added < g.added_notes.size() ? g.added_notes[i - g.first_added]
                                                             : std::string("added by grow");

@@ -57,12 +57,18 @@ struct RowText {
   const std::string& reason;
 };
 
+struct RowMarks {
+  bool filtered = false;
+  bool grown = false;
+};
+
 void node_row(std::string& out, const Node& before, const Node& after, std::int64_t added,
-              const RowText& text, bool filtered, const std::vector<const ResourceKind*>& shown) {
+              const RowText& text, RowMarks marks, const std::vector<const ResourceKind*>& shown) {
   const std::string& reason = text.reason;
+  const bool filtered = marks.filtered;
   out += "<div class=\"node";
   if (added > 0) out += " used";
-  if (!text.note.empty()) out += " grown";
+  if (marks.grown) out += " grown";
   if (filtered)
     out += " filtered";
   else if (!reason.empty())
@@ -160,7 +166,8 @@ std::string render_html_report(const std::string& title, const Inventory& before
           out, before.nodes[i], after.nodes[i], i < s.new_instances.size() ? s.new_instances[i] : 0,
           RowText{i < s.by_app.size() ? s.by_app[i] : none, i < s.notes.size() ? s.notes[i] : none,
                   i < s.reasons.size() ? s.reasons[i] : none},
-          i < s.filtered.size() && s.filtered[i], shown);
+          RowMarks{i < s.filtered.size() && s.filtered[i], i < s.added.size() && s.added[i]},
+          shown);
     out += "</section>\n";
   }
   return out + "</body>\n</html>\n";

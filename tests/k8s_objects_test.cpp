@@ -119,6 +119,21 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
            "{containers: []}\n");
   INFO(l.diags.to_string());
   CHECK(l.set->requests[0].count == 2);
+  // A selector its own template's labels do not match (a label typo; the
+  // API refuses the object): a warning where the labels are, naming the
+  // requirement and what the template has; the plan goes on.
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: wbe}}\n"));
+  CHECK_FALSE(l.diags.has_errors());
+  CHECK(l.diags.to_string().find(
+            "\napp.yaml:8:24: warning: spec.template.metadata.labels: the selector does not "
+            "match the template's labels (Kubernetes refuses such an object): it asks app=wbe, "
+            "the template has app=web\n") != std::string::npos);
+  l = load(kWebPods, deployment("5",
+                                "  selector:\n    matchExpressions: [{key: tier, operator: In, "
+                                "values: [front, back]}]\n"));
+  CHECK(l.diags.to_string().find("it asks tier In [front, back], the template has no label "
+                                 "tier\n") != std::string::npos);
+  CHECK(l.set->requests[0].count == 3);  // web-1 and web-2 run
   // A bad operator is an error at its place.
   l = load(kWebPods, deployment("3",
                                 "  selector:\n    matchExpressions: [{key: tier, operator: "

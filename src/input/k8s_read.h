@@ -227,5 +227,13 @@ bool is_kubernetes_nodes(const Doc& doc);
 // `forced`: --nodes-format kubernetes (kind-less items and objects are Nodes).
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
                                                Diagnostics& diags, bool forced);
+// -n as a YAML stream of Nodes, NodeLists or Lists of Nodes (documents
+// separated by ---, as kubectl get node A -o yaml; echo ---; ... writes):
+// their nodes in order, field paths from documents[i].
+bool is_kubernetes_node_stream(const Doc& doc, std::span<const ValueId> documents);
+std::optional<Inventory> load_kubernetes_node_stream(const Doc& doc,
+                                                     std::span<const ValueId> documents,
+                                                     const std::string& file, Diagnostics& diags,
+                                                     bool forced);
 
 }  // namespace eruplan::k8s

@@ -480,6 +480,26 @@ std::pair<int, std::string> cli(const std::string& args) {
 
 }  // namespace
 
+TEST_CASE("k8s objects cli: a DaemonSet's nodeSelector that no node has is warned about") {
+  // It said only "no node is eligible for its pods", exit 0; a Deployment's
+  // got "did you mean". The DaemonSet's node_filter names its eligible
+  // nodes, so its pod's own nodeSelector is checked.
+  const std::string dir = std::string(ERUPLAN_BINARY) + ".ds_selector";
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  std::ofstream(dir + "/ds.yaml")
+      << "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: ops}\nspec:\n"
+         "  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: "
+         "agent}}\n    spec:\n      nodeSelector: {kubernetes.io/os: linx}\n      containers: "
+         "[{name: a, resources: {requests: {cpu: 10m}}}]\n";
+  auto [code, out] = cli("plan -n fixtures/kubernetes/nodes.json -r " + dir + "/ds.yaml");
+  CHECK(code == 0);
+  CHECK(out.find("ds.yaml:9:21: warning: spec.template.spec.nodeSelector.kubernetes.io/os: no "
+                 "node has kubernetes.io/os=linx; did you mean kubernetes.io/os=linux (") !=
+        std::string::npos);
+  CHECK(out.find("agent: no node is eligible for its pods") != std::string::npos);
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}
+
 TEST_CASE("k8s objects cli: a Succeeded pod in two pod files counts once toward its Job") {
   // A support bundle copied twice (or --pods given a directory and a file
   // of it): the Succeeded pod counted twice made completions 3 - 2 = 1, one

@@ -77,10 +77,14 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
   for (const std::string& name : o.like) {
     auto it = std::find_if(inventory.nodes.begin(), inventory.nodes.end(),
                            [&](const Node& n) { return n.name == name; });
-    if (it == inventory.nodes.end())
+    if (it == inventory.nodes.end()) {
+      std::vector<std::string_view> names;
+      for (const Node& n : inventory.nodes) names.emplace_back(n.name);
+      const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--like"},
-                  "node " + name + " is not in the inventory");
-    else
+                  "node " + name + " is not in the inventory" +
+                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?"));
+    } else
       templates.push_back(GrowTemplate{template_like(*it), std::nullopt});
   }
   for (const std::string& given : o.costs) {
@@ -94,11 +98,15 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
                   "expected NAME=COST with a cost >= 0 of at most 9 decimals, such as big=0.192, "
                   "got " +
                       given);
-    else if (it == templates.end())
+    else if (it == templates.end()) {
+      std::vector<std::string_view> names;
+      for (const GrowTemplate& t : templates) names.emplace_back(t.node.name);
+      const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--cost"},
-                  "no template is named " + name + " (templates are named by their name field; " +
-                      "--like NODE makes NODE-new)");
-    else
+                  "no template is named " + name +
+                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?") +
+                      " (templates are named by their name field; --like NODE makes NODE-new)");
+    } else
       it->cost = cost;
   }
   for (std::size_t i = 0; i < templates.size(); ++i)

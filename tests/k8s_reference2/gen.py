@@ -2,7 +2,7 @@
 
 import random
 
-FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty"]
+FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty", "real", "edge"]
 
 ZONES = ["zone-a", "zone-b", "zone-c"]
 APPS = ["web", "api", "cache", "db", "batch"]
@@ -11,11 +11,12 @@ MEM_ALLOC = ["4Gi", "8Gi", "16Gi", "7500Mi", "32Gi"]
 CPU_REQ = ["100m", "250m", "500m", "1", "0.3", "1500m", "2", "50m", "0.75"]
 MEM_REQ = ["128Mi", "256Mi", "512Mi", "1Gi", "1.5Gi", "2Gi", "300M", "100Mi"]
 NAMESPACES = ["default", "prod", "team-a"]
-NS_LABELS = {"default": {"env": "dev"}, "prod": {"env": "prod"}, "team-a": {"env": "prod", "team": "a"}}
+NS_LABELS = {"default": {"env": "dev"}, "prod": {"env": "prod"}, "team-a": {"env": "prod", "team": "a"},
+             "kube-system": {}}
 
 
-CPU_ODD = ["100500u", "0.0005", "333333n", "1.0001", "2e-1", "1005m"]
-MEM_ODD = ["1e8", "129M", "0.5Gi", "1.1Gi", "123456789", "300000k"]
+CPU_ODD = ["100500u", "0.0005", "333333n", "1.0001", "2e-1", "1005m", "0"]
+MEM_ODD = ["1e8", "129M", "0.5Gi", "1.1Gi", "123456789", "300000k", "0"]
 
 
 def _resources(rng, f, allow_none=True):
@@ -81,6 +82,11 @@ def _fix_expr(sel):
 def _pod_term(rng, f, app):
     t = {"labelSelector": _fix_expr(_selector(rng, app)),
          "topologyKey": rng.choice(["kubernetes.io/hostname", "topology.kubernetes.io/zone", "rack"])}
+    if "edge" in f and rng.random() < 0.15:
+        if rng.random() < 0.5:
+            t["labelSelector"] = {}
+        else:
+            del t["labelSelector"]
     if "ns" in f:
         r = rng.random()
         if r < 0.2:
@@ -158,8 +164,13 @@ def generate(seed, features, max_nodes=12):
                  "pods": str(rng.choice([3, 5, 8, 110])), "ephemeral-storage": rng.choice(["10Gi", "50Gi", "100Gi"])}
         if "gpu" in f and rng.random() < 0.3:
             alloc["nvidia.com/gpu"] = rng.choice(["1", "2", "4"])
+        if "qty" in f and rng.random() < 0.1:
+            del alloc[rng.choice(["cpu", "memory", "ephemeral-storage"])]
         spec = {}
-        if "taints" in f:
+        if "real" in f and rng.random() < 0.2:
+            labels["node-role.kubernetes.io/control-plane"] = ""
+            spec["taints"] = [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]
+        elif "taints" in f:
             if rng.random() < 0.1:
                 spec["unschedulable"] = True
             taints = []
@@ -204,6 +215,23 @@ def generate(seed, features, max_nodes=12):
                      "metadata": {"name": "p%03d" % i, "namespace": ns, "labels": labels},
                      "spec": spec, "status": {"phase": phase}})
 
+    if "real" in f:
+        # DaemonSet-like system pods: high priority, tolerate everything,
+        # a host port on every node; a few pods bound to nodes not listed.
+        for i, name in enumerate(names):
+            spec = {"nodeName": name, "priority": 2000001000, "tolerations": [{"operator": "Exists"}],
+                    "containers": [{"name": "proxy", "image": "img",
+                                    "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}},
+                                    "ports": [{"containerPort": 9100, "hostPort": 9100}]}]}
+            pods.append({"apiVersion": "v1", "kind": "Pod",
+                         "metadata": {"name": "node-exporter-%d" % i, "namespace": "kube-system",
+                                      "labels": {"app": "node-exporter"}},
+                         "spec": spec, "status": {"phase": "Running"}})
+        for i in range(rng.randint(0, 2)):
+            pods.append({"apiVersion": "v1", "kind": "Pod",
+                         "metadata": {"name": "gone-%d" % i, "namespace": "default", "labels": {"app": app}},
+                         "spec": {"nodeName": "old-node", "containers": [{"name": "c", "image": "img"}]},
+                         "status": {"phase": "Running"}})
     ns = rng.choice(["default", "prod"]) if "ns" in f else "default"
     tlabels = {"app": app}
     if rng.random() < 0.3:
@@ -218,6 +246,8 @@ def generate(seed, features, max_nodes=12):
     tspec["containers"] = _containers(rng, f, ports, allow_none=rng.random() < 0.5)
     if "init" in f and rng.random() < 0.4:
         tspec["initContainers"] = _init_containers(rng, f)
+    if "prio" in f and rng.random() < 0.2:
+        tspec["preemptionPolicy"] = "Never"
     if "init" in f and rng.random() < 0.1:
         tspec["overhead"] = {"cpu": "10m", "memory": "32Mi"}
     if "taints" in f and rng.random() < 0.6:
@@ -271,6 +301,11 @@ def generate(seed, features, max_nodes=12):
                 c["nodeTaintsPolicy"] = rng.choice(["Honor", "Ignore"])
             if rng.random() < 0.15:
                 c["matchLabelKeys"] = ["version"]
+            elif "edge" in f and rng.random() < 0.15:
+                if rng.random() < 0.5:
+                    c["labelSelector"] = {}
+                else:
+                    del c["labelSelector"]
             tscs.append(c)
         tspec["topologySpreadConstraints"] = tscs
     sel = rng.choice([{"matchLabels": {"app": app}}, {"matchLabels": {"app": app}},
@@ -282,6 +317,6 @@ def generate(seed, features, max_nodes=12):
     namespaces = {"apiVersion": "v1", "kind": "List", "items": [
         {"apiVersion": "v1", "kind": "Namespace",
          "metadata": {"name": n, "labels": {"kubernetes.io/metadata.name": n, **NS_LABELS[n]}}}
-        for n in NAMESPACES]}
+        for n in NAMESPACES + ["kube-system"]]}
     return ({"apiVersion": "v1", "kind": "List", "items": nodes},
             {"apiVersion": "v1", "kind": "List", "items": pods}, namespaces, manifest)

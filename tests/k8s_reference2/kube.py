@@ -266,6 +266,7 @@ def pod_view(meta, spec, node=None):
         "req": Res(pod_requests(spec)),
         "nonzero": Res(pod_requests(spec, NON_MISSING)),
         "priority": spec.get("priority") or 0,
+        "preemptNever": spec.get("preemptionPolicy") == "Never",
     }
 
 
@@ -395,6 +396,10 @@ class Cluster:
         return True
 
     def count_matching(self, node, sel, ns):
+        # podtopologyspread/common.go countPodsMatchSelector: an empty
+        # selector ({}: labels.Everything) counts no pod at all.
+        if sel is not None and not sel.get("matchLabels") and not sel.get("matchExpressions"):
+            return 0
         return sum(1 for p in node["pods"] if p["namespace"] == ns and label_selector_matches(sel, p["labels"]))
 
     def spread_prefilter(self, pod):
@@ -408,6 +413,26 @@ class Cluster:
                     continue
                 v = node["labels"][c["key"]]
                 counts[i][v] = counts[i].get(v, 0) + self.count_matching(node, c["sel"], pod["namespace"])
+        return cons, counts
+
+    def remove_from_spread(self, spread, pod, node, victims):
+        """PodTopologySpread.RemovePod (updateWithPod, delta -1) for each
+        victim: the selector's Matches, not countPodsMatchSelector, so an
+        empty selector does count here."""
+        cons, counts = spread
+        counts = [dict(m) for m in counts]
+        if not all(c["key"] in node["labels"] for c in cons):
+            return cons, counts
+        for v in victims:
+            if v["namespace"] != pod["namespace"]:
+                continue
+            for i, c in enumerate(cons):
+                if not label_selector_matches(c["sel"], v["labels"]):
+                    continue
+                if not self.inclusion(c, pod, node):
+                    continue
+                val = node["labels"][c["key"]]
+                counts[i][val] = counts[i].get(val, 0) - 1
         return cons, counts
 
     def ipa_prefilter(self, pod):
@@ -729,6 +754,8 @@ class Cluster:
         msg = "0/%d nodes are available:" % n
         if prefilter_msg:
             msg += " %s." % prefilter_msg
+            if pod["preemptNever"]:
+                return msg + " preemption: not eligible due to preemptionPolicy=Never."
             post = {"Preemption is not helpful for scheduling": n}
         else:
             hist = {}
@@ -736,6 +763,9 @@ class Cluster:
                 for r in reasons:
                     hist[r] = hist.get(r, 0) + 1
             msg += " %s." % ", ".join(sorted("%d %s" % (v, k) for k, v in hist.items()))
+            if pod["preemptNever"]:
+                # DefaultPreemption.PodEligibleToPreemptOthers
+                return msg + " preemption: not eligible due to preemptionPolicy=Never."
             post = self.preemption(statuses, pod, pre)
         if post is None:
             return msg + " <preemption could help>"
@@ -759,7 +789,9 @@ class Cluster:
                     saved = node["pods"]
                     node["pods"] = kept
                     try:
-                        st = self.filter_node(pod, node, self.prefilter(pod))
+                        pre2 = self.prefilter(pod)
+                        pre2["spread"] = self.remove_from_spread(pre["spread"], pod, node, victims)
+                        st = self.filter_node(pod, node, pre2)
                     finally:
                         node["pods"] = saved
                     if st is None:

@@ -24,7 +24,7 @@ import gen  # noqa: E402
 import kube  # noqa: E402
 
 
-def run_case(binary, seed, features, max_nodes, workdir):
+def run_case(binary, seed, features, max_nodes, workdir, jobs="1"):
     nodes, pods, nss, manifest = gen.generate(seed, features, max_nodes)
     d = os.path.join(workdir, "case-%d" % seed)
     os.makedirs(d, exist_ok=True)
@@ -35,7 +35,7 @@ def run_case(binary, seed, features, max_nodes, workdir):
             json.dump(doc, fh, indent=1)
     want = kube.plan(nodes, pods, nss, manifest)
     cmd = [binary, "plan", "-n", files["nodes"], "--pods", files["pods"], "--namespaces", files["namespaces"],
-           "-r", files["deploy"], "-o", "json", "--tie-break", "name", "--jobs", "1"]
+           "-r", files["deploy"], "-o", "json", "--tie-break", "name", "--jobs", jobs]
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
         got = json.loads(p.stdout)
@@ -90,6 +90,7 @@ def main():
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--max-nodes", type=int, default=12)
     ap.add_argument("--keep-going", action="store_true")
+    ap.add_argument("--jobs", default="1", help="eruplan's --jobs")
     ap.add_argument("--workdir")
     a = ap.parse_args()
     features = [x for x in a.features.split(",") if x]
@@ -98,7 +99,7 @@ def main():
     workdir = a.workdir or tempfile.mkdtemp(prefix="kref2-")
     bad = 0
     for seed in range(a.start, a.start + a.count):
-        problem, d = run_case(a.bin, seed, features, a.max_nodes, workdir)
+        problem, d = run_case(a.bin, seed, features, a.max_nodes, workdir, a.jobs)
         if problem:
             bad += 1
             print("seed %d (%s): %s" % (seed, d, problem))

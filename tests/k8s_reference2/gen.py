@@ -145,7 +145,13 @@ def generate(seed, features, max_nodes=12):
     rng = random.Random(seed)
     f = set(features)
     nn = rng.randint(1, max_nodes)
-    names = ["n%02d" % i for i in range(nn)]
+    style = rng.random()
+    if "real" in f and style < 0.5 and nn <= 50:
+        # Names of unequal length: "lowest name" is byte order (w10 < w9).
+        names = rng.sample(["w%d" % i for i in range(1, 40)] + ["ip-10-0-%d-%d.ec2.internal" % (i, i * 7)
+                                                                 for i in range(1, 20)], nn)
+    else:
+        names = ["n%02d" % i for i in range(nn)]
     rng.shuffle(names)
     nodes = []
     for name in names:

@@ -24,6 +24,48 @@ import gen  # noqa: E402
 import kube  # noqa: E402
 
 
+def compare_one(got, want, problems, tag):
+    """One request: eruplan's JSON (or {'error': {'message'}}) against kube.py."""
+    if want["message"] is None:
+        if "error" in got:
+            problems.append(tag + "eruplan failed: %s" % got["error"].get("message"))
+            return
+        if got.get("deploy", {}) != want["deploy"]:
+            problems.append(tag + "deploy: eruplan %s, reference %s" % (got.get("deploy"), want["deploy"]))
+        ws = want["first_scores"]
+        if ws is not None and len(ws) >= 2:
+            gs = got.get("scores", {})
+            for node, (total, per) in ws.items():
+                g = gs.get(node)
+                if g is None:
+                    problems.append(tag + "scores: %s missing in eruplan" % node)
+                    continue
+                gp = dict(g.get("plugins", {}))
+                gp.setdefault("NodeResourcesBalancedAllocation", 0)
+                if gp != per or g.get("total") != total:
+                    problems.append(tag + "scores %s: eruplan %s total %s, reference %s total %s"
+                                    % (node, gp, g.get("total"), per, total))
+                    break
+        return
+    if "error" not in got:
+        problems.append(tag + "eruplan placed all (%s); reference: %s after %d"
+                        % (got.get("deploy"), want["message"], want["placed"]))
+        return
+    lines = got["error"]["message"].split("\n")
+    if want["message"].endswith(" <preemption could help>"):
+        # Kubernetes would preempt; eruplan says so in its own line.
+        head = want["message"][: -len(" <preemption could help>")]
+        if lines[0] != head or not any("--preempt would" in x for x in lines):
+            problems.append(tag + "message: eruplan %r, reference %r" % (got["error"]["message"], want["message"]))
+    elif lines[0] != want["message"]:
+        problems.append(tag + "message: eruplan %r\n         reference %r" % (lines[0], want["message"]))
+    placed = 0
+    if len(lines) > 1 and lines[1].startswith("placed "):
+        placed = int(lines[1].split()[1])
+    if placed != want["placed"]:
+        problems.append(tag + "placed: eruplan %d, reference %d" % (placed, want["placed"]))
+
+
 def run_case(binary, seed, features, max_nodes, workdir, jobs="1"):
     nodes, pods, nss, manifest = gen.generate(seed, features, max_nodes)
     d = os.path.join(workdir, "case-%d" % seed)
@@ -33,7 +75,8 @@ def run_case(binary, seed, features, max_nodes, workdir, jobs="1"):
         files[name] = os.path.join(d, name + ".json")
         with open(files[name], "w") as fh:
             json.dump(doc, fh, indent=1)
-    want = kube.plan(nodes, pods, nss, manifest)
+    many = manifest.get("kind") == "List"
+    wants = kube.plan_many(nodes, pods, nss, manifest["items"] if many else [manifest])
     cmd = [binary, "plan", "-n", files["nodes"], "--pods", files["pods"], "--namespaces", files["namespaces"],
            "-r", files["deploy"], "-o", "json", "--tie-break", "name", "--jobs", jobs]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -42,43 +85,21 @@ def run_case(binary, seed, features, max_nodes, workdir, jobs="1"):
     except ValueError:
         return "eruplan exit %d, not JSON: %s %s" % (p.returncode, p.stdout[:300], p.stderr[:300]), d
     problems = []
-    if want["message"] is None:
-        if "error" in got:
-            problems.append("eruplan failed: %s" % got["error"].get("message"))
-        else:
-            if got.get("deploy", {}) != want["deploy"]:
-                problems.append("deploy: eruplan %s, reference %s" % (got.get("deploy"), want["deploy"]))
-            ws = want["first_scores"]
-            if ws is not None and len(ws) >= 2:
-                gs = got.get("scores", {})
-                for node, (total, per) in ws.items():
-                    g = gs.get(node)
-                    if g is None:
-                        problems.append("scores: %s missing in eruplan" % node)
-                        continue
-                    gp = dict(g.get("plugins", {}))
-                    gp.setdefault("NodeResourcesBalancedAllocation", 0)
-                    if gp != per or g.get("total") != total:
-                        problems.append("scores %s: eruplan %s total %s, reference %s total %s"
-                                        % (node, gp, g.get("total"), per, total))
-                        break
-    else:
-        if "error" not in got:
-            problems.append("eruplan placed all (%s); reference: %s after %d" % (got.get("deploy"), want["message"], want["placed"]))
-        else:
-            lines = got["error"]["message"].split("\n")
-            if want["message"].endswith(" <preemption could help>"):
-                # Kubernetes would preempt; eruplan says so in its own line.
-                head = want["message"][: -len(" <preemption could help>")]
-                if lines[0] != head or not any("--preempt would" in x for x in lines):
-                    problems.append("message: eruplan %r, reference %r" % (got["error"]["message"], want["message"]))
-            elif lines[0] != want["message"]:
-                problems.append("message: eruplan %r\n         reference %r" % (lines[0], want["message"]))
-            placed = 0
-            if len(lines) > 1 and lines[1].startswith("placed "):
-                placed = int(lines[1].split()[1])
-            if placed != want["placed"]:
-                problems.append("placed: eruplan %d, reference %d" % (placed, want["placed"]))
+    if not many:
+        compare_one(got, wants[0], problems, "")
+        return "; ".join(problems), d
+    # Several requests: compared in order up to the first the reference
+    # cannot place in full (eruplan then takes a rejected request's replicas
+    # back, where kube-scheduler keeps the pods it bound).
+    gots = got.get("requests", [])
+    for i, want in enumerate(wants):
+        if i >= len(gots):
+            problems.append("request %d missing in eruplan" % i)
+            break
+        g = gots[i]
+        if g.get("status") == "rejected":
+            g = {"error": {"message": g.get("reason", "")}}
+        compare_one(g, want, problems, "request %d (%s): " % (i, gots[i].get("name")))
     return "; ".join(problems), d
 
 

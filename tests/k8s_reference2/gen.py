@@ -2,7 +2,7 @@
 
 import random
 
-FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty", "real", "edge"]
+FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty", "real", "edge", "stream"]
 
 ZONES = ["zone-a", "zone-b", "zone-c"]
 APPS = ["web", "api", "cache", "db", "batch"]
@@ -320,6 +320,19 @@ def generate(seed, features, max_nodes=12):
                 "metadata": {"name": app, "namespace": ns},
                 "spec": {"replicas": rng.randint(1, 3 * nn + 2), "selector": sel,
                          "template": {"metadata": {"labels": tlabels}, "spec": tspec}}}
+    if "stream" in f:
+        # Two or three Deployments of distinct apps in one List, placed in
+        # file order; the later ones see the earlier ones' pods.
+        docs = [manifest]
+        for extra in rng.sample([a for a in APPS if a != app], rng.randint(1, 2)):
+            sub = generate(seed * 7919 + len(docs), [x for x in features if x != "stream"], max_nodes)[3]
+            sub["metadata"]["name"] = extra
+            sub["metadata"]["namespace"] = manifest["metadata"]["namespace"]
+            sub["spec"]["selector"] = {"matchLabels": {"app": extra}}
+            sub["spec"]["template"]["metadata"]["labels"] = {"app": extra}
+            sub["spec"]["replicas"] = rng.randint(1, nn + 2)
+            docs.append(sub)
+        manifest = {"apiVersion": "v1", "kind": "List", "items": docs}
     namespaces = {"apiVersion": "v1", "kind": "List", "items": [
         {"apiVersion": "v1", "kind": "Namespace",
          "metadata": {"name": n, "labels": {"kubernetes.io/metadata.name": n, **NS_LABELS[n]}}}

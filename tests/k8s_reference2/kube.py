@@ -828,7 +828,14 @@ def ordinal(k):
 
 
 def plan(nodes_doc, pods_doc, ns_doc, manifest):
-    """Place the Deployment: {'deploy', 'first_scores', 'message', 'placed'}."""
+    """Place one Deployment: {'deploy', 'first_scores', 'message', 'placed'}."""
+    return plan_many(nodes_doc, pods_doc, ns_doc, [manifest])[0]
+
+
+def plan_many(nodes_doc, pods_doc, ns_doc, manifests):
+    """Place Deployments one after the other (equal priorities: file order),
+    each replica against the state all earlier ones left; stops after the
+    first that cannot be placed in full."""
     nodes = [node_view(o) for o in nodes_doc["items"]]
     names = {n["name"] for n in nodes}
     ns_labels = {}
@@ -842,35 +849,41 @@ def plan(nodes_doc, pods_doc, ns_doc, manifest):
         if (o.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
             continue
         pods.append(pod_view(o["metadata"], spec, spec["nodeName"]))
-    tmpl = manifest["spec"]["template"]
-    meta = dict(tmpl.get("metadata") or {})
-    meta["namespace"] = manifest["metadata"].get("namespace") or "default"
-    meta["name"] = manifest["metadata"]["name"]
-    cluster = Cluster(nodes, pods, ns_labels, manifest["spec"].get("selector"))
-    # eruplan reads replicas as the desired total: the Deployment's running
-    # pods (its selector, its namespace, bound, not Succeeded/Failed) are not
-    # placed again.
-    running = 0
-    for o in pods_doc["items"]:
-        spec = o.get("spec") or {}
-        if not spec.get("nodeName") or (o.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
-            continue
-        if (o["metadata"].get("namespace") or "default") != meta["namespace"]:
-            continue
-        if label_selector_matches(manifest["spec"]["selector"], o["metadata"].get("labels") or {}):
-            running += 1
-    count = max(0, manifest["spec"].get("replicas", 1) - running)
-    deploy = {}
-    first = None
-    for k in range(count):
-        pod = pod_view(meta, tmpl["spec"])
-        pod["name"] = "%s-%d" % (meta["name"], k)
-        host, info = cluster.schedule_one(pod)
-        if host is None:
-            return {"deploy": deploy, "first_scores": first, "message": info, "placed": k}
-        if k == 0:
-            first = info
-        pod["node"] = host
-        cluster.by_name[host]["pods"].append(pod)
-        deploy[host] = deploy.get(host, 0) + 1
-    return {"deploy": deploy, "first_scores": first, "message": None, "placed": count}
+    cluster = Cluster(nodes, pods, ns_labels, None)
+    results = []
+    for manifest in manifests:
+        tmpl = manifest["spec"]["template"]
+        meta = dict(tmpl.get("metadata") or {})
+        meta["namespace"] = manifest["metadata"].get("namespace") or "default"
+        meta["name"] = manifest["metadata"]["name"]
+        cluster.selector = manifest["spec"].get("selector")
+        # eruplan reads replicas as the desired total: the Deployment's
+        # running pods (its selector, its namespace, bound, not
+        # Succeeded/Failed) are not placed again.
+        running = 0
+        for o in pods_doc["items"]:
+            spec = o.get("spec") or {}
+            if not spec.get("nodeName") or (o.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                continue
+            if (o["metadata"].get("namespace") or "default") != meta["namespace"]:
+                continue
+            if label_selector_matches(manifest["spec"]["selector"], o["metadata"].get("labels") or {}):
+                running += 1
+        count = max(0, manifest["spec"].get("replicas", 1) - running)
+        res = {"deploy": {}, "first_scores": None, "message": None, "placed": count}
+        for k in range(count):
+            pod = pod_view(meta, tmpl["spec"])
+            pod["name"] = "%s-%d" % (meta["name"], k)
+            host, info = cluster.schedule_one(pod)
+            if host is None:
+                res["message"], res["placed"] = info, k
+                break
+            if k == 0:
+                res["first_scores"] = info
+            pod["node"] = host
+            cluster.by_name[host]["pods"].append(pod)
+            res["deploy"][host] = res["deploy"].get(host, 0) + 1
+        results.append(res)
+        if res["message"]:
+            break
+    return results

@@ -11,7 +11,7 @@ if ! command -v python3 >/dev/null 2>&1; then
   exit 77
 fi
 cmp="$src/tests/k8s_reference2/compare.py"
-for f in "" taints nodeaff ports spread ipa,ns init,qty,gpu prio real,edge stream,spread,ipa; do
+for f in "" taints nodeaff ports spread ipa,ns init,qty,gpu prio real,edge stream,spread,ipa images; do
   python3 "$cmp" --bin "$bin" --features "$f" --from 1 --count 40
 done
 python3 "$cmp" --bin "$bin" --features all --from 1 --count 150

@@ -76,9 +76,12 @@ def run_case(binary, seed, features, max_nodes, workdir, jobs="1"):
         with open(files[name], "w") as fh:
             json.dump(doc, fh, indent=1)
     many = manifest.get("kind") == "List"
-    wants = kube.plan_many(nodes, pods, nss, manifest["items"] if many else [manifest])
+    images = "images" in features
+    wants = kube.plan_many(nodes, pods, nss, manifest["items"] if many else [manifest], images)
     cmd = [binary, "plan", "-n", files["nodes"], "--pods", files["pods"], "--namespaces", files["namespaces"],
            "-r", files["deploy"], "-o", "json", "--tie-break", "name", "--jobs", jobs]
+    if images:
+        cmd.append("--image-locality")
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
         got = json.loads(p.stdout)

@@ -2,7 +2,7 @@
 
 import random
 
-FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty", "real", "edge", "stream"]
+FEATURES = ["taints", "nodeaff", "ports", "spread", "ipa", "init", "ns", "gpu", "prio", "qty", "real", "edge", "stream", "images"]
 
 ZONES = ["zone-a", "zone-b", "zone-c"]
 APPS = ["web", "api", "cache", "db", "batch"]
@@ -36,10 +36,20 @@ def _resources(rng, f, allow_none=True):
     return {"requests": req}
 
 
+IMAGES = [(["registry.k8s.io/app/web:1.2", "registry.k8s.io/app/web@sha256:ab12"], 180 * 2**20),
+          (["docker.io/library/nginx:latest", "nginx:latest"], 70 * 2**20),
+          (["quay.io/db/postgres:16"], 420 * 2**20),
+          (["registry.local:5000/cache:7"], 30 * 2**20),
+          (["ghcr.io/big/model:v3"], 3 * 2**30)]
+POD_IMAGES = ["registry.k8s.io/app/web:1.2", "nginx", "nginx:latest", "quay.io/db/postgres:16",
+              "registry.local:5000/cache:7", "registry.local:5000/cache", "ghcr.io/big/model:v3", "busybox"]
+
+
 def _containers(rng, f, ports=None, allow_none=True):
     out = []
     for i in range(rng.choice([1, 1, 1, 2])):
-        c = {"name": "c%d" % i, "image": "img", "resources": _resources(rng, f, allow_none)}
+        image = rng.choice(POD_IMAGES) if "images" in f else "img"
+        c = {"name": "c%d" % i, "image": image, "resources": _resources(rng, f, allow_none)}
         if ports and i == 0:
             c["ports"] = ports
         out.append(c)
@@ -189,8 +199,12 @@ def generate(seed, features, max_nodes=12):
                     taints.append(t)
             if taints:
                 spec["taints"] = taints
+        status = {"allocatable": alloc}
+        if "images" in f:
+            status["images"] = [{"names": IMAGES[i][0], "sizeBytes": IMAGES[i][1]}
+                                for i in sorted(rng.sample(range(len(IMAGES)), rng.randint(0, len(IMAGES))))]
         nodes.append({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels},
-                      "spec": spec, "status": {"allocatable": alloc}})
+                      "spec": spec, "status": status})
 
     app = rng.choice(APPS)
     pods = []

@@ -267,6 +267,7 @@ def pod_view(meta, spec, node=None):
         "nonzero": Res(pod_requests(spec, NON_MISSING)),
         "priority": spec.get("priority") or 0,
         "preemptNever": spec.get("preemptionPolicy") == "Never",
+        "images": [c.get("image", "") for c in (spec.get("initContainers") or []) + (spec.get("containers") or [])],
     }
 
 
@@ -287,6 +288,8 @@ def node_view(obj):
         "alloc": r,
         "max_pods": int(pods),
         "pods": [],
+        "images": {name: im.get("sizeBytes", 0) for im in (obj.get("status") or {}).get("images") or []
+                   for name in im.get("names") or []},
     }
 
 
@@ -344,6 +347,17 @@ class Cluster:
             self.by_name[p["node"]]["pods"].append(p)
         self.ns_labels = ns_labels
         self.selector = workload_selector
+        self.image_locality = False
+        # The scheduler cache's ImageStateSummary: the size first seen (node
+        # name order here; the generator keeps one size per name) and the
+        # number of nodes holding the name.
+        self.image_states = {}
+        for n in self.nodes:
+            for name, size in n["images"].items():
+                if name in self.image_states:
+                    self.image_states[name][1] += 1
+                else:
+                    self.image_states[name] = [size, 1]
 
     # ------------------------------------------------ node accounting
     @staticmethod
@@ -588,7 +602,7 @@ class Cluster:
             bal.append(int((1 - std) * MAX_SCORE))
         plugins["NodeResourcesFit"] = fit
         plugins["NodeResourcesBalancedAllocation"] = bal
-        plugins["ImageLocality"] = [0] * len(feasible)
+        plugins["ImageLocality"] = [self.image_score(pod, n) for n in feasible]
         weights = {"TaintToleration": 3, "NodeAffinity": 2, "PodTopologySpread": 2, "InterPodAffinity": 2,
                    "NodeResourcesFit": 1, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
         out = {}
@@ -596,6 +610,25 @@ class Cluster:
             per = {k: v[i] for k, v in plugins.items()}
             out[name] = (sum(weights[k] * per[k] for k in per), per)
         return out
+
+    def image_score(self, pod, node):
+        """imagelocality/image_locality.go (only with image_locality on):
+        each of the pod's images on the node scores its size times the share
+        of nodes holding it; the sum is clamped to [23Mi, 1000Mi x
+        containers] and scaled to 0..100."""
+        if not self.image_locality:
+            return 0
+        mb = 1024 * 1024
+        total = 0
+        for img in pod["images"]:
+            name = img if img.rfind(":") > img.rfind("/") else img + ":latest"
+            if name in node["images"]:
+                size, holders = self.image_states[name]
+                total += int(float(size) * (float(holders) / float(len(self.nodes))))
+        hi = 1000 * mb * len(pod["images"])
+        lo = 23 * mb
+        total = min(max(total, lo), hi)
+        return MAX_SCORE * (total - lo) // (hi - lo)
 
     def spread_score(self, pod, feasible):
         if pod["tsc"]:
@@ -827,12 +860,12 @@ def ordinal(k):
     return "%d%s" % (k, suf)
 
 
-def plan(nodes_doc, pods_doc, ns_doc, manifest):
+def plan(nodes_doc, pods_doc, ns_doc, manifest, image_locality=False):
     """Place one Deployment: {'deploy', 'first_scores', 'message', 'placed'}."""
-    return plan_many(nodes_doc, pods_doc, ns_doc, [manifest])[0]
+    return plan_many(nodes_doc, pods_doc, ns_doc, [manifest], image_locality)[0]
 
 
-def plan_many(nodes_doc, pods_doc, ns_doc, manifests):
+def plan_many(nodes_doc, pods_doc, ns_doc, manifests, image_locality=False):
     """Place Deployments one after the other (equal priorities: file order),
     each replica against the state all earlier ones left; stops after the
     first that cannot be placed in full."""
@@ -850,6 +883,7 @@ def plan_many(nodes_doc, pods_doc, ns_doc, manifests):
             continue
         pods.append(pod_view(o["metadata"], spec, spec["nodeName"]))
     cluster = Cluster(nodes, pods, ns_labels, None)
+    cluster.image_locality = image_locality
     results = []
     for manifest in manifests:
         tmpl = manifest["spec"]["template"]

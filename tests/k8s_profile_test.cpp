@@ -546,6 +546,44 @@ TEST_CASE("k8s runs: a zone spread with one zone full; the message counts every 
                    "not be placed") != std::string::npos);
 }
 
+TEST_CASE("k8s runs: a terminating pod counts for no topology spread") {
+  // podtopologyspread/common.go countPodsMatchSelector bypasses a pod with
+  // metadata.deletionTimestamp (filtering_test.go and scoring_test.go,
+  // "terminating Pods should be excluded"); kubectl lists such a pod while
+  // it terminates. a (z1) holds a terminating front pod; b (z2) is full.
+  const std::string nodes = node_list({
+      {"a", R"({"topology.kubernetes.io/zone": "z1"})"},
+      {"b", R"({"topology.kubernetes.io/zone": "z2"})", "{}", "4", "1"},
+  });
+  auto pods = [](const std::string& deletion) {
+    return std::string(R"({"kind": "List", "apiVersion": "v1", "items": [)"
+                       R"({"kind": "Pod", "metadata": {"name": "old", "namespace": "default", )"
+                       R"("labels": {"tier": "front"})") +
+           deletion +
+           R"(}, "spec": {"nodeName": "a", "containers": [{"name": "c"}]}, )"
+           R"("status": {"phase": "Running"}}, )"
+           R"({"kind": "Pod", "metadata": {"name": "filler", "namespace": "default"}, )"
+           R"("spec": {"nodeName": "b", "containers": [{"name": "c"}]}, )"
+           R"("status": {"phase": "Running"}}]})";
+  };
+  const std::string request =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n"
+      "  template:\n    metadata: {labels: {app: web, tier: front}}\n    spec:\n"
+      "      topologySpreadConstraints:\n"
+      "      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {tier: front}}}\n" +
+      kRequests;
+  RunResult r = plan(nodes, request, pods(R"(, "deletionTimestamp": "2026-11-26T10:00:00Z")"));
+  INFO(r.err);
+  CHECK(r.exit == ExitCode::Ok);
+  CHECK(placed(r) == std::map<std::string, std::int64_t>{{"a", 1}});
+  // The same pod not terminating: z1 counts 1, z2 0, so a's skew is 2.
+  r = plan(nodes, request, pods(""));
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find("0/2 nodes are available: 1 Too many pods, 1 node(s) didn't match pod "
+                   "topology spread constraints.") != std::string::npos);
+}
+
 TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
   const std::string nodes = node_list({{"a"}, {"b"}, {"c", "{}", R"({"unschedulable": true})"}});
   const std::string spec =

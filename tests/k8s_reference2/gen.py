@@ -231,8 +231,12 @@ def generate(seed, features, max_nodes=12):
         if "prio" in f and rng.random() < 0.4:
             spec["priority"] = rng.choice([-10, -1, 0, 100])
         phase = rng.choice(["Running"] * 8 + ["Pending", "Succeeded"])
-        pods.append({"apiVersion": "v1", "kind": "Pod",
-                     "metadata": {"name": "p%03d" % i, "namespace": ns, "labels": labels},
+        meta = {"name": "p%03d" % i, "namespace": ns, "labels": labels}
+        if "real" in f and phase == "Running" and rng.random() < 0.1:
+            # Terminating (kubectl shows it so during a rollout).
+            meta["deletionTimestamp"] = "2026-11-26T10:00:00Z"
+            meta["deletionGracePeriodSeconds"] = 30
+        pods.append({"apiVersion": "v1", "kind": "Pod", "metadata": meta,
                      "spec": spec, "status": {"phase": phase}})
 
     if "real" in f:

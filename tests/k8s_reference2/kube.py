@@ -267,6 +267,7 @@ def pod_view(meta, spec, node=None):
         "nonzero": Res(pod_requests(spec, NON_MISSING)),
         "priority": spec.get("priority") or 0,
         "preemptNever": spec.get("preemptionPolicy") == "Never",
+        "terminating": meta.get("deletionTimestamp") is not None,
         "images": [c.get("image", "") for c in (spec.get("initContainers") or []) + (spec.get("containers") or [])],
     }
 
@@ -414,7 +415,9 @@ class Cluster:
         # selector ({}: labels.Everything) counts no pod at all.
         if sel is not None and not sel.get("matchLabels") and not sel.get("matchExpressions"):
             return 0
-        return sum(1 for p in node["pods"] if p["namespace"] == ns and label_selector_matches(sel, p["labels"]))
+        # It bypasses terminating pods (deletionTimestamp set).
+        return sum(1 for p in node["pods"] if p["namespace"] == ns and not p["terminating"]
+                   and label_selector_matches(sel, p["labels"]))
 
     def spread_prefilter(self, pod):
         cons = self.spread_constraints(pod, "DoNotSchedule")

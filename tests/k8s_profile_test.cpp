@@ -584,6 +584,39 @@ TEST_CASE("k8s runs: a terminating pod counts for no topology spread") {
                    "topology spread constraints.") != std::string::npos);
 }
 
+TEST_CASE("k8s runs: a terminating victim still leaves its spread domain, as RemovePod does") {
+  // The PreFilter bypasses a terminating pod, but the preemption dry run's
+  // RemovePod (filtering.go updateWithPod) matches it all the same: on a,
+  // the web pod counts 1, and removing the terminating one (priority -1)
+  // brings a to 0, so the new pod would fit there after preemption.
+  const std::string nodes = node_list({{"a", "{}", "{}", "4", "2"}, {"b", "{}", "{}", "4", "1"}});
+  auto pod = [](const std::string& name, const std::string& node, const std::string& labels,
+                const std::string& extra) {
+    return R"({"kind": "Pod", "metadata": {"name": ")" + name +
+           R"(", "namespace": "default", "labels": )" + labels + extra +
+           R"(}, "spec": {"nodeName": ")" + node + R"(", "priority": )" +
+           (extra.empty() ? "0" : "-1") +
+           R"(, "containers": [{"name": "c"}]}, "status": {"phase": "Running"}})";
+  };
+  const std::string pods =
+      R"({"kind": "List", "apiVersion": "v1", "items": [)" +
+      pod("old", "a", R"({"tier": "front"})", R"(, "deletionTimestamp": "2026-11-26T10:00:00Z")") +
+      ", " + pod("live", "a", R"({"tier": "front"})", "") + ", " + pod("filler", "b", "{}", "") +
+      "]}";
+  const std::string request =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n"
+      "  template:\n    metadata: {labels: {app: web, tier: front}}\n    spec:\n"
+      "      topologySpreadConstraints:\n"
+      "      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {tier: front}}}\n" +
+      kRequests;
+  const RunResult r = plan(nodes, request, pods);
+  INFO(r.err);
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find("0/2 nodes are available: 2 Too many pods.\n--preempt would place it on a by "
+                   "evicting 1 pod") != std::string::npos);
+}
+
 TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
   const std::string nodes = node_list({{"a"}, {"b"}, {"c", "{}", R"({"unschedulable": true})"}});
   const std::string spec =

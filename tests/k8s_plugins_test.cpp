@@ -22,6 +22,7 @@ struct Plugins {
   PodScheduling pod;
   std::deque<PodScheduling> pods;  // running, stable addresses
   std::vector<std::uint32_t> pod_node;
+  std::vector<char> terminating;  // of each running pod: deletionTimestamp set
   K8sCluster cluster;
   K8sCycle cycle;
 
@@ -45,6 +46,7 @@ struct Plugins {
     std::sort(labels.begin(), labels.end());
     p.labels = std::move(labels);
     pod_node.push_back(index(node_name));
+    terminating.push_back(0);
     return p;
   }
   void ready() {
@@ -56,7 +58,8 @@ struct Plugins {
     for (const Node& n : inventory.nodes) cluster.labels.push_back(k8s_node_labels(n));
     cluster.pods.resize(inventory.nodes.size());
     for (std::size_t k = 0; k < pods.size(); ++k)
-      cluster.pods[pod_node[k]].push_back({&pods[k].ns, &pods[k].labels, &pods[k]});
+      cluster.pods[pod_node[k]].push_back(
+          {&pods[k].ns, &pods[k].labels, &pods[k], 1, terminating[k] != 0});
     cycle = K8sCycle{};
     cycle.cluster = &cluster;
     k8s_prefilter_spread(cycle);
@@ -127,6 +130,19 @@ void pods_2_1_0_3(Plugins& p) {
 TEST_CASE("k8s PodTopologySpread filter: TestSingleConstraint") {
   Plugins p;
   p.pod.labels = {{"foo", ""}};
+  SUBCASE("terminating Pods should be excluded") {
+    // metadata.deletionTimestamp set: PreFilter's countPodsMatchSelector
+    // bypasses the pod, so node-a's domain counts 0 and node-b's 1.
+    p.pod.spread = {spread(1, "node", true, exists("foo"))};
+    p.node("node-a", {{"node", "node-a"}});
+    p.node("node-b", {{"node", "node-b"}});
+    p.running("node-a", {{"foo", ""}});
+    p.terminating.back() = 1;
+    p.running("node-b", {{"foo", ""}});
+    p.ready();
+    CHECK(p.verdicts(k8s_filter_spread) ==
+          std::map<std::string, std::string>{{"node-a", kOk}, {"node-b", kSkew}});
+  }
   SUBCASE("pods spread across zones as 1/2 due to absence of label 'zone' on node-b") {
     p.node("node-a", {{"zone", "zone1"}, {"node", "node-a"}});
     p.node("node-b", {{"zon", "zone1"}, {"node", "node-b"}});

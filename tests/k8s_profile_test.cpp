@@ -546,6 +546,77 @@ TEST_CASE("k8s runs: a zone spread with one zone full; the message counts every 
                    "not be placed") != std::string::npos);
 }
 
+TEST_CASE("k8s runs: a terminating pod counts for no topology spread") {
+  // podtopologyspread/common.go countPodsMatchSelector bypasses a pod with
+  // metadata.deletionTimestamp (filtering_test.go and scoring_test.go,
+  // "terminating Pods should be excluded"); kubectl lists such a pod while
+  // it terminates. a (z1) holds a terminating front pod; b (z2) is full.
+  const std::string nodes = node_list({
+      {"a", R"({"topology.kubernetes.io/zone": "z1"})"},
+      {"b", R"({"topology.kubernetes.io/zone": "z2"})", "{}", "4", "1"},
+  });
+  auto pods = [](const std::string& deletion) {
+    return std::string(R"({"kind": "List", "apiVersion": "v1", "items": [)"
+                       R"({"kind": "Pod", "metadata": {"name": "old", "namespace": "default", )"
+                       R"("labels": {"tier": "front"})") +
+           deletion +
+           R"(}, "spec": {"nodeName": "a", "containers": [{"name": "c"}]}, )"
+           R"("status": {"phase": "Running"}}, )"
+           R"({"kind": "Pod", "metadata": {"name": "filler", "namespace": "default"}, )"
+           R"("spec": {"nodeName": "b", "containers": [{"name": "c"}]}, )"
+           R"("status": {"phase": "Running"}}]})";
+  };
+  const std::string request =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n"
+      "  template:\n    metadata: {labels: {app: web, tier: front}}\n    spec:\n"
+      "      topologySpreadConstraints:\n"
+      "      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {tier: front}}}\n" +
+      kRequests;
+  RunResult r = plan(nodes, request, pods(R"(, "deletionTimestamp": "2026-11-26T10:00:00Z")"));
+  INFO(r.err);
+  CHECK(r.exit == ExitCode::Ok);
+  CHECK(placed(r) == std::map<std::string, std::int64_t>{{"a", 1}});
+  // The same pod not terminating: z1 counts 1, z2 0, so a's skew is 2.
+  r = plan(nodes, request, pods(""));
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find("0/2 nodes are available: 1 Too many pods, 1 node(s) didn't match pod "
+                   "topology spread constraints.") != std::string::npos);
+}
+
+TEST_CASE("k8s runs: a terminating victim still leaves its spread domain, as RemovePod does") {
+  // The PreFilter bypasses a terminating pod, but the preemption dry run's
+  // RemovePod (filtering.go updateWithPod) matches it all the same: on a,
+  // the web pod counts 1, and removing the terminating one (priority -1)
+  // brings a to 0, so the new pod would fit there after preemption.
+  const std::string nodes = node_list({{"a", "{}", "{}", "4", "2"}, {"b", "{}", "{}", "4", "1"}});
+  auto pod = [](const std::string& name, const std::string& node, const std::string& labels,
+                const std::string& extra) {
+    return R"({"kind": "Pod", "metadata": {"name": ")" + name +
+           R"(", "namespace": "default", "labels": )" + labels + extra +
+           R"(}, "spec": {"nodeName": ")" + node + R"(", "priority": )" +
+           (extra.empty() ? "0" : "-1") +
+           R"(, "containers": [{"name": "c"}]}, "status": {"phase": "Running"}})";
+  };
+  const std::string pods =
+      R"({"kind": "List", "apiVersion": "v1", "items": [)" +
+      pod("old", "a", R"({"tier": "front"})", R"(, "deletionTimestamp": "2026-11-26T10:00:00Z")") +
+      ", " + pod("live", "a", R"({"tier": "front"})", "") + ", " + pod("filler", "b", "{}", "") +
+      "]}";
+  const std::string request =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n"
+      "  template:\n    metadata: {labels: {app: web, tier: front}}\n    spec:\n"
+      "      topologySpreadConstraints:\n"
+      "      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {tier: front}}}\n" +
+      kRequests;
+  const RunResult r = plan(nodes, request, pods);
+  INFO(r.err);
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find("0/2 nodes are available: 2 Too many pods.\n--preempt would place it on a by "
+                   "evicting 1 pod") != std::string::npos);
+}
+
 TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
   const std::string nodes = node_list({{"a"}, {"b"}, {"c", "{}", R"({"unschedulable": true})"}});
   const std::string spec =

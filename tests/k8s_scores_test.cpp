@@ -24,6 +24,7 @@ struct Cluster {
   PodScheduling pod;
   std::deque<PodScheduling> running;  // stable addresses for K8sPod
   std::vector<std::uint32_t> on;      // node of each running pod
+  std::vector<char> terminating;      // of each running pod: deletionTimestamp set
   K8sCluster cluster;
   K8sCycle cycle;
 
@@ -45,6 +46,13 @@ struct Cluster {
     p.labels = std::move(labels);
     p.ns = std::move(ns);
     on.push_back(index(node_name));
+    terminating.push_back(0);
+    return p;
+  }
+  // A running pod being deleted (st.MakePod().Terminating()).
+  PodScheduling& run_terminating(const std::string& node_name, Labels labels) {
+    PodScheduling& p = run(node_name, std::move(labels));
+    terminating.back() = 1;
     return p;
   }
   // The normalized scores of the nodes named in `scored`, in that order.
@@ -57,7 +65,8 @@ struct Cluster {
     for (const Node& n : inventory.nodes) cluster.labels.push_back(k8s_node_labels(n));
     cluster.pods.resize(inventory.nodes.size());
     for (std::size_t p = 0; p < running.size(); ++p)
-      cluster.pods[on[p]].push_back({&running[p].ns, &running[p].labels, &running[p]});
+      cluster.pods[on[p]].push_back(
+          {&running[p].ns, &running[p].labels, &running[p], 1, terminating[p] != 0});
     if (pod.spread.empty() && pod.owner_selector) {  // the system defaults, as k8s_prepare
       TopologySpreadConstraint zone;
       zone.max_skew = 5;
@@ -123,12 +132,21 @@ using Scores = std::vector<std::int64_t>;
 // node.kubernetes.io/unschedulable NoSchedule taint. Left out: "one
 // constraint on node, 3 out of 4 nodes are candidates, one node doesn't
 // match topology key" (eruplan gives every node kubernetes.io/hostname, as
-// the kubelet does), "terminating Pods should be excluded" (a pod list
-// holds no terminating pods at the plugin), "matchLabelKeys ignored when
+// the kubelet does), "matchLabelKeys ignored when
 // feature gate disabled" (no feature gates: matchLabelKeys always applies).
 TEST_CASE("k8s PodTopologySpread score: TestPodTopologySpreadScore") {
   Cluster c;
   c.pod.labels = kFoo;
+  SUBCASE("terminating Pods should be excluded") {
+    // A pod with metadata.deletionTimestamp (kubectl lists it while it
+    // terminates) counts for no spread: countPodsMatchSelector bypasses it.
+    c.pod.spread = {soft(1, kHost, exists("foo"))};
+    c.node("node-a", host("node-a"));
+    c.node("node-b", host("node-b"));
+    c.run_terminating("node-a", kFoo);
+    c.run("node-b", kFoo);
+    CHECK(spread(c, {"node-a", "node-b"}) == Scores{100, 0});
+  }
   SUBCASE("one constraint on node, no existing pods") {
     c.pod.spread = {soft(1, kHost, exists("foo"))};
     c.node("node-a", host("node-a"));

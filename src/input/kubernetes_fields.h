@@ -47,6 +47,8 @@ inline constexpr std::array kKubeMetadataFields{
     FieldSpec::text("generateName", "names an object that has no name"),
     FieldSpec::text("creationTimestamp",
                     "a manifest's or PodGroup's: --queue-sort coscheduling's order"),
+    FieldSpec::text("deletionTimestamp",
+                    "a running pod's: terminating, it counts for no topology spread"),
 };
 
 // spec: of a Node.

@@ -465,6 +465,8 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     pod.nonzero_cpu = req.nonzero_cpu;
     pod.nonzero_memory = req.nonzero_memory;
     pod.start_time = std::string(text_of(doc, status["startTime"]));
+    const ValueId deletion = meta["deletionTimestamp"];
+    pod.terminating = deletion != kNoValue;
     pod.app = app;
     // Affinity, spread and ports, kept only when the pod has any (most
     // have none: the pod's labels are lent to the reading, and copied with

@@ -156,6 +156,10 @@ struct RunningPod {
   NanoCores nonzero_cpu = 0;  // the same with Kubernetes' scoring defaults (100m, 200Mi)
   Bytes nonzero_memory = 0;
   std::string start_time;  // status.startTime as written (RFC 3339 sorts as text)
+  // metadata.deletionTimestamp is set: the pod is terminating. It still
+  // holds its resources, ports and affinity, but PodTopologySpread bypasses
+  // it when counting pods (countPodsMatchSelector).
+  bool terminating = false;
   // The app its node's instances count it under (Node::instances); empty =
   // its labels' app as the default --app-label rules give it.
   std::string app;

@@ -231,7 +231,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       if (!h.present[d]) ++h.domains;
       h.present[d] = 1;
       for (const K8sPod& p : k.pods[i])
-        if (counted(*h.c, pod.ns, *p.ns, *p.labels)) h.count[d] += p.copies;
+        if (!p.terminating && counted(*h.c, pod.ns, *p.ns, *p.labels)) h.count[d] += p.copies;
     }
   }
   // PodTopologySpread, score.
@@ -257,7 +257,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     s.adds = counted(*s.c, pod.ns, pod.ns, pod.labels);
     for (std::uint32_t i = 0; i < n_nodes; ++i) {
       for (const K8sPod& p : k.pods[i])
-        if (counted(*s.c, pod.ns, *p.ns, *p.labels)) s.on_node[i] += p.copies;
+        if (!p.terminating && counted(*s.c, pod.ns, *p.ns, *p.labels)) s.on_node[i] += p.copies;
       s.contributes[i] = !s.hostname && (!own_spread || soft_keys[i]) &&
                          included(*s.c, affinity_ok[i], untolerated[i]);
       if (s.contributes[i]) s.count[t.dom[i] >= 0 ? t.dom[i] : t.empty] += s.on_node[i];

@@ -278,7 +278,7 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   run.nonzero_cpu_extra.assign(n_nodes, 0);
   run.nonzero_memory_extra.assign(n_nodes, 0);
   auto add_pod = [&](const RunningPod& p, std::uint32_t node) {
-    cluster.pods[node].push_back({&p.ns, &p.labels, p.scheduling.get()});
+    cluster.pods[node].push_back({&p.ns, &p.labels, p.scheduling.get(), 1, p.terminating});
     run.nonzero_cpu_extra[node] += p.nonzero_cpu - p.cpu;
     run.nonzero_memory_extra[node] += p.nonzero_memory - p.memory;
   };

@@ -39,6 +39,8 @@ struct K8sPod {
   // How many such pods the entry stands for: the fast path keeps a node's
   // placed replicas as one entry (memory by nodes, not by replicas).
   std::int64_t copies = 1;
+  // A running pod being deleted: PodTopologySpread counts it nowhere.
+  bool terminating = false;
 };
 
 // The reason strings (kube-scheduler v1.35).

@@ -14,13 +14,14 @@ namespace eruplan {
 namespace {
 
 // Kubernetes counts no pod for an empty selector ({}) and none for an
-// absent one; otherwise the pods of the new pod's namespace it matches.
+// absent one; otherwise the pods of the new pod's namespace it matches,
+// terminating ones bypassed (countPodsMatchSelector).
 std::int64_t count_matching(const std::vector<K8sPod>& pods,
                             const std::optional<LabelSelector>& selector, const std::string& ns) {
   if (!selector || selector->requirements.empty()) return 0;
   std::int64_t n = 0;
   for (const K8sPod& p : pods)
-    if (*p.ns == ns && selector->matches(*p.labels)) n += p.copies;
+    if (!p.terminating && *p.ns == ns && selector->matches(*p.labels)) n += p.copies;
   return n;
 }
 
@@ -64,12 +65,16 @@ void k8s_prefilter_spread(K8sCycle& c) {
 
 // Kubernetes' RemovePod counts a pod for an empty selector ({}), which its
 // PreFilter does not; the skew of such a constraint stays 1 either way, so
-// eruplan counts it as the PreFilter does.
+// eruplan counts it as the PreFilter does. A terminating pod, which the
+// PreFilter bypasses, RemovePod (updateWithPod) does count: removing one as
+// a victim lowers its domain below what the PreFilter found, as there.
 void k8s_update_spread(K8sCycle& c, std::uint32_t i, const K8sPod& pod, int delta) {
   const K8sCluster& k = *c.cluster;
   if (c.hard_spread.empty() || *pod.ns != k.pod->ns || !has_all_keys(k.labels[i], c.hard_spread))
     return;
-  const std::vector<K8sPod> one{pod};
+  K8sPod counted = pod;
+  counted.terminating = false;
+  const std::vector<K8sPod> one{counted};
   for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {
     const TopologySpreadConstraint& s = c.hard_spread[ci];
     if (!included(k, s, i)) continue;

@@ -284,6 +284,9 @@ class Pod:
         self.name = md.get("name") or md.get("generateName") or ""
         self.ns = ns or md.get("namespace") or "default"
         self.labels = dict(md.get("labels") or {})
+        # Terminating (deletionTimestamp set): PodTopologySpread's
+        # countPodsMatchSelector bypasses it.
+        self.terminating = md.get("deletionTimestamp") is not None
         self.spec = obj.get("spec") or {}
         self.node_name = self.spec.get("nodeName")
         self.phase = (obj.get("status") or {}).get("phase")
@@ -400,7 +403,8 @@ class TSC:
 
 
 def count_match(node, sel, ns):
-    return sum(1 for p in node.pods if p.ns == ns and sel.matches(p.labels))
+    return sum(1 for p in node.pods
+               if p.ns == ns and not getattr(p, "terminating", False) and sel.matches(p.labels))
 
 
 def labels_have_keys(node, cs):

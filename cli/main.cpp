@@ -361,10 +361,15 @@ int main_impl(int argc, char** argv) {
   std::vector<Wired> commands(table.size());
   for (std::size_t i = 0; i < table.size(); ++i) wire(app, table[i], commands[i]);
 
-  if (argc > 1 && argv[1][0] != '-' && !find_command(argv[1]))
-    return usage_error(
-        "unknown command '" + std::string(argv[1]) + "' (commands: " + command_names() + ")",
-        requested_output(argc, argv));
+  if (argc > 1 && argv[1][0] != '-' && !find_command(argv[1])) {
+    std::vector<std::string_view> names;
+    for (const CommandRow& row : table) names.emplace_back(row.name);
+    const std::string_view best = nearest_name(argv[1], names, 2);
+    return usage_error("unknown command '" + std::string(argv[1]) + "'" +
+                           (best.empty() ? "" : "; did you mean " + std::string(best) + "?") +
+                           " (commands: " + command_names() + ")",
+                       requested_output(argc, argv));
+  }
   if (argc > 1) {
     // Flags the command would not use, and unknown ones, before CLI11 sees them.
     if (const CommandRow* row = find_command(argv[1]))

@@ -31,6 +31,11 @@ request="$src/tests/data/report_request.yaml"
   --report "$dir/gang.html" >/dev/null 2>&1 || true
 "$bin" grow -n "$nodes" -r "$request" --count 30 \
   --template "$src/tests/data/report_template.yaml" --report "$dir/grow.html" >/dev/null
+# A Kubernetes grow: each added node runs the DaemonSets it passes first.
+g="$src/fixtures/kubernetes/grow"
+"$bin" grow -n "$g/nodes.yaml" --pods "$g/pods.json" -r "$g/web.yaml" \
+  --template "$g/template.yaml" --daemonsets "$g/daemonsets.json" \
+  --report "$dir/grow-daemonsets.html" >/dev/null
 
 browse() {  # browse OUTPUT-FLAG PAGE
   HOME="$dir" timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
@@ -55,6 +60,7 @@ check_rows "$dir/share.html" 6
 check_rows "$dir/infeasible.html" 6
 check_rows "$dir/gang.html" 6
 check_rows "$dir/grow.html" 7   # 6 nodes and the one copy added
+check_rows "$dir/grow-daemonsets.html" 4   # worker-1 and 3 copies
 
 # The DOM the browser built holds the outcome, before the first node row.
 check_text() {  # check_text PAGE TEXT
@@ -76,12 +82,21 @@ check_text "$dir/infeasible.html" 'data-outcome="failed"><strong>infeasible: '
 check_text "$dir/infeasible.html" '<li>need 30 new instances, the nodes can take 22: 1 node not available, 1 node limited by memory, 1 left out by node_filter</li>'
 check_text "$dir/infeasible.html" 'class="node filtered" data-node="gpu-1"' anywhere
 check_text "$dir/infeasible.html" 'left out by node_filter</div>' anywhere
+# The room each node had, which the headline adds up (the rows said nothing).
+check_text "$dir/infeasible.html" 'data-node="node-c"' anywhere
+check_text "$dir/infeasible.html" '<span class="note">room for 15</span></div>' anywhere
 check_text "$dir/gang.html" '<strong>3 requests: 1 placed, 0 partial, 2 rejected, 0 satisfied</strong>'
 check_text "$dir/gang.html" '<li>worker: rejected, placed 0 ('
 check_text "$dir/gang.html" '<li>web: placed, placed 2</li>'
+check_text "$dir/gang.html" '<span class="note">ps: room for 2; worker: room for 1</span></div>' anywhere
 check_text "$dir/grow.html" 'data-outcome="ok"><strong>add 1 node (big 1)</strong>'
 check_text "$dir/grow.html" 'data-node="big-1"' anywhere
-check_text "$dir/grow.html" 'added by grow' anywhere
+# An added node is marked as added, in the note's colour, not as a node
+# that failed (it used to be a red reason on a red row).
+check_text "$dir/grow.html" 'class="node used grown" data-node="big-1"' anywhere
+check_text "$dir/grow.html" '<span class="note">added by grow, like big</span></div>' anywhere
+check_text "$dir/grow-daemonsets.html" 'data-outcome="ok"><strong>add 3 nodes (general 3)</strong>'
+check_text "$dir/grow-daemonsets.html" '<span class="note">added by grow, like general; runs kube-system/log-shipper</span>' anywhere
 check_text "$dir/compare.html" 'of 3 strategies place web (count 6)'
 
 # No script errors: the pages have no scripts, so the console stays silent.

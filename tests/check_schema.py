@@ -162,6 +162,9 @@ MUST_FAIL = [
      "usage.cpu_map pieces not a number"),
     ("inventory", {"nodes": [{"cpu": 4}]}, "a node without a name"),
     ("inventory", {"nodes": [{"name": "n1", "memory": "lots"}]}, "memory not a quantity"),
+    # eruplan refuses a unit it does not know (exit 3); the schema passed it.
+    ("inventory", {"nodes": [{"name": "n1", "memory": "32GB"}]}, "memory in GB"),
+    ("request", {"app": "web", "resources": {"cpu": "500mc"}}, "cpu in an unknown unit"),
     ("request", {"app": "web", "count": "three"}, "count not a number"),
     ("request", {"app": "web", "resources": {"memroy": "1Gi"}}, "misspelt resources.memory"),
     ("request", {"app": "web", "node_filter": {"lables": {"pool": "a"}}},
@@ -204,6 +207,10 @@ MUST_PASS = [
     ("share", {"apps": [{"app": "a", "weight": 2}]}),
     ("case", {"nodes": "n.yaml", "command": "grow", "options": {"max": 3}, "expect": {"exit": 0}}),
     ("template", {"name": "t", "cpu": 4, "cost": 0.1}),
+    # Every unit the reader takes.
+    ("inventory", {"nodes": [{"name": "n1", "cpu": "3920m", "memory": "15136360Ki",
+                              "storage": "1500G", "usage": {"memory": "129e6", "cpu": 0.5}}]}),
+    ("request", {"app": "web", "resources": {"cpu": "1500m", "memory": "1k", "storage": "1E"}}),
     # Strategy names and aliases in any case, as the reader takes them.
     ("request", {"app": "web", "count": 3, "strategy": "Fill"}),
     ("request", {"app": "web", "count": 3, "strategy": "COMMUNISM"}),

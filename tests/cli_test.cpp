@@ -266,7 +266,12 @@ TEST_CASE("cli: a finite capacity of 2^63-1 is never mistaken for unlimited") {
 TEST_CASE("cli: an unknown command is named; validate takes request flags and -o json") {
   Ran r = eruplan("frobnicate");
   CHECK(r.exit == 2);
-  CHECK(r.err.find("unknown command 'frobnicate'") != std::string::npos);
+  CHECK(r.err.find("unknown command 'frobnicate' (commands: ") != std::string::npos);
+  // A typo gets the nearest command (it got only the list).
+  r = eruplan("plna -n three.yaml");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("unknown command 'plna'; did you mean plan? (commands: capacity, plan, ") !=
+        std::string::npos);
 
   write("three.yaml", kThreeNodes);
   r = eruplan("validate -n three.yaml --memory 1Gi --count 2 -o json");

@@ -262,6 +262,17 @@ TEST_CASE("commands: a flag the command would not use, or an unknown one, is a u
   CHECK(check("plan", {"--template", "t.yaml"}) ==
         "unknown flag --template for plan (--template is a flag of grow)");
   CHECK(check("plan", {"--bogus"}) == "unknown flag --bogus for plan");
+  // Every command that takes the flag, not only the first (it said
+  // "--pods is a flag of capacity" to a diff user).
+  CHECK(check("diff", {"a", "b", "--pods", "p.json"})
+            .starts_with("unknown flag --pods for diff (--pods is a flag of capacity, plan, "
+                         "validate, apply, "));
+  // A short option the command lacks is named too (CLI11 said "The following
+  // arguments were not expected: json -o").
+  CHECK(check("schema", {"inventory", "-o", "json"}) ==
+        "unknown flag -o for schema (-o is a flag of capacity, plan, validate, apply, share, "
+        "realloc, compare, grow, drain, diff, snapshot, test)");
+  CHECK(check("realloc", {"--cpu", "-1"}).empty());
   // Known flags, values that look like flags, and operands after -- pass.
   CHECK(check("plan", {"-n", "n.yaml", "--app", "--weird", "-ojson", "--cpu-bind=false"}).empty());
   CHECK(check("plan", {"--", "--bogus"}).empty());

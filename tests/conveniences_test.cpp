@@ -264,6 +264,10 @@ TEST_CASE("report: grow states what it adds, or why growing does not help") {
   CHECK(page.find("<strong>add 3 nodes (big 3)</strong><ul><li>placed 5 of 5 new instances") !=
         std::string::npos);
   CHECK(count_of(page, "added by grow") == 3);  // big-1 and big-2 get 2 each, big-3 1
+  // Marked as added (a note), not as nodes that failed (a red reason).
+  CHECK(count_of(page, "class=\"node used grown\"") == 3);
+  CHECK(count_of(page, "<span class=\"note\">added by grow, like big</span></div>") == 3);
+  CHECK(page.find("grown zero") == std::string::npos);
   CHECK(page.find("data-node=\"big-3\"") != std::string::npos);
 
   r = run_cli(
@@ -273,4 +277,7 @@ TEST_CASE("report: grow states what it adds, or why growing does not help") {
   page = slurp(work_dir() / "nogrow.html");
   CHECK(page.find("<div class=\"outcome failed\" data-outcome=\"failed\"><strong>infeasible: the "
                   "template can never help: ") != std::string::npos);
+  // The copy shown was tried, not added; its reason is a real one.
+  CHECK(page.find("<span class=\"note\">tried by grow, like big</span>; memory: ") !=
+        std::string::npos);
 }

@@ -363,7 +363,7 @@ TEST_CASE(
       R"({"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
  "status": {"phase": "Running"}, "spec": {)";
   const std::string pod_tail =
-      R"("containers": [{"image": "i", "resources": {"requests": {"cpu": "1", "pods": "1"}}}]}}]})";
+      R"("containers": [{"image": "i", "resources": {"requests": {"cpu": "1", "memory": "1"}}}]}}]})";
   Diagnostics pod_diags;
   REQUIRE(apply_pods(
       *inv,

@@ -446,6 +446,18 @@ status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
   CHECK(w.run.exit == ExitCode::Ok);
   CHECK(w.added == 3);
   CHECK(w.run.out.starts_with("added: 3 nodes like worker-2-new\n"));
+  // A misspelt node or template name gets the nearest (it got none).
+  o.like = {"worker-3"};
+  o.costs = {"worker2-new=1"};
+  w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Invalid);
+  CHECK(w.run.err.find("--like: node worker-3 is not in the inventory; did you mean worker-1?") !=
+        std::string::npos);
+  o.like = {"worker-2"};
+  w = run_whatif(o);
+  CHECK(w.run.err.find("--cost: no template is named worker2-new; did you mean worker-2-new? "
+                       "(templates are named") != std::string::npos);
+  o.costs.clear();
   // maxSkew 1 over hostnames on nodes of 1 core: 5 replicas need 3 copies
   // of a 1-core node (one domain each: 1, 1, 1, 1, 1). Were the copies one
   // domain with the template's hostname, it would hold 3 against 1: never.

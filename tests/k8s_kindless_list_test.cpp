@@ -138,3 +138,41 @@ TEST_CASE("kubernetes nodes: a kindless object with metadata and no status, forc
   CHECK(diags.to_string() ==
         "t.yaml:1:1: error: items: items is required (the nodes of a Kubernetes List)\n");
 }
+
+TEST_CASE("-n: a YAML stream of Nodes and NodeLists is one node list") {
+  // kwok's and kind's example node files, and `kubectl get node A -o yaml;
+  // echo ---; ...`, hold one Node per document; before, -n refused them
+  // ("malformed YAML: the file holds more than one document").
+  const std::string stream =
+      "# fake nodes\n---\napiVersion: v1\nkind: Node\nmetadata: {name: w1}\n"
+      "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+      "---\n# an empty document follows\n---\napiVersion: v1\nkind: NodeList\nitems:\n"
+      "- metadata: {name: w2}\n  status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"10\"}}\n"
+      "---\n";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.yaml", stream}, NodesFormat::Auto, diags);
+  INFO(diags.to_string());
+  REQUIRE(inv);
+  REQUIRE(inv->nodes.size() == 2);
+  CHECK(inv->nodes[0].name == "w1");
+  CHECK(inv->nodes[0].memory == 8 * Gi);
+  CHECK(inv->nodes[1].name == "w2");
+  CHECK(inv->nodes[1].max_instances == 10);
+  CHECK(diags.to_string() == "");
+
+  // The same name twice: exit 3 naming both documents.
+  const std::string twice =
+      "kind: Node\nmetadata: {name: w1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: "
+      "\"110\"}}\n---\nkind: Node\nmetadata: {name: w1}\nstatus: {allocatable: {cpu: \"4\"}}\n";
+  Diagnostics dup;
+  CHECK_FALSE(load_nodes(Source{"nodes.yaml", twice}, NodesFormat::Auto, dup));
+  CHECK(dup.to_string().find("nodes.yaml:6:18: error: documents[1].metadata.name: duplicate node "
+                             "name \"w1\": documents[0] and documents[1] are both named so") !=
+        std::string::npos);
+
+  // A stream with another kind is not a node list: one document expected.
+  Diagnostics mixed;
+  CHECK_FALSE(load_nodes(Source{"nodes.yaml", "kind: Node\nmetadata: {name: a}\n---\nkind: Pod\n"},
+                         NodesFormat::Auto, mixed));
+  CHECK(mixed.to_string().find("more than one document") != std::string::npos);
+}

@@ -56,6 +56,9 @@ TEST_CASE("k8s notes: volumes, claims, gates and other schedulers are not modell
   r = plan(workload("Deployment", "      resourceClaims: [{name: gpu}]\n"));
   CHECK(r.err.find("spec.template.spec.resourceClaims: not modelled by eruplan: dynamic "
                    "resource claims are not allocated") != std::string::npos);
+  // An empty list claims nothing: no note (it had one).
+  r = plan(workload("Deployment", "      resourceClaims: []\n"));
+  CHECK(r.err.find("resourceClaims") == std::string::npos);
 
   r = plan(workload("Deployment", "      schedulerName: volcano\n"));
   CHECK(r.err.find("scheduler \"volcano\" places this pod, not kube-scheduler's default "

@@ -119,6 +119,21 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
            "{containers: []}\n");
   INFO(l.diags.to_string());
   CHECK(l.set->requests[0].count == 2);
+  // A selector its own template's labels do not match (a label typo; the
+  // API refuses the object): a warning where the labels are, naming the
+  // requirement and what the template has; the plan goes on.
+  l = load(kWebPods, deployment("5", "  selector: {matchLabels: {app: wbe}}\n"));
+  CHECK_FALSE(l.diags.has_errors());
+  CHECK(l.diags.to_string().find(
+            "\napp.yaml:8:24: warning: spec.template.metadata.labels: the selector does not "
+            "match the template's labels (Kubernetes refuses such an object): it asks app=wbe, "
+            "the template has app=web\n") != std::string::npos);
+  l = load(kWebPods, deployment("5",
+                                "  selector:\n    matchExpressions: [{key: tier, operator: In, "
+                                "values: [front, back]}]\n"));
+  CHECK(l.diags.to_string().find("it asks tier In [front, back], the template has no label "
+                                 "tier\n") != std::string::npos);
+  CHECK(l.set->requests[0].count == 3);  // web-1 and web-2 run
   // A bad operator is an error at its place.
   l = load(kWebPods, deployment("3",
                                 "  selector:\n    matchExpressions: [{key: tier, operator: "
@@ -313,6 +328,24 @@ TEST_CASE("k8s objects: a container resource without a domain must be a standard
   REQUIRE(set);
   CHECK(set->requests[0].extended.empty());
   CHECK(lenient.to_string().find("requests.gpu: unknown resource, ignored") != std::string::npos);
+  // pods and storage are standard names but not a container's
+  // (IsStandardContainerResourceName): the API server refuses the object,
+  // so they are errors even under --lenient; before, pods was accepted.
+  for (const bool is_strict : {true, false}) {
+    Diagnostics refused;
+    read("cpu: 1, pods: 1", is_strict, refused);
+    CHECK(refused.error_count() == 1);
+    CHECK(refused.to_string() ==
+          "app.yaml:10:40: error: spec.template.spec.containers[0].resources.requests.pods: "
+          "Kubernetes refuses pods in a container's resources (they are cpu, memory, "
+          "ephemeral-storage, hugepages-SIZE or names with a domain such as nvidia.com/gpu); the "
+          "pods a node takes are its allocatable pods\n");
+  }
+  Diagnostics storage;
+  read("storage: 1Gi", true, storage);
+  CHECK(storage.error_count() == 1);
+  CHECK(storage.to_string().find("requests.storage: Kubernetes refuses storage in a "
+                                 "container's resources") != std::string::npos);
 }
 
 TEST_CASE("k8s objects: only ReplicaSet, StatefulSet and RC pods spread by their owner") {
@@ -447,6 +480,55 @@ std::pair<int, std::string> cli(const std::string& args) {
 
 }  // namespace
 
+TEST_CASE("k8s objects cli: a DaemonSet's nodeSelector that no node has is warned about") {
+  // It said only "no node is eligible for its pods", exit 0; a Deployment's
+  // got "did you mean". The DaemonSet's node_filter names its eligible
+  // nodes, so its pod's own nodeSelector is checked.
+  const std::string dir = std::string(ERUPLAN_BINARY) + ".ds_selector";
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  std::ofstream(dir + "/ds.yaml")
+      << "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: ops}\nspec:\n"
+         "  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: "
+         "agent}}\n    spec:\n      nodeSelector: {kubernetes.io/os: linx}\n      containers: "
+         "[{name: a, resources: {requests: {cpu: 10m}}}]\n";
+  auto [code, out] = cli("plan -n fixtures/kubernetes/nodes.json -r " + dir + "/ds.yaml");
+  CHECK(code == 0);
+  CHECK(out.find("ds.yaml:9:21: warning: spec.template.spec.nodeSelector.kubernetes.io/os: no "
+                 "node has kubernetes.io/os=linx; did you mean kubernetes.io/os=linux (") !=
+        std::string::npos);
+  CHECK(out.find("agent: no node is eligible for its pods") != std::string::npos);
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}
+
+TEST_CASE("k8s objects cli: a Succeeded pod in two pod files counts once toward its Job") {
+  // A support bundle copied twice (or --pods given a directory and a file
+  // of it): the Succeeded pod counted twice made completions 3 - 2 = 1, one
+  // new pod where 2 are wanted.
+  const std::string dir = std::string(ERUPLAN_BINARY) + ".dup_succeeded";
+  REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+  std::ofstream(dir + "/nodes.json") << kNodes;
+  const std::string pods =
+      pod_list({pod("migrate-x1", "shop", "n1", R"({"job-name": "migrate"})", "Succeeded")});
+  std::ofstream(dir + "/a.json") << pods;
+  std::ofstream(dir + "/b.json") << pods;
+  std::ofstream(dir + "/job.yaml")
+      << "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate, namespace: shop}\nspec:\n"
+         "  completions: 3\n  parallelism: 2\n  template:\n    metadata: {labels: {job-name: "
+         "migrate}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, "
+         "resources: {requests: {cpu: 1}}}]\n";
+  const std::string plan = "plan -n " + dir + "/nodes.json -r " + dir + "/job.yaml -o json";
+  auto [once, one] = cli(plan + " --pods " + dir + "/a.json");
+  CHECK(once == 0);
+  CHECK(one.find("\"count\": 2,") != std::string::npos);
+  auto [twice_code, twice] = cli(plan + " --pods " + dir + "/a.json --pods " + dir + "/b.json");
+  CHECK(twice_code == 0);
+  CHECK(twice.find("\"count\": 2,") != std::string::npos);
+  CHECK(twice.find("pod shop/migrate-x1 appears twice: first in " + dir +
+                   "/a.json at items[0], again here (" + dir + "/b.json items[0]); counted once") !=
+        std::string::npos);
+  CHECK(std::system(("rm -rf " + dir).c_str()) == 0);
+}
+
 TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   const std::string k = "fixtures/kubernetes/";
   const std::string plan = "plan -n " + k + "nodes.json -r " + k + "deployment.yaml -o json";
@@ -474,6 +556,12 @@ TEST_CASE("k8s objects cli: --pods directories and repeats, --replicas") {
   CHECK(code5 == 0);
   CHECK(three.find("\"status\": \"satisfied\"") != std::string::npos);
   CHECK(three.find("web: 3 of 3 replicas running, nothing to place") != std::string::npos);
+  // A negative desired total is refused as spec.replicas: -1 is (it read
+  // "web: 0 of -1 replicas running, nothing to place", exit 0).
+  auto [code_neg, negative] = cli(plan + " --pods " + k + "pods.json --replicas -1");
+  CHECK(code_neg == 3);
+  CHECK(negative.find("<command line>: error: --replicas: expected a whole number >= 0, got -1") !=
+        std::string::npos);
   // In a stream, a satisfied request's lines name it once (they read
   // "satisfied: etl: etl: suspended ...").
   auto [code_s, stream] =

@@ -16,6 +16,7 @@ namespace {
 struct Fake {
   std::vector<std::vector<std::string>> calls;
   std::string fail_on;  // a kubectl resource that fails
+  std::string why = "error: You must be logged in to the server (Unauthorized)";  // its stderr
 };
 
 CommandOutput snapshot(Fake& fake, std::vector<std::pair<std::string, std::string>> values) {
@@ -34,7 +35,7 @@ CommandOutput snapshot(Fake& fake, std::vector<std::pair<std::string, std::strin
                      fake.calls.push_back(argv);
                      for (const std::string& word : argv)
                        if (!fake.fail_on.empty() && word == fake.fail_on) {
-                         why = "error: You must be logged in to the server (Unauthorized)";
+                         why = fake.why;
                          return std::nullopt;
                        }
                      return "{\"kind\": \"List\", \"items\": []}";
@@ -83,4 +84,19 @@ TEST_CASE("snapshot: a failing kubectl is exit 3 with its message, and nothing i
   CHECK(other.calls.empty());
   CHECK(no_dir.err.find("missing: error: not a directory") == 0);
   CHECK(snapshot(other, {}).out.find("wrote nodes.json") == 0);  // default: here
+  // An unreachable server: client-go's retries each log a line; the message
+  // is kubectl's last line, not every line glued with escaped newlines.
+  Fake unreachable;
+  unreachable.fail_on = "nodes";
+  unreachable.why =
+      "E1126 14:19:01.114578   28677 memcache.go:265] couldn't get current server API group "
+      "list\n\nE1126 14:19:01.115911   28677 memcache.go:265] couldn't get current server API "
+      "group list\nThe connection to the server localhost:8080 was refused - did you specify the "
+      "right host or port?";
+  const CommandOutput refused = snapshot(unreachable, {});
+  CHECK(refused.exit == ExitCode::Invalid);
+  CHECK(refused.err ==
+        "kubectl get nodes -o json: error: The connection to the server localhost:8080 was "
+        "refused - did you specify the right host or port? (the last of 3 lines kubectl wrote; "
+        "run the command to see them all)\n");
 }

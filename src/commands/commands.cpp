@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <sstream>
@@ -352,19 +353,24 @@ std::optional<std::string> check_flags(const CommandRow& row,
       if (it->second && arg == name) ++i;  // its value, whatever it looks like
       continue;
     }
-    if (!long_name) continue;  // a short option CLI11 reports itself
+    // A short option: a letter (-5 may be a value CLI11 takes).
+    if (!long_name && !std::isalpha(static_cast<unsigned char>(arg[1]))) continue;
     std::string message = "unknown flag " + name + " for " + command;
     std::vector<std::string_view> long_names;
     for (const auto& [candidate, takes_value] : known)
       if (candidate.starts_with("--")) long_names.push_back(candidate);
-    if (const std::string_view nearest = nearest_name(name, long_names, 2); !nearest.empty())
-      return message + "; did you mean " + std::string(nearest) + "?";
-    for (const CommandRow& other : command_table())
+    if (long_name)
+      if (const std::string_view nearest = nearest_name(name, long_names, 2); !nearest.empty())
+        return message + "; did you mean " + std::string(nearest) + "?";
+    // Every command that takes it (it named only the first).
+    std::string owners;
+    for (const CommandRow& other : command_table()) {
+      bool has = false;
       for (const OptionSpec& o : other.options)
-        for (const std::string& n : option_names(o))
-          if (n == name)
-            return message + " (" + name + " is a flag of " + std::string(other.name) + ")";
-    return message;
+        for (const std::string& n : option_names(o)) has = has || n == name;
+      if (has) owners += (owners.empty() ? "" : ", ") + std::string(other.name);
+    }
+    return owners.empty() ? message : message + " (" + name + " is a flag of " + owners + ")";
   }
   return std::nullopt;
 }

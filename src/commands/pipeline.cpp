@@ -93,6 +93,7 @@ struct PlanRunner {
   RequestCounts counts;
   std::string failures;              // stderr lines of rejected/satisfied requests
   std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
+  std::vector<std::string> notes;    // --report: per inventory node, the room rejected ones had
   // `state` is the loaded inventory itself, not a copy (see run()).
   bool in_place = false;
   std::vector<PodDisruptionBudget> pdbs;  // --pdbs
@@ -107,12 +108,19 @@ struct PlanRunner {
   // The inventory as loaded, for what is shown.
   const Inventory& loaded() const { return in_place ? state : *result.inventory; }
 
-  void note_reasons(const std::string& prefix, const CapacityMap& map) {
+  void note_reasons(const std::string& prefix, const CapacityMap& map, RequestStatus status) {
     if (!options.report) return;
     reasons.resize(result.inventory->nodes.size());
-    for (const NodeCapacity& n : map.nodes)
+    notes.resize(result.inventory->nodes.size());
+    for (const NodeCapacity& n : map.nodes) {
       if (n.capacity == 0)
         reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
+      else if (status == RequestStatus::Rejected)
+        // A rejected request placed nothing: the room each node had is what
+        // the headline's "the nodes can take N" adds up.
+        notes[n.node] +=
+            (notes[n.node].empty() ? "" : "; ") + prefix + "room for " + count_text(n.capacity);
+    }
   }
 
   // Nodes a request's node_filter leaves out: their reason says so; marked
@@ -146,7 +154,7 @@ struct PlanRunner {
     }
     const Inventory& inventory = loaded();
     result.requests.push_back({request.name, outcome.status, outcome.placed, evicted(outcome)});
-    note_reasons("", outcome.capacity);
+    note_reasons("", outcome.capacity, outcome.status);
     if (options.report) report_outcome = single_outcome(loaded(), request, outcome);
     result.scores = outcome.scores;
     if (outcome.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
@@ -197,7 +205,7 @@ struct PlanRunner {
     const Request& request = set.requests[index];
     result.requests[index] = {request.name, outcome.status, outcome.placed, evicted(outcome)};
     ++counts.of(outcome.status);
-    note_reasons(request.name + ": ", outcome.capacity);
+    note_reasons(request.name + ": ", outcome.capacity, outcome.status);
     if (options.report) {
       request_lines.resize(set.requests.size());
       request_lines[index] =
@@ -363,6 +371,7 @@ struct PlanRunner {
                        *result.inventory, state);
       section.reasons = reasons;
       section.reasons.resize(state.nodes.size());
+      section.notes = notes;
       mark_filtered(section);
       if (set.list)
         report_outcome = pipeline_parts::list_outcome(counts, set.requests.size(), request_lines);
@@ -599,7 +608,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {},
+  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {}, {},
              false,   std::move(pdbs), budget, {}, 0,  {}, {}}
       .run();
   return result;

@@ -16,6 +16,32 @@ const std::vector<SnapshotPart>& snapshot_parts() {
   return parts;
 }
 
+namespace {
+
+// kubectl's standard error may run to many lines (client-go logs each retry
+// of an unreachable server); its last line says what went wrong. The lines
+// are not glued into one message with escaped newlines.
+std::string kubectl_failure(const std::string& why) {
+  if (why.empty()) return "failed";
+  std::size_t lines = 0, start = 0, last = 0;
+  for (std::size_t at = 0; at <= why.size(); ++at) {
+    if (at != why.size() && why[at] != '\n') continue;
+    if (at > start) {
+      ++lines;
+      last = start;
+    }
+    start = at + 1;
+  }
+  const std::size_t end = why.find('\n', last);
+  std::string out = why.substr(last, end == std::string::npos ? std::string::npos : end - last);
+  if (lines > 1)
+    out += " (the last of " + std::to_string(lines) +
+           " lines kubectl wrote; run the command to see them all)";
+  return out;
+}
+
+}  // namespace
+
 CommandOutput run_snapshot(const CommandInput& in) {
   const Args& a = in.args;
   CommandOutput out;
@@ -41,7 +67,7 @@ CommandOutput run_snapshot(const CommandInput& in) {
     for (const std::string& word : argv) command += (command.empty() ? "" : " ") + word;
     std::string why;
     std::optional<std::string> text = in.files.run(argv, why);
-    if (!text) return invalid(command, why.empty() ? "failed" : why);
+    if (!text) return invalid(command, kubectl_failure(why));
     const std::string path =
         dir == "." ? std::string(part.file) : dir + "/" + std::string(part.file);
     summary += "wrote " + path + " (" + std::to_string(text->size()) + " bytes): " + command + '\n';

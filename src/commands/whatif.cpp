@@ -236,12 +236,16 @@ std::string grow_report(const Inventory& before, const Inventory& after, const R
   s.filtered.assign(after.nodes.size(), false);
   for (const NodeCapacity& n : out.capacity.nodes)
     if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
+  s.notes.assign(after.nodes.size(), {});
+  s.added.assign(after.nodes.size(), false);
   for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
+    s.added[i] = i >= g.first_added;
+    if (i >= g.first_added)
+      s.notes[i] = i - g.first_added < g.added_notes.size() ? g.added_notes[i - g.first_added]
+                                                            : std::string("added by grow");
     if (!request.filter.accepts(before.nodes[i])) {
       s.filtered[i] = true;
       s.reasons[i] = filtered_reason(request.name, false);
-    } else if (i >= g.first_added && s.reasons[i].empty()) {
-      s.reasons[i] = "added by grow";
     }
   }
   return render_html_report("eruplan grow", before, {s}, outcome);

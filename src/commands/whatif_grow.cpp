@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "doc.h"
 #include "explain.h"
@@ -76,10 +77,14 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
   for (const std::string& name : o.like) {
     auto it = std::find_if(inventory.nodes.begin(), inventory.nodes.end(),
                            [&](const Node& n) { return n.name == name; });
-    if (it == inventory.nodes.end())
+    if (it == inventory.nodes.end()) {
+      std::vector<std::string_view> names;
+      for (const Node& n : inventory.nodes) names.emplace_back(n.name);
+      const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--like"},
-                  "node " + name + " is not in the inventory");
-    else
+                  "node " + name + " is not in the inventory" +
+                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?"));
+    } else
       templates.push_back(GrowTemplate{template_like(*it), std::nullopt});
   }
   for (const std::string& given : o.costs) {
@@ -93,11 +98,15 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
                   "expected NAME=COST with a cost >= 0 of at most 9 decimals, such as big=0.192, "
                   "got " +
                       given);
-    else if (it == templates.end())
+    else if (it == templates.end()) {
+      std::vector<std::string_view> names;
+      for (const GrowTemplate& t : templates) names.emplace_back(t.node.name);
+      const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--cost"},
-                  "no template is named " + name + " (templates are named by their name field; " +
-                      "--like NODE makes NODE-new)");
-    else
+                  "no template is named " + name +
+                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?") +
+                      " (templates are named by their name field; --like NODE makes NODE-new)");
+    } else
       it->cost = cost;
   }
   for (std::size_t i = 0; i < templates.size(); ++i)
@@ -225,6 +234,26 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
   }
 }
 
+// The report's note on each added node, in grown_inventory's order: which
+// template it copies and the DaemonSets it runs first; "tried" when growing
+// did not suffice (the copies shown are not a plan).
+std::vector<std::string> added_notes(const std::vector<GrowTemplate>& templates,
+                                     std::span<const std::int64_t> counts,
+                                     const std::vector<std::vector<std::string>>& daemons,
+                                     bool tried) {
+  std::vector<std::string> notes;
+  for (std::size_t t = 0; t < templates.size() && t < counts.size(); ++t) {
+    std::string note =
+        std::string(tried ? "tried by grow" : "added by grow") + ", like " + templates[t].node.name;
+    if (t < daemons.size() && !daemons[t].empty()) {
+      note += "; runs ";
+      for (std::size_t d = 0; d < daemons[t].size(); ++d) note += (d ? ", " : "") + daemons[t][d];
+    }
+    for (std::int64_t k = 0; k < counts[t]; ++k) notes.push_back(note);
+  }
+  return notes;
+}
+
 }  // namespace
 
 void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
@@ -313,7 +342,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     // reason shows), the what-if answer first.
     std::vector<std::int64_t> counts(templates.size(), shown);
     Inventory state = grown_inventory(inventory, templates, counts);
-    const GrowReport report{head, true, inventory.nodes.size()};
+    const GrowReport report{head, true, inventory.nodes.size(),
+                            added_notes(templates, counts, w.daemons_by_template, true)};
     plan_document(state, request, o, r, head, o.report ? &report : nullptr);
     w.report = r.report.value_or(std::string());
     return;
@@ -324,7 +354,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
   const GrowReport report{
       "add " + std::to_string(g.added()) + (g.added() == 1 ? " node (" : " nodes (") + added + ")",
-      false, inventory.nodes.size()};
+      false, inventory.nodes.size(),
+      added_notes(templates, g.counts, w.daemons_by_template, false)};
   plan_document(state, request, o, r, {}, o.report ? &report : nullptr);
   w.report = r.report.value_or(std::string());
   w.added = g.added();

@@ -40,6 +40,9 @@ struct GrowReport {
   std::string head;
   bool failed = false;
   std::size_t first_added = 0;
+  // One per added node, in order: "added by grow, like big; runs
+  // kube-system/fluentd" (the report's note on its row).
+  std::vector<std::string> added_notes;
 };
 // With `grow`, also r.report.
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,

@@ -240,12 +240,27 @@ std::string_view root_kind(const Doc& doc) {
 
 // A resource list (requests, limits, overhead) into `out`, adding.
 void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
-                        std::vector<std::string_view>* names) {
+                        std::vector<std::string_view>* names, ResourceListOf of) {
   if (v == kNoValue) return;
   for (const Reader::Entry& e : r.members(path, v)) {
     if (r.doc()[e.value].kind == ValueKind::Null) continue;
     if (e.key.starts_with("hugepages-")) {
       out.hugepages.emplace_back(e.key);
+      continue;
+    }
+    // pods and storage are standard resource names, but not a container's
+    // (IsStandardContainerResourceName: cpu, memory, ephemeral-storage,
+    // hugepages-*), nor the pod level's (cpu, memory, hugepages-*): the API
+    // server refuses the object, so eruplan does too.
+    if (of != ResourceListOf::overhead && (e.key == "pods" || e.key == "storage")) {
+      r.error(path.child(e.key), e.key_id,
+              "Kubernetes refuses " + std::string(e.key) + " in a " +
+                  (of == ResourceListOf::container ? "container's" : "pod's") +
+                  (of == ResourceListOf::container
+                       ? " resources (they are cpu, memory, ephemeral-storage, hugepages-SIZE or "
+                         "names with a domain such as nvidia.com/gpu)"
+                       : " resources (they are cpu, memory and hugepages-SIZE)") +
+                  (e.key == "pods" ? "; the pods a node takes are its allocatable pods" : ""));
       continue;
     }
     if (e.key.empty() || e.key == "storage") continue;  // see read_allocatable
@@ -354,8 +369,10 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   if (pod_level != kNoValue && pick(r, pod_res_path, pod_level, pod_res)) {
     PodRequest requests, limits;
     std::vector<std::string_view> asked, capped;
-    read_resource_list(r, pod_res_path.child("requests"), pod_res["requests"], requests, &asked);
-    read_resource_list(r, pod_res_path.child("limits"), pod_res["limits"], limits, &capped);
+    read_resource_list(r, pod_res_path.child("requests"), pod_res["requests"], requests, &asked,
+                       ResourceListOf::pod);
+    read_resource_list(r, pod_res_path.child("limits"), pod_res["limits"], limits, &capped,
+                       ResourceListOf::pod);
     const auto in = [](const std::vector<std::string_view>& names, std::string_view name) {
       return std::find(names.begin(), names.end(), name) != names.end();
     };
@@ -368,7 +385,7 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
     else if (!named_memory && in(capped, "memory"))
       sum.memory = sum.nonzero_memory = limits.memory;
   }
-  read_resource_list(r, path.child("overhead"), overhead, extra, nullptr);
+  read_resource_list(r, path.child("overhead"), overhead, extra, nullptr, ResourceListOf::overhead);
   extra.nonzero_cpu = extra.cpu;
   extra.nonzero_memory = extra.memory;
   sum.combine(extra, add);

@@ -187,10 +187,15 @@ struct PodRequest {
   }
 };
 
+// Whose resource list is read: a container's (and the pod-level
+// requests and limits) take only the names Kubernetes' API accepts there.
+enum class ResourceListOf { container, pod, overhead };
+
 // A resource list (requests, limits, overhead) into `out`, adding; `names`
 // (when given) skips a name already read.
 void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest& out,
-                        std::vector<std::string_view>* names);
+                        std::vector<std::string_view>* names,
+                        ResourceListOf of = ResourceListOf::container);
 
 // One container: each resource its request, or its limit when it has no
 // request.
@@ -222,5 +227,13 @@ bool is_kubernetes_nodes(const Doc& doc);
 // `forced`: --nodes-format kubernetes (kind-less items and objects are Nodes).
 std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
                                                Diagnostics& diags, bool forced);
+// -n as a YAML stream of Nodes, NodeLists or Lists of Nodes (documents
+// separated by ---, as kubectl get node A -o yaml; echo ---; ... writes):
+// their nodes in order, field paths from documents[i].
+bool is_kubernetes_node_stream(const Doc& doc, std::span<const ValueId> documents);
+std::optional<Inventory> load_kubernetes_node_stream(const Doc& doc,
+                                                     std::span<const ValueId> documents,
+                                                     const std::string& file, Diagnostics& diags,
+                                                     bool forced);
 
 }  // namespace eruplan::k8s

@@ -487,7 +487,10 @@ void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId objec
           volumes_noted = true;
         }
     }
-  if (const ValueId claims = member(doc, spec, "resourceClaims"); claims != kNoValue)
+  // An empty list (as charts render it) claims nothing, as empty scheduling
+  // gates gate nothing.
+  if (const ValueId claims = member(doc, spec, "resourceClaims");
+      claims != kNoValue && !(doc[claims].kind == ValueKind::Array && doc.size(claims) == 0))
     r.warning(spec_path.child("resourceClaims"), claims,
               "not modelled by eruplan: dynamic resource claims are not allocated");
   if (const ValueId gates = member(doc, spec, "schedulingGates");

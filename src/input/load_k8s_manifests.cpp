@@ -82,6 +82,32 @@ void read_tolerations(Reader& r, const FieldPath& path, ValueId v, Request& req)
 
 Labels to_labels(const NamedList<std::string>& l) { return Labels(l.begin(), l.end()); }
 
+// The first requirement of `selector` that `labels` fail, as written, and
+// what the labels have for its key: "app=api, the template has app=apii".
+std::string unmatched_requirement(const LabelSelector& selector,
+                                  const NamedList<std::string>& labels) {
+  const Labels set = to_labels(labels);
+  for (const Requirement& q : selector.requirements) {
+    if (q.matches(set)) continue;
+    std::string asked = q.key;
+    if (q.op == SelectorOp::In && q.values.size() == 1) {
+      asked += "=" + q.values.front();
+    } else {
+      asked += " " + std::string(selector_op_name(q.op));
+      if (!q.values.empty()) {
+        asked += " [";
+        for (std::size_t i = 0; i < q.values.size(); ++i) asked += (i ? ", " : "") + q.values[i];
+        asked += "]";
+      }
+    }
+    const auto has =
+        std::find_if(labels.begin(), labels.end(), [&](const auto& l) { return l.first == q.key; });
+    return "it asks " + asked + ", the template has " +
+           (has != labels.end() ? q.key + "=" + has->second : "no label " + q.key);
+  }
+  return {};
+}
+
 // What a manifest asks for beyond one request: its count's parts, for the
 // pods --pods already runs.
 struct Manifest {
@@ -200,9 +226,22 @@ Manifest read_manifest(Reader& r, const FieldPath& path, ValueId v, std::string_
       if (auto n = r.integer(workload_path.child("completions"), completions, 0))
         m.completions = *n;
     }
-    if (sel != kNoValue && kind != "CronJob")
+    if (sel != kNoValue && kind != "CronJob") {
       selector = read_label_selector(r, workload_path.child("selector"), sel,
                                      kind == "ReplicationController");
+      // The API refuses a workload whose selector does not match its own
+      // template's labels (ValidatePodTemplateSpecForReplicaSet and its
+      // kin): its new pods would never count as its replicas. A label typo
+      // most often; warned about where the labels are, the plan goes on
+      // (running pods are still matched by the selector).
+      if (selector && !selector->requirements.empty() && t_meta != kNoValue &&
+          !selector->matches(to_labels(template_labels)))
+        r.warning(template_path.child("metadata").child("labels"),
+                  t_labels != kNoValue ? t_labels : t_meta,
+                  "the selector does not match the template's labels (Kubernetes refuses such "
+                  "an object): " +
+                      unmatched_requirement(*selector, template_labels));
+    }
   }
   if (!selector) {
     LabelSelector own;  // the template's labels (a Pod: its own)
@@ -484,6 +523,10 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   matched = true;
 
   const std::size_t errors_before = diags.error_count();
+  // A desired total below 0 is what the API refuses in spec.replicas.
+  if (options.replicas && *options.replicas < 0)
+    diags.error(Origin{"<command line>", 0, 0, "--replicas"},
+                "expected a whole number >= 0, got " + std::to_string(*options.replicas));
   Reader r(*doc, source.name, diags);
   // The pod-carrying objects in file order: a document, or an item of a List.
   struct Item {

@@ -131,7 +131,7 @@ void read_allocatable(Reader& r, const FieldPath& path, ValueId v, Pieces share_
 // One Node object at `at` (an item of the list, or the file's root) into
 // the inventory; its problems into diags.
 void read_node(Reader& r, const FieldPath& at, ValueId item,
-               std::unordered_map<std::string_view, std::int64_t>& seen, Inventory& inventory) {
+               std::unordered_map<std::string_view, std::string>& seen, Inventory& inventory) {
   const Doc& doc = r.doc();
   Node node;
   node.kubernetes = true;
@@ -154,11 +154,11 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
             "metadata.name is required");
   } else if (auto s = r.string(meta_path.child("name"), name)) {
     node.name = *s;
-    auto [it, fresh] = seen.emplace(doc.text(name), at.index);
-    if (!fresh)  // only in a list: one Node has one name
+    auto [it, fresh] = seen.emplace(doc.text(name), at.str());
+    if (!fresh)  // only in a list or a stream: one Node has one name
       r.error(meta_path.child("name"), name,
-              "duplicate node name " + quoted(*s) + ": items[" + std::to_string(it->second) +
-                  "] and items[" + std::to_string(at.index) + "] are both named so");
+              "duplicate node name " + quoted(*s) + ": " + it->second + " and " + at.str() +
+                  " are both named so");
   }
   node.labels = string_map(r, meta_path.child("labels"), labels);
   if (unschedulable != kNoValue) {
@@ -182,25 +182,29 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
 
 }  // namespace
 
-std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
-                                               Diagnostics& diags, bool forced) {
-  const std::size_t errors_before = diags.error_count();
-  Reader r(doc, file, diags);
-  if (doc[doc.root()].kind != ValueKind::Object) {
-    r.is_object(FieldPath{}, doc.root());
-    return std::nullopt;
-  }
-  Inventory inventory;  // share_base 100, as an eruplan inventory without one
-  std::unordered_map<std::string_view, std::int64_t> seen;  // node name -> first item
-  const FieldPath root, items_path = root.child("items");
+namespace {
+
+std::string_view kind_of(const Doc& doc, ValueId v) {
+  return doc[v].kind == ValueKind::Object ? text_of(doc, doc.find(v, kKindField))
+                                          : std::string_view();
+}
+
+// The nodes of one document at `root` (`value`): a Node, a NodeList or a
+// List of Nodes, into `inventory`.
+void read_nodes_document(Reader& r, const FieldPath& root, ValueId value, bool forced,
+                         std::unordered_map<std::string_view, std::string>& seen,
+                         Inventory& inventory) {
+  const Doc& doc = r.doc();
+  const std::string_view value_kind = kind_of(doc, value);
+  const FieldPath items_path = root.child("items");
   // Without kind, one object with metadata and status.allocatable is a Node
   // when --nodes-format kubernetes says the file is Kubernetes'.
   bool bare_node = false;
-  if (forced && root_kind(doc).empty()) {
+  if (forced && value_kind.empty()) {
     Picked<kKubeListFields> l;
-    pick(r, root, doc.root(), l, {"items"});
+    pick(r, root, value, l, {"items"});
     Picked<kKubeNodeFields> f;
-    pick(r, root, doc.root(), f, {"metadata", "status"});
+    pick(r, root, value, f, {"metadata", "status"});
     Picked<kKubeNodeStatusFields> st;
     if (l["items"] == kNoValue && f["metadata"] != kNoValue && f["status"] != kNoValue &&
         doc[f["status"]].kind == ValueKind::Object) {
@@ -208,22 +212,21 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
       bare_node = st["allocatable"] != kNoValue;
     }
   }
-  if (root_kind(doc) == "Node" || bare_node) {
-    // One Node (kubectl get node NAME -o json): an inventory of one node,
-    // its field paths from the file's root.
-    read_node(r, root, doc.root(), seen, inventory);
-    if (diags.error_count() > errors_before) return std::nullopt;
-    return inventory;
+  if (value_kind == "Node" || bare_node) {
+    // One Node (kubectl get node NAME -o json): a node, its field paths from
+    // the document's root.
+    read_node(r, root, value, seen, inventory);
+    return;
   }
-  const ValueId items = list_items(r, doc.root(), "nodes");
-  if (items == kNoValue) return std::nullopt;
+  const ValueId items = list_items(r, value, "nodes");
+  if (items == kNoValue) return;
   const std::uint32_t n = doc.size(items);
-  inventory.nodes.reserve(n);
+  inventory.nodes.reserve(inventory.nodes.size() + n);
   std::size_t wrong_kind = 0;
   // A NodeList's items are Nodes; an item without kind of a plain List (or
   // of a list without kind) is one only when --nodes-format kubernetes says
   // so (SPEC §15).
-  const bool untyped = (root_kind(doc) == "List" || root_kind(doc).empty()) && !forced;
+  const bool untyped = (value_kind == "List" || value_kind.empty()) && !forced;
   for (std::uint32_t i = 0; i < n; ++i) {
     const FieldPath at = items_path.at(i);
     const ValueId item = doc.element(items, i);
@@ -249,6 +252,50 @@ std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string
       continue;
     }
     read_node(r, at, item, seen, inventory);
+  }
+}
+
+}  // namespace
+
+std::optional<Inventory> load_kubernetes_nodes(const Doc& doc, const std::string& file,
+                                               Diagnostics& diags, bool forced) {
+  const std::size_t errors_before = diags.error_count();
+  Reader r(doc, file, diags);
+  if (doc[doc.root()].kind != ValueKind::Object) {
+    r.is_object(FieldPath{}, doc.root());
+    return std::nullopt;
+  }
+  Inventory inventory;  // share_base 100, as an eruplan inventory without one
+  std::unordered_map<std::string_view, std::string> seen;  // node name -> first place
+  read_nodes_document(r, FieldPath{}, doc.root(), forced, seen, inventory);
+  if (diags.error_count() > errors_before) return std::nullopt;
+  return inventory;
+}
+
+bool is_kubernetes_node_stream(const Doc& doc, std::span<const ValueId> documents) {
+  std::size_t objects = 0;
+  for (const ValueId d : documents) {
+    if (doc[d].kind == ValueKind::Null) continue;
+    const std::string_view kind = kind_of(doc, d);
+    if (kind != "Node" && kind != "NodeList" && kind != "List") return false;
+    ++objects;
+  }
+  return objects > 1;
+}
+
+std::optional<Inventory> load_kubernetes_node_stream(const Doc& doc,
+                                                     std::span<const ValueId> documents,
+                                                     const std::string& file, Diagnostics& diags,
+                                                     bool forced) {
+  const std::size_t errors_before = diags.error_count();
+  Reader r(doc, file, diags);
+  Inventory inventory;
+  std::unordered_map<std::string_view, std::string> seen;  // node name -> first place
+  const FieldPath root, stream = root.child("documents");
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    if (doc[documents[i]].kind == ValueKind::Null) continue;  // an empty document
+    read_nodes_document(r, stream.at(static_cast<std::int64_t>(i)), documents[i], forced, seen,
+                        inventory);
   }
   if (diags.error_count() > errors_before) return std::nullopt;
   return inventory;

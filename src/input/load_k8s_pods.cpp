@@ -405,11 +405,8 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     std::sort(p.labels.begin(), p.labels.end());
     return p;
   };
-  if (same_text(text_of(doc, phase), "Succeeded")) {
-    if (census_) census_->succeeded.push_back(seen());
-    return;  // finished pods hold no resources
-  }
-  if (same_text(text_of(doc, phase), "Failed")) return;
+  // A pod twice counts once, whatever its phase: a Succeeded pod twice
+  // would count twice toward its Job's completions.
   if (seen_pods_ && name != kNoValue) {
     key_.assign(ns != kNoValue ? text_of(doc, ns) : std::string_view("default"));
     key_ += '/';
@@ -423,6 +420,11 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
       return;
     }
   }
+  if (same_text(text_of(doc, phase), "Succeeded")) {
+    if (census_) census_->succeeded.push_back(seen());
+    return;  // finished pods hold no resources
+  }
+  if (same_text(text_of(doc, phase), "Failed")) return;
   // Where it runs; what it requests is pod_request's to pick.
   Picked<kKubePodSpecFields> placed;
   pick(r, spec_path, spec, placed, {"nodeName", "priority", "priorityClassName"});

@@ -151,7 +151,12 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
 
 void warn_unmatched_selectors(const Inventory& inventory, const Request& request,
                               Diagnostics& diags, HintBudget* budget) {
-  const auto& labels = request.filter.labels;
+  // A DaemonSet's nodeSelector is no longer its node_filter (that names the
+  // eligible nodes): its pod's own is checked, so a typo there is warned
+  // about too, not only reported as "no node is eligible".
+  const Labels labels = request.daemon && request.pod
+                            ? request.pod->node_selector
+                            : Labels(request.filter.labels.begin(), request.filter.labels.end());
   const bool has_terms =
       request.pod && request.pod->node_affinity.required && !inventory.nodes.empty();
   if ((labels.empty() || inventory.nodes.empty()) && !has_terms) return;

@@ -43,17 +43,32 @@ h2{font-size:1.15em;margin:1.6em 0 .4em;border-bottom:1px solid #d5dae0;padding-
 .pct{font-size:.78em;color:#555}
 .new{font-weight:600;text-align:right}
 .reason{font-size:.85em;color:#a33}
+.node.grown{box-shadow:inset 3px 0 #2a5d9f}
+.note{color:#2a5d9f}
 .summary{font-size:.9em;color:#333}
 .apps{color:#1d232b}
 table.apps{border-collapse:collapse;font-size:.9em;margin:.5em 0 .8em}
 table.apps th,table.apps td{border-bottom:1px solid #eceff2;padding:.15em .8em;text-align:left}
 )";
 
+struct RowText {
+  const std::string& by_app;
+  const std::string& note;
+  const std::string& reason;
+};
+
+struct RowMarks {
+  bool filtered = false;
+  bool grown = false;
+};
+
 void node_row(std::string& out, const Node& before, const Node& after, std::int64_t added,
-              const std::string& by_app, const std::string& reason, bool filtered,
-              const std::vector<const ResourceKind*>& shown) {
+              const RowText& text, RowMarks marks, const std::vector<const ResourceKind*>& shown) {
+  const std::string& reason = text.reason;
+  const bool filtered = marks.filtered;
   out += "<div class=\"node";
   if (added > 0) out += " used";
+  if (marks.grown) out += " grown";
   if (filtered)
     out += " filtered";
   else if (!reason.empty())
@@ -82,8 +97,11 @@ void node_row(std::string& out, const Node& before, const Node& after, std::int6
   }
   out += "<div class=\"new\">" + (added > 0 ? "+" + std::to_string(added) : std::string()) +
          "</div><div class=\"reason\">" +
-         (by_app.empty() ? std::string()
-                         : "<span class=\"apps\">" + markup_text(by_app) + "</span> ") +
+         (text.by_app.empty() ? std::string()
+                              : "<span class=\"apps\">" + markup_text(text.by_app) + "</span> ") +
+         (text.note.empty() ? std::string()
+                            : "<span class=\"note\">" + markup_text(text.note) + "</span>" +
+                                  (reason.empty() ? "" : "; ")) +
          markup_text(reason) + "</div></div>\n";
 }
 
@@ -142,12 +160,14 @@ std::string render_html_report(const std::string& title, const Inventory& before
     out += "<div class=\"node head\"><div>node</div>";
     for (const ResourceKind* r : shown) out += "<div>" + std::string(r->name) + "</div>";
     out += "<div>new</div><div>reason</div></div>\n";
+    const std::string none;
     for (std::size_t i = 0; i < n; ++i)
-      node_row(out, before.nodes[i], after.nodes[i],
-               i < s.new_instances.size() ? s.new_instances[i] : 0,
-               i < s.by_app.size() ? s.by_app[i] : std::string(),
-               i < s.reasons.size() ? s.reasons[i] : std::string(),
-               i < s.filtered.size() && s.filtered[i], shown);
+      node_row(
+          out, before.nodes[i], after.nodes[i], i < s.new_instances.size() ? s.new_instances[i] : 0,
+          RowText{i < s.by_app.size() ? s.by_app[i] : none, i < s.notes.size() ? s.notes[i] : none,
+                  i < s.reasons.size() ? s.reasons[i] : none},
+          RowMarks{i < s.filtered.size() && s.filtered[i], i < s.added.size() && s.added[i]},
+          shown);
     out += "</section>\n";
   }
   return out + "</body>\n</html>\n";

@@ -29,6 +29,14 @@ struct ReportSection {
   // Optional: nodes the request's node_filter leaves out (parallel to
   // after->nodes): marked `filtered`, greyed, their reason saying so.
   std::vector<bool> filtered;
+  // Optional: a note per node (parallel to after->nodes; "" = none), shown
+  // before the reason in a neutral colour: grow's added nodes ("added by
+  // grow, like big; runs kube-system/fluentd"), the room a rejected request
+  // had ("room for 5"). A note is not a reason: the row is not marked
+  // `zero` for it.
+  std::vector<std::string> notes;
+  // Optional: nodes grow added (parallel to after->nodes): marked `grown`.
+  std::vector<bool> added;
   // Optional: this section's own outcome, under its heading (compare: each
   // strategy's).
   ReportOutcome outcome;

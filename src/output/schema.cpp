@@ -259,8 +259,9 @@ class Builder {
         "quantity",
         described(types({"number", "string"})
                       .add("pattern", str("^\\s*[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)"
-                                          "?\\s*[A-Za-z]{0,3}\\s*$")),
-                  "a number, or a string with a unit: \"8Gi\", \"512M\", \"1500m\""));
+                                          "?\\s*(m|k|K|M|G|T|P|E|[KMGTPE]i)?\\s*$")),
+                  "a number, or a string with a unit: \"8Gi\", \"512M\", \"1500m\" (m for CPU; "
+                  "k K M G T P E for powers of 1000, Ki Mi Gi Ti Pi Ei for powers of 1024)"));
     d.add("scalar", described(types({"string", "number", "boolean"}), "a string or a number"));
     d.add("path", described(type("string"), "a file, relative to the case file's directory"));
     d.add("kubernetes",

@@ -1,9 +1,9 @@
 // Bounded work (every command): small adversarial inputs, each run through
-// the binary, measured from outside (wall time, and peak memory from
-// wait4's rusage). A count the input names must not make the work: tiny
+// the binary, measured from outside (CPU time and peak memory from wait4's
+// rusage; the wall time is printed). A count the input names must not make the work: tiny
 // requests against large nodes, counts of a trillion, many requests, many
 // small apps, deep nesting, many aliases. Each run ends with an expected
-// exit code in at most 2 s, with a peak resident size at most 100 x its
+// exit code in at most 2 s of CPU, with a peak resident size at most 100 x its
 // input above the binary's own (the peak of a trivial run, measured here
 // first) plus 2 MiB for the allocator's arenas and page rounding. The
 // sanitizer build checks the exit codes only (its runtime is slower and
@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 
 struct Measured {
   int exit = -1;
-  double seconds = 0;
+  double seconds = 0;      // wall
+  double cpu_seconds = 0;  // user + system, what the bound is checked on
   long max_rss_kb = 0;
 };
 
@@ -48,6 +49,8 @@ Measured measure(const fs::path& dir, const std::string& args) {
   if (pid > 0 && ::wait4(pid, &status, 0, &usage) == pid) {
     m.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     m.max_rss_kb = usage.ru_maxrss;
+    m.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   }
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return m;
@@ -723,6 +726,168 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", hundred_big}, {"apps.yaml", many_roles}},
                  "share --model mesos --cycles 1000000000 -n nodes.yaml -r apps.yaml -o json",
                  {0, 3}});
+  // Issue 26's third round (bound branch). --preempt under the kubernetes
+  // profile: a dry run took every lower-priority pod off its node and gave
+  // them back one by one, each check copying the node's pod list and finding
+  // each pod off it by a scan (its pods cubed per node): 400 pods on one
+  // node, 400 replicas with a spread filter, took 2.1 s of CPU; with the
+  // dry run's changes applied one by one, 0.03 s.
+  auto low_pods = [](int count, int nodes) {
+    std::string text = "apiVersion: v1\nkind: List\nitems:\n";
+    for (int p = 0; p < count; ++p)
+      text += "- {kind: Pod, metadata: {name: p" + std::to_string(p) +
+              ", labels: {app: x}}, spec: {nodeName: n" + std::to_string(p % nodes) +
+              ", priority: " + std::to_string(p % 50) +
+              ", containers: [{resources: {requests: {cpu: 1}}}]}}\n";
+    return text;
+  };
+  const std::string high_class =
+      "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: hi}\nvalue: 1000\n";
+  auto preempting = [](int replicas, const std::string& extra) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: " +
+           std::to_string(replicas) +
+           "\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: "
+           "d}}\n    spec:\n      priorityClassName: hi\n      containers: [{name: c, resources: "
+           "{requests: {cpu: 1}}}]\n" +
+           extra;
+  };
+  const std::string spread_filter =
+      "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+      "DoNotSchedule, labelSelector: {matchLabels: {app: x}}}]\n";
+  const std::string anti_filter =
+      "      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+      "[{topologyKey: zone, labelSelector: {matchLabels: {app: zz}}}]}}\n";
+  for (const auto& [what, extra] : {std::pair<std::string, std::string>{"a spread", spread_filter},
+                                    {"an anti-affinity", anti_filter}})
+    out.push_back(
+        {"plan --preempt: 400 pods on one node, 400 replicas with " + what + " filter",
+         {{"nodes.yaml", "nodes:\n  - {name: n0, cpu: 400, memory: 8Gi, labels: {zone: z0}}\n"},
+          {"pods.yaml", low_pods(400, 1)},
+          {"pc.yaml", high_class},
+          {"d.yaml", preempting(400, extra)}},
+         "plan -n nodes.yaml --pods pods.yaml -r d.yaml --priority-classes pc.yaml --preempt",
+         {0}});
+  // 900 nodes of one workload each, 900 replicas with a spread filter: each
+  // replica dry-runs every node again (the filter looks across nodes).
+  std::string one_each = "nodes:\n";
+  for (int n = 0; n < 900; ++n)
+    one_each += "- name: n" + std::to_string(n) + "\n  cpu: 1\n  labels: {zone: z" +
+                std::to_string(n % 3) + "}\n  workloads:\n  - {id: w" + std::to_string(n) +
+                ", app: b, cpu: 1, priority: " + std::to_string(n % 50) + "}\n";
+  out.push_back(
+      {"plan --preempt: 900 nodes of one workload each, 900 replicas with a spread filter",
+       {{"nodes.yaml", one_each},
+        {"pc.yaml", high_class},
+        {"d.yaml", preempting(900, spread_filter)}},
+       "plan -n nodes.yaml -r d.yaml --priority-classes pc.yaml --preempt",
+       {0, 3}});
+  // The replicas that fit somewhere are placed by a kubernetes run of one
+  // replica each, mostly its setup over the running pods, which the bound
+  // undercounted (3.2 s of CPU before exit 3): 80 Deployments of 1,000
+  // over 100 priority classes and 400 running pods on 50 nodes of half a core.
+  std::string classes100 = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [";
+  for (int c = 0; c < 100; ++c)
+    classes100 += std::string(c ? "," : "") +
+                  "{\"apiVersion\": \"scheduling.k8s.io/v1\", \"kind\": \"PriorityClass\", "
+                  "\"metadata\": {\"name\": \"p" +
+                  std::to_string(c) + "\"}, \"value\": " + std::to_string(c) + "}";
+  classes100 += "]}";
+  std::string running = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[";
+  for (int p = 0; p < 400; ++p)
+    running += std::string(p ? "," : "") + "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p" +
+               std::to_string(p) + "\",\"labels\":{\"app\":\"b" + std::to_string(p % 7) +
+               "\"}},\"spec\":{\"nodeName\":\"n" + std::to_string(p % 50) +
+               "\",\"priority\":" + std::to_string(p % 100) +
+               ",\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"1m\"}}}]}}";
+  running += "]}";
+  std::string classed;
+  for (int i = 0; i < 80; ++i) {
+    const std::string n = std::to_string(i);
+    classed += "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d" + n +
+               "}\nspec:\n  replicas: 1000\n  selector: {matchLabels: {app: d" + n +
+               "}}\n  template:\n    metadata: {labels: {app: d" + n +
+               "}}\n    spec: {priorityClassName: p" + std::to_string(i * 37 % 100) +
+               ", containers: [{name: c, resources: {requests: {cpu: 1m}}}]}\n";
+  }
+  std::string half_cores = "nodes:\n";
+  for (int n = 0; n < 50; ++n)
+    half_cores += "  - {name: n" + std::to_string(n) + ", cpu: 0.5, memory: 8Gi}\n";
+  out.push_back(
+      {"plan --preempt: 80 Deployments over 100 priority classes, 400 running pods",
+       {{"nodes.yaml", half_cores},
+        {"pods.json", running},
+        {"pc.json", classes100},
+        {"d.yaml", classed}},
+       "plan -n nodes.yaml --pods pods.json -r d.yaml --priority-classes pc.json --preempt",
+       {0, 3, 4}});
+  // Many requests on many nodes: each keeps a count of its app on every
+  // node it is placed on, and its section lists them. 850 requests on 300
+  // nodes peaked at 40-56 MB on 89 KB (10 interleaved gangs: sections kept
+  // until their turn in file order, each gang member's node remembered
+  // whole, --atomic's outcomes kept); past a count by the input, exit 3.
+  std::string gangs = "requests:\n", plain = "requests:\n";
+  for (int q = 0; q < 850; ++q) {
+    const std::string n = std::to_string(q);
+    gangs += "  - {name: r" + n + ", app: a" + n + ", group: g" + std::to_string(q % 10) +
+             ", count: 1000, min_count: 999, resources: {memory: 1}}\n";
+    plain += "  - {name: r" + n + ", app: a" + n + ", count: 1000, resources: {memory: 1}}\n";
+  }
+  const std::string nodes300 = nodes_of(300);
+  for (const char* args : {"--atomic -o json", "--save-inventory out.yaml", ""})
+    out.push_back({std::string("plan: 850 requests in 10 gangs on 300 nodes ") + args,
+                   {{"nodes.yaml", nodes300}, {"r.yaml", gangs}},
+                   std::string("plan -n nodes.yaml -r r.yaml ") + args,
+                   {3}});
+  out.push_back({"plan: 850 requests on 300 nodes, -o yaml",
+                 {{"nodes.yaml", nodes300}, {"r.yaml", plain}},
+                 "plan -n nodes.yaml -r r.yaml -o yaml",
+                 {3}});
+  // 100 Deployments of 1,000 spread over 600 zones of one node each.
+  std::string zoned = "nodes:\n";
+  for (int n = 0; n < 600; ++n)
+    zoned += "  - {name: n" + std::to_string(n) + ", cpu: 8, memory: 8Gi, labels: {zone: z" +
+             std::to_string(n) + "}}\n";
+  std::string spread100;
+  for (int i = 0; i < 100; ++i) {
+    const std::string n = std::to_string(i);
+    spread100 += "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d" + n +
+                 "}\nspec:\n  replicas: 1000\n  selector: {matchLabels: {app: d" + n +
+                 "}}\n  template:\n    metadata: {labels: {app: d" + n +
+                 "}}\n    spec:\n      containers: [{name: c, resources: {requests: {memory: "
+                 "\"1\", cpu: 1m}}}]\n      topologySpreadConstraints:\n      - {maxSkew: 1, "
+                 "topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: "
+                 "{matchLabels: {app: d" +
+                 n + "}}}\n";
+  }
+  out.push_back({"plan: 100 Deployments of 1,000 spread over 600 one-node zones",
+                 {{"nodes.yaml", zoned}, {"d.yaml", spread100}},
+                 "plan -n nodes.yaml -r d.yaml",
+                 {3}});
+  // share logged every turn of the filling that moved an app to another
+  // node (one entry each, 16 bytes): 100 apps of a few millicores on 100
+  // nodes of 8 cores, about 1,600 turns each, peaked at 11.4 MB on 10 KB.
+  // A non-binding app's log is merged by node as it doubles.
+  std::string hundred = "nodes:\n", small_apps = "apps:\n";
+  for (int i = 0; i < 100; ++i) {
+    hundred += "  - {name: n" + std::to_string(i) + ", cpu: 8, memory: 8Gi}\n";
+    small_apps += "  - {app: a" + std::to_string(i) + ", weight: " + std::to_string(1 + i % 7) +
+                  ", resources: {memory: " + std::to_string(1 + i % 5) + ", cpu: 0.00" +
+                  std::to_string(1 + i % 9) + "}}\n";
+  }
+  out.push_back({"share: 100 apps of a few millicores on 100 nodes, one turn each",
+                 {{"nodes.yaml", hundred}, {"apps.yaml", small_apps}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {0}});
+  // grow planned on --max copies of the template (10,000 by default) to
+  // find a growth of 76: 4 MB more than a trivial run on 700 bytes. It now
+  // doubles up to the answer, then bisects.
+  std::string template_laughs = laughs;
+  template_laughs.replace(template_laughs.find("nodes:"), std::string::npos,
+                          "name: t\nmemory: 1Gi\nlabels: {x: y}\nz: *a8\n");
+  out.push_back({"grow: a template with a billion laughs, --lenient, 76 copies",
+                 {{"nodes.yaml", nodes_of(3)}, {"t.yaml", template_laughs}},
+                 "grow -n nodes.yaml --app a --count 100 --memory 1Gi --template t.yaml --lenient",
+                 {0}});
   return out;
 }
 
@@ -749,12 +914,14 @@ TEST_CASE("bounded work: every command on small adversarial inputs, <= 2 s and <
     }
     REQUIRE(input < 100 * 1024);
     const Measured m = measure(dir, c.args);
-    MESSAGE(c.name << ": exit " << m.exit << ", " << m.seconds << " s, " << m.max_rss_kb
-                   << " KB (trivial run " << base.max_rss_kb << " KB), input " << input
-                   << " bytes");
+    MESSAGE(c.name << ": exit " << m.exit << ", " << m.seconds << " s (" << m.cpu_seconds
+                   << " s of CPU), " << m.max_rss_kb << " KB (trivial run " << base.max_rss_kb
+                   << " KB), input " << input << " bytes");
     CHECK(c.exits.count(m.exit) == 1);
 #ifndef ERUPLAN_SANITIZED
-    CHECK(m.seconds <= 2.0);
+    // CPU time: the wall time of a shared machine under load (other builds,
+    // ctest -j) is not the program's.
+    CHECK(m.cpu_seconds <= 2.0);
     CHECK(m.max_rss_kb <=
           base.max_rss_kb + static_cast<long>(100 * input / 1024) + 2048 + c.extra_kb);
 #endif

@@ -426,8 +426,20 @@ spec:
   CHECK(filter(d.inventory, n1, {}).reasons ==
         std::vector<std::string>{"node(s) didn't match pod topology spread constraints"});
   const Victim* old = &pods.on(n1)[0];
-  CHECK(filter(d.inventory, n1, std::span<const Victim* const>(&old, 1)).code ==
-        FilterCode::Unschedulable);
+  DryRun dry{1, {{old, -1}}};
+  CHECK(filter(d.inventory, n1, &dry).code == FilterCode::Unschedulable);
+  // The dry run's changes are applied as they come (bounded work, issue
+  // 26): web-old given back, the same dry run is 3+1-0 again; a call
+  // without one, or with another, sees the cluster as it stands.
+  dry.changes.push_back({old, +1});
+  CHECK(filter(d.inventory, n1, &dry).reasons ==
+        std::vector<std::string>{"node(s) didn't match pod topology spread constraints"});
+  dry.changes.push_back({old, -1});
+  CHECK(filter(d.inventory, n1, &dry).code == FilterCode::Unschedulable);
+  CHECK(filter(d.inventory, n1, {}).reasons ==
+        std::vector<std::string>{"node(s) didn't match pod topology spread constraints"});
+  const DryRun other{2, {{old, -1}}};
+  CHECK(filter(d.inventory, n1, &other).code == FilterCode::Unschedulable);
   // Evicted for good, and two replicas on n2: 2+1-2 passes.
   filter.evicted(*old);
   filter.placed(node_index(d.inventory, "n2"));

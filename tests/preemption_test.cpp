@@ -152,11 +152,11 @@ Outcome run_engine(Cluster& c, bool k8s) {
   const RunningPods pods(c.inventory);
   const Request& request = c.request;
   K8sPreemptionFilter every(c.inventory, request);
-  const ReplicaFilter filter = k8s ? every.as_replica_filter()
-                                   : ReplicaFilter([&](const Inventory& inv, std::uint32_t n,
-                                                       std::span<const Victim* const>) {
-                                       return capacity_filter(inv, request, n);
-                                     });
+  const ReplicaFilter filter =
+      k8s ? every.as_replica_filter()
+          : ReplicaFilter([&](const Inventory& inv, std::uint32_t n, const DryRun*) {
+              return capacity_filter(inv, request, n);
+            });
   const Inventory before = c.inventory;
   const PreemptionResult r = find_preemption(c.inventory, pods, c.nodes,
                                              Preemptor{request.priority, false}, c.pdbs, filter);
@@ -273,11 +273,10 @@ TEST_CASE(
                        incoming(high, large), {});
   const RunningPods pods(c.inventory);
   const Request& request = c.request;
-  const NodeVictims nv =
-      select_victims(c.inventory, pods, 0, Preemptor{high, false}, {},
-                     [&](const Inventory& inv, std::uint32_t n, std::span<const Victim* const>) {
-                       return capacity_filter(inv, request, n);
-                     });
+  const NodeVictims nv = select_victims(c.inventory, pods, 0, Preemptor{high, false}, {},
+                                        [&](const Inventory& inv, std::uint32_t n, const DryRun*) {
+                                          return capacity_filter(inv, request, n);
+                                        });
   CHECK(nv.verdict.code != FilterCode::Fits);
   CHECK(nv.verdict.reasons == std::vector<std::string>{"Insufficient cpu"});
 }

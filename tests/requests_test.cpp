@@ -469,3 +469,90 @@ TEST_CASE("several requests: output handed over in pieces is the same bytes, in 
     CHECK(handed == 0);
   }
 }
+
+// Bounded work (issue 26): a gang's undo log remembers a node without its
+// instance counts and each app's count before, so a node's list is not
+// copied for every member; counts, usage and an app absent before all come
+// back, with an eviction's whole-node record (remember) in between.
+TEST_CASE("undo log: counts only, then whole, put every node back as it was") {
+  Inventory inv = load_nodes(
+      "nodes:\n  - {name: n, cpu: 4, memory: 8Gi, instances: {a: 2, c: 1}}\n"
+      "  - {name: m, cpu: 4, memory: 8Gi}\n");
+  const Inventory before = inv;
+  Request a, b;
+  a.app = "a";
+  a.memory = 10;
+  b.app = "b";
+  b.memory = 20;
+  UndoLog undo;
+  reserve(inv, 0, a, 3, {}, &undo);
+  reserve(inv, 0, b, 1, {}, &undo);
+  reserve(inv, 1, b, 5, {}, &undo);
+  CHECK(inv.nodes[0].instances_of("a") == 5);
+  CHECK(inv.nodes[0].instances_of("b") == 1);
+  CHECK(inv.nodes[0].memory_used == 50);
+  // An eviction remembers the whole node: the record becomes whole with
+  // the counts as they were when it was made.
+  undo.remember(0, inv.nodes[0]);
+  inv.nodes[0].instances =
+      std::vector<std::pair<std::string, std::int64_t>>{{"a", 5}, {"b", 1}};  // c evicted
+  reserve(inv, 0, a, 1, {}, &undo);
+  // A later log absorbed: its records are newer.
+  UndoLog later;
+  reserve(inv, 1, a, 2, {}, &later);
+  undo.absorb(std::move(later));
+  CHECK(inv.nodes[1].instances_of("a") == 2);
+  undo.undo(inv);
+  for (std::size_t i = 0; i < inv.nodes.size(); ++i) {
+    CAPTURE(i);
+    CHECK(inv.nodes[i].instances.get() == before.nodes[i].instances.get());
+    CHECK(inv.nodes[i].memory_used == before.nodes[i].memory_used);
+  }
+}
+
+TEST_CASE("undo log: many apps on a node that had few are remembered whole (--atomic)") {
+  Inventory inv = load_nodes("nodes:\n  - {name: n, memory: 8Gi}\n");
+  UndoLog undo;
+  for (int i = 0; i < 50; ++i) {
+    Request r;
+    r.app = "app" + std::to_string(i);
+    r.memory = 1;
+    reserve(inv, 0, r, 1, {}, &undo);
+  }
+  CHECK(inv.nodes[0].instances.size() == 50);
+  undo.undo(inv);
+  CHECK(inv.nodes[0].instances.empty());
+  CHECK(inv.nodes[0].memory_used == 0);
+  CHECK(inv.nodes[0].revision == 51);  // 50 reservations, then the undo
+}
+
+// Bounded work (issue 26): the app counts by node a run adds are bounded
+// (PlanOptions::max_app_entries); past it the request is too large and
+// says so, a gang's failing member included.
+TEST_CASE("several requests: past the app-and-node budget, too large with the reason") {
+  Inventory state = load_nodes(
+      "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"
+      "  - {name: n3, memory: 8Gi}\n");
+  const std::vector<Request> requests = load_list(
+      "requests:\n"
+      "  - {name: r1, app: a1, count: 3, strategy: each, resources: {memory: 1}}\n"
+      "  - {name: r2, app: a2, count: 3, strategy: each, group: g, resources: {memory: 1}}\n"
+      "  - {name: r3, app: a3, count: 3, strategy: each, group: g, resources: {memory: 1}}\n");
+  PlanOptions options;
+  options.max_app_entries = 7;  // r1 and r2 take 6, r3 one past
+  const auto out = plan_requests(state, requests, options);
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].status == RequestStatus::Placed);
+  CHECK_FALSE(out[1].too_large);
+  CHECK(out[1].status == RequestStatus::Rejected);
+  CHECK(out[2].too_large);
+  CHECK(out[2].reason.find("too large: the requests place their apps on 9 app-and-node pairs") ==
+        0);
+  CHECK(out[2].reason.find("at most 7 for this input") != std::string::npos);
+  options.max_app_entries = 9;
+  Inventory again = load_nodes(
+      "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"
+      "  - {name: n3, memory: 8Gi}\n");
+  const auto fits = plan_requests(again, requests, options);
+  CHECK(fits[2].status == RequestStatus::Placed);
+}

@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "reserve.h"
 #include "share_command.h"
+#include "share_nodes.h"
 
 using namespace eruplan;
 
@@ -832,4 +833,33 @@ TEST_CASE("share: --report draws the share, with each app's reason where a node 
   CHECK(r.report->find("A: not available; B: not available") != std::string::npos);
   o.report = false;
   CHECK_FALSE(run(o).report.has_value());
+}
+
+// Bounded memory (issue 26): a non-binding app's log of placements is
+// merged by node as it doubles, the entries before and after the last
+// flush apart, so it holds at most two entries per node, not one per turn;
+// the sums by node stay as placed.
+TEST_CASE("share: a non-binding app's log is merged by node, its sums kept") {
+  share_nodes::AppState s;
+  std::int64_t sums[3] = {0, 0, 0};
+  for (int turn = 0; turn < 10'000; ++turn) {
+    const auto node = static_cast<std::uint32_t>(turn % 3);
+    share_nodes::log_placement(s, node, 1 + turn % 2, false);
+    sums[node] += 1 + turn % 2;
+    if (turn == 5'000) s.flushed = s.log.size();
+  }
+  CHECK(s.log.size() <= 64);
+  std::int64_t got[3] = {0, 0, 0}, before_flush = 0;
+  for (std::size_t j = 0; j < s.log.size(); ++j) {
+    got[s.log[j].first] += s.log[j].second;
+    if (j < s.flushed) before_flush += s.log[j].second;
+  }
+  CHECK(got[0] == sums[0]);
+  CHECK(got[1] == sums[1]);
+  CHECK(got[2] == sums[2]);
+  CHECK(before_flush == 7'501);  // turns 0..5000: 2,501 of 1 and 2,500 of 2
+  // A binding app's entries stay one per instance, in order.
+  share_nodes::AppState b;
+  for (int turn = 0; turn < 200; ++turn) share_nodes::log_placement(b, turn % 2, 1, true);
+  CHECK(b.log.size() == 200);
 }

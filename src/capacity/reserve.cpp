@@ -36,26 +36,93 @@ void take_plan(Node& node, const Request& request, const Plan& plan) {
 
 }  // namespace
 
+namespace {
+
+std::optional<std::int64_t> count_of(const Node& node, const std::string& app) {
+  const auto it =
+      std::lower_bound(node.instances.begin(), node.instances.end(), app,
+                       [](const auto& entry, const std::string& a) { return entry.first < a; });
+  if (it != node.instances.end() && it->first == app) return it->second;
+  return std::nullopt;
+}
+
+void set_count(Node& node, const std::string& app, std::optional<std::int64_t> count) {
+  const auto it =
+      std::lower_bound(node.instances.begin(), node.instances.end(), app,
+                       [](const auto& entry, const std::string& a) { return entry.first < a; });
+  const bool found = it != node.instances.end() && it->first == app;
+  if (found && count)
+    it->second = *count;
+  else if (found)
+    node.instances.erase(it);
+  else if (count)
+    node.instances.insert(it, {app, *count});
+}
+
+}  // namespace
+
+UndoLog::Saved* UndoLog::newest(std::uint32_t index) {
+  const auto it = newest_.find(index);
+  return it == newest_.end() ? nullptr : &saved_[it->second];
+}
+
 void UndoLog::remember(std::uint32_t index, const Node& node) {
-  for (const auto& saved : saved_)
-    if (saved.first == index) return;
-  saved_.emplace_back(index, node);
+  Saved* s = newest(index);
+  if (s == nullptr) {
+    newest_[index] = saved_.size();
+    saved_.push_back({index, node, false, 0, {}});
+    return;
+  }
+  if (s->counts_only) keep_whole(*s, node);
+}
+
+void UndoLog::keep_whole(Saved& s, const Node& node) {
+  // The counts as they were when the record was made; from now on any
+  // change is taken back with the whole node.
+  Node before = node;
+  for (const auto& [app, count] : s.counts) set_count(before, app, count);
+  s.node.instances = std::move(before.instances);
+  s.counts_only = false;
+  s.counts.clear();
+}
+
+void UndoLog::remember_added(std::uint32_t index, const Node& node, const std::string& app) {
+  Saved* s = newest(index);
+  if (s == nullptr) {
+    newest_[index] = saved_.size();
+    saved_.push_back({index, node, true, node.instances.size(), {}});
+    s = &saved_.back();
+    s->node.instances = {};  // the node's own list stays unshared: changed in place
+  }
+  if (!s->counts_only) return;
+  for (const auto& [a, count] : s->counts)
+    if (a == app) return;
+  s->counts.emplace_back(app, count_of(node, app));
+  // Many apps added to a node that had few (--atomic): its list kept whole
+  // is smaller than the counts.
+  if (s->counts.size() > s->listed / 2 + 4) keep_whole(*s, node);
 }
 
 void UndoLog::undo(Inventory& inventory) {
   for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-    const std::uint64_t revision = inventory.nodes[it->first].revision;
-    inventory.nodes[it->first] = std::move(it->second);
-    inventory.nodes[it->first].revision = revision + 1;  // changed again, for caches
+    Node& live = inventory.nodes[it->index];
+    const std::uint64_t revision = live.revision;
+    if (it->counts_only) {
+      it->node.instances = std::move(live.instances);
+      for (auto c = it->counts.rbegin(); c != it->counts.rend(); ++c)
+        set_count(it->node, c->first, c->second);
+    }
+    live = std::move(it->node);
+    live.revision = revision + 1;  // changed again, for caches
   }
-  saved_.clear();
+  clear();
 }
 
 void reserve(Inventory& inventory, std::uint32_t index, const Request& request, std::int64_t k,
              std::span<const Plan> plans, UndoLog* undo) {
   if (k <= 0) return;
   Node& node = inventory.nodes[index];
-  if (undo != nullptr) undo->remember(index, node);
+  if (undo != nullptr) undo->remember_added(index, node, request.app);
   node.memory_used = saturating_add(node.memory_used, saturating_mul(k, request.memory));
   node.storage_used = saturating_add(node.storage_used, saturating_mul(k, request.storage));
   node.cpu_used = saturating_add(node.cpu_used, saturating_mul(k, request.cpu));

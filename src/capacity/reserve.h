@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -17,25 +20,51 @@ namespace eruplan {
 class UndoLog {
  public:
   void remember(std::uint32_t index, const Node& node);
+  // Before instances of `app` are added to the node (reserve): the node is
+  // remembered without its instance counts, and the app's count before
+  // (none: the app had no entry), so that the node's list is not copied
+  // (nor kept twice) for each request of a gang: undo() puts the counts
+  // back app by app.
+  void remember_added(std::uint32_t index, const Node& node, const std::string& app);
   // Puts every remembered node back, newest first, and forgets them.
   void undo(Inventory& inventory);
-  void clear() { saved_.clear(); }
+  void clear() {
+    saved_.clear();
+    newest_.clear();
+  }
   // Takes over `later`'s records, made after this log's: undo() then puts
   // every node back as this log first saw it.
   void absorb(UndoLog&& later) {
-    for (auto& saved : later.saved_) saved_.push_back(std::move(saved));
-    later.saved_.clear();
+    for (auto& saved : later.saved_) {
+      newest_[saved.index] = saved_.size();
+      saved_.push_back(std::move(saved));
+    }
+    later.clear();
   }
   // The nodes remembered (each once), which undo() will change.
   std::vector<std::uint32_t> nodes() const {
     std::vector<std::uint32_t> out;
     out.reserve(saved_.size());
-    for (const auto& saved : saved_) out.push_back(saved.first);
+    for (const auto& saved : saved_) out.push_back(saved.index);
     return out;
   }
 
  private:
-  std::vector<std::pair<std::uint32_t, Node>> saved_;
+  struct Saved {
+    std::uint32_t index = 0;
+    Node node;
+    // remember_added: `node` without its instances; the counts changed
+    // since, each as it was (nullopt: no entry). A change after a newer
+    // record of the node is that record's, so these are all this record's.
+    bool counts_only = false;
+    std::size_t listed = 0;  // counts_only: the apps the node listed then
+    std::vector<std::pair<std::string, std::optional<std::int64_t>>> counts;
+  };
+  // The newest record of inventory node `index`, or null.
+  Saved* newest(std::uint32_t index);
+  void keep_whole(Saved& s, const Node& node);
+  std::vector<Saved> saved_;
+  std::unordered_map<std::uint32_t, std::size_t> newest_;  // node index -> its newest record
 };
 
 // Adds `k` new instances of `request` to inventory.nodes[index]: usage grows

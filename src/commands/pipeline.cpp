@@ -287,6 +287,16 @@ struct PlanRunner {
     PlanOptions plan_options;
     plan_options.max_plans = listed_plans(options.plans, budget, state, set.requests.size());
     plan_options.max_bound_instances = budget;
+    // Counts of an app on a node: one per byte of input (plan_budget is a
+    // quarter of it) and 16384 more; one per 4 bytes when gangs or --atomic
+    // keep outcomes (and their sections, out of file order) until decided,
+    // or YAML keeps every section until the end.
+    if (set.list) {
+      const bool kept = options.atomic || options.output == OutputFormat::Yaml ||
+                        std::any_of(set.requests.begin(), set.requests.end(),
+                                    [](const Request& r) { return !r.group.empty(); });
+      plan_options.max_app_entries = (kept ? budget : 4 * budget) + 16384;
+    }
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
     plan_options.preempt = options.preempt;

@@ -214,8 +214,17 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
     return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
   };
   if (fits(0)) return 0;
-  if (max <= 0 || !fits(max)) return std::nullopt;
-  return first_true(0, max, fits);  // fits(0) false, fits(max) true
+  if (max <= 0) return std::nullopt;
+  // Doubling first, then bisection: the copies planned on follow the
+  // answer (at most twice it), not --max (10,000 by default), so a small
+  // growth takes little memory and time.
+  std::int64_t lo = 0, hi = 1;  // fits(lo) false; fits(hi) true once the loop ends
+  while (!fits(hi)) {
+    if (hi >= max) return std::nullopt;
+    lo = hi;
+    hi = hi > max / 2 ? max : 2 * hi;
+  }
+  return first_true(lo, hi, fits);
 }
 
 Growth expand(const Inventory& inventory, const Request& request,

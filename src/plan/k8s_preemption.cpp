@@ -13,6 +13,7 @@
 #include "k8s_preemption.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace eruplan {
 
@@ -37,13 +38,24 @@ K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& 
   }
   K8sCluster& cluster = run_->cluster;
   // A victim is found on its node by its labels' address in Inventory::pods.
-  for (const RunningPod& p : state.pods.get()) labels_of_.push_back(&p.labels);
+  const std::vector<RunningPod>& pods = state.pods.get();
+  std::unordered_map<const Labels*, std::uint32_t> index_of;
+  index_of.reserve(pods.size());
+  for (std::uint32_t i = 0; i < pods.size(); ++i) index_of.emplace(&pods[i].labels, i);
+  entry_of_.assign(pods.size(), kNoEntry);
+  for (const std::vector<K8sPod>& list : cluster.pods)
+    for (std::uint32_t at = 0; at < list.size(); ++at)
+      if (const auto it = index_of.find(list[at].labels); it != index_of.end())
+        entry_of_[it->second] = at;
   const PodScheduling& self = *run_->pod;
   cycle_.cluster = &cluster;
   k8s_prefilter_spread(cycle_);
   k8s_prefilter_interpod(cycle_);
   cross_node_ = !cycle_.hard_spread.empty() || !self.affinity.required.empty() ||
                 !self.anti_affinity.required.empty() || !cycle_.existing_anti_counts.empty();
+  // Only NodePorts reads the node's pods and only spread and pod affinity
+  // their counts: without either, a dry run's pods need not be taken off.
+  take_off_ = cross_node_ || !self.host_ports.empty();
 }
 
 void K8sPreemptionFilter::update(std::uint32_t node, const K8sPod& pod, int delta) {
@@ -51,17 +63,55 @@ void K8sPreemptionFilter::update(std::uint32_t node, const K8sPod& pod, int delt
   k8s_update_interpod(cycle_, node, pod, delta);
 }
 
-const K8sPod* K8sPreemptionFilter::find(std::uint32_t node, const Victim& victim) const {
+K8sPod* K8sPreemptionFilter::find(const Victim& victim) {
   if (victim.workload) return nullptr;  // §11 workloads have no labels or ports here
-  if (victim.index >= labels_of_.size()) return nullptr;
-  const Labels* labels = labels_of_[victim.index];
-  for (const K8sPod& p : run_->cluster.pods[node])
-    if (p.labels == labels) return &p;
-  return nullptr;
+  if (victim.index >= entry_of_.size() || entry_of_[victim.index] == kNoEntry) return nullptr;
+  std::vector<K8sPod>& list = run_->cluster.pods[victim.node];
+  const std::uint32_t at = entry_of_[victim.index];
+  return at < list.size() ? &list[at] : nullptr;
+}
+
+void K8sPreemptionFilter::move(std::uint32_t node, K8sPod& pod, int sign) {
+  if ((sign < 0) != (pod.copies > 0)) return;  // already off (or on)
+  K8sPod one = pod;
+  one.copies = 1;
+  pod.copies = sign < 0 ? 0 : 1;
+  update(node, one, sign);
+}
+
+void K8sPreemptionFilter::settle() {
+  std::vector<K8sPod>& list = run_->cluster.pods[dry_node_];
+  for (auto it = dry_moved_.rbegin(); it != dry_moved_.rend(); ++it)
+    move(dry_node_, list[it->first], -it->second);
+  dry_moved_.clear();
+  dry_id_ = 0;
+  dry_applied_ = 0;
+}
+
+void K8sPreemptionFilter::follow(std::uint32_t node, const DryRun* dry) {
+  if (dry == nullptr || !take_off_) {
+    if (!dry_moved_.empty() || dry_id_ != 0) settle();
+    return;
+  }
+  if (dry->id != dry_id_ || node != dry_node_ || dry->changes.size() < dry_applied_) {
+    settle();
+    dry_id_ = dry->id;
+    dry_node_ = node;
+  }
+  std::vector<K8sPod>& list = run_->cluster.pods[node];
+  for (; dry_applied_ < dry->changes.size(); ++dry_applied_) {
+    const auto& [victim, sign] = dry->changes[dry_applied_];
+    if (victim->node != node) continue;
+    K8sPod* p = find(*victim);
+    if (p == nullptr || (sign < 0) != (p->copies > 0)) continue;
+    move(node, *p, sign);
+    dry_moved_.push_back({static_cast<std::uint32_t>(p - list.data()), sign});
+  }
 }
 
 void K8sPreemptionFilter::placed(std::uint32_t node) {
   if (!prepared_) return;
+  settle();
   const PodScheduling& self = *run_->pod;
   const K8sPod pod{&self.ns, &self.labels, &self};
   run_->cluster.pods[node].push_back(pod);
@@ -70,64 +120,31 @@ void K8sPreemptionFilter::placed(std::uint32_t node) {
 
 void K8sPreemptionFilter::evicted(const Victim& victim) {
   if (!prepared_) return;
-  const K8sPod* p = find(victim.node, victim);
-  if (p == nullptr) return;
-  const K8sPod pod = *p;
-  update(victim.node, pod, -1);
-  auto& list = run_->cluster.pods[victim.node];
-  list.erase(list.begin() + (p - list.data()));
+  settle();
+  if (K8sPod* p = find(victim)) move(victim.node, *p, -1);
 }
 
 FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint32_t node,
-                                              std::span<const Victim* const> removed) {
+                                              const DryRun* dry) {
   if (!prepared_) return capacity_filter(state, request_, node);
   const K8sRun& run = *run_;
   if (!run.prefiltered_out.empty() && run.prefiltered_out[node])
     return {FilterCode::Unresolvable,
             {std::string(run.terms_conflict ? k8s_reason::kTermsConflict
                                             : k8s_reason::kPreFilterNodeAffinity)}};
-  // The dry run's pods off the node: off its list and out of the counts.
-  std::vector<K8sPod>& list = run_->cluster.pods[node];
-  std::vector<K8sPod> kept;
-  std::vector<K8sPod> off;
-  // Only NodePorts reads the node's pods and only spread and pod affinity
-  // their counts: without either, a dry run's pods need not be taken off.
-  const bool take_off = !removed.empty() && (cross_node_ || !run.pod->host_ports.empty());
-  if (take_off) {
-    kept = list;
-    for (const Victim* v : removed)
-      if (const K8sPod* p = find(node, *v)) {
-        off.push_back(*p);
-        list.erase(list.begin() + (p - list.data()));
-      }
-    for (const K8sPod& p : off) update(node, p, -1);
-  }
+  // The dry run's pods off the node: out of the counts, their entries
+  // marked off (copies 0).
+  follow(node, dry);
   static constexpr K8sStatus (*kBefore[])(const K8sCycle&, std::uint32_t) = {
       k8s_filter_node_unschedulable, k8s_filter_node_name, k8s_filter_taint_toleration,
       k8s_filter_node_affinity, k8s_filter_node_ports};
-  FilterVerdict out;
-  bool done = false;
-  for (const auto filter : kBefore) {
-    const K8sStatus s = filter(cycle_, node);
-    if (!s.ok()) {
-      out = verdict_of(s);
-      done = true;
-      break;
-    }
-  }
-  if (!done) {
-    out = capacity_filter(state, request_, node);
-    done = out.code != FilterCode::Fits;
-  }
-  if (!done) {
-    K8sStatus s = k8s_filter_spread(cycle_, node);
-    if (s.ok()) s = k8s_filter_interpod(cycle_, node);
-    if (!s.ok()) out = verdict_of(s);
-  }
-  if (take_off) {
-    for (const K8sPod& p : off) update(node, p, +1);
-    list = std::move(kept);
-  }
+  for (const auto filter : kBefore)
+    if (const K8sStatus s = filter(cycle_, node); !s.ok()) return verdict_of(s);
+  FilterVerdict out = capacity_filter(state, request_, node);
+  if (out.code != FilterCode::Fits) return out;
+  K8sStatus s = k8s_filter_spread(cycle_, node);
+  if (s.ok()) s = k8s_filter_interpod(cycle_, node);
+  if (!s.ok()) out = verdict_of(s);
   return out;
 }
 

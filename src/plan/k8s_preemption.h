@@ -29,30 +29,49 @@ class K8sPreemptionFilter {
   void placed(std::uint32_t node);
   void evicted(const Victim& victim);
   // The filters on `node` in kube-scheduler's order, the node's reasons
-  // those of the first that rejects it, with `removed` taken off the node.
-  FilterVerdict operator()(const Inventory& state, std::uint32_t node,
-                           std::span<const Victim* const> removed);
+  // those of the first that rejects it, with the pods `dry` took off (null:
+  // none) taken off the node. A dry run's changes are applied as they come
+  // (the counts kept from the call before), and taken back at the next call
+  // of another dry run, or none, or at placed() and evicted().
+  FilterVerdict operator()(const Inventory& state, std::uint32_t node, const DryRun* dry);
   // A pod coming or going on one node can change another node's verdict
   // (spread, pod affinity, anti-affinity either way): verdicts kept per
   // node (PreemptionCache) are stale after every change.
   bool cross_node() const { return cross_node_; }
   ReplicaFilter as_replica_filter() {
-    return [this](const Inventory& inv, std::uint32_t n, std::span<const Victim* const> removed) {
-      return (*this)(inv, n, removed);
+    return [this](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
+      return (*this)(inv, n, dry);
     };
   }
 
  private:
   // Runs `pod` through the PreFilter extensions on `node`.
   void update(std::uint32_t node, const K8sPod& pod, int delta);
-  const K8sPod* find(std::uint32_t node, const Victim& victim) const;
+  // A running pod's entry in run_->cluster.pods[victim.node]; null for a
+  // workload or a pod not found. Entries are never erased: a pod off the
+  // node (evicted, or taken off by a dry run) has copies 0.
+  K8sPod* find(const Victim& victim);
+  // One pod off (-1) or back (+1) for a dry run: its entry and the counts.
+  void move(std::uint32_t node, K8sPod& pod, int sign);
+  // The dry run's changes since the last call applied (or, for another dry
+  // run or none, the applied ones taken back first).
+  void follow(std::uint32_t node, const DryRun* dry);
+  void settle();
 
   const Request& request_;
   std::unique_ptr<K8sRun> run_;  // K8sRun is not movable
-  // Per pod of Inventory::pods, its labels as the cluster's K8sPods point
-  // at them: how a victim is found on its node.
-  std::vector<const Labels*> labels_of_;
-  bool prepared_ = true;  // false: the capacity pass alone (see the constructor)
+  // Per pod of Inventory::pods, its entry's position in its node's list of
+  // run_->cluster.pods (kNoEntry: none): how a victim is found on its node.
+  static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+  std::vector<std::uint32_t> entry_of_;
+  // The dry run whose changes are applied: its id, node, how many of its
+  // changes and which entries moved (position, sign), to take them back.
+  std::uint64_t dry_id_ = 0;
+  std::uint32_t dry_node_ = 0;
+  std::size_t dry_applied_ = 0;
+  std::vector<std::pair<std::uint32_t, int>> dry_moved_;
+  bool take_off_ = false;  // a dry run's pods are taken off at all (see the constructor)
+  bool prepared_ = true;   // false: the capacity pass alone (see the constructor)
   K8sCycle cycle_;
   bool cross_node_ = false;
 };

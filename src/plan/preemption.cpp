@@ -11,6 +11,7 @@
 #include "preemption.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <map>
 #include <utility>
@@ -306,11 +307,17 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
     else
       adjust_node(n, v, sign);
   };
-  for (const Victim* v : potential) adjust(*v, -1);
   // The pods off the node while the filters run: the potential victims,
   // less those reprieved, plus those kept as victims.
-  std::vector<const Victim*> removed = potential;
-  out.verdict = filter(state, node, removed);
+  static std::atomic<std::uint64_t> dry_runs{0};
+  DryRun dry;
+  dry.id = ++dry_runs;
+  dry.changes.reserve(2 * potential.size());
+  for (const Victim* v : potential) {
+    adjust(*v, -1);
+    dry.changes.push_back({v, -1});
+  }
+  out.verdict = filter(state, node, &dry);
   if (fits(out.verdict)) {
     // Budgets spent in importance order over every potential victim.
     std::vector<std::int64_t> allowed;
@@ -333,10 +340,10 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
     }
     const auto reprieve = [&](const Victim* v) {
       adjust(*v, +1);
-      removed.erase(std::find(removed.begin(), removed.end(), v));
-      if (fits(filter(state, node, removed))) return true;
+      dry.changes.push_back({v, +1});
+      if (fits(filter(state, node, &dry))) return true;
       adjust(*v, -1);
-      removed.push_back(v);
+      dry.changes.push_back({v, -1});
       out.victims.push_back(*v);
       return false;
     };

@@ -29,12 +29,21 @@ struct FilterVerdict {
 
 struct Victim;
 
+// The running pods a dry run has taken off one node, as the changes it made
+// in order (a pod taken off, -1, or given back, +1): a filter that keeps
+// counts applies the changes since its last call, so a call costs what
+// changed, not every pod off the node. `id` tells one dry run from the next.
+struct DryRun {
+  std::uint64_t id = 0;
+  std::vector<std::pair<const Victim*, int>> changes;
+};
+
 // Does one more replica pass every filter on inventory.nodes[node], with the
 // node's usage, instances and workloads as they stand and, for filters that
-// look at the pods themselves (ports, labels, affinity), the running pods
-// `removed` (a dry run's, all on `node`) taken off it?
-using ReplicaFilter = std::function<FilterVerdict(const Inventory&, std::uint32_t node,
-                                                  std::span<const Victim* const> removed)>;
+// look at the pods themselves (ports, labels, affinity), the pods `dry`
+// took off (null: none) taken off it?
+using ReplicaFilter =
+    std::function<FilterVerdict(const Inventory&, std::uint32_t node, const DryRun* dry)>;
 
 // The filter of the capacity pass: one more instance fits on the node
 // (node_capacity >= 1), its reasons in Kubernetes' words; not available and

@@ -101,11 +101,12 @@ struct Planner {
     input.explain = options.explain;
     if (request.strategy == Strategy::Score &&
         request.scoring.profile == ScoringProfile::Kubernetes) {
-      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_)) {
+      double steps = 0;
+      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_, 1, &steps)) {
         mark_too_large(out, std::move(*why));
         return out;
       }
-      k8s_steps_ += k8s_profile_steps(input);
+      k8s_steps_ += steps;
     }
     Placement placement = place(input, request.min_count, request.strategy);
     out.strategy = placement.first.outcome;
@@ -144,6 +145,7 @@ struct Planner {
     out.placed = placement.placed;
     if (placement.partial) out.reason = placement.first.message;
     if (over_bound_budget(out, out.placed)) return out;
+    if (over_entry_budget(out, request, infos, placement.result.deploy)) return out;
     for (std::size_t k = 0; k < infos.size(); ++k)
       out.deploy[where[k]] = placement.result.deploy[k];
     assign_and_reserve(request, out, undo);
@@ -189,6 +191,39 @@ struct Planner {
                  " new instances that bind CPUs or volumes, each with a plan of its own; at most " +
                  std::to_string(options.max_bound_instances) +
                  " for this input (4096, or one per 4 bytes of input); ask for fewer");
+    return true;
+  }
+
+  // App counts by node the run added (PlanOptions::max_app_entries).
+  std::int64_t app_entries_ = 0;
+
+  // Placing `deploy` (per info) would add more app counts by node than the
+  // run may: `out` becomes too_large and says why.
+  bool over_entry_budget(RequestOutcome& out, const Request& request,
+                         const std::vector<StrategyInfo>& infos,
+                         const std::vector<std::int64_t>& deploy) {
+    if (options.max_app_entries == kUnlimited) return false;
+    std::int64_t fresh = 0;
+    for (std::size_t k = 0; k < infos.size() && k < deploy.size(); ++k) {
+      if (deploy[k] <= 0) continue;
+      const auto& apps = state.nodes[infos[k].node].instances;
+      const auto it = std::lower_bound(
+          apps.begin(), apps.end(), request.app,
+          [](const auto& entry, const std::string& app) { return entry.first < app; });
+      if (it == apps.end() || it->first != request.app) ++fresh;
+    }
+    // A Kubernetes pod's replicas on a node are also an entry of the pods
+    // the later requests' filters see (Inventory::placed_pods), and each
+    // later kubernetes run lists them per node: three times.
+    app_entries_ += request.pod ? 3 * fresh : fresh;
+    if (app_entries_ <= options.max_app_entries) return false;
+    mark_too_large(out,
+                   "too large: the requests place their apps on " + std::to_string(app_entries_) +
+                       " app-and-node pairs so far (a Kubernetes pod's counting three times), each "
+                       "kept in the plan and listed in its output; at most " +
+                       std::to_string(options.max_app_entries) +
+                       " for this input (one per byte of it, or per 4 bytes with gangs, --atomic "
+                       "or -o yaml, and 16384 more); ask for fewer requests or nodes");
     return true;
   }
 
@@ -310,16 +345,52 @@ struct Planner {
     return std::make_unique<K8sPreemptionFilter>(state, request);
   }
 
+  // The filter a replica must pass, each check counted in k8s_steps_ (the
+  // dry runs share the kubernetes profile's bound, whatever the profile).
   ReplicaFilter replica_filter(const Request& request, K8sPreemptionFilter* k8s) {
-    if (k8s != nullptr) return k8s->as_replica_filter();
-    return [&request](const Inventory& inv, std::uint32_t n, std::span<const Victim* const>) {
+    if (k8s != nullptr)
+      return [this, k8s](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
+        k8s_steps_ += kDryRunCheckSteps;
+        ++dry_run_checks_;
+        return (*k8s)(inv, n, dry);
+      };
+    return [this, &request](const Inventory& inv, std::uint32_t n, const DryRun*) {
+      k8s_steps_ += kDryRunCheckSteps;
+      ++dry_run_checks_;
       return capacity_filter(inv, request, n);
     };
+  }
+
+  // A filter check of a dry run, in the kubernetes profile's steps: 250 to
+  // 450 ns in a release build (the capacity pass on one node, the node's
+  // copy, the profile's filters on counts), 150 steps of a few nanoseconds.
+  static constexpr double kDryRunCheckSteps = 150;
+  // --preempt's kubernetes run for one replica is mostly its setup: counted
+  // 4 times (k8s_profile_too_large).
+  static constexpr double kPickSetupWeight = 4;
+  std::int64_t dry_run_checks_ = 0;
+
+  // Past the bound the dry runs share with the kubernetes profile: what is
+  // too large, in words (empty: within it).
+  std::string preemption_too_large(const Request& request) const {
+    if (k8s_steps_ <= static_cast<double>(kK8sProfileSteps)) return {};
+    return "too large: --preempt's dry runs for " + request.app + " checked the filters " +
+           std::to_string(dry_run_checks_) + " times on " + std::to_string(state.nodes.size()) +
+           " nodes with " + std::to_string(state.pods.get().size()) +
+           " running pods (each replica that fits nowhere tries every node, taking off and "
+           "giving back its lower-priority pods one by one), past the bound of " +
+           std::to_string(kK8sProfileSteps / static_cast<std::int64_t>(kDryRunCheckSteps)) +
+           " checks this run shares with the kubernetes profile; ask for fewer replicas";
   }
 
   // Without --preempt: what preemption would do for the first instance that
   // fits nowhere, appended to the reason (the state is left as it was).
   void preemption_note(const Request& request, const StrategyInput& input, Placement& placement) {
+    if (k8s_steps_ > static_cast<double>(kK8sProfileSteps)) {
+      append_to_first_line(placement.first.message,
+                           "preemption: not tried, the run's dry runs are past the work bound.");
+      return;
+    }
     UndoLog local;
     RequestOutcome scratch;
     scratch.capacity = *input.capacity;
@@ -395,6 +466,7 @@ struct Planner {
         // is needed.
         std::string too_large;
         const std::size_t at = strategy_pick(request, nodes, room, too_large);
+        if (too_large.empty()) too_large = preemption_too_large(request);
         if (!too_large.empty()) {
           undo_evictions(local, evicted, out);
           mark_too_large(out, std::move(too_large));
@@ -407,6 +479,11 @@ struct Planner {
       }
       PreemptionResult r =
           find_preemption(state, pods, nodes, preemptor, options.pdbs, filter, &answers);
+      if (std::string too_large = preemption_too_large(request); !too_large.empty()) {
+        undo_evictions(local, evicted, out);
+        mark_too_large(out, std::move(too_large));
+        return out;
+      }
       if (!r.chosen) {
         why = r.message;
         break;
@@ -459,8 +536,9 @@ struct Planner {
     StrategyInput in{infos,  1,        map.total,    request.nodes_limit,
                      &state, &request, options.jobs, &map};
     std::string message = before;
-    if (!k8s_profile_too_large(in, k8s_steps_)) {
-      k8s_steps_ += k8s_profile_steps(in);
+    double steps = 0;
+    if (!k8s_profile_too_large(in, k8s_steps_, kPickSetupWeight, &steps)) {
+      k8s_steps_ += steps;
       const StrategyResult r = strategy_row(request.strategy).run(in);
       if (r.outcome == StrategyOutcome::Infeasible && !r.message.empty()) {
         message = r.message.substr(0, r.message.find('\n'));
@@ -496,8 +574,9 @@ struct Planner {
     std::optional<std::string> why;
     if (request.strategy == Strategy::Score &&
         request.scoring.profile == ScoringProfile::Kubernetes) {
-      why = k8s_profile_too_large(in, k8s_steps_);
-      k8s_steps_ += k8s_profile_steps(in);
+      double steps = 0;
+      why = k8s_profile_too_large(in, k8s_steps_, kPickSetupWeight, &steps);
+      k8s_steps_ += steps;
     }
     if (why) {
       too_large = std::move(*why);
@@ -547,6 +626,11 @@ struct Planner {
       }
       const std::uint32_t only[] = {nc.node};
       PreemptionResult r = find_preemption(state, pods, only, preemptor, options.pdbs, filter);
+      if (std::string too_large = preemption_too_large(request); !too_large.empty()) {
+        undo_evictions(local, evicted, out);
+        mark_too_large(out, std::move(too_large));
+        return out;
+      }
       if (!r.chosen) {
         failed += (failures++ == 0 ? "" : "; ") + state.nodes[nc.node].name + " (" + nc.reason() +
                   "; " + r.message + ")";
@@ -707,8 +791,10 @@ struct Planner {
     for (std::size_t m = 0; m < unit.size(); ++m) {
       if (m >= outs.size()) {
         RequestOutcome skipped;
-        skipped.capacity =
-            cache.pass(state, requests[unit[m]], CapacityOptions{options.max_plans, options.jobs});
+        // Past a bound the run fails (exit 3): nothing more is shown.
+        if (!too_large_)
+          skipped.capacity = cache.pass(state, requests[unit[m]],
+                                        CapacityOptions{options.max_plans, options.jobs});
         skipped.deploy.assign(skipped.capacity.nodes.size(), 0);
         outs.push_back(std::move(skipped));
       }
@@ -716,7 +802,7 @@ struct Planner {
       o.status = RequestStatus::Rejected;
       o.placed = 0;
       std::fill(o.deploy.begin(), o.deploy.end(), 0);
-      o.reason = message;
+      if (!o.too_large) o.reason = message;  // what is too large, as it said
       o.preemptions.clear();
     }
   }

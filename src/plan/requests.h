@@ -95,6 +95,11 @@ struct PlanOptions {
   // New instances of binding requests (each gets its own plan) the whole
   // run may place; one past it makes that request's outcome too_large.
   std::int64_t max_bound_instances = kUnlimited;
+  // Counts of an app on a node the run may add (each app a request places
+  // on a node it was not on): each is kept in the state and shown in the
+  // output, so their number is bounded by the input; one past it makes
+  // that request's outcome too_large.
+  std::int64_t max_app_entries = kUnlimited;
 };
 
 // Caches the capacity pass per request shape: a later request with the same

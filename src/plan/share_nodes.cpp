@@ -1,6 +1,7 @@
 // share's per-node numbers (share_nodes.h).
 #include "share_nodes.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace eruplan::share_nodes {
@@ -96,11 +97,40 @@ std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
   return out;
 }
 
+namespace {
+
+// The entries [first, last) of a log merged by node (sorted by node) and
+// written from `to` on (to <= first): where the merged ones end.
+std::size_t merge_by_node(std::vector<std::pair<std::uint32_t, std::int64_t>>& log,
+                          std::size_t first, std::size_t last, std::size_t to) {
+  const auto begin = log.begin();
+  std::sort(begin + static_cast<std::ptrdiff_t>(first), begin + static_cast<std::ptrdiff_t>(last));
+  const std::size_t from = to;
+  for (std::size_t j = first; j < last; ++j)
+    if (to > from && log[to - 1].first == log[j].first)
+      log[to - 1].second += log[j].second;
+    else
+      log[to++] = log[j];
+  return to;
+}
+
+}  // namespace
+
 void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
-  if (!binds && s.log.size() > s.flushed && s.log.back().first == i)
+  if (!binds && s.log.size() > s.flushed && s.log.back().first == i) {
     s.log.back().second += k;
-  else
-    s.log.emplace_back(i, k);
+    return;
+  }
+  s.log.emplace_back(i, k);
+  if (binds || s.log.size() < s.compact_at) return;
+  // A non-binding app's log is only ever summed by node (before and after
+  // the last flush): merged by node when it doubles, it holds at most two
+  // entries per node it is on, not one per turn the filling took.
+  const std::size_t flushed = merge_by_node(s.log, 0, s.flushed, 0);
+  const std::size_t end = merge_by_node(s.log, s.flushed, s.log.size(), flushed);
+  s.log.resize(end);
+  s.flushed = flushed;
+  s.compact_at = std::max<std::size_t>(64, 2 * end);
 }
 
 }  // namespace eruplan::share_nodes

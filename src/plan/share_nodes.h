@@ -71,8 +71,9 @@ struct AppState {
   // (node, instances) placed on, in order; a binding app's entries are one
   // instance each, parallel to `plans`.
   std::vector<std::pair<std::uint32_t, std::int64_t>> log;
-  std::size_t flushed = 0;  // log entries already reserved in the Inventory
-  std::vector<Plan> plans;  // binding apps: each instance's plan, same order
+  std::size_t flushed = 0;      // log entries already reserved in the Inventory
+  std::size_t compact_at = 64;  // a non-binding app's log is merged by node at this size
+  std::vector<Plan> plans;      // binding apps: each instance's plan, same order
 };
 
 // The threshold of a jump: a share of `bound` x the unit of `app`, or

@@ -140,7 +140,7 @@ K8sStatus k8s_filter_node_ports(const K8sCycle& c, std::uint32_t i) {
   const std::vector<HostPort>& wanted = c.cluster->pod->host_ports;
   if (wanted.empty()) return {};
   for (const K8sPod& p : c.cluster->pods[i]) {
-    if (!p.scheduling) continue;
+    if (!p.scheduling || p.copies <= 0) continue;  // copies 0: off the node
     for (const HostPort& have : p.scheduling->host_ports)
       for (const HostPort& want : wanted)
         if (clash(have, want)) return K8sStatus::fail(std::string(k8s_reason::kNodePorts));

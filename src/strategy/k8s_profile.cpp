@@ -216,23 +216,33 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
   return work;
 }
 
-double k8s_profile_steps(const StrategyInput& in) {
-  if (in.count <= 0 || in.inventory == nullptr) return 0;
-  const K8sWork work = k8s_profile_work(in);
-  return work.setup +
+namespace {
+
+double steps_of(const StrategyInput& in, const K8sWork& work, double setup_weight) {
+  return setup_weight * work.setup +
          static_cast<double>(replicas_tried(in)) *
              (static_cast<double>(in.inventory->nodes.size()) * work.per_node + work.per_replica);
 }
 
-std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double spent) {
+}  // namespace
+
+double k8s_profile_steps(const StrategyInput& in, double setup_weight) {
+  if (in.count <= 0 || in.inventory == nullptr) return 0;
+  return steps_of(in, k8s_profile_work(in), setup_weight);
+}
+
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double spent,
+                                                 double setup_weight, double* counted) {
+  if (counted != nullptr) *counted = 0;
   if (in.count <= 0 || in.inventory == nullptr) return std::nullopt;
   if (in.total == kUnlimited && in.count > kMaxReplicas) return std::nullopt;  // refused as such
-  const double steps = k8s_profile_steps(in);
+  const K8sWork work = k8s_profile_work(in);
+  const double steps = steps_of(in, work, setup_weight);
+  if (counted != nullptr) *counted = steps;
   if (steps + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
   const std::int64_t pods = running_pods(*in.inventory);
-  const K8sWork work = k8s_profile_work(in);
   auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
   return "too large: the kubernetes profile checks every node for each replica: " +
          std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +

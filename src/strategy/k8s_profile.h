@@ -293,8 +293,14 @@ struct K8sWork {
   double per_replica = 100;
 };
 K8sWork k8s_profile_work(const StrategyInput& input);
-std::optional<std::string> k8s_profile_too_large(const StrategyInput& input, double spent = 0);
+// `setup_weight`: how many times the setup counts. A request's own run
+// counts it once; --preempt's run per replica (a cycle over the cluster for
+// one replica) counts it 4 times: there the setup is most of the run, and
+// a setup step (a running pod's labels matched, its entry copied) takes
+// about 4 times a pass step. `steps`, if given, gets the steps counted.
+std::optional<std::string> k8s_profile_too_large(const StrategyInput& input, double spent = 0,
+                                                 double setup_weight = 1, double* steps = nullptr);
 // The steps of one request, as the bound counts them.
-double k8s_profile_steps(const StrategyInput& input);
+double k8s_profile_steps(const StrategyInput& input, double setup_weight = 1);
 
 }  // namespace eruplan

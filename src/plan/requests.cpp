@@ -58,6 +58,21 @@ bool queue_less(const Request& a, const Request& b, QueueSort sort) {
 // Kubernetes' FitError prints the PostFilter's "preemption: ..." after the
 // filters' "0/N nodes are available: ..." on the same line; eruplan's own
 // lines ("placed K of N; ...") follow it.
+//
+// kube-scheduler v1.35's default profile runs two PostFilter plugins on a pod
+// that fits nowhere: DynamicResources first, which for a pod with no resource
+// claim of its own to free answers "no new claims to deallocate", then
+// DefaultPreemption; their reasons are joined by ", " (so an event reads
+// "... 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 ...").
+// The kubernetes profile writes both; eruplan's own inventories only the
+// preemption sentence.
+std::string postfilter_sentence(const Request& request, const std::string& preemption) {
+  if (preemption.empty() || request.strategy != Strategy::Score ||
+      request.scoring.profile != ScoringProfile::Kubernetes)
+    return preemption;
+  return "no new claims to deallocate, " + preemption;
+}
+
 void append_to_first_line(std::string& message, const std::string& sentence) {
   if (sentence.empty()) return;
   const std::size_t end = std::min(message.find('\n'), message.size());
@@ -410,7 +425,7 @@ struct Planner {
     if (r.chosen)
       message += "\n" + preemption_line(state, *r.chosen);
     else
-      append_to_first_line(message, r.message);
+      append_to_first_line(message, postfilter_sentence(request, r.message));
   }
 
   // One replica placed by preemption on `p.node`, the capacity's node at
@@ -485,7 +500,7 @@ struct Planner {
         return out;
       }
       if (!r.chosen) {
-        why = r.message;
+        why = postfilter_sentence(request, r.message);
         break;
       }
       const auto at = std::find(nodes.begin(), nodes.end(), r.chosen->node) - nodes.begin();

@@ -371,6 +371,10 @@ R_POD_ANTI = "node(s) didn't match pod anti-affinity rules"
 R_EXIST_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules"
 R_PREFILTER_NA = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 R_CONFLICT = "pod affinity terms conflict"
+# v1.35's default profile runs DynamicResources' PostFilter before
+# DefaultPreemption's; for a pod without resource claims it answers "no new
+# claims to deallocate", and the framework joins the PostFilter reasons by ", ".
+POSTFILTER_DRA = "no new claims to deallocate, "
 P_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 P_NO_VICTIMS = "No preemption victims found for incoming pod"
 
@@ -795,7 +799,7 @@ class Scheduler:
         N = len(self.nodes)
         pre = self.na_prefilter(pod)
         if pre is not None and len(pre) == 0:
-            return None, "0/%d nodes are available: %s. preemption: 0/%d nodes are available: %d %s." % (
+            return None, ("0/%d nodes are available: %s. " + POSTFILTER_DRA + "preemption: 0/%d nodes are available: %d %s.") % (
                 N, R_CONFLICT, N, N, P_NOT_HELPFUL), None
         cands = self.nodes if pre is None else [n for n in self.nodes if n.name in pre]
         sp = self.spread_prefilter(pod)
@@ -843,7 +847,7 @@ class Scheduler:
             if N - dry:
                 hist[P_NOT_HELPFUL] = hist.get(P_NOT_HELPFUL, 0) + N - dry
             pp = sorted("%d %s" % (v, k) for k, v in hist.items())
-            msg += " preemption: 0/%d nodes are available: %s." % (N, ", ".join(pp))
+            msg += (" " + POSTFILTER_DRA + "preemption: 0/%d nodes are available: %s.") % (N, ", ".join(pp))
             return None, msg, None
         scores = self.score(pod, feasible)
         best = max(scores[n.name]["total"] for n in feasible)

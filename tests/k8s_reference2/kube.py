@@ -791,7 +791,7 @@ class Cluster:
         if prefilter_msg:
             msg += " %s." % prefilter_msg
             if pod["preemptNever"]:
-                return msg + " preemption: not eligible due to preemptionPolicy=Never."
+                return msg + " no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
             post = {"Preemption is not helpful for scheduling": n}
         else:
             hist = {}
@@ -801,11 +801,14 @@ class Cluster:
             msg += " %s." % ", ".join(sorted("%d %s" % (v, k) for k, v in hist.items()))
             if pod["preemptNever"]:
                 # DefaultPreemption.PodEligibleToPreemptOthers
-                return msg + " preemption: not eligible due to preemptionPolicy=Never."
+                return msg + " no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
             post = self.preemption(statuses, pod, pre)
         if post is None:
             return msg + " <preemption could help>"
-        return msg + " preemption: 0/%d nodes are available: %s." % (
+        # DynamicResources' PostFilter runs before DefaultPreemption's (v1.35's
+        # default plugin order); a pod without claims gets its "no new claims
+        # to deallocate", the framework joins the reasons by ", ".
+        return msg + " no new claims to deallocate, preemption: 0/%d nodes are available: %s." % (
             n, ", ".join(sorted("%d %s" % (v, k) for k, v in post.items())))
 
     def preemption(self, statuses, pod, pre):

@@ -541,7 +541,8 @@ TEST_CASE("k8s runs: a zone spread with one zone full; the message counts every 
   r = plan(nodes, deployment(6, spread));
   CHECK(r.exit == ExitCode::Infeasible);
   CHECK(r.err.find("0/3 nodes are available: 1 Too many pods, 2 node(s) didn't match pod "
-                   "topology spread constraints. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No "
+                   "topology spread constraints. no new claims to deallocate, preemption: 0/3 "
+                   "nodes are available: 3 No "
                    "preemption victims found for incoming pod.\nplaced 5 of 6; the 6th could "
                    "not be placed") != std::string::npos);
 }
@@ -632,7 +633,8 @@ TEST_CASE("k8s runs: required self anti-affinity by hostname, one per node") {
   r = plan(nodes, deployment(3, spec));
   CHECK(r.exit == ExitCode::Infeasible);
   CHECK(r.err.find("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
-                   "match pod anti-affinity rules. no new claims to deallocate, preemption: 0/3 nodes are available: 1 "
+                   "match pod anti-affinity rules. no new claims to deallocate, preemption: 0/3 "
+                   "nodes are available: 1 "
                    "Preemption is not helpful for scheduling, 2 No preemption victims found for "
                    "incoming pod.\nplaced 2 of 3; the 3rd could not be placed") !=
         std::string::npos);

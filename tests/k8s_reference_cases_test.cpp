@@ -37,22 +37,26 @@ TEST_CASE("k8s reference cases: preemption classifies a node by its first failin
   Ran r = plan_case("preemption-anti-affinity");
   CHECK(r.exit == 4);
   CHECK(line_of(r.err, 0) ==
-        "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: "
+        "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to "
+        "deallocate, preemption: "
         "0/1 nodes are available: 1 No preemption victims found for incoming pod.");
   r = plan_case("preemption-existing-anti-affinity");
   CHECK(line_of(r.err, 0) ==
         "0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules. "
-        "no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+        "no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims "
+        "found for incoming pod.");
   r = plan_case("preemption-topology-spread");
   CHECK(line_of(r.err, 0) ==
         "0/2 nodes are available: 1 Too many pods, 1 node(s) didn't match pod topology spread "
-        "constraints. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for "
+        "constraints. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No "
+        "preemption victims found for "
         "incoming pod.");
   // Node affinity is UnschedulableAndUnresolvable, whatever else the node lacks.
   r = plan_case("preemption-required-affinity-and-cpu");
   CHECK(line_of(r.err, 0) ==
         "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. "
-        "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+        "no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not "
+        "helpful for scheduling.");
 }
 
 TEST_CASE(
@@ -61,7 +65,8 @@ TEST_CASE(
   CHECK(r.exit == 4);
   CHECK(line_of(r.err, 0) ==
         "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. "
-        "no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
+        "no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims "
+        "found for incoming pod.");
   CHECK(line_of(r.err, 1) == "placed 2 of 3; the 3rd could not be placed");
 }
 
@@ -70,15 +75,18 @@ TEST_CASE("k8s reference cases: NodeAffinity's PreFilter on matchFields metadata
   CHECK(r.exit == 4);
   CHECK(line_of(r.err, 0) ==
         "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't satisfy "
-        "plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not "
+        "plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are "
+        "available: 3 Preemption is not "
         "helpful for scheduling.");
   r = plan_case("matchfields-unknown-node");
   CHECK(line_of(r.err, 0) ==
         "0/2 nodes are available: 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
-        "no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+        "no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
+        "helpful for scheduling.");
   r = plan_case("matchfields-conflict");
   CHECK(line_of(r.err, 0) ==
-        "0/2 nodes are available: pod affinity terms conflict. no new claims to deallocate, preemption: 0/2 nodes are "
+        "0/2 nodes are available: pod affinity terms conflict. no new claims to deallocate, "
+        "preemption: 0/2 nodes are "
         "available: 2 Preemption is not helpful for scheduling.");
 }
 

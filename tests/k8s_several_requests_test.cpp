@@ -183,6 +183,7 @@ TEST_CASE("--preempt: a request left partial by min_count reports its last repli
   CHECK(placed_on(run, 0) == "n1=2");
   CHECK(run.outcomes[0].preemptions.size() == 2);
   CHECK(run.outcomes[0].reason ==
-        "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No "
+        "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 "
+        "nodes are available: 2 No "
         "preemption victims found for incoming pod.");
 }

@@ -1,0 +1,43 @@
+#include "fit_messages.h"
+
+#include <algorithm>
+
+namespace eruplan {
+
+std::string daemon_message(const Inventory& state, const Request& request, const CapacityMap& map) {
+  std::string nodes;
+  std::size_t full = 0;
+  for (const NodeCapacity& n : map.nodes) {
+    if (n.capacity != 0) continue;
+    nodes += (full++ == 0 ? "" : "; ") + state.nodes[n.node].name + " (" + n.reason() + ")";
+  }
+  return "DaemonSet " + request.name + ": no room on " + std::to_string(full) + " of " +
+         std::to_string(map.nodes.size()) + " eligible " +
+         (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes;
+}
+
+// Kubernetes' FitError prints the PostFilter's "preemption: ..." after the
+// filters' "0/N nodes are available: ..." on the same line; eruplan's own
+// lines ("placed K of N; ...") follow it.
+//
+// kube-scheduler v1.35's default profile runs two PostFilter plugins on a pod
+// that fits nowhere: DynamicResources first, which for a pod with no resource
+// claim of its own to free answers "no new claims to deallocate", then
+// DefaultPreemption; their reasons are joined by ", " (so an event reads
+// "... 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 ...").
+// The kubernetes profile writes both; eruplan's own inventories only the
+// preemption sentence.
+std::string postfilter_sentence(const Request& request, const std::string& preemption) {
+  if (preemption.empty() || request.strategy != Strategy::Score ||
+      request.scoring.profile != ScoringProfile::Kubernetes)
+    return preemption;
+  return "no new claims to deallocate, " + preemption;
+}
+
+void append_to_first_line(std::string& message, const std::string& sentence) {
+  if (sentence.empty()) return;
+  const std::size_t end = std::min(message.find('\n'), message.size());
+  message.insert(end, (end == 0 ? "" : " ") + sentence);
+}
+
+}  // namespace eruplan

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 
 #include "capacity.h"
 #include "json_writer.h"
@@ -95,36 +96,59 @@ std::string render_table(const Inventory& state, const ShareSpec& spec, const Sh
          decimal_text(s.dominant_share, 6) + " (" + fraction_text(s.dominant_share) + ")",
          s.frozen_by});
   }
-  // New instances per node x app, for the nodes that got any, by name.
-  std::vector<std::vector<std::int64_t>> grid(state.nodes.size());
-  for (std::size_t col = 0; col < order.size(); ++col)
+  // New instances per node x app, for the nodes that got any, by name:
+  // written row by row from each app's deploy (already by node name), with
+  // no cell kept, so the memory is the output's, not nodes x apps strings.
+  std::vector<bool> got(state.nodes.size(), false);
+  std::vector<std::int64_t> totals(order.size(), 0);
+  std::vector<std::size_t> width(order.size() + 1, 0);
+  width[0] = std::max(display_cells("NODE"), display_cells("total"));
+  for (std::size_t col = 0; col < order.size(); ++col) {
+    std::int64_t widest = 0;
     for (const auto& [node, k] : result.apps[order[col]].deploy) {
-      if (grid[node].empty()) grid[node].assign(order.size(), 0);
-      grid[node][col] = k;
+      got[node] = true;
+      totals[col] += k;
+      widest = std::max(widest, k);
     }
+    width[col + 1] = std::max({display_cells(spec.apps[order[col]].name),
+                               std::to_string(widest).size(), std::to_string(totals[col]).size()});
+  }
   std::vector<std::uint32_t> used;
-  for (std::uint32_t i = 0; i < grid.size(); ++i)
-    if (!grid[i].empty()) used.push_back(i);
+  for (std::uint32_t i = 0; i < got.size(); ++i)
+    if (got[i]) {
+      used.push_back(i);
+      width[0] = std::max(width[0], display_cells(state.nodes[i].name));
+    }
   std::sort(used.begin(), used.end(), [&](std::uint32_t a, std::uint32_t b) {
     return state.nodes[a].name < state.nodes[b].name;
   });
-  std::vector<std::vector<std::string>> nodes{{"NODE"}};
-  for (const std::size_t a : order) nodes[0].push_back(spec.apps[a].name);
-  std::vector<std::int64_t> totals(order.size(), 0);
+  // As align_columns lays them out: every cell but a row's last padded to
+  // its column's width plus two spaces.
+  std::string out = "placement: " + std::string(placement_name(spec.placement)) + ", " +
+                    std::to_string(result.steps) + " new instances\n\n" +
+                    align_columns(apps, "", 2) + '\n';
+  auto cell = [&](std::string_view text, std::size_t col) {
+    out += text;
+    if (col + 1 < width.size()) out.append(width[col] - display_cells(text) + 2, ' ');
+  };
+  cell("NODE", 0);
+  for (std::size_t col = 0; col < order.size(); ++col) cell(spec.apps[order[col]].name, col + 1);
+  out += '\n';
+  std::vector<std::size_t> next(order.size(), 0);  // per app, its next deploy entry
   for (const std::uint32_t i : used) {
-    std::vector<std::string> row{state.nodes[i].name};
+    cell(state.nodes[i].name, 0);
     for (std::size_t col = 0; col < order.size(); ++col) {
-      row.push_back(std::to_string(grid[i][col]));
-      totals[col] += grid[i][col];
+      const auto& deploy = result.apps[order[col]].deploy;
+      std::int64_t k = 0;
+      if (next[col] < deploy.size() && deploy[next[col]].first == i) k = deploy[next[col]++].second;
+      cell(std::to_string(k), col + 1);
     }
-    nodes.push_back(std::move(row));
+    out += '\n';
   }
-  std::vector<std::string> total{"total"};
-  for (const std::int64_t t : totals) total.push_back(std::to_string(t));
-  nodes.push_back(std::move(total));
-  return "placement: " + std::string(placement_name(spec.placement)) + ", " +
-         std::to_string(result.steps) + " new instances\n\n" + align_columns(apps, "", 2) + '\n' +
-         align_columns(nodes, "", 2);
+  cell("total", 0);
+  for (std::size_t col = 0; col < order.size(); ++col) cell(std::to_string(totals[col]), col + 1);
+  out += '\n';
+  return out;
 }
 
 }  // namespace

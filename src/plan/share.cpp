@@ -234,24 +234,37 @@ class Filler {
       for (std::size_t j = s.flushed; j < s.log.size(); ++j) count_[s.log[j].first] = 0;
     }
     std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<std::pair<const Request*, std::int64_t>> entries(start[n]);
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (const std::uint32_t a : by_app_name_) {
-      AppState& s = apps_[a];
-      for (std::size_t j = s.flushed; j < s.log.size(); ++j)
-        count_[s.log[j].first] += s.log[j].second;
-      for (std::size_t j = s.flushed; j < s.log.size(); ++j) {
-        const std::uint32_t i = s.log[j].first;
-        if (count_[i] == 0) continue;
-        entries[next[i]++] = {&spec_.apps[a].request, count_[i]};
-        count_[i] = 0;
+    // Then nodes a block at a time, each of at most max(4,096, an eighth of
+    // the entries) entries or one node (so at most 17 passes over the new
+    // log entries), so that the entries, as many as the (app, node) pairs
+    // placed since the last flush, are never all held at once.
+    const std::size_t block = std::max<std::size_t>(4096, start[n] / 8);
+    std::vector<std::pair<const Request*, std::int64_t>> entries;
+    for (std::uint32_t lo = 0; lo < n;) {
+      std::uint32_t hi = lo + 1;
+      while (hi < n && start[hi + 1] - start[lo] <= block) ++hi;
+      entries.assign(start[hi] - start[lo], {nullptr, 0});
+      std::vector<std::size_t> next(start.begin() + lo, start.begin() + hi);
+      for (const std::uint32_t a : by_app_name_) {
+        const AppState& s = apps_[a];
+        for (std::size_t j = s.flushed; j < s.log.size(); ++j)
+          if (s.log[j].first >= lo && s.log[j].first < hi)
+            count_[s.log[j].first] += s.log[j].second;
+        for (std::size_t j = s.flushed; j < s.log.size(); ++j) {
+          const std::uint32_t i = s.log[j].first;
+          if (i < lo || i >= hi || count_[i] == 0) continue;
+          entries[next[i - lo]++ - start[lo]] = {&spec_.apps[a].request, count_[i]};
+          count_[i] = 0;
+        }
       }
-      s.flushed = s.log.size();
+      for (std::uint32_t i = lo; i < hi; ++i)
+        if (start[i + 1] > start[i])
+          reserve_counts(inv_, i,
+                         std::span(entries.data() + (start[i] - start[lo]),
+                                   entries.data() + (start[i + 1] - start[lo])));
+      lo = hi;
     }
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (start[i + 1] > start[i])
-        reserve_counts(inv_, i,
-                       std::span(entries.data() + start[i], entries.data() + start[i + 1]));
+    for (const std::uint32_t a : by_app_name_) apps_[a].flushed = apps_[a].log.size();
   }
 
   void retire(std::uint32_t a) {
@@ -684,15 +697,19 @@ class Filler {
         deploy_in_order(s, out);
         continue;
       }
-      count_.resize(inv_.nodes.size(), 0);
-      for (const auto& [node, k] : s.log) {
-        if (count_[node] == 0) out.deploy.emplace_back(node, 0);
-        count_[node] += k;
-      }
-      for (auto& [node, k] : out.deploy) {
-        k = count_[node];
-        count_[node] = 0;
-      }
+      // The log becomes the deploy in place (merged by node, then by name),
+      // so that the apps' logs and deploys are never all held at once.
+      std::vector<std::pair<std::uint32_t, std::int64_t>>& log = s.log;
+      std::sort(log.begin(), log.end());
+      std::size_t end = 0;
+      for (std::size_t j = 0; j < log.size(); ++j)
+        if (end > 0 && log[end - 1].first == log[j].first)
+          log[end - 1].second += log[j].second;
+        else
+          log[end++] = log[j];
+      log.resize(end);
+      log.shrink_to_fit();
+      out.deploy = std::move(log);
       std::sort(out.deploy.begin(), out.deploy.end(),
                 [&](const auto& x, const auto& y) { return rank_[x.first] < rank_[y.first]; });
     }

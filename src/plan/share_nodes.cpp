@@ -124,13 +124,15 @@ void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
   s.log.emplace_back(i, k);
   if (binds || s.log.size() < s.compact_at) return;
   // A non-binding app's log is only ever summed by node (before and after
-  // the last flush): merged by node when it doubles, it holds at most two
-  // entries per node it is on, not one per turn the filling took.
+  // the last flush): merged by node when it grows by half, it holds at most
+  // three entries per node it is on, not one per turn the filling took.
   const std::size_t flushed = merge_by_node(s.log, 0, s.flushed, 0);
   const std::size_t end = merge_by_node(s.log, s.flushed, s.log.size(), flushed);
   s.log.resize(end);
   s.flushed = flushed;
-  s.compact_at = std::max<std::size_t>(64, 2 * end);
+  // Half as many again before the next merge: the log's capacity stays
+  // within about twice the nodes it names (2 x end would double it).
+  s.compact_at = std::max<std::size_t>(64, end + end / 2);
 }
 
 }  // namespace eruplan::share_nodes

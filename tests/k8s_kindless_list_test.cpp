@@ -176,3 +176,37 @@ TEST_CASE("-n: a YAML stream of Nodes and NodeLists is one node list") {
                          NodesFormat::Auto, mixed));
   CHECK(mixed.to_string().find("more than one document") != std::string::npos);
 }
+
+TEST_CASE("--pods: a YAML stream of Pods and pod lists is one pod list") {
+  // `kubectl get pod A -o yaml; echo ---; ...` holds one Pod per document;
+  // before, --pods refused it ("the file holds more than one document").
+  const std::string nodes =
+      "kind: Node\nmetadata: {name: w1}\n"
+      "status: {allocatable: {cpu: \"8\", memory: 8Gi, pods: \"110\"}}\n";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.yaml", nodes}, NodesFormat::Auto, diags);
+  REQUIRE(inv);
+  const std::string pod_a =
+      "kind: Pod\nmetadata: {name: a}\nspec: {nodeName: w1, containers: [{name: c, resources: "
+      "{requests: {cpu: \"2\"}}}]}\nstatus: {phase: Running}\n";
+  const std::string stream = "# two pods\n" + pod_a +
+                             "---\n---\nkind: PodList\nitems:\n"
+                             "- kind: Pod\n  metadata: {name: b}\n  spec: {nodeName: w1, "
+                             "containers: [{name: c, resources: {requests: {cpu: 3}}}]}\n"
+                             "  status: {phase: Running}\n---\nkind: Pod\nmetadata: {name: c}\n"
+                             "spec: {nodeName: w1, containers: [{name: c}]}\n"
+                             "status: {phase: Running}\n";
+  REQUIRE(apply_pods(*inv, Source{"pods.yaml", stream}, {}, diags));
+  CHECK(diags.to_string() == "");
+  CHECK(inv->nodes[0].cpu_used == 5'000'000'000);
+  CHECK(inv->nodes[0].instances_of("a") == 1);
+  CHECK(inv->nodes[0].instances_of("b") == 1);
+  CHECK(inv->nodes[0].instances_of("c") == 1);
+  // A document of another kind is an error at its place, as a list item's.
+  const std::string service = pod_a + "---\nkind: Service\nmetadata: {name: s}\n";
+  Diagnostics other;
+  CHECK_FALSE(apply_pods(*inv, Source{"pods.yaml", service}, {}, other));
+  CHECK(other.to_string() ==
+        "pods.yaml:6:7: error: items[1].kind: expected a Pod (a pod list, as kubectl get pods -A "
+        "-o json), got Service\n");
+}

@@ -55,6 +55,17 @@ std::optional<Doc> parse_document(const Source& source, Diagnostics& diags) {
   return focused(parse_whole(source, diags), source, diags);
 }
 
+bool has_later_document(std::string_view text) {
+  for (std::size_t at = text.find("\n---"); at != std::string_view::npos;
+       at = text.find("\n---", at + 1)) {
+    const std::size_t after = at + 4;
+    if (after == text.size() || text[after] == '\n' || text[after] == '\r' || text[after] == ' ' ||
+        text[after] == '\t')
+      return true;
+  }
+  return false;
+}
+
 std::string_view input_text(const Source& source) {
   const std::string_view text = source.text;
   if (source.member.empty()) return text;

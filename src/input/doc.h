@@ -42,6 +42,10 @@ auto read_document(const Source& source, Diagnostics& diags, Read&& read)
 // inline input (Source::member) its value up to the next top-level key.
 std::string_view input_text(const Source& source);
 
+// Whether `text` has a line "---" (a YAML document separator) after its
+// first line: the file may be a stream of documents.
+bool has_later_document(std::string_view text);
+
 // A YAML stream of several documents (separated by ---), or one JSON
 // document: `documents` gets each document's root in order (an empty
 // document is a null value). Used for Kubernetes manifests (SPEC §12).

@@ -535,6 +535,30 @@ bool read_pods_whole(Inventory* nodes, const Source& pods, const std::string* fi
                      const KubernetesOptions& options, Diagnostics& diags, PodCensus* census,
                      PodLoad& load) {
   const std::size_t errors_before = diags.error_count();
+  if (pods.member.empty() && has_later_document(pods.text)) {
+    // Pods one document each, or several pod lists (kubectl get pod A -o
+    // yaml, ---, ...): their pods in order, items[k] counting across the
+    // documents; an empty document holds none.
+    std::vector<ValueId> documents;
+    auto doc = parse_document_stream(pods, diags, documents);
+    if (!doc) return false;
+    PodListRead list(nodes, pods, file, options, diags.strict(), census, load);
+    Reader r(*doc, pods.name, list.diags());
+    std::uint32_t k = 0;
+    for (const ValueId d : documents) {
+      if ((*doc)[d].kind == ValueKind::Null) continue;
+      if ((*doc)[d].kind != ValueKind::Object || doc->find(d, "items") == kNoValue) {
+        list.item(r, *doc, d, k++);
+        continue;
+      }
+      const ValueId items = list_items(r, d, "pods");
+      if (items == kNoValue) continue;
+      for (std::uint32_t i = 0; i < doc->size(items); ++i)
+        list.item(r, *doc, doc->element(items, i), k++);
+    }
+    list.finish(diags, r.exhausted());
+    return diags.error_count() == errors_before;
+  }
   auto doc = parse_document(pods, diags);
   if (!doc) return false;
   PodListRead list(nodes, pods, file, options, diags.strict(), census, load);

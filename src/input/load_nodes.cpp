@@ -8,23 +8,6 @@ namespace eruplan {
 // content) here and adds its entry to load_nodes: its own loader, its field
 // table and this file are all it touches.
 
-namespace {
-
-// A line "---" (a YAML document separator) after the file's first line:
-// the file may be a stream of documents.
-bool has_later_document(std::string_view text) {
-  for (std::size_t at = text.find("\n---"); at != std::string_view::npos;
-       at = text.find("\n---", at + 1)) {
-    const std::size_t after = at + 4;
-    if (after == text.size() || text[after] == '\n' || text[after] == '\r' || text[after] == ' ' ||
-        text[after] == '\t')
-      return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 std::optional<Inventory> load_nodes(const Source& source, NodesFormat format, Diagnostics& diags) {
   if (format == NodesFormat::Eruplan) return load_inventory(source, diags);
   if (format == NodesFormat::Auto)  // a JSON inventory holds no "kind": it is not a NodeList

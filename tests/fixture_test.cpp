@@ -74,7 +74,7 @@ RunResult canned(const std::vector<CannedNode>& nodes, ExitCode exit = ExitCode:
   }
   r.inventory = inventory;
   r.capacity = map;
-  if (with_deploy) r.deploy = deploy;
+  if (with_deploy) r.deploy = DeployMap(std::move(deploy));
   return r;
 }
 

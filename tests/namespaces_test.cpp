@@ -114,7 +114,7 @@ spec:
   INFO(good.err);
   CHECK(good.exit == ExitCode::Ok);
   REQUIRE(good.deploy);
-  CHECK(*good.deploy == std::vector<std::int64_t>{0, 1});
+  CHECK(*good.deploy == DeployMap{0, 1});
   o.namespaces = Source{"ns.yaml", "kind: Namespace\nmetadata: {name: mon, labels: [team]}\n"};
   const RunResult bad = run(o);
   CHECK(bad.exit == ExitCode::Invalid);

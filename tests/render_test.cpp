@@ -148,7 +148,7 @@ struct UnlimitedCase {
 };
 
 std::string render_with(const Inventory& inv, const Request& req, const CapacityMap& map,
-                        const std::vector<std::int64_t>* deploy, OutputFormat format,
+                        const DeployMap* deploy, OutputFormat format,
                         PlansShown plans = PlansShown::All) {
   return render(Report{inv, req, map, deploy, plans}, format);
 }
@@ -208,8 +208,8 @@ ojson yaml_to_json(const YAML::Node& n) {
 // The YAML output, read back, is the JSON output's document, keys in the
 // same order; returns the JSON document.
 ojson check_same_document(const Inventory& inv, const Request& req, const CapacityMap& map,
-                          const std::vector<std::int64_t>* deploy,
-                          PlansShown plans = PlansShown::All, bool standard_layout = true) {
+                          const DeployMap* deploy, PlansShown plans = PlansShown::All,
+                          bool standard_layout = true) {
   const std::string json = render_with(inv, req, map, deploy, OutputFormat::Json, plans);
   const std::string yaml = render_with(inv, req, map, deploy, OutputFormat::Yaml, plans);
   const ojson doc = ojson::parse(json);
@@ -325,7 +325,7 @@ TEST_CASE("plan in memory mode: NEW column, deploy, no plans") {
   c.req.count = 3;
   c.req.nodes_limit = 2;
   c.req.strategy = Strategy::Fill;
-  const std::vector<std::int64_t> deploy = {1, 2, 0};
+  const DeployMap deploy = {1, 2, 0};
   CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table) ==
         "app web, strategy fill, count 3, nodes_limit 2; per instance: cpu 1.5, memory 512Mi\n"
         "NODE   CAPACITY  EXISTING  NEW  REASON\n"
@@ -377,7 +377,7 @@ TEST_CASE("CPU plans with NUMA: table summary and the document") {
 
 TEST_CASE("CPU plans: plan lists each new instance; assignments take the first k plans") {
   CpuCase c;
-  const std::vector<std::int64_t> deploy = {2, 1};
+  const DeployMap deploy = {2, 1};
   CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table) ==
         "app db, strategy global, count 2; per instance: cpu 1.3 bound, memory 1Gi\n"
         "NODE   CAPACITY  EXISTING  NEW\n"
@@ -421,7 +421,7 @@ TEST_CASE("volumes: SPEC's 12 plans, bindings keyed by their text") {
   CHECK(plans[0] == ojson::parse(R"({"volumes": {"AUTO:/data:rw:100": {"/sda0": 100}}})"));
   CHECK(plans[11] == ojson::parse(R"({"volumes": {"AUTO:/data:rw:100": {"/sda1": 100}}})"));
 
-  const std::vector<std::int64_t> deploy = {3};
+  const DeployMap deploy = {3};
   CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table) ==
         "app web, strategy auto, count 3; per instance: volumes AUTO:/data:rw:100 /host:/mnt:ro\n"
         "NODE   CAPACITY  EXISTING  NEW\n"
@@ -480,7 +480,7 @@ TEST_CASE("unlimited capacity: the string \"unlimited\", one shared plan, k copi
   CHECK(doc["plans"] ==
         ojson::parse(R"({"a": [{"volumes": {"AUTO:/tmp:rw:0": {"/sdb0": 0}}}], "b": []})"));
 
-  const std::vector<std::int64_t> deploy = {2, 0};
+  const DeployMap deploy = {2, 0};
   CHECK(render_with(c.inv, c.req, c.map, &deploy, OutputFormat::Table) ==
         "app cache, strategy auto, count 2; per instance: volumes AUTO:/tmp:rw:0\n"
         "NODE    CAPACITY  EXISTING  NEW  REASON\n"
@@ -533,7 +533,7 @@ TEST_CASE("zero capacity everywhere: reasons, including not available") {
 
 TEST_CASE("--plans assigned and none") {
   CpuCase c;
-  const std::vector<std::int64_t> deploy = {2, 0};
+  const DeployMap deploy = {2, 0};
 
   SUBCASE("plan, assigned: only receiving nodes, their first k plans") {
     const ojson doc = check_same_document(c.inv, c.req, c.map, &deploy, PlansShown::Assigned);
@@ -569,7 +569,7 @@ TEST_CASE("--plans assigned and none") {
   }
   SUBCASE("unlimited, assigned: the one shared plan") {
     UnlimitedCase u;
-    const std::vector<std::int64_t> two = {2, 0};
+    const DeployMap two = {2, 0};
     const ojson doc = check_same_document(u.inv, u.req, u.map, &two, PlansShown::Assigned);
     CHECK(doc["plans"]["a"].size() == 1);
     CHECK(doc["assignments"]["a"].size() == 2);

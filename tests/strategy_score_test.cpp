@@ -243,7 +243,7 @@ TEST_CASE("score: SPEC §9 worked example: {n1: 3, n2: 2}, first scores 150 and 
   CHECK(r.infos[0].capacity == 3);
   CHECK(r.infos[1].capacity == 2);
   REQUIRE(r.result.outcome == StrategyOutcome::Deployed);
-  CHECK(r.result.deploy == std::vector<std::int64_t>{3, 2});
+  CHECK(r.result.deploy == InfoDeployMap{3, 2});
   REQUIRE(r.result.scores.size() == 2);
   CHECK(r.result.scores[0].fit == 50);
   CHECK(r.result.scores[0].balanced == 100);
@@ -266,7 +266,7 @@ TEST_CASE(
   std::vector<RequestOutcome> out = plan_requests(state, {req}, PlanOptions{});
   REQUIRE(out.size() == 1);
   CHECK(out[0].status == RequestStatus::Placed);
-  CHECK(out[0].deploy == std::vector<std::int64_t>{3, 2});
+  CHECK(out[0].deploy == DeployMap{3, 2});
   REQUIRE(out[0].scores.size() == 2);
   CHECK(out[0].scores[1].total == 112);
   CHECK(state.nodes[0].cpu_used == 4'000'000'000);  // reserved: 1 + 3 cores
@@ -288,7 +288,7 @@ TEST_CASE("score: min_count places what fits and ends partial") {
   std::vector<RequestOutcome> out = plan_requests(state, {req}, PlanOptions{});
   CHECK(out[0].status == RequestStatus::Partial);
   CHECK(out[0].placed == 5);
-  CHECK(out[0].deploy == std::vector<std::int64_t>{3, 2});
+  CHECK(out[0].deploy == DeployMap{3, 2});
   req.min_count = 6;
   Inventory fresh = load_nodes(kWorkedNodes);
   out = plan_requests(fresh, {req}, PlanOptions{});
@@ -306,18 +306,18 @@ nodes:
   Request req = load_req("app: x\ncount: 3\nstrategy: score\nresources: {memory: 1Gi}\n");
   Run r = run_score(inv, req);
   // a, then b (a's score fell), then c, by name among equals.
-  CHECK(r.result.deploy == std::vector<std::int64_t>{1, 1, 1});
+  CHECK(r.result.deploy == InfoDeployMap{1, 1, 1});
   // Scored on storage only, which nobody asks for: every score stays 100 + 100,
   // and a takes its whole capacity before b gets one.
   req.scoring.resources = {{"storage", 1}};
   req.count = 6;
   r = run_score(inv, req);
-  CHECK(r.result.deploy == std::vector<std::int64_t>{4, 2, 0});
+  CHECK(r.result.deploy == InfoDeployMap{4, 2, 0});
   // An unlimited node (nothing requested) takes an enormous count in one step.
   Request nothing = load_req("app: x\ncount: 1000000000000\nstrategy: score\n");
   r = run_score(inv, nothing);
   CHECK(r.result.outcome == StrategyOutcome::Deployed);
-  CHECK(r.result.deploy == std::vector<std::int64_t>{1'000'000'000'000, 0, 0});
+  CHECK(r.result.deploy == InfoDeployMap{1'000'000'000'000, 0, 0});
 }
 
 TEST_CASE("score: Kubernetes' line counts zero-capacity nodes by kind, once per kind") {
@@ -543,7 +543,7 @@ TEST_CASE("score: the heap agrees with the one-at-a-time oracle on random inputs
     const std::vector<std::int64_t> want = oracle(inv, req, infos, req.count, feasible);
     CAPTURE(round);
     REQUIRE((fast.outcome == StrategyOutcome::Deployed) == feasible);
-    CHECK(fast.deploy == want);
+    CHECK(fast.deploy == InfoDeployMap(want));
     REQUIRE(fast.scores.size() == infos.size());
     for (std::size_t i = 0; i < infos.size(); ++i) {
       const NodeScore first =
@@ -609,7 +609,7 @@ TEST_CASE("score: runs of equal scores agree with the one-at-a-time oracle on ti
     bool feasible = false;
     const std::vector<std::int64_t> want = oracle(inv, req, infos, req.count, feasible);
     REQUIRE((fast.outcome == StrategyOutcome::Deployed) == feasible);
-    CHECK(fast.deploy == want);
+    CHECK(fast.deploy == InfoDeployMap(want));
     if (feasible) placed += req.count;
   }
   CHECK(placed > 800'000);

@@ -61,10 +61,11 @@ struct Nodes {
   }
 };
 
-using Deploy = std::vector<std::int64_t>;
+using Deploy = InfoDeployMap;
 
 // Deploy vectors as text, so a failed check shows both sides.
-std::string show(const Deploy& deploy) {
+template <class Counts>
+std::string show(const Counts& deploy) {
   std::string out = "{";
   for (std::size_t i = 0; i < deploy.size(); ++i) {
     out += (i > 0 ? ", " : "") + std::to_string(deploy[i]);
@@ -83,7 +84,7 @@ void check_fails(const StrategyResult& r, StrategyOutcome outcome, const std::st
                  std::size_t n) {
   CHECK(r.outcome == outcome);
   CHECK(r.message == message);
-  CHECK(show(r.deploy) == show(Deploy(n, 0)));
+  CHECK(show(r.deploy) == show(Deploy(n)));
 }
 
 }  // namespace
@@ -325,7 +326,7 @@ TEST_CASE("global: rates that are not exact in binary agree with the reference")
   for (std::int64_t count : {1, 2, 3, 7, 20, 101}) {
     auto expected = oracle::global_rule(nodes.infos, count, nodes.total(), 0);
     CAPTURE(count);
-    check_deployed(nodes.run(global_strategy, count), expected.deploy);
+    check_deployed(nodes.run(global_strategy, count), Deploy(expected.deploy));
   }
 }
 
@@ -500,7 +501,7 @@ void check_deciding(const Nodes& nodes, Strategy s, std::int64_t count, std::int
   // Chosen only when the pass cannot fail.
   CHECK(full.outcome == StrategyOutcome::Deployed);
   CHECK(part.outcome == StrategyOutcome::Deployed);
-  Deploy mapped(nodes.infos.size(), 0);
+  Deploy mapped(nodes.infos.size());
   for (std::size_t k = 0; k < chosen.size(); ++k) mapped[chosen[k]] = part.deploy[k];
   CHECK(show(mapped) == show(full.deploy));
 }

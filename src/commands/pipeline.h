@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "deploy_map.h"
 #include "inventory_writer.h"
 #include "kubernetes.h"
 #include "load.h"
@@ -101,12 +102,12 @@ struct RunResult {
   std::optional<Inventory> inventory;
   std::optional<Request> request;
   std::optional<CapacityMap> capacity;
-  std::optional<std::vector<std::int64_t>> deploy;  // parallel to capacity->nodes
-  std::vector<RequestBrief> requests;               // plan/apply: every request, file order
-  std::vector<NodeScore> scores;                    // score: parallel to capacity->nodes
-  std::optional<std::string> saved_inventory;       // --save-inventory's text, when it is written
-  std::optional<std::string> report;                // --report's HTML, when the plan ran
-  std::vector<Diagnostic> problems;                 // exit 3: what the loaders found
+  std::optional<DeployMap> deploy;             // of capacity->nodes
+  std::vector<RequestBrief> requests;          // plan/apply: every request, file order
+  std::vector<NodeScore> scores;               // score: parallel to capacity->nodes
+  std::optional<std::string> saved_inventory;  // --save-inventory's text, when it is written
+  std::optional<std::string> report;           // --report's HTML, when the plan ran
+  std::vector<Diagnostic> problems;            // exit 3: what the loaders found
   std::vector<std::string> offers;  // share --model mesos: "cycle node framework +launched"
   std::string usage;  // exit 2: what is wrong with the command line (the CLI adds its hint)
 };

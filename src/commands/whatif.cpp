@@ -585,7 +585,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
     r.capacity = capacity_pass(state, request, CapacityOptions{plans_listed(o, state), o.jobs});
-    r.deploy = std::vector<std::int64_t>(r.capacity->nodes.size(), 0);
+    r.deploy = DeployMap(r.capacity->nodes.size());
     r.inventory = state;
     r.err += "drain: " + o.node + " runs no instance of " + request.app + "; nothing to move\n";
     Report report{state, request, *r.capacity, &*r.deploy, o.plans};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "deploy_map.h"
 #include "explain.h"
 #include "json_writer.h"
 #include "model.h"
@@ -23,7 +24,7 @@ struct Report {
   const CapacityMap& capacity;
   // For `plan`: new instances per node, parallel to capacity.nodes. Absent
   // for `capacity`.
-  const std::vector<std::int64_t>* deploy = nullptr;
+  const DeployMap* deploy = nullptr;
   PlansShown plans = PlansShown::All;
   // Part II: the request's outcome (status, placed, reason, scores); null for
   // `capacity`. `entry`: one entry of a requests: list (adds name, status,

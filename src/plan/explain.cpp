@@ -98,7 +98,7 @@ struct K8sExplain {
   const Request& request;
   const RequestOutcome& outcome;
   const std::vector<const NodeCapacity*>& by_node;
-  const std::vector<std::int64_t>* deploy;
+  const DeployMap* deploy;
   const CapacityMap& map;
   const NodeScore* pick = nullptr;  // the first replica's node's scores
   std::uint32_t pick_node = 0;
@@ -201,7 +201,7 @@ std::string filter_reason(const NodeFilter& filter, const Node& node) {
 }
 
 std::vector<ExplainLine> explain(const Inventory& inventory, const Request& request,
-                                 const CapacityMap& map, const std::vector<std::int64_t>* deploy,
+                                 const CapacityMap& map, const DeployMap* deploy,
                                  const RequestOutcome* outcome) {
   Context c{request, ExplainPass{request}, {}, {}};
   c.pass.satisfied = outcome != nullptr && outcome->status == RequestStatus::Satisfied;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "deploy_map.h"
 #include "model.h"
 #include "requests.h"
 
@@ -27,7 +28,7 @@ std::string filter_reason(const NodeFilter& filter, const Node& node);
 // Every node of `inventory`, by name (byte order). `deploy` (parallel to
 // map.nodes) and `outcome` are null for `capacity`, which runs no strategy.
 std::vector<ExplainLine> explain(const Inventory& inventory, const Request& request,
-                                 const CapacityMap& map, const std::vector<std::int64_t>* deploy,
+                                 const CapacityMap& map, const DeployMap* deploy,
                                  const RequestOutcome* outcome);
 
 // SPEC §13's summary of an infeasible request: "need 400 new instances, the

@@ -159,8 +159,7 @@ struct Planner {
   // Placing `deploy` (per info) would add more app counts by node than the
   // run may: `out` becomes too_large and says why.
   bool over_entry_budget(RequestOutcome& out, const Request& request,
-                         const std::vector<StrategyInfo>& infos,
-                         const std::vector<std::int64_t>& deploy) {
+                         const std::vector<StrategyInfo>& infos, const InfoDeployMap& deploy) {
     if (options.max_app_entries == kUnlimited) return false;
     std::int64_t fresh = 0;
     for (std::size_t k = 0; k < infos.size() && k < deploy.size(); ++k) {
@@ -248,7 +247,7 @@ struct Planner {
     for (const std::uint32_t i : touched) cache.changed(state, i);
     for (const Victim& v : evicted) running_pods().restore(state, v);
     state.placed_pods.resize(request_mark_);
-    std::fill(out.deploy.begin(), out.deploy.end(), 0);
+    out.deploy.clear_counts();
     out.preemptions.clear();
     out.status = RequestStatus::Rejected;
     out.placed = 0;
@@ -760,7 +759,7 @@ struct Planner {
       RequestOutcome& o = outs[m];
       o.status = RequestStatus::Rejected;
       o.placed = 0;
-      std::fill(o.deploy.begin(), o.deploy.end(), 0);
+      o.deploy.clear_counts();
       if (!o.too_large) o.reason = message;  // what is too large, as it said
       o.preemptions.clear();
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capacity.h"
+#include "deploy_map.h"
 #include "disruption.h"
 #include "model.h"
 #include "names.h"
@@ -46,8 +47,8 @@ struct RequestOutcome {
   std::int64_t placed_at_most = 0;  // rejected with min_count: the most it could place
   // The capacity pass the request was planned against (the state then).
   CapacityMap capacity;
-  std::vector<std::int64_t> deploy;  // parallel to capacity.nodes; all 0 unless placed/partial
-  std::vector<NodeScore> scores;     // score strategy: per capacity.nodes entry
+  DeployMap deploy;               // all 0 unless placed/partial
+  std::vector<NodeScore> scores;  // score strategy: per capacity.nodes entry
   // --explain, the kubernetes profile's first cycle (StrategyResult):
   // per inventory node the filter that rejected it, and where it went.
   std::vector<std::string> first_filtered;

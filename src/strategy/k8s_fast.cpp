@@ -396,7 +396,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       result.outcome = StrategyOutcome::Infeasible;
       result.rejected = k8s_filter_all(in, run, cycle, placed, none);
       result.message = k8s_unschedulable_message(result.rejected, replica, in.count);
-      std::fill(result.deploy.begin(), result.deploy.end(), 0);
+      result.deploy.clear_counts();
       return result;
     }
     const std::size_t nf = feasible.size();

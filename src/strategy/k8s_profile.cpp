@@ -480,7 +480,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
       result.outcome = StrategyOutcome::Infeasible;
       result.message = k8s_unschedulable_message(statuses, replica, in.count);
       result.rejected = std::move(statuses);
-      std::fill(result.deploy.begin(), result.deploy.end(), 0);
+      result.deploy.clear_counts();
       return result;
     }
     // Score.

@@ -134,7 +134,7 @@ std::string strategy_count(std::int64_t n, std::string_view noun) {
 }
 
 StrategyResult strategy_failure(std::size_t n, std::string message, StrategyOutcome outcome) {
-  return {outcome, std::vector<std::int64_t>(n, 0), std::move(message), {}, {}, -1, {}};
+  return {outcome, InfoDeployMap(n), std::move(message), {}, {}, -1, {}};
 }
 
 std::optional<StrategyResult> strategy_precheck(std::string_view name, std::size_t n,

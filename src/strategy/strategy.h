@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deploy_map.h"
 #include "model.h"
 
 namespace eruplan {
@@ -62,9 +63,9 @@ struct NodeScore {
 
 struct StrategyResult {
   StrategyOutcome outcome = StrategyOutcome::Deployed;
-  std::vector<std::int64_t> deploy;  // parallel to the infos; new instances per node
-  std::string message;               // why, when not Deployed
-  std::vector<NodeScore> scores;     // score only: parallel to the infos
+  InfoDeployMap deploy;           // new instances per node
+  std::string message;            // why, when not Deployed
+  std::vector<NodeScore> scores;  // score only: parallel to the infos
   // --explain under the kubernetes profile (StrategyInput::explain): the
   // first replica's cycle. Per inventory node, the filter plugin that
   // rejected it and its reasons ("NodePorts: node(s) didn't have free ports

@@ -386,7 +386,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
   }
   if (remaining > 0) {  // unreachable: the total covers count
     result.outcome = StrategyOutcome::Infeasible;
-    std::fill(result.deploy.begin(), result.deploy.end(), 0);
+    result.deploy.clear_counts();
     result.message = unavailable_message(in);
   }
   return result;

@@ -1,8 +1,8 @@
 // A pod's effective request as Kubernetes' PodRequests computes it
 // (k8s.io/component-helpers/resource): cases transcribed from its
 // helpers_test.go, TestPodResourceRequests (the descriptions are the case
-// names; the in-place-resize cases are not modelled), then the millicore
-// round-up and the scoring defaults on the same path.
+// names), then the millicore round-up and the scoring defaults on the same
+// path, and a running pod's in-place resize status.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -205,4 +205,158 @@ TEST_CASE("PodRequests: pod-level limits stand for requests only where no contai
                                       KubernetesOptions{}, true, diags, matched);
   REQUIRE(set);
   CHECK(set->requests[0].cpu == 1250 * kMilli);
+}
+
+namespace {
+
+// A running pod on node w1 (8 cores, 8Gi, 100G): `spec` is its spec's containers
+// (and initContainers) as JSON members, `status` its status' members beside
+// phase Running. Returns the pod as the node counts it.
+RunningPod running(const std::string& spec, const std::string& status) {
+  const std::string nodes =
+      R"({"kind": "NodeList", "items": [{"kind": "Node", "metadata": {"name": "w1"},)"
+      R"( "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "ephemeral-storage": "100G",)"
+      R"( "pods": "110"}}}]})";
+  const std::string pods =
+      R"({"kind": "PodList", "items": [{"kind": "Pod", "metadata": {"name": "p"},)"
+      R"( "spec": {"nodeName": "w1", )" +
+      spec + R"(}, "status": {"phase": "Running")" + (status.empty() ? "" : ", " + status) + "}}]}";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.json", nodes}, NodesFormat::Auto, diags);
+  REQUIRE(inv);
+  REQUIRE(apply_pods(*inv, Source{"pods.json", pods}, {}, diags));
+  INFO(diags.to_string());
+  CHECK(diags.to_string() == "");
+  REQUIRE(inv->pods.size() == 1);
+  CHECK(inv->nodes[0].cpu_used == inv->pods[0].cpu);
+  return inv->pods[0];
+}
+
+std::string cpu_container(const std::string& name, const std::string& cpu, bool sidecar = false) {
+  return container(name, cpu, sidecar);
+}
+
+// One status entry: `requests` and `allocated` JSON objects, or empty for
+// none; `resources` false leaves the entry without resources.
+std::string status_entry(const std::string& name, const std::string& requests,
+                         const std::string& allocated, bool resources = true) {
+  std::string e = R"({"name": ")" + name + "\"";
+  if (resources)
+    e += R"(, "resources": {)" + (requests.empty() ? "" : R"("requests": )" + requests) + "}";
+  if (!allocated.empty()) e += R"(, "allocatedResources": )" + allocated;
+  return e + "}";
+}
+
+const std::string kInfeasible =
+    R"("conditions": [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}])";
+
+}  // namespace
+
+// The in-place resize cases of Kubernetes' TestPodResourceRequests, as the
+// scheduler counts a pod already on a node (UseStatusResources).
+TEST_CASE("PodRequests: a running pod counts its resize status (TestPodResourceRequests)") {
+  SUBCASE("resized, infeasible") {
+    const RunningPod p =
+        running(R"("containers": [)" + cpu_container("container-1", "4") + "]",
+                R"("containerStatuses": [)" + status_entry("container-1", R"({"cpu": "2"})", "") +
+                    "], " + kInfeasible);
+    CHECK(p.cpu == 2 * kCore);
+  }
+  SUBCASE("resized, infeasible & in-progress") {
+    const RunningPod p =
+        running(R"("containers": [)" + cpu_container("container-1", "6") + "]",
+                R"("containerStatuses": [)" +
+                    status_entry("container-1", R"({"cpu": "2"})", R"({"cpu": "4"})") + "], " +
+                    kInfeasible);
+    CHECK(p.cpu == 4 * kCore);
+  }
+  SUBCASE("resized, no resize status") {
+    const RunningPod p = running(
+        R"("containers": [)" + cpu_container("container-1", "4") + "]",
+        R"("containerStatuses": [)" + status_entry("container-1", R"({"cpu": "2"})", "") + "]");
+    CHECK(p.cpu == 4 * kCore);
+  }
+  SUBCASE("resized: per-resource 3-way maximum") {
+    const RunningPod p =
+        running(R"("containers": [{"name": "container-1", "resources": {"requests": {"cpu": "30m",)"
+                R"( "memory": "20M", "ephemeral-storage": "10G"}}}])",
+                R"("containerStatuses": [)" +
+                    status_entry("container-1",
+                                 R"({"cpu": "10m", "memory": "30M", "ephemeral-storage": "20G"})",
+                                 R"({"cpu": "20m", "memory": "10M", "ephemeral-storage": "30G"})") +
+                    "]");
+    CHECK(p.cpu == 30'000'000);
+    CHECK(p.memory == 30'000'000);
+    CHECK(p.storage == 30'000'000'000);
+  }
+  SUBCASE("resized, restartable init container, infeasible") {
+    const RunningPod p = running(R"("containers": [], "initContainers": [)" +
+                                     cpu_container("restartable-init-1", "4", true) + "]",
+                                 R"("initContainerStatuses": [)" +
+                                     status_entry("restartable-init-1", R"({"cpu": "2"})", "") +
+                                     "], " + kInfeasible);
+    CHECK(p.cpu == 2 * kCore);
+  }
+  SUBCASE("resized, restartable init container, no resize status") {
+    const RunningPod p =
+        running(R"("containers": [], "initContainers": [)" +
+                    cpu_container("restartable-init-1", "4", true) + "]",
+                R"("initContainerStatuses": [)" +
+                    status_entry("restartable-init-1", R"({"cpu": "2"})", "") + "]");
+    CHECK(p.cpu == 4 * kCore);
+  }
+  SUBCASE("aggregate request resolves max of sums instead of sum of maxes") {
+    // Status entries without resources are not read: the spec's 1 + 2.
+    const RunningPod p = running(
+        R"("containers": [)" + cpu_container("c1", "1") + ", " + cpu_container("c2", "2") + "]",
+        R"("containerStatuses": [)" + status_entry("c1", "", R"({"cpu": "2"})", false) + ", " +
+            status_entry("c2", "", R"({"cpu": "1"})", false) + "]");
+    CHECK(p.cpu == 3 * kCore);
+  }
+}
+
+TEST_CASE("PodRequests: resize status beyond Kubernetes' table") {
+  SUBCASE("a resize in progress counts the larger of spec and allocation, per container") {
+    // c1 grows 1 -> 3 (allocated still 1), c2 shrinks 2 -> 1 (allocated 2):
+    // the node keeps 3 + 2 until the kubelet has resized both.
+    const RunningPod p = running(
+        R"("containers": [)" + cpu_container("c1", "3") + ", " + cpu_container("c2", "1") + "]",
+        R"("containerStatuses": [)" + status_entry("c1", R"({"cpu": "1"})", R"({"cpu": "1"})") +
+            ", " + status_entry("c2", R"({"cpu": "2"})", R"({"cpu": "2"})") + "]");
+    CHECK(p.cpu == 5 * kCore);
+  }
+  SUBCASE("a status naming cpu gives a container without a cpu request its cpu for scoring") {
+    const RunningPod p =
+        running(R"("containers": [{"name": "c"}])",
+                R"("containerStatuses": [)" + status_entry("c", R"({"cpu": "50m"})", "") + "]");
+    CHECK(p.cpu == 50'000'000);
+    CHECK(p.nonzero_cpu == 50'000'000);      // not the 100m default
+    CHECK(p.nonzero_memory == 200LL << 20);  // memory still defaults
+  }
+  SUBCASE("a regular init container's status is not read") {
+    const RunningPod p =
+        running(R"("containers": [)" + cpu_container("c", "1") + R"(], "initContainers": [)" +
+                    cpu_container("i", "2") + "]",
+                R"("initContainerStatuses": [)" + status_entry("i", R"({"cpu": "7"})", "") + "]");
+    CHECK(p.cpu == 2 * kCore);
+  }
+  SUBCASE("the first PodResizePending condition decides") {
+    const RunningPod p =
+        running(R"("containers": [)" + cpu_container("c", "4") + "]",
+                R"("containerStatuses": [)" + status_entry("c", R"({"cpu": "2"})", "") +
+                    R"(], "conditions": [{"type": "Ready", "reason": "Infeasible"},)"
+                    R"( {"type": "PodResizePending", "reason": "Deferred"},)"
+                    R"( {"type": "PodResizePending", "reason": "Infeasible"}])");
+    CHECK(p.cpu == 4 * kCore);
+  }
+  SUBCASE("kubectl's usual status: equal to the spec, nothing changes") {
+    const RunningPod p = running(
+        R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "250m",)"
+        R"( "memory": "64Mi"}, "limits": {"memory": "128Mi"}}}])",
+        R"("containerStatuses": [{"name": "c", "ready": true, "restartCount": 0,)"
+        R"( "allocatedResources": {"cpu": "250m", "memory": "64Mi"}, "resources": {"requests":)"
+        R"( {"cpu": "250m", "memory": "64Mi"}, "limits": {"memory": "128Mi"}}}])");
+    CHECK(p.cpu == 250'000'000);
+    CHECK(p.memory == 64LL << 20);
+  }
 }

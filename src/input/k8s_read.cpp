@@ -292,13 +292,15 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
 
 // One container: each resource its request, or its limit when it has no
 // request.
-PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar) {
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar,
+                             std::string_view* name) {
   PodRequest out;
   out.nonzero_cpu = kNonZeroCpu;  // as when it names no resource
   out.nonzero_memory = kNonZeroMemory;
   Picked<kKubeContainerFields> f;
   if (!pick(r, path, container, f)) return out;
   if (sidecar) *sidecar = text_of(r.doc(), f["restartPolicy"]) == "Always";
+  if (name) *name = text_of(r.doc(), f["name"]);
   Picked<kKubeResourcesFields> res;
   const FieldPath res_path = path.child("resources");
   if (!pick(r, res_path, f["resources"], res)) return out;
@@ -316,6 +318,92 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
   return out;
 }
 
+namespace {
+
+// A running pod's container statuses by container name, for pod_request:
+// kube-scheduler counts the pods already on a node with their status'
+// resources (in-place resize, on by default since Kubernetes 1.33). A name
+// in both lists, or twice, is the last entry's, initContainerStatuses after
+// containerStatuses.
+class ResizedContainers {
+ public:
+  ResizedContainers(Reader& r, const PodStatusResources* status) : status_(status) {
+    if (!status) return;
+    const Doc& doc = r.doc();
+    const FieldPath& at = *status->path;
+    const ValueId lists[2] = {status->container_statuses, status->init_container_statuses};
+    for (std::uint8_t l = 0; l < 2; ++l) {
+      const FieldPath list_path = at.child(kLists[l]);
+      if (lists[l] == kNoValue || !r.is_array(list_path, lists[l])) continue;
+      for (std::uint32_t i = 0; i < doc.size(lists[l]); ++i) {
+        Picked<kKubeContainerStatusFields> f;
+        if (!pick(r, list_path.at(i), doc.element(lists[l], i), f)) continue;
+        entries_.push_back(
+            {text_of(doc, f["name"]), l, i, f["resources"], f["allocatedResources"]});
+      }
+    }
+    std::stable_sort(entries_.begin(), entries_.end(),
+                     [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    const ValueId conditions = status->conditions;
+    const FieldPath cond_path = at.child("conditions");
+    if (conditions == kNoValue || !r.is_array(cond_path, conditions)) return;
+    // The first PodResizePending condition decides, as Kubernetes'
+    // IsPodResizeInfeasible reads it.
+    for (std::uint32_t i = 0; i < doc.size(conditions); ++i) {
+      Picked<kKubePodConditionFields> f;
+      if (!pick(r, cond_path.at(i), doc.element(conditions, i), f)) continue;
+      if (text_of(doc, f["type"]) != "PodResizePending") continue;
+      infeasible_ = text_of(doc, f["reason"]) == "Infeasible";
+      break;
+    }
+  }
+
+  // Container `name`'s request `c` as the scheduler counts it on its node.
+  void apply(Reader& r, std::string_view name, PodRequest& c) const {
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), name,
+                               [](std::string_view n, const Entry& e) { return n < e.name; });
+    if (it == entries_.begin() || (--it)->name != name || it->resources == kNoValue) return;
+    const FieldPath list_path = status_->path->child(kLists[it->list]);
+    const FieldPath at = list_path.at(it->index), res_path = at.child("resources");
+    Picked<kKubeResourcesFields> res;
+    if (!pick(r, res_path, it->resources, res, {"requests"})) return;
+    PodRequest reported, allocated;
+    std::vector<std::string_view> reported_names, allocated_names;
+    read_resource_list(r, res_path.child("requests"), res["requests"], reported, &reported_names);
+    read_resource_list(r, at.child("allocatedResources"), it->allocated, allocated,
+                       &allocated_names);
+    const auto names = [&](std::string_view n) {
+      return std::find(reported_names.begin(), reported_names.end(), n) != reported_names.end() ||
+             std::find(allocated_names.begin(), allocated_names.end(), n) != allocated_names.end();
+    };
+    PodRequest out;
+    if (!infeasible_) out = c;
+    out.hugepages = c.hugepages;
+    out.names_cpu = out.names_cpu || names("cpu");
+    out.names_memory = out.names_memory || names("memory");
+    const auto larger = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
+    out.combine(reported, larger);
+    out.combine(allocated, larger);
+    out.nonzero_cpu = out.names_cpu ? out.cpu : kNonZeroCpu;
+    out.nonzero_memory = out.names_memory ? out.memory : kNonZeroMemory;
+    c = std::move(out);
+  }
+
+ private:
+  static constexpr std::string_view kLists[2] = {"containerStatuses", "initContainerStatuses"};
+  struct Entry {
+    std::string_view name;
+    std::uint8_t list;  // kLists
+    std::uint32_t index;
+    ValueId resources, allocated;
+  };
+  const PodStatusResources* status_;
+  std::vector<Entry> entries_;  // by name, stable
+  bool infeasible_ = false;
+};
+
+}  // namespace
+
 // Kubernetes' PodRequests (k8s.io/component-helpers): the containers
 // summed; then the init containers in order, each sidecar (restartPolicy
 // Always) added to the sum and to the sidecars started so far, each other
@@ -327,11 +415,13 @@ PodRequest container_request(Reader& r, const FieldPath& path, ValueId container
 // memory request replaces the containers' (for scoring too); a pod-level
 // limit stands for a request the pod-level requests lack when no container
 // names that resource (the API's defaulting of a Pod, defaultPodRequests).
-PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
+PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec,
+                       const PodStatusResources* status) {
   PodRequest sum, sidecars, init_max, extra;
   Picked<kKubePodSpecFields> f;
   if (!pick(r, path, spec, f, {"containers", "initContainers", "overhead", "resources"}))
     return sum;
+  const ResizedContainers resized(r, status);
   const ValueId containers = f["containers"], init = f["initContainers"], overhead = f["overhead"],
                 pod_level = f["resources"];
   auto add = [](std::int64_t a, std::int64_t b) { return saturating_add(a, b); };
@@ -339,8 +429,10 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   bool named_cpu = false, named_memory = false;  // by any container
   if (containers != kNoValue && r.is_array(path.child("containers"), containers)) {
     for (std::uint32_t i = 0; i < r.doc().size(containers); ++i) {
-      const PodRequest c = container_request(r, path.child("containers").at(i),
-                                             r.doc().element(containers, i), nullptr);
+      std::string_view name;
+      PodRequest c = container_request(r, path.child("containers").at(i),
+                                       r.doc().element(containers, i), nullptr, &name);
+      resized.apply(r, name, c);
       named_cpu = named_cpu || c.names_cpu;
       named_memory = named_memory || c.names_memory;
       sum.combine(c, add);
@@ -349,8 +441,10 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec) {
   if (init != kNoValue && r.is_array(path.child("initContainers"), init)) {
     for (std::uint32_t i = 0; i < r.doc().size(init); ++i) {
       bool sidecar = false;
+      std::string_view name;
       PodRequest c = container_request(r, path.child("initContainers").at(i),
-                                       r.doc().element(init, i), &sidecar);
+                                       r.doc().element(init, i), &sidecar, &name);
+      if (sidecar) resized.apply(r, name, c);
       named_cpu = named_cpu || c.names_cpu;
       named_memory = named_memory || c.names_memory;
       if (sidecar) {

@@ -198,15 +198,29 @@ void read_resource_list(Reader& r, const FieldPath& path, ValueId v, PodRequest&
                         ResourceListOf of = ResourceListOf::container);
 
 // One container: each resource its request, or its limit when it has no
-// request.
-PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar);
+// request; `name` (when given) its name.
+PodRequest container_request(Reader& r, const FieldPath& path, ValueId container, bool* sidecar,
+                             std::string_view* name = nullptr);
+
+// What a running pod's status says of its containers' resources, as
+// kube-scheduler reads it for the pods already on a node (in-place resize):
+// status.containerStatuses and initContainerStatuses, and whether
+// status.conditions holds PodResizePending with reason Infeasible.
+struct PodStatusResources {
+  const FieldPath* path = nullptr;  // the pod's status
+  ValueId container_statuses = kNoValue, init_container_statuses = kNoValue, conditions = kNoValue;
+};
 
 // Kubernetes' PodRequests: per resource, the larger of (the containers
 // plus the sidecar init containers) and (each other init container plus the
 // sidecars started before it), plus spec.overhead; cpu rounded up to a
 // whole millicore. nonzero_cpu and nonzero_memory the same with the
-// scoring defaults per container.
-PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec);
+// scoring defaults per container. With `status` (a running pod), a container
+// or sidecar whose status entry has `resources` counts, per resource, the
+// largest of its spec's request, the status' resources.requests and its
+// allocatedResources; while a resize is Infeasible, only the last two.
+PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec,
+                       const PodStatusResources* status = nullptr);
 
 // SPEC §15: every key of `object` (a mapping; anything else is the
 // reader's to report) that the API type's `names` (kubernetes_api_fields.h)

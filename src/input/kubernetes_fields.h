@@ -99,6 +99,23 @@ inline constexpr std::array kKubePodFields{
 inline constexpr std::array kKubePodStatusFields{
     FieldSpec::text("phase", "Succeeded or Failed: the pod holds nothing"),
     FieldSpec::text("startTime", "when a running pod started"),
+    FieldSpec::block("containerStatuses",
+                     "a container's resources as the node runs them, during an in-place resize"),
+    FieldSpec::block("initContainerStatuses", "the same for sidecar init containers"),
+    FieldSpec::block("conditions", "PodResizePending with reason Infeasible"),
+};
+
+// One of a running pod's containerStatuses or initContainerStatuses.
+inline constexpr std::array kKubeContainerStatusFields{
+    FieldSpec::text("name", "the container it reports on"),
+    FieldSpec::block("resources", "requests: what the node runs the container with"),
+    FieldSpec::block("allocatedResources", "what the node has set aside for it"),
+};
+
+// One of a running pod's status.conditions.
+inline constexpr std::array kKubePodConditionFields{
+    FieldSpec::text("type", "PodResizePending"),
+    FieldSpec::text("reason", "Infeasible: the resize will not happen"),
 };
 
 // A pod's spec: a running Pod's, a Pod manifest's or a pod template's.
@@ -124,6 +141,7 @@ inline constexpr std::array kKubePodSpecFields{
 
 // One of a pod's containers or initContainers.
 inline constexpr std::array kKubeContainerFields{
+    FieldSpec::text("name", "matched with the pod's containerStatuses"),
     FieldSpec::text("image", "ImageLocality: nodes that hold it score higher"),
     FieldSpec::block("resources", "its requests and limits"),
     FieldSpec::text("restartPolicy", "Always: an init container is a sidecar"),

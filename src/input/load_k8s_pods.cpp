@@ -362,11 +362,12 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     }
     return;
   }
-  const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec");
+  const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
+                  status_path = at.child("status");
   Picked<kKubeMetadataFields> meta;
   Picked<kKubePodStatusFields> status;
   pick(r, meta_path, object["metadata"], meta);
-  pick(r, at.child("status"), object["status"], status);
+  pick(r, status_path, object["status"], status);
   const ValueId name = meta["name"], ns = meta["namespace"], labels = meta["labels"],
                 phase = status["phase"];
   auto seen = [&] {
@@ -406,7 +407,11 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   const ValueId node_name = placed["nodeName"], priority = placed["priority"],
                 class_name = placed["priorityClassName"];
   if (node_name == kNoValue || text_of(doc, node_name).empty()) return;  // not bound yet
-  const PodRequest req = pod_request(r, spec_path, spec);
+  // As the scheduler counts a pod on its node: with its containers' status
+  // resources, which differ from the spec while it is resized in place.
+  const PodStatusResources resize{&status_path, status["containerStatuses"],
+                                  status["initContainerStatuses"], status["conditions"]};
+  const PodRequest req = pod_request(r, spec_path, spec, &resize);
   if (!nodes_) return;
   const std::optional<std::size_t> found = node_index_.find(doc.text(node_name));
   if (!found) {

@@ -178,7 +178,7 @@ InputsC& inputs_c() {
 
 void check_deployed(benchmark::State& state, const StrategyResult& r, std::int64_t expect) {
   if (r.outcome != StrategyOutcome::Deployed) {
-    state.SkipWithError(("not deployed: " + r.message).c_str());
+    state.SkipWithError(("not deployed: " + r.message.full()).c_str());
   } else if (expect >= 0 && placed(r) != expect) {
     state.SkipWithError(
         ("placed " + std::to_string(placed(r)) + ", expected " + std::to_string(expect)).c_str());

@@ -102,7 +102,7 @@ Case& case_c() {
 void check(benchmark::State& state, const StrategyResult& r, std::int64_t expect) {
   const std::int64_t placed = std::accumulate(r.deploy.begin(), r.deploy.end(), std::int64_t{0});
   if (r.outcome != StrategyOutcome::Deployed)
-    state.SkipWithError(("not deployed: " + r.message).c_str());
+    state.SkipWithError(("not deployed: " + r.message.full()).c_str());
   else if (placed != expect)
     state.SkipWithError(("placed " + std::to_string(placed)).c_str());
 }

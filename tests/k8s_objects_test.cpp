@@ -106,7 +106,9 @@ TEST_CASE("k8s objects: replicas is the desired total, running pods matched by t
   // 3 of 3: satisfied, with the reason.
   l = load(kWebPods, deployment("3", ""));
   CHECK(l.set->requests[0].count == 0);
-  CHECK(l.set->requests[0].satisfied == "web: 3 of 3 replicas running, nothing to place");
+  CHECK(l.set->requests[0].satisfied ==
+        NamedReason("web", "3 of 3 replicas running, nothing to place"));
+  CHECK(l.set->requests[0].satisfied.full() == "web: 3 of 3 replicas running, nothing to place");
   // --replicas replaces spec.replicas.
   KubernetesOptions o;
   o.replicas = 10;
@@ -274,15 +276,16 @@ TEST_CASE("k8s objects: --replicas is a Job's parallelism; a suspended Job place
     CHECK(l.diags.error_count() == 0);
     CHECK(l.set->requests[0].count == 0);
     CHECK(l.set->requests[0].satisfied ==
-          "j: suspended (spec.suspend: true), no pods until resumed");
+          NamedReason("j", "suspended (spec.suspend: true), no pods until resumed"));
     l = load(pods, cron("  suspend: true\n", "      parallelism: 2\n"), options);
     CHECK(l.set->requests[0].count == 0);
     CHECK(l.set->requests[0].satisfied ==
-          "j: suspended (spec.suspend: true), no pods until resumed");
+          NamedReason("j", "suspended (spec.suspend: true), no pods until resumed"));
     l = load(pods, cron("", "      suspend: true\n"), options);
     CHECK(l.set->requests[0].count == 0);
-    CHECK(l.set->requests[0].satisfied ==
-          "j: suspended (spec.jobTemplate.spec.suspend: true), no pods until resumed");
+    CHECK(
+        l.set->requests[0].satisfied ==
+        NamedReason("j", "suspended (spec.jobTemplate.spec.suspend: true), no pods until resumed"));
   }
   // suspend: false is a running Job.
   l = load(pods, job("  suspend: false\n  parallelism: 2\n  completions: 5\n"));

@@ -89,7 +89,7 @@ Planned plan(Cluster& c) {
   const std::vector<RequestOutcome> out = plan_requests(c.inventory, {c.request}, options);
   REQUIRE(out.size() == 1);
   Planned p;
-  p.reason = out[0].reason;
+  p.reason = out[0].reason.full();
   for (std::size_t i = 0; i < out[0].deploy.size(); ++i)
     if (out[0].deploy[i] > 0) p.node = c.inventory.nodes[out[0].capacity.nodes[i].node].name;
   for (const Preemption& pre : out[0].preemptions)

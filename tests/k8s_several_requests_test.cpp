@@ -152,7 +152,7 @@ TEST_CASE("several manifests: a pod an earlier request evicted no longer repels 
   REQUIRE(run.outcomes[0].preemptions.size() == 1);
   REQUIRE(run.outcomes[0].preemptions[0].victims.size() == 1);
   CHECK(run.outcomes[0].preemptions[0].victims[0].name == "default/cache");
-  INFO(run.outcomes[1].reason);
+  INFO(run.outcomes[1].reason.full());
   CHECK(placed_on(run, 1) == "n1=1");
   CHECK(run.outcomes[1].preemptions.empty());
   CHECK(run.inventory.pods.get().empty());  // cache left the inventory written out
@@ -182,7 +182,7 @@ TEST_CASE("--preempt: a request left partial by min_count reports its last repli
   CHECK(run.outcomes[0].status == RequestStatus::Partial);
   CHECK(placed_on(run, 0) == "n1=2");
   CHECK(run.outcomes[0].preemptions.size() == 2);
-  CHECK(run.outcomes[0].reason ==
+  CHECK(run.outcomes[0].reason.full() ==
         "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 "
         "nodes are available: 2 No "
         "preemption victims found for incoming pod.");

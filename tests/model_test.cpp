@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "named_reason.h"
 #include "resources.h"
 
 using namespace eruplan;
@@ -188,4 +189,28 @@ TEST_CASE("resources: one row per built-in kind, extended resources by name") {
   CHECK(fpga.per_instance == 1);
   CHECK(per_instance_of(r, "memory") == 1024);
   CHECK(per_instance_of(r, "example.com/none") == 0);
+}
+
+TEST_CASE("NamedReason: the line alone, under its subject, and its parts") {
+  NamedReason r("web", "3 of 3 replicas running, nothing to place");
+  CHECK(r.full() == "web: 3 of 3 replicas running, nothing to place");
+  CHECK(r.under("web") == "3 of 3 replicas running, nothing to place");
+  CHECK(r.under("db") == "web: 3 of 3 replicas running, nothing to place");
+  // kube-scheduler's line names nothing: the same under any name.
+  NamedReason k("0/3 nodes are available: 3 Insufficient cpu.");
+  k.placed = "placed 2 of 5; the 3rd could not be placed";
+  k.notes = {"preemption: would evict 1 pod on w1"};
+  k.add_to_first_line("preemption: 0/3 nodes are available.");
+  k.suffix = "; placed 2, needs at least 3";
+  CHECK(k.full() ==
+        "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.\n"
+        "placed 2 of 5; the 3rd could not be placed\n"
+        "preemption: would evict 1 pod on w1; placed 2, needs at least 3");
+  CHECK(k.under("web") == k.full());
+  k.first_line_only();
+  CHECK(k.full() ==
+        "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.; "
+        "placed 2, needs at least 3");
+  CHECK(NamedReason().empty());
+  CHECK_FALSE(k.empty());
 }

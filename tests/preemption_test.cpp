@@ -645,9 +645,9 @@ nodes:
     CHECK(state.nodes[0].cpu_used == 4 * kNanoPerCore);
     CHECK(state.nodes[0].instances_of("batch") == 2);
     CHECK(state.nodes[0].instances_of("critical") == 0);
-    INFO(out[0].reason);
-    CHECK(out[0].reason.find("preemption: 0/1 nodes are available: 1 No preemption victims") !=
-          std::string::npos);
+    INFO(out[0].reason.full());
+    CHECK(out[0].reason.full().find(
+              "preemption: 0/1 nodes are available: 1 No preemption victims") != std::string::npos);
   }
   SUBCASE("running pods: an evicted pod leaves Inventory::pods") {
     Inventory state = *inv;

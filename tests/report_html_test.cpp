@@ -38,7 +38,7 @@ TEST_CASE("report_html: a row per node with before and after bars per resource")
   after.nodes[1].memory_used = 500 * 1024 * 1024;
   after.nodes[1].instances = {{"web", 2}};
   ReportSection s = plan_section("web: placed 2", before, after);
-  CHECK(s.new_instances == std::vector<std::int64_t>{0, 2});
+  CHECK(s.new_instances == InventoryDeployMap{0, 2});
   s.reasons[0] = "memory: 0 available";
   const std::string html = render_html_report("eruplan plan", before, {s, s});
   CHECK(html.starts_with("<!DOCTYPE html>"));

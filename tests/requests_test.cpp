@@ -231,8 +231,8 @@ TEST_CASE("a gang is all or nothing: a member below its min_count undoes the oth
   const auto out = plan_requests(state, requests, PlanOptions{});
   CHECK(out[0].status == RequestStatus::Rejected);
   CHECK(out[1].status == RequestStatus::Rejected);
-  CHECK(out[1].reason == "group job7: worker placed 4, needs at least 6");
-  CHECK(out[0].reason == "group job7: worker placed 4, needs at least 6");
+  CHECK(out[1].reason.full() == "group job7: worker placed 4, needs at least 6");
+  CHECK(out[0].reason.full() == "group job7: worker placed 4, needs at least 6");
   CHECK(out[2].status == RequestStatus::Placed);
   for (std::size_t i = 0; i < state.nodes.size(); ++i) {
     CHECK(state.nodes[i].instances_of("train") == 0);
@@ -260,7 +260,7 @@ TEST_CASE("--atomic makes every request one gang") {
   CHECK(out[0].status == RequestStatus::Rejected);
   CHECK(out[1].status == RequestStatus::Rejected);
   CHECK(state.nodes[0].memory_used == 0);
-  CHECK(out[0].reason.rfind("--atomic: y", 0) == 0);
+  CHECK(out[0].reason.full().rfind("--atomic: y", 0) == 0);
 }
 
 TEST_CASE("the capacity cache agrees with a fresh pass after every reservation (oracle)") {
@@ -546,9 +546,9 @@ TEST_CASE("several requests: past the app-and-node budget, too large with the re
   CHECK_FALSE(out[1].too_large);
   CHECK(out[1].status == RequestStatus::Rejected);
   CHECK(out[2].too_large);
-  CHECK(out[2].reason.find("too large: the requests place their apps on 9 app-and-node pairs") ==
-        0);
-  CHECK(out[2].reason.find("at most 7 for this input") != std::string::npos);
+  CHECK(out[2].reason.full().find(
+            "too large: the requests place their apps on 9 app-and-node pairs") == 0);
+  CHECK(out[2].reason.full().find("at most 7 for this input") != std::string::npos);
   options.max_app_entries = 9;
   Inventory again = load_nodes(
       "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"

@@ -276,7 +276,8 @@ TEST_CASE(
   out = plan_requests(again, {req}, PlanOptions{});
   CHECK(out[0].status == RequestStatus::Rejected);
   // n1 is out of cpu and memory after 3, n2 out of cpu after 2.
-  CHECK(out[0].reason == "0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.");
+  CHECK(out[0].reason.full() ==
+        "0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.");
   CHECK(out[0].scores.size() == 2);
 }
 
@@ -343,7 +344,7 @@ node_filter: {exclude: [skipped]}
   // full: cpu, memory and gpu; off: unschedulable only; tainted: taint and
   // gpu; pods: too many pods and gpu; gpu, after its one instance: gpu; room:
   // gpu. Parts sorted as strings (upper case first).
-  CHECK(r.result.message ==
+  CHECK(r.result.message.full() ==
         "0/6 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods, "
         "1 node(s) had untolerated taint, 1 node(s) were unschedulable, 5 Insufficient "
         "nvidia.com/gpu.");
@@ -362,7 +363,8 @@ nodes:
   CHECK(r.map.total == 4);
   CHECK(r.result.outcome == StrategyOutcome::Infeasible);
   // a ran out of cores after 2, b out of memory after 2 (its plans are memory-capped).
-  CHECK(r.result.message == "0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
+  CHECK(r.result.message.full() ==
+        "0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.");
 }
 
 TEST_CASE("score: count <= 0, and no node left by the filter") {
@@ -371,12 +373,12 @@ TEST_CASE("score: count <= 0, and no node left by the filter") {
   req.count = 0;
   Run r = run_score(inv, req);
   CHECK(r.result.outcome == StrategyOutcome::Infeasible);
-  CHECK(r.result.message == "score: count must be > 0, got 0");
+  CHECK(r.result.message.full() == "score: count must be > 0, got 0");
   req.count = 3;
   req.filter.exclude = {"n1", "n2"};
   r = run_score(inv, req);
   CHECK(r.result.outcome == StrategyOutcome::Infeasible);
-  CHECK(r.result.message == "0/0 nodes are available.");
+  CHECK(r.result.message.full() == "0/0 nodes are available.");
   CHECK(r.result.deploy.empty());
 }
 
@@ -553,7 +555,7 @@ TEST_CASE("score: the heap agrees with the one-at-a-time oracle on random inputs
       CHECK(fast.scores[i].balanced == first.balanced);
     }
     if (!feasible)
-      CHECK(fast.message.rfind("0/" + std::to_string(map.nodes.size()) + " nodes", 0) == 0);
+      CHECK(fast.message.full().rfind("0/" + std::to_string(map.nodes.size()) + " nodes", 0) == 0);
     (feasible ? feasible_runs : infeasible_runs) += 1;
   }
   CHECK(feasible_runs > 1000);

@@ -74,7 +74,7 @@ std::string show(const Counts& deploy) {
 }
 
 void check_deployed(const StrategyResult& r, const Deploy& expected) {
-  INFO(r.message);
+  INFO(r.message.full());
   CHECK(r.outcome == StrategyOutcome::Deployed);
   CHECK(show(r.deploy) == show(expected));
   CHECK(r.message.empty());
@@ -83,7 +83,7 @@ void check_deployed(const StrategyResult& r, const Deploy& expected) {
 void check_fails(const StrategyResult& r, StrategyOutcome outcome, const std::string& message,
                  std::size_t n) {
   CHECK(r.outcome == outcome);
-  CHECK(r.message == message);
+  CHECK(r.message.full() == message);
   CHECK(show(r.deploy) == show(Deploy(n)));
 }
 

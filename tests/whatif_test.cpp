@@ -97,7 +97,7 @@ TEST_CASE("whatif: compare_one gives deploy, nodes used, most per node and sprea
   // Not feasible: nothing placed, the spread of the inventory as it is.
   const StrategyComparison no = compare_one(inv, memory_request(30, 100 * kMi), Strategy::Auto, 1);
   CHECK_FALSE(no.feasible);
-  CHECK(no.reason == "auto: need 30 new instances, the nodes can take 25 in total");
+  CHECK(no.reason.full() == "auto: need 30 new instances, the nodes can take 25 in total");
   CHECK(no.deploy.empty());
   CHECK(no.spread.max_minus_min == doctest::Approx(0.5));
 }

@@ -35,16 +35,6 @@ std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view tex
 
 namespace {
 
-// A request's reason in a line that names the request already: without the
-// name a satisfied manifest's reason starts with ("web: 3 of 3 replicas
-// running", which stands alone for a single request).
-std::string own_reason(const std::string& name, const std::string& reason) {
-  if (reason.size() > name.size() + 2 && reason.starts_with(name) &&
-      reason.compare(name.size(), 2, ": ") == 0)
-    return reason.substr(name.size() + 2);
-  return reason;
-}
-
 // Plans listed per node: `--plans none|assigned` lists none up front; the
 // nodes that get instances then get exactly the plans they are assigned.
 // --plans all shares the run's plan budget among nodes and requests.
@@ -148,7 +138,7 @@ struct PlanRunner {
 
   void single(const Request& request, RequestOutcome&& outcome) {
     if (outcome.too_large) {
-      too_large_reason = outcome.reason;
+      too_large_reason = outcome.reason.full();
       return;
     }
     const Inventory& inventory = loaded();
@@ -159,7 +149,7 @@ struct PlanRunner {
     if (outcome.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
       // A Kubernetes object with its pods all running: nothing to place,
       // which is no failure (exit 0) and prints the plan's document.
-      result.err += request.satisfied + '\n';
+      result.err += request.satisfied.full() + '\n';
     } else if (outcome.status == RequestStatus::Satisfied ||
                outcome.status == RequestStatus::Rejected) {
       show_failure(result, inventory, request, outcome,
@@ -197,7 +187,7 @@ struct PlanRunner {
 
   void entry(std::size_t index, RequestOutcome&& outcome) {
     if (outcome.too_large) {
-      too_large_reason = outcome.reason;
+      too_large_reason = outcome.reason.full();
       too_large_index = index;
     }
     if (!too_large_reason.empty()) return;
@@ -210,11 +200,11 @@ struct PlanRunner {
       request_lines[index] =
           request.name + ": " + std::string(status_name(outcome.status)) + ", placed " +
           std::to_string(outcome.placed) +
-          (outcome.reason.empty() ? "" : " (" + own_reason(request.name, outcome.reason) + ")");
+          (outcome.reason.empty() ? "" : " (" + outcome.reason.under(request.name) + ")");
     }
     if (outcome.status == RequestStatus::Rejected || outcome.status == RequestStatus::Satisfied)
       failures += std::string(status_name(outcome.status)) + ": " + request.name + ": " +
-                  own_reason(request.name, outcome.reason) + '\n';
+                  outcome.reason.under(request.name) + '\n';
     std::vector<ExplainLine> lines;
     if (options.explain)
       lines = explain(state, request, outcome.capacity, &outcome.deploy, &outcome);
@@ -267,7 +257,7 @@ struct PlanRunner {
     out += status_name(o.status);
     out += ", placed ";
     out += std::to_string(o.placed);
-    if (!o.reason.empty()) out += " (" + own_reason(report.request.name, o.reason) + ")";
+    if (!o.reason.empty()) out += " (" + o.reason.under(report.request.name) + ")";
     out += '\n';
     render_into(out, report, OutputFormat::Table);
     out += '\n';
@@ -464,9 +454,8 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text) {
   } else if (result.exit == ExitCode::Usage) {
     message = result.usage;
   } else {
+    // A failure without a document of its own: its first line.
     message = result.err.substr(0, result.err.find('\n'));
-    constexpr std::string_view kPrefix = "eruplan: error: ";
-    if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
   }
   const std::vector<Diagnostic> none;
   result.out = failure_document(options.output, result.exit, message,

@@ -170,12 +170,12 @@ ReportOutcome single_outcome(const Inventory& inventory, const Request& request,
                    request.app + ", min_count " + std::to_string(request.min_count);
       break;
     case RequestStatus::Satisfied:
-      o.headline = request.satisfied.empty() ? "already satisfied: " + outcome.reason
-                                             : "satisfied: " + request.satisfied;
+      o.headline = request.satisfied.empty() ? "already satisfied: " + outcome.reason.full()
+                                             : "satisfied: " + request.satisfied.full();
       break;
     case RequestStatus::Rejected: {
       o.kind = OutcomeKind::Failed;
-      o.headline = "infeasible: " + outcome.reason;
+      o.headline = "infeasible: " + outcome.reason.full();
       const std::string summary = infeasible_summary(inventory, outcome.capacity, request);
       for (std::size_t at = 0; at < summary.size();) {
         const std::size_t end = std::min(summary.find('\n', at), summary.size());
@@ -232,16 +232,17 @@ std::string failure_document(OutputFormat format, ExitCode exit, const std::stri
 void show_failure(RunResult& result, const Inventory& inventory, const Request& request,
                   const RequestOutcome& outcome, const ShowOptions& show, const std::string& head) {
   const CapacityMap& map = outcome.capacity;
-  std::string message = head.empty() ? outcome.reason : head + '\n' + outcome.reason;
+  std::string message = head.empty() ? outcome.reason.full() : head + '\n' + outcome.reason.full();
   if (outcome.status == RequestStatus::Satisfied) {
     result.exit = ExitCode::AlreadySatisfied;
-    result.err += (head.empty() ? "" : head + '\n') + "already satisfied: " + outcome.reason + '\n';
+    result.err +=
+        (head.empty() ? "" : head + '\n') + "already satisfied: " + outcome.reason.full() + '\n';
   } else {
     result.exit = ExitCode::Infeasible;
     const std::string summary = infeasible_summary(inventory, map, request);
     message += '\n' + summary;
-    result.err += (head.empty() ? "" : head + '\n') + "infeasible: " + outcome.reason + '\n' +
-                  summary + '\n' + "nodes (" + std::to_string(map.nodes.size()) +
+    result.err += (head.empty() ? "" : head + '\n') + "infeasible: " + outcome.reason.full() +
+                  '\n' + summary + '\n' + "nodes (" + std::to_string(map.nodes.size()) +
                   " after the node filter, total capacity " + count_text(map.total) + "):\n" +
                   pipeline_parts::zero_capacity_reasons(inventory, map);
   }

@@ -264,7 +264,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();
   if (out.too_large) {
-    too_large(r, o, out.reason);
+    too_large(r, o, out.reason.full());
     return;
   }
   r.capacity = out.capacity;
@@ -274,7 +274,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   if (out.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
     // A Kubernetes object with its pods all running, as plan says it: no
     // failure (exit 0), the plan's document.
-    r.err += request.satisfied + '\n';
+    r.err += request.satisfied.full() + '\n';
   } else if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
     show_failure(r, before, request, out, show_options(o), head);
     return;
@@ -330,7 +330,7 @@ void write_comparison(W& w, const StrategyComparison& c) {
   w.key("satisfied");
   w.boolean(c.satisfied);
   if (!c.feasible) {
-    w.field("reason", c.reason);
+    w.field("reason", c.reason.full());
   }
   w.key("deploy");
   write_mapping(w, c.deploy);
@@ -368,7 +368,7 @@ std::string compare_table(const std::vector<StrategyComparison>& rows) {
                      std::to_string(c.nodes_used), std::to_string(c.total_new),
                      std::to_string(c.max_new_per_node), ratio_text(c.spread.max_minus_min),
                      ratio_text(c.spread.stddev)});
-    reasons.push_back(c.reason);
+    reasons.push_back(c.reason.full());
   }
   std::vector<std::size_t> width(head.size());
   for (std::size_t k = 0; k < head.size(); ++k) {
@@ -399,7 +399,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
                                        o.report ? &after[i] : nullptr, whatif_budget(o)));
   for (const StrategyComparison& c : w.strategies)
     if (c.too_large) {
-      too_large(r, o, std::string(strategy_name(c.strategy)) + ": " + c.reason);
+      too_large(r, o, std::string(strategy_name(c.strategy)) + ": " + c.reason.full());
       w.strategies.clear();
       return;
     }
@@ -410,7 +410,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
       ReportSection s = plan_section(std::string(strategy_name(c.strategy)) + ": " +
                                          (c.satisfied  ? "already satisfied"
                                           : c.feasible ? "feasible"
-                                                       : "not feasible: " + c.reason),
+                                                       : "not feasible: " + c.reason.full()),
                                      inventory, after[i]);
       s.reasons = c.zero_reasons;
       s.reasons.resize(after[i].nodes.size());
@@ -424,7 +424,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
       s.outcome.headline =
           c.satisfied  ? "already satisfied"
           : c.feasible ? "feasible: " + std::to_string(c.total_new) + " new instances placed"
-                       : "infeasible: " + c.reason;
+                       : "infeasible: " + c.reason.full();
       sections.push_back(std::move(s));
     }
     ReportOutcome outcome;
@@ -440,7 +440,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
       outcome.details.push_back(std::string(strategy_name(c.strategy)) + ": " +
                                 (c.satisfied  ? "already satisfied"
                                  : c.feasible ? "feasible"
-                                              : "infeasible: " + c.reason));
+                                              : "infeasible: " + c.reason.full()));
     w.report = render_html_report(
         "eruplan compare: " + request.app + ", count " + std::to_string(request.count), inventory,
         sections, outcome);
@@ -460,7 +460,7 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
     for (const StrategyComparison& c : w.strategies) {
       // Each line names its strategy (score's Kubernetes line does not).
       const std::string name(strategy_name(c.strategy));
-      r.err += "  " + (c.reason.starts_with(name + ": ") ? "" : name + ": ") + c.reason + '\n';
+      r.err += "  " + name + ": " + c.reason.under(name) + '\n';
     }
   }
   if (o.output == OutputFormat::Table) {
@@ -579,7 +579,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   // The lost node's instances are the count; the request's own (a
   // workload whose replicas all run is satisfied) is not.
   request.count = existing_instances(inventory.nodes[index], index, request);
-  request.satisfied.clear();
+  request.satisfied = {};
   forget_lost_node(request, index);
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
@@ -634,11 +634,12 @@ StrategyComparison compare_one(const Inventory& inventory, Request request, Stra
   c.satisfied = out.status == RequestStatus::Satisfied && cross_node.empty();
   c.feasible = out.status != RequestStatus::Rejected && cross_node.empty();
   if (!cross_node.empty())
-    c.reason =
-        cross_node + " depends on where the other replicas go; only strategy score honours it";
+    c.reason = NamedReason(
+        cross_node + " depends on where the other replicas go; only strategy score honours it");
   else if (!c.feasible)
-    c.reason = out.reason.empty() ? infeasible_summary(inventory, out.capacity, request.count)
-                                  : out.reason;
+    c.reason = out.reason.empty()
+                   ? NamedReason(infeasible_summary(inventory, out.capacity, request.count))
+                   : out.reason;
   std::vector<double> usages, before;
   for (std::size_t i = 0; i < out.capacity.nodes.size(); ++i) {
     const NodeCapacity& nc = out.capacity.nodes[i];
@@ -695,7 +696,7 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
   const StrategyInput input{infos, r.count, map.total, r.nodes_limit, &state, &r, 1, &map};
   const StrategyResult res = strategy_row(r.strategy).run(input);
   a.absorbable = res.outcome == StrategyOutcome::Deployed;
-  if (!a.absorbable) a.reason = res.message;
+  if (!a.absorbable) a.reason = res.message.full();
   return a;
 }
 
@@ -749,7 +750,7 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
     // The kubernetes profile filters through the capacity pass: without it
     // every node failed, so this run is the answer.
     a.absorbable = res.outcome == StrategyOutcome::Deployed;
-    if (!a.absorbable) a.reason = res.message;
+    if (!a.absorbable) a.reason = res.message.full();
   });
   return out;
 }

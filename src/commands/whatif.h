@@ -68,7 +68,7 @@ struct StrategyComparison {
   Strategy strategy = Strategy::Auto;
   bool feasible = false;
   bool satisfied = false;
-  std::string reason;                                        // only when not feasible
+  NamedReason reason;                                        // only when not feasible
   std::vector<std::pair<std::string, std::int64_t>> deploy;  // nodes with new instances, by name
   std::int64_t nodes_used = 0;
   std::int64_t total_new = 0;  // new instances placed in all

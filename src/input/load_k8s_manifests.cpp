@@ -421,24 +421,24 @@ void warn_namespace(Reader& r, const FieldPath& path, ValueId v, const Manifest&
 }
 
 // SPEC §15: new instances from the kind's count and the pods already there;
-// `why` says so when that is none.
+// `why` says so when that is none (the sentence; the workload's name is the
+// reason's subject).
 std::int64_t new_instances(const Manifest& m, const Running& pods, const KubernetesOptions& options,
                            std::string& why) {
-  const std::string& name = m.request.name;
   if (m.kind == "Pod") {
-    if (pods.running > 0) why = name + ": already running, nothing to place";
+    if (pods.running > 0) why = "already running, nothing to place";
     return pods.running > 0 ? 0 : 1;
   }
   // The Job controller creates no pod of a suspended Job; kube-scheduler
   // has nothing to place until it is resumed.
   if (!m.suspended.empty()) {
-    why = name + ": suspended (" + m.suspended + ": true), no pods until resumed";
+    why = "suspended (" + m.suspended + ": true), no pods until resumed";
     return 0;
   }
   // --replicas sets a Job's pods at once, as kubectl scale job did.
   const std::int64_t parallelism = options.replicas ? *options.replicas : m.parallelism;
   if (m.kind == "CronJob") {
-    if (parallelism == 0) why = name + ": parallelism 0, nothing to place";
+    if (parallelism == 0) why = "parallelism 0, nothing to place";
     return parallelism;
   }
   if (m.kind == "Job") {
@@ -449,14 +449,14 @@ std::int64_t new_instances(const Manifest& m, const Running& pods, const Kuberne
       want = 0;
     const std::int64_t n = std::max<std::int64_t>(0, want - pods.running);
     if (n == 0)
-      why = name + ": " + std::to_string(pods.running) + " running, " +
-            std::to_string(pods.succeeded) + " succeeded, nothing to place";
+      why = std::to_string(pods.running) + " running, " + std::to_string(pods.succeeded) +
+            " succeeded, nothing to place";
     return n;
   }
   const std::int64_t desired = options.replicas ? *options.replicas : m.desired.value_or(1);
   const std::int64_t n = std::max<std::int64_t>(0, desired - pods.running);
   if (n == 0)
-    why = name + ": " + std::to_string(pods.running) + " of " + std::to_string(desired) +
+    why = std::to_string(pods.running) + " of " + std::to_string(desired) +
           " replicas running, nothing to place";
   return n;
 }
@@ -494,13 +494,12 @@ void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inv
   if (shown.empty())  // no eligible node: every node is left out
     for (const Node& node : inventory->nodes) req.filter.exclude.push_back(node.name);
   if (!p.wanted.empty()) return;
-  req.satisfied =
-      p.eligible.empty()
-          ? req.name +
-                ": no node is eligible for its pods (nodeSelector, node affinity, taints), "
-                "nothing to place"
-          : req.name + ": " + std::to_string(p.done.size()) + " of " +
-                std::to_string(p.eligible.size()) + " eligible nodes run its pod, nothing to place";
+  req.satisfied = NamedReason(
+      req.name, p.eligible.empty()
+                    ? "no node is eligible for its pods (nodeSelector, node affinity, taints), "
+                      "nothing to place"
+                    : std::to_string(p.done.size()) + " of " + std::to_string(p.eligible.size()) +
+                          " eligible nodes run its pod, nothing to place");
 }
 
 }  // namespace
@@ -692,10 +691,11 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       daemon_request(req, targets, inventory);
     } else {
       req.count = new_instances(m, count_running(m, inventory, census), options, why);
+      const std::string subject = req.name;  // as the manifest names it
       // The flags apply and §3's checks run even after errors: every problem at once.
       const bool satisfied = req.count == 0 && !per_request.given("--count");
       finish_request(req, per_request, count_required && !satisfied, source.name, prefix, diags);
-      if (satisfied && !per_request.given("--count")) req.satisfied = why;
+      if (satisfied && !per_request.given("--count")) req.satisfied = NamedReason(subject, why);
     }
     // Every problem at once: a name is checked even when the manifest has
     // other errors, against every earlier manifest's.

@@ -47,12 +47,15 @@ class NodeCounts {
 };
 
 // Tags: the lists a DeployMap can be parallel to.
-struct CapacityNodes;  // CapacityMap::nodes, the capacity pass's nodes
-struct StrategyInfos;  // a strategy's input (StrategyInput::infos)
+struct CapacityNodes;   // CapacityMap::nodes, the capacity pass's nodes
+struct StrategyInfos;   // a strategy's input (StrategyInput::infos)
+struct InventoryNodes;  // Inventory::nodes, in the inventory's order
 
 // New instances per node of a capacity pass (RequestOutcome, the documents).
 using DeployMap = NodeCounts<CapacityNodes>;
 // New instances per strategy input, as a strategy returns them.
 using InfoDeployMap = NodeCounts<StrategyInfos>;
+// New instances per node of an inventory, in its order (the HTML report).
+using InventoryDeployMap = NodeCounts<InventoryNodes>;
 
 }  // namespace eruplan

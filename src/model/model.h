@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "named_reason.h"
 #include "names.h"
 #include "pods.h"
 #include "quantities.h"
@@ -490,9 +491,9 @@ struct Request {
   // spread, ports and priority for the scheduling plugins; null otherwise.
   std::shared_ptr<const PodScheduling> pod;
   // A Kubernetes object that needs no new pod (its replicas already run):
-  // why, e.g. "web: 30 of 30 replicas running, nothing to place". The
+  // why, e.g. {"web", "30 of 30 replicas running, nothing to place"}. The
   // request is then satisfied without planning (count 0).
-  std::string satisfied;
+  NamedReason satisfied;
   // A DaemonSet (SPEC §15): one instance on every node of filter.nodes (its
   // eligible nodes without its pod), all or nothing; the strategy is each
   // with count 1 and nodes_limit the number of those nodes.

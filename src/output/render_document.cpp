@@ -231,7 +231,7 @@ void write_report_document(W& w, const Report& report) {
     if (report.entry && !outcome->reason.empty() &&
         (outcome->status == RequestStatus::Rejected ||
          outcome->status == RequestStatus::Satisfied)) {
-      w.field("reason", outcome->reason);
+      w.field("reason", outcome->reason.full());
     }
   }
   w.key("request");

@@ -163,7 +163,7 @@ std::string render_html_report(const std::string& title, const Inventory& before
     const std::string none;
     for (std::size_t i = 0; i < n; ++i)
       node_row(
-          out, before.nodes[i], after.nodes[i], i < s.new_instances.size() ? s.new_instances[i] : 0,
+          out, before.nodes[i], after.nodes[i], s.new_instances.at_or_zero(i),
           RowText{i < s.by_app.size() ? s.by_app[i] : none, i < s.notes.size() ? s.notes[i] : none,
                   i < s.reasons.size() ? s.reasons[i] : none},
           RowMarks{i < s.filtered.size() && s.filtered[i], i < s.added.size() && s.added[i]},

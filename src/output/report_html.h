@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "deploy_map.h"
 #include "model.h"
 #include "report_outcome.h"
 
@@ -16,10 +17,10 @@ namespace eruplan {
 // One picture of the cluster after something was placed: a plan, or one
 // strategy of `compare`.
 struct ReportSection {
-  std::string title;                        // "web: placed 4", "auto: feasible"
-  const Inventory* after = nullptr;         // same nodes, same order as `before` (more allowed)
-  std::vector<std::int64_t> new_instances;  // parallel to after->nodes
-  std::vector<std::string> reasons;         // parallel to after->nodes; "" = none
+  std::string title;                 // "web: placed 4", "auto: feasible"
+  const Inventory* after = nullptr;  // same nodes, same order as `before` (more allowed)
+  InventoryDeployMap new_instances;  // of after->nodes
+  std::vector<std::string> reasons;  // parallel to after->nodes; "" = none
   // Optional: the new instances of each app on the node ("A +3, B +2"),
   // parallel to after->nodes, shown before the reason.
   std::vector<std::string> by_app;

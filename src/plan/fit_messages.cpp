@@ -34,10 +34,4 @@ std::string postfilter_sentence(const Request& request, const std::string& preem
   return "no new claims to deallocate, " + preemption;
 }
 
-void append_to_first_line(std::string& message, const std::string& sentence) {
-  if (sentence.empty()) return;
-  const std::size_t end = std::min(message.find('\n'), message.size());
-  message.insert(end, (end == 0 ? "" : " ") + sentence);
-}
-
 }  // namespace eruplan

@@ -20,6 +20,5 @@ std::string daemon_message(const Inventory& state, const Request& request, const
 std::string postfilter_sentence(const Request& request, const std::string& preemption);
 
 // `sentence` appended to the first line of `message`, after a space.
-void append_to_first_line(std::string& message, const std::string& sentence);
 
 }  // namespace eruplan

@@ -72,7 +72,7 @@ struct Planner {
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
       // A DaemonSet names every node of its that has no room (SPEC §15).
       if (options.preempt) return daemon_preempting(request, undo, std::move(out));
-      placement.first.message = daemon_message(state, request, out.capacity);
+      placement.first.message = NamedReason(daemon_message(state, request, out.capacity));
     } else if (placement.first.outcome == StrategyOutcome::Infeasible && request.count > 0) {
       if (options.preempt) return preempting(request, undo, std::move(out), input, placement);
       if (request.pod || request.priority != 0 || !state.pods.empty())
@@ -94,8 +94,8 @@ struct Planner {
           strategy_row(request.strategy).min_count) {
         const std::int64_t most =
             most_placed(input, strategy_row(request.strategy).run, request.count);
-        out.reason += "; placed " + std::to_string(most) + ", needs at least " +
-                      std::to_string(request.min_count);
+        out.reason.suffix = "; placed " + std::to_string(most) + ", needs at least " +
+                            std::to_string(request.min_count);
         out.placed_at_most = most;
       }
       return out;
@@ -192,7 +192,7 @@ struct Planner {
     out.placed = 0;
     out.deploy.assign(out.capacity.nodes.size(), 0);
     out.preemptions.clear();
-    out.reason = std::move(reason);
+    out.reason = NamedReason(std::move(reason));
   }
 
   // The infos the strategy pass is given, and in where_ their capacity.nodes
@@ -345,8 +345,8 @@ struct Planner {
   // fits nowhere, appended to the reason (the state is left as it was).
   void preemption_note(const Request& request, const StrategyInput& input, Placement& placement) {
     if (k8s_steps_ > static_cast<double>(kK8sProfileSteps)) {
-      append_to_first_line(placement.first.message,
-                           "preemption: not tried, the run's dry runs are past the work bound.");
+      placement.first.message.add_to_first_line(
+          "preemption: not tried, the run's dry runs are past the work bound.");
       return;
     }
     UndoLog local;
@@ -364,11 +364,11 @@ struct Planner {
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
     state.placed_pods.resize(request_mark_);
-    std::string& message = placement.first.message;
+    NamedReason& message = placement.first.message;
     if (r.chosen)
-      message += "\n" + preemption_line(state, *r.chosen);
+      message.notes.push_back(preemption_line(state, *r.chosen));
     else
-      append_to_first_line(message, postfilter_sentence(request, r.message));
+      message.add_to_first_line(postfilter_sentence(request, r.message));
   }
 
   // One replica placed by preemption on `p.node`, the capacity's node at
@@ -461,18 +461,18 @@ struct Planner {
       // nor preempted, as for a rejected request (its count is in the status).
       if (out.status == RequestStatus::Partial) {
         out.reason = failing_replica_message(request, placed, placement.first.message);
-        out.reason.resize(std::min(out.reason.find('\n'), out.reason.size()));
+        out.reason.first_line_only();
       }
-      append_to_first_line(out.reason, why);
+      out.reason.add_to_first_line(why);
       keep_evictions(local, evicted, undo);
       return out;
     }
     out.reason = failing_replica_message(request, placed, placement.first.message);
     undo_evictions(local, evicted, out);
-    append_to_first_line(out.reason, why);
+    out.reason.add_to_first_line(why);
     if (request.min_count > 0 && strategy_row(request.strategy).min_count) {
-      out.reason += "; placed " + std::to_string(placed) + ", needs at least " +
-                    std::to_string(request.min_count);
+      out.reason.suffix = "; placed " + std::to_string(placed) + ", needs at least " +
+                          std::to_string(request.min_count);
       out.placed_at_most = placed;
     }
     return out;
@@ -483,8 +483,8 @@ struct Planner {
   // state as the replicas and evictions before it left it), after `placed`
   // replicas, not the first one the strategy could not place without
   // preemption (`before`, whose other lines are kept).
-  std::string failing_replica_message(const Request& request, std::int64_t placed,
-                                      const std::string& before) {
+  NamedReason failing_replica_message(const Request& request, std::int64_t placed,
+                                      const NamedReason& before) {
     if (request.strategy != Strategy::Score ||
         request.scoring.profile != ScoringProfile::Kubernetes)
       return before;
@@ -493,22 +493,17 @@ struct Planner {
     const std::vector<StrategyInfo> infos = strategy_infos(state, map, where);
     StrategyInput in{infos,  1,        map.total,    request.nodes_limit,
                      &state, &request, options.jobs, &map};
-    std::string message = before;
+    NamedReason message = before;
     double steps = 0;
     if (!k8s_profile_too_large(in, k8s_steps_, kPickSetupWeight, &steps)) {
       k8s_steps_ += steps;
       const StrategyResult r = strategy_row(request.strategy).run(in);
       if (r.outcome == StrategyOutcome::Infeasible && !r.message.empty()) {
-        message = r.message.substr(0, r.message.find('\n'));
-        if (placed > 0) message += "\n" + k8s_placed_line(placed, request.count);
-        std::size_t at = std::min(before.find('\n'), before.size());
-        while (at < before.size()) {  // the lines after the first but the old "placed" one
-          const std::size_t end = std::min(before.find('\n', at + 1), before.size());
-          const std::string line = before.substr(at + 1, end - at - 1);
-          if (!(line.starts_with("placed ") && line.ends_with(" could not be placed")))
-            message += "\n" + line;
-          at = end;
-        }
+        // This cycle's line, how far placing got, and the notes of the
+        // first failure (what preemption would do).
+        message = NamedReason(r.message.subject, r.message.text);
+        if (placed > 0) message.placed = k8s_placed_line(placed, request.count);
+        message.notes = before.notes;
       }
     }
     cache.give_back(request, capacity_options(), std::move(map));
@@ -605,9 +600,10 @@ struct Planner {
       return out;
     }
     undo_evictions(local, evicted, out);
-    out.reason = "DaemonSet " + request.name + ": no room on " + std::to_string(failures) + " of " +
-                 std::to_string(wanted) + " eligible " + (wanted == 1 ? "node" : "nodes") +
-                 " without its pod, even by preemption: " + failed;
+    out.reason = NamedReason(
+        "DaemonSet " + request.name,
+        "no room on " + std::to_string(failures) + " of " + std::to_string(wanted) + " eligible " +
+            (wanted == 1 ? "node" : "nodes") + " without its pod, even by preemption: " + failed);
     return out;
   }
 
@@ -713,7 +709,7 @@ struct Planner {
       Request member = requests[i];
       if (member.min_count == 0 && strategy_row(member.strategy).min_count) member.min_count = 1;
       outs.push_back(plan_one(member, &undo));
-      if (outs.back().too_large) return outs.back().reason;  // the run fails (exit 3)
+      if (outs.back().too_large) return outs.back().reason.full();  // the run fails (exit 3)
       placed += outs.back().placed;
     }
     if (placed + head.group_running >= head.group_min) return {};
@@ -733,7 +729,7 @@ struct Planner {
       message += " placed " + std::to_string(why.placed_at_most) + ", needs at least " +
                  std::to_string(culprit.min_count);
     else
-      message += ": " + why.reason;
+      message += ": " + why.reason.full();
     reject_all(unit, outs, undo, message);
   }
 
@@ -760,7 +756,7 @@ struct Planner {
       o.status = RequestStatus::Rejected;
       o.placed = 0;
       o.deploy.clear_counts();
-      if (!o.too_large) o.reason = message;  // what is too large, as it said
+      if (!o.too_large) o.reason = NamedReason(message);  // what is too large, as it said
       o.preemptions.clear();
     }
   }

@@ -42,7 +42,7 @@ struct RequestOutcome {
   RequestStatus status = RequestStatus::Rejected;
   StrategyOutcome strategy = StrategyOutcome::Deployed;  // of the strategy pass with `count`
   std::int64_t placed = 0;
-  std::string reason;    // rejected or satisfied: why; also the strategy's message on failure
+  NamedReason reason;    // rejected or satisfied: why; also the strategy's message on failure
   bool planned = false;  // a gang member after the failing one is not planned
   std::int64_t placed_at_most = 0;  // rejected with min_count: the most it could place
   // The capacity pass the request was planned against (the state then).

@@ -265,12 +265,13 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   // never tried (the first of them fails), and an unlimited cluster is
   // planned up to kMaxReplicas.
   if (in.total == kUnlimited && in.count > kMaxReplicas)
-    return strategy_failure(in.infos.size(),
-                            "the kubernetes profile places one replica at a time, at most " +
-                                std::to_string(kMaxReplicas) + "; " + std::to_string(in.count) +
-                                " asked on nodes without a pod limit");
+    return strategy_failure(
+        in.infos.size(),
+        NamedReason("the kubernetes profile places one replica at a time, at most " +
+                    std::to_string(kMaxReplicas) + "; " + std::to_string(in.count) +
+                    " asked on nodes without a pod limit"));
   if (std::optional<std::string> why = k8s_profile_too_large(in))
-    return strategy_failure(in.infos.size(), std::move(*why));
+    return strategy_failure(in.infos.size(), NamedReason(std::move(*why)));
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.
@@ -411,7 +412,7 @@ std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRu
   return out;
 }
 
-std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
+NamedReason k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
                                       std::int64_t count) {
   std::map<std::string, std::int64_t> counts;
   bool prefilter_failed = false;
@@ -428,8 +429,9 @@ std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, st
   if (prefilter_failed) message += ": " + std::string(k8s_reason::kTermsConflict);
   for (std::size_t p = 0; p < parts.size(); ++p) message += (p == 0 ? ": " : ", ") + parts[p];
   message += ".";
-  if (replica > 0) message += "\n" + k8s_placed_line(replica, count);
-  return message;
+  NamedReason out(std::move(message));
+  if (replica > 0) out.placed = k8s_placed_line(replica, count);
+  return out;
 }
 
 std::string k8s_placed_line(std::int64_t replica, std::int64_t count) {

@@ -25,6 +25,7 @@
 
 #include "capacity.h"
 #include "model.h"
+#include "named_reason.h"
 #include "random.h"
 #include "strategy.h"
 
@@ -253,7 +254,7 @@ std::vector<K8sStatus> k8s_filter_all(const StrategyInput& in, const K8sRun& run
 std::vector<std::string> k8s_first_filtered(const StrategyInput& in, const K8sRun& run);
 // Kubernetes' "0/N nodes are available: ..." for the statuses of a cycle
 // with no feasible node, then eruplan's line when `replica` > 0 were placed.
-std::string k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
+NamedReason k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, std::int64_t replica,
                                       std::int64_t count);
 // eruplan's line after it: "placed 93 of 120; the 94th could not be placed".
 std::string k8s_placed_line(std::int64_t replica, std::int64_t count);

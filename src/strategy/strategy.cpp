@@ -133,7 +133,7 @@ std::string strategy_count(std::int64_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-StrategyResult strategy_failure(std::size_t n, std::string message, StrategyOutcome outcome) {
+StrategyResult strategy_failure(std::size_t n, NamedReason message, StrategyOutcome outcome) {
   return {outcome, InfoDeployMap(n), std::move(message), {}, {}, -1, {}};
 }
 
@@ -141,9 +141,10 @@ std::optional<StrategyResult> strategy_precheck(std::string_view name, std::size
                                                 std::int64_t count) {
   if (count <= 0)
     return strategy_failure(
-        n, std::string(name) + ": count must be > 0, got " + std::to_string(count));
+        n, NamedReason(std::string(name), "count must be > 0, got " + std::to_string(count)));
   if (n == 0)
-    return strategy_failure(n, std::string(name) + ": no node has room for a new instance");
+    return strategy_failure(n,
+                            NamedReason(std::string(name), "no node has room for a new instance"));
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 
 #include "deploy_map.h"
 #include "model.h"
+#include "named_reason.h"
 
 namespace eruplan {
 
@@ -64,7 +65,7 @@ struct NodeScore {
 struct StrategyResult {
   StrategyOutcome outcome = StrategyOutcome::Deployed;
   InfoDeployMap deploy;           // new instances per node
-  std::string message;            // why, when not Deployed
+  NamedReason message;            // why, when not Deployed
   std::vector<NodeScore> scores;  // score only: parallel to the infos
   // --explain under the kubernetes profile (StrategyInput::explain): the
   // first replica's cycle. Per inventory node, the filter plugin that
@@ -217,7 +218,7 @@ inline double global_key(double usage, double rate, std::int64_t k) {
 }
 
 // A failed strategy pass: no deploy (all zeros) and why.
-StrategyResult strategy_failure(std::size_t n, std::string message,
+StrategyResult strategy_failure(std::size_t n, NamedReason message,
                                 StrategyOutcome outcome = StrategyOutcome::Infeasible);
 // The failures every strategy shares, named for it: count <= 0, or no node
 // with room at all. Nullopt when neither applies.

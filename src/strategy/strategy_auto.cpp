@@ -57,16 +57,18 @@ StrategyResult auto_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   if (total < count || capacity_sum < count) {
     auto can_take = std::min(i128{total}, capacity_sum);
     return strategy_failure(
-        n, "auto: need " + strategy_count(count, "new instance") + ", the nodes can take " +
-               std::to_string(static_cast<std::int64_t>(can_take)) + " in total");
+        n, NamedReason("auto",
+                       "need " + strategy_count(count, "new instance") + ", the nodes can take " +
+                           std::to_string(static_cast<std::int64_t>(can_take)) + " in total"));
   }
   if (room_sum < count) {
     auto limit = std::to_string(nodes_limit);
     return strategy_failure(
-        n, "auto: with nodes_limit " + limit + " (at most " + limit +
-               " old+new instances per node) the nodes can take " +
-               strategy_count(static_cast<std::int64_t>(room_sum), "new instance") + ", " +
-               std::to_string(count) + " needed");
+        n, NamedReason("auto",
+                       "with nodes_limit " + limit + " (at most " + limit +
+                           " old+new instances per node) the nodes can take " +
+                           strategy_count(static_cast<std::int64_t>(room_sum), "new instance") +
+                           ", " + std::to_string(count) + " needed"));
   }
 
   // Smallest level whose top-up places >= count; the level below it, `base`, is

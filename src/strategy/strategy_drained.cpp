@@ -62,9 +62,10 @@ StrategyResult drained_strategy(std::span<const StrategyInfo> infos, std::int64_
   if (left > 0) {
     // `total` is the caller's sum; `count - left` is what the nodes really took.
     std::int64_t can_take = total < count ? total : count - left;
-    return strategy_failure(n, "drained: need " + strategy_count(count, "new instance") +
-                                   ", the nodes can take " + std::to_string(can_take) +
-                                   " in total");
+    return strategy_failure(
+        n, NamedReason("drained", "need " + strategy_count(count, "new instance") +
+                                      ", the nodes can take " + std::to_string(can_take) +
+                                      " in total"));
   }
   return result;
 }

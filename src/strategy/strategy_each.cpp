@@ -25,16 +25,18 @@ StrategyResult each_strategy(std::span<const StrategyInfo> infos, std::int64_t c
     if (infos[i].capacity > infos[largest].capacity) largest = i;
   }
   if (eligible.empty()) {
-    return strategy_failure(n, "each: no node can take " + strategy_count(count, "instance") +
+    return strategy_failure(
+        n, NamedReason("each", "no node can take " + strategy_count(count, "instance") +
                                    " (largest capacity: " + std::string(infos[largest].name) +
-                                   " with " + count_text(infos[largest].capacity) + ")");
+                                   " with " + count_text(infos[largest].capacity) + ")"));
   }
   const auto wanted = static_cast<std::uint64_t>(nodes_limit);
   if (nodes_limit > 0 && eligible.size() < wanted) {
-    return strategy_failure(n, "each: " + strategy_count(std::ssize(eligible), "node") +
-                                   " can take " + strategy_count(count, "instance") + " (" +
+    return strategy_failure(
+        n, NamedReason("each", strategy_count(std::ssize(eligible), "node") + " can take " +
+                                   strategy_count(count, "instance") + " (" +
                                    strategy_node_names(infos, eligible) +
-                                   "), nodes_limit asks for " + std::to_string(nodes_limit));
+                                   "), nodes_limit asks for " + std::to_string(nodes_limit)));
   }
   if (nodes_limit > 0 && eligible.size() > wanted) {
     // Only which nodes rank first matters, not their order among themselves.

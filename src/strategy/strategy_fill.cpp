@@ -35,12 +35,12 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   }
   const auto needed = nodes_limit > 0 ? static_cast<std::uint64_t>(nodes_limit) : n;
   if (qualifying.size() < needed) {
-    std::string message = "fill: " + strategy_count(std::ssize(qualifying), "node") +
-                          " can reach " + strategy_count(count, "instance");
+    std::string message = strategy_count(std::ssize(qualifying), "node") + " can reach " +
+                          strategy_count(count, "instance");
     if (!qualifying.empty()) message += " (" + strategy_node_names(infos, qualifying) + ")";
     message += ", " + std::to_string(needed) + " needed";
     if (nodes_limit == 0) message += " (nodes_limit 0 means every node)";
-    return strategy_failure(n, std::move(message));
+    return strategy_failure(n, NamedReason("fill", std::move(message)));
   }
   if (qualifying.size() > needed) {
     // Only which nodes come first matters, not their order among themselves.
@@ -63,11 +63,12 @@ StrategyResult fill_strategy(std::span<const StrategyInfo> infos, std::int64_t c
   }
   if (!adds) {
     std::sort(qualifying.begin(), qualifying.end());  // name order reads best
-    return strategy_failure(n,
-                            "fill: already filled: " + strategy_node_names(infos, qualifying) +
+    return strategy_failure(
+        n,
+        NamedReason("fill", "already filled: " + strategy_node_names(infos, qualifying) +
                                 (qualifying.size() == 1 ? " has" : " have") +
-                                " >= " + strategy_count(count, "instance"),
-                            StrategyOutcome::AlreadySatisfied);
+                                " >= " + strategy_count(count, "instance")),
+        StrategyOutcome::AlreadySatisfied);
   }
   return result;
 }

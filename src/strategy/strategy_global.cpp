@@ -115,9 +115,10 @@ StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t
   }
   if (total < count || capacity_sum < count) {
     auto can_take = static_cast<std::int64_t>(std::min(i128{total}, capacity_sum));
-    return strategy_failure(n, "global: need " + strategy_count(count, "new instance") +
-                                   ", the nodes can take " + std::to_string(can_take) +
-                                   " in total");
+    return strategy_failure(
+        n, NamedReason("global", "need " + strategy_count(count, "new instance") +
+                                     ", the nodes can take " + std::to_string(can_take) +
+                                     " in total"));
   }
 
   // Narrow (lo, hi] around the count-th smallest key: fewer than count keys

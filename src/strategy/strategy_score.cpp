@@ -345,7 +345,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
 
   if (in.total != kUnlimited && in.total < in.count) {
     result.outcome = StrategyOutcome::Infeasible;
-    result.message = unavailable_message(in);
+    result.message = NamedReason(unavailable_message(in));
     return result;
   }
 
@@ -387,7 +387,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
   if (remaining > 0) {  // unreachable: the total covers count
     result.outcome = StrategyOutcome::Infeasible;
     result.deploy.clear_counts();
-    result.message = unavailable_message(in);
+    result.message = NamedReason(unavailable_message(in));
   }
   return result;
 }

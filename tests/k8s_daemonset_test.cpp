@@ -238,3 +238,80 @@ TEST_CASE("daemonset: --count does not apply (a warning), the plan is unchanged"
   CHECK(r.err.find("--count does not apply to a DaemonSet") != std::string::npos);
   CHECK(deploy_of(r) == nlohmann::json{{"a1", 1}, {"a2", 1}});
 }
+
+// grow without DaemonSet objects: --pods' DaemonSet pods tell which
+// DaemonSets run (PodCensus::daemons), each read from its first pod.
+TEST_CASE("daemonset: read from its running pods, without the controller's pin to their node") {
+  const std::string nodes =
+      "kind: NodeList\nitems:\n"
+      "- {kind: Node, metadata: {name: a, labels: {zone: z1}}, status: {allocatable: {cpu: '4', "
+      "memory: 8Gi, pods: '110'}}}\n"
+      "- {kind: Node, metadata: {name: b, labels: {zone: z2}}, status: {allocatable: {cpu: '4', "
+      "memory: 8Gi, pods: '110'}}}\n";
+  // agent: a DaemonSet with a required zone term of its own, which the
+  // controller gave matchFields metadata.name (two pods, read once);
+  // proxy: pinned by a term of its own only; loose: owned but not by its
+  // controller; web: a ReplicaSet's.
+  const auto pod = [](const std::string& name, const std::string& node, const std::string& owner,
+                      const std::string& kind, bool controller, const std::string& terms) {
+    return "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"" + name +
+           "\", \"namespace\": \"kube-system\", \"labels\": {\"app\": \"" + owner +
+           "\"}, \"ownerReferences\": [{\"kind\": \"" + kind + "\", \"name\": \"" + owner +
+           "\", \"controller\": " + (controller ? "true" : "false") +
+           "}]}, \"spec\": {\"nodeName\": \"" + node +
+           "\", \"affinity\": {\"nodeAffinity\": "
+           "{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+           " {\"nodeSelectorTerms\": [" +
+           terms +
+           "]}}}, \"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": {\"cpu\": "
+           "\"250m\"}}}]}, \"status\": {\"phase\": \"Running\"}}";
+  };
+  const auto pinned = [](const std::string& node, const std::string& expressions) {
+    return "{" + expressions + (expressions.empty() ? "" : ", ") +
+           "\"matchFields\": [{\"key\": \"metadata.name\", "
+           "\"operator\": \"In\", \"values\": [\"" +
+           node + "\"]}]}";
+  };
+  const std::string zone_z1 =
+      "\"matchExpressions\": [{\"key\": \"zone\", \"operator\": \"In\", \"values\": [\"z1\"]}]";
+  const std::string pods =
+      "{\"kind\": \"List\", \"items\": [" +
+      pod("agent-1", "a", "agent", "DaemonSet", true, pinned("a", zone_z1)) + ", " +
+      pod("agent-2", "b", "agent", "DaemonSet", true, pinned("b", zone_z1)) + ", " +
+      pod("proxy-1", "a", "proxy", "DaemonSet", true, pinned("a", "")) + ", " +
+      pod("loose-1", "b", "loose", "DaemonSet", false, pinned("b", "")) + ", " +
+      pod("web-1", "b", "web", "ReplicaSet", true, pinned("b", "")) + "]}";
+  Diagnostics diags;
+  auto inv = load_nodes(Source{"nodes.yaml", nodes}, NodesFormat::Auto, diags);
+  REQUIRE(inv);
+  PodCensus census;
+  census.want_daemons = true;
+  REQUIRE(apply_pods(*inv, Source{"pods.json", pods}, {}, diags, &census));
+  CHECK(diags.to_string() == "");
+  REQUIRE(census.daemons.size() == 2);
+  const Request& agent = census.daemons[0];
+  CHECK(agent.name == "agent");
+  CHECK(agent.daemon);
+  CHECK(agent.count == 1);
+  CHECK(agent.cpu == 250'000'000);
+  REQUIRE(agent.pod);
+  CHECK(agent.pod->ns == "kube-system");
+  CHECK(agent.pod->node_name.empty());
+  REQUIRE(agent.pod->node_affinity.required);
+  REQUIRE(agent.pod->node_affinity.required->size() == 1);
+  CHECK(agent.pod->node_affinity.required->front().fields.empty());
+  CHECK(agent.pod->node_affinity.required->front().expressions.size() == 1);
+  // It runs where its own term lets it, whatever node its pods were pinned to.
+  CHECK(daemon_should_run(inv->nodes[0], *agent.pod, agent.tolerations));
+  CHECK_FALSE(daemon_should_run(inv->nodes[1], *agent.pod, agent.tolerations));
+  const Request& proxy = census.daemons[1];
+  CHECK(proxy.name == "proxy");
+  REQUIRE(proxy.pod);
+  CHECK_FALSE(proxy.pod->node_affinity.required.has_value());
+  CHECK(daemon_should_run(inv->nodes[1], *proxy.pod, proxy.tolerations));
+  // Without want_daemons nothing is collected.
+  PodCensus quiet;
+  auto again = load_nodes(Source{"nodes.yaml", nodes}, NodesFormat::Auto, diags);
+  REQUIRE(apply_pods(*again, Source{"pods.json", pods}, {}, diags, &quiet));
+  CHECK(quiet.daemons.empty());
+}

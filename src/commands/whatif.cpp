@@ -92,11 +92,16 @@ void invalid(RunResult& r, OutputFormat format, Origin origin, const std::string
 }
 
 // Loads -n and -r as `plan` does; false (with r filled in) when they do not load.
-// grow's DaemonSets: -r's, then --daemonsets' (a DaemonSet in both counts once).
+// grow's DaemonSets: -r's, then --daemonsets' (a DaemonSet in both counts once);
+// with neither, those the running pods of --pods name as their controller.
 void load_daemons(const WhatIfOptions& o, const KubernetesOptions& kube,
-                  std::vector<Request>& from_r, Diagnostics& diags, std::vector<Request>& daemons) {
+                  std::vector<Request>& from_r, PodCensus& census, Diagnostics& diags,
+                  std::vector<Request>& daemons) {
   daemons = std::move(from_r);
-  if (!o.daemonsets) return;
+  if (!o.daemonsets) {
+    if (daemons.empty()) daemons = std::move(census.daemons);
+    return;
+  }
   KubernetesOptions only = kube;
   only.daemonsets = KubernetesOptions::DaemonSets::Only;
   bool matched = false;
@@ -132,6 +137,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   KubernetesOptions kube = with_priority_classes(o.kubernetes, o.priority_classes, diags);
   if (daemons) kube.daemonsets = KubernetesOptions::DaemonSets::Apart;
   PodCensus census;
+  census.want_daemons = daemons != nullptr && !o.daemonsets;
   load_pods(inv, o.pods, kube, diags, &census, o.more_pods);
   if (o.namespaces)
     if (auto namespaces = load_namespaces(*o.namespaces, diags); namespaces && inv)
@@ -149,7 +155,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
     set.reset();
   }
   std::vector<Request> no_daemons;
-  if (daemons) load_daemons(o, kube, set ? set->daemons : no_daemons, diags, *daemons);
+  if (daemons) load_daemons(o, kube, set ? set->daemons : no_daemons, census, diags, *daemons);
   if (inv && set) check_inputs(*inv, set->requests.front(), diags);
   // grow's templates may carry the labels no node has yet: checked with them.
   if (inv && set && o.command != WhatIfCommand::Grow)

@@ -211,6 +211,15 @@ struct PodStatusResources {
   ValueId container_statuses = kNoValue, init_container_statuses = kNoValue, conditions = kNoValue;
 };
 
+// A DaemonSet as grow needs it, read from one of its running pods (`pod`, at
+// `path`), as load_k8s_manifests.cpp reads a DaemonSet manifest: the pod's
+// request, labels, nodeSelector, required node affinity and tolerations,
+// less what its controller gave that pod alone (spec.nodeName, and the
+// matchFields metadata.name each required node affinity term carries).
+// `owner`: the DaemonSet's name.
+Request daemon_from_pod(Reader& r, const FieldPath& path, ValueId pod, std::string owner,
+                        const KubernetesOptions& options);
+
 // Kubernetes' PodRequests: per resource, the larger of (the containers
 // plus the sidecar init containers) and (each other init container plus the
 // sidecars started before it), plus spec.overhead; cpu rounded up to a

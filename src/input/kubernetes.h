@@ -78,6 +78,11 @@ struct PodCensus {
   };
   std::vector<Pod> elsewhere;  // bound, not Succeeded/Failed, on nodes not in the list
   std::vector<Pod> succeeded;  // phase Succeeded, bound or not
+  // grow without DaemonSets of its own: each DaemonSet a running pod names
+  // as its controller (metadata.ownerReferences), as a DaemonSet manifest's
+  // request read from its first such pod; only when `want_daemons`.
+  bool want_daemons = false;
+  std::vector<Request> daemons;
 };
 
 // -n: an eruplan inventory (§2) or a Kubernetes NodeList/List of Nodes,

@@ -49,6 +49,15 @@ inline constexpr std::array kKubeMetadataFields{
                     "a manifest's or PodGroup's: --queue-sort coscheduling's order"),
     FieldSpec::text("deletionTimestamp",
                     "a running pod's: terminating, it counts for no topology spread"),
+    FieldSpec::block("ownerReferences",
+                     "a running pod's: a DaemonSet's pods tell grow the DaemonSets it runs"),
+};
+
+// One of a running pod's metadata.ownerReferences.
+inline constexpr std::array kKubeOwnerReferenceFields{
+    FieldSpec::text("kind", "DaemonSet: the pod is one of a DaemonSet's"),
+    FieldSpec::text("name", "the DaemonSet's name"),
+    FieldSpec::text("controller", "true: the owner that manages the pod"),
 };
 
 // spec: of a Node.

@@ -504,6 +504,44 @@ void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inv
 
 }  // namespace
 
+namespace k8s {
+
+Request daemon_from_pod(Reader& r, const FieldPath& path, ValueId pod, std::string owner,
+                        const KubernetesOptions& options) {
+  Manifest m = read_manifest(r, path, pod, "Pod", options);
+  m.kind = "DaemonSet";
+  Request& req = m.request;
+  req.name = std::move(owner);
+  req.filter.nodes.clear();  // its node, from spec.nodeName
+  req.nodes_origins.clear();
+  if (req.pod) {
+    auto pod_copy = std::make_shared<PodScheduling>(*req.pod);
+    pod_copy->name = req.name;
+    pod_copy->node_name.clear();
+    // The controller pins each pod to its node with matchFields
+    // metadata.name in every required term (a term of its own when the
+    // DaemonSet had none): without them the terms are the DaemonSet's.
+    if (auto& required = pod_copy->node_affinity.required) {
+      std::vector<NodeSelectorTerm> own;
+      for (NodeSelectorTerm& t : *required) {
+        t.fields.clear();
+        if (!t.expressions.empty()) own.push_back(std::move(t));
+      }
+      if (own.empty())
+        required.reset();
+      else
+        *required = std::move(own);
+    }
+    req.pod = std::move(pod_copy);
+  }
+  daemon_targets(m, nullptr);
+  req.count = 1;
+  daemon_request(req, {}, nullptr);
+  return std::move(m.request);
+}
+
+}  // namespace k8s
+
 std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                                                    const RequestOverrides& overrides,
                                                    const KubernetesOptions& options,

@@ -266,7 +266,10 @@ class PodListRead {
         running_mark_(load.running.size()),
         placed_mark_(load.placed.size()) {
     diags_.set_strict(strict);
-    if (census_) census_sizes_ = {census_->succeeded.size(), census_->elsewhere.size()};
+    if (census_) {
+      census_sizes_ = {census_->succeeded.size(), census_->elsewhere.size()};
+      daemons_mark_ = census_->daemons.size();
+    }
     before_.reserve(inventory_.nodes.size());
     for (const Node& n : inventory_.nodes) {
       Usage u{n.cpu_used, n.memory_used, n.storage_used, n.workloads.size(), {}};
@@ -279,6 +282,30 @@ class PodListRead {
 
   // items[i], read with `r` (over `doc`, reporting into diags()).
   void item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i);
+
+  // grow: the DaemonSet `pod` (at `at`) belongs to, from its first pod, into
+  // the census. Read quietly: the pod list's own reading reports its problems.
+  void note_daemon(const Doc& doc, ValueId pod, const FieldPath& at, ValueId owners, ValueId ns) {
+    if (owners == kNoValue || doc[owners].kind != ValueKind::Array) return;
+    const std::string pod_ns = ns != kNoValue ? std::string(text_of(doc, ns)) : "default";
+    Diagnostics quiet;
+    Reader scratch(doc, pods_.name, quiet);
+    for (std::uint32_t j = 0; j < doc.size(owners); ++j) {
+      Picked<kKubeOwnerReferenceFields> f;
+      if (!pick(scratch, at, doc.element(owners, j), f)) continue;
+      if (text_of(doc, f["kind"]) != "DaemonSet" || text_of(doc, f["controller"]) != "true")
+        continue;
+      const std::string_view owner = text_of(doc, f["name"]);
+      if (owner.empty()) continue;
+      std::vector<Request>& daemons = census_->daemons;
+      if (std::any_of(daemons.begin(), daemons.end(), [&](const Request& d) {
+            return d.name == owner && d.pod && d.pod->ns == pod_ns;
+          }))
+        return;
+      daemons.push_back(daemon_from_pod(scratch, at, pod, std::string(owner), options_));
+      return;
+    }
+  }
 
   // Undoes every change to the inventory, the census and the pods seen.
   void abandon() {
@@ -294,6 +321,7 @@ class PodListRead {
     if (census_) {
       census_->succeeded.resize(census_sizes_.first);
       census_->elsewhere.resize(census_sizes_.second);
+      census_->daemons.resize(daemons_mark_);
     }
     if (seen_pods_) seen_pods_->erase_file(file_);
     load_.running.erase(load_.running.begin() + static_cast<std::ptrdiff_t>(running_mark_),
@@ -336,6 +364,7 @@ class PodListRead {
   std::size_t not_pods_ = 0;                          // items whose kind is not Pod
   std::optional<std::size_t> wrong_kind_diag_;        // in diags_
   std::pair<std::size_t, std::size_t> census_sizes_;  // succeeded, elsewhere
+  std::size_t daemons_mark_ = 0;                      // census daemons before this file
   std::vector<Usage> before_;
   std::string key_;  // namespace/name of the pod being read
 };
@@ -412,6 +441,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
   const PodStatusResources resize{&status_path, status["containerStatuses"],
                                   status["initContainerStatuses"], status["conditions"]};
   const PodRequest req = pod_request(r, spec_path, spec, &resize);
+  if (census_ && census_->want_daemons) note_daemon(doc, item, at, meta["ownerReferences"], ns);
   if (!nodes_) return;
   const std::optional<std::size_t> found = node_index_.find(doc.text(node_name));
   if (!found) {

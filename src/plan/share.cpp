@@ -72,14 +72,13 @@ class Filler {
     if (g.binds) {
       if (node_capacity(inv_, r, i, {0, 1}).capacity < 1) return 0;
     } else {
-      if (r.cpu > h.cpu) return 0;
-      if (r.cpu > 0 && h.cpu - h.cpu_used < r.cpu) return 0;
-      if (r.memory > 0 && h.memory - h.memory_used < r.memory) return 0;
-      if (r.storage > 0 && h.storage - h.storage_used < r.storage) return 0;
+      // The dimension table's own checks, on the numbers share keeps.
+      for (const DimensionRow& row : kDimensions)
+        if (row.takes_one != nullptr && !row.takes_one(h, r)) return 0;
+      // Extended resources: share's per node and name numbers.
       const std::size_t base = i * ext_names_.size();
       for (const auto& [e, per_instance] : g.extended)
         if (ext_total_[base + e] - ext_used_[base + e] < per_instance) return 0;
-      if (h.max_instances >= 0 && h.max_instances - h.instances < 1) return 0;
     }
     return static_cast<std::uint8_t>(1 + fit_score(h, r, spec_.placement));
   }

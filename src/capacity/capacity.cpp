@@ -232,16 +232,4 @@ CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
   return map;
 }
 
-NodeNumbers NodeNumbers::of(const Node& node) {
-  // Instances are only counted for max_instances (a node runs many apps).
-  return {node.cpu_total(),
-          node.cpu_used,
-          node.memory,
-          node.memory_used,
-          node.storage,
-          node.storage_used,
-          node.max_instances >= 0 ? node.instances_total() : 0,
-          node.max_instances};
-}
-
 }  // namespace eruplan

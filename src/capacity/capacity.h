@@ -182,25 +182,6 @@ DimensionResult pod_constraints_dimension(const DimensionInput&);
 void extended_full_kinds(const DimensionInput& in, std::int64_t cap,
                          std::vector<std::string>& kinds);
 
-// A node's numbers the counting dimensions read, apart from the Node:
-// share keeps its own copy of them current as it places instance after
-// instance, and asks the table whether a node takes one more.
-struct NodeNumbers {
-  NanoCores cpu = 0, cpu_used = 0;  // cpu_total()
-  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
-  std::int64_t instances = 0;  // instances_total(), only counted when max_instances >= 0
-  std::int64_t max_instances = -1;
-  static NodeNumbers of(const Node& node);
-};
-// Whether a node with `numbers` takes one more instance of `request` by
-// this dimension alone. Asked only of a request that binds nothing.
-using TakesOneFn = bool (*)(const NodeNumbers& numbers, const Request& request);
-
-bool cpu_takes_one(const NodeNumbers&, const Request&);        // cpu.cpp
-bool memory_takes_one(const NodeNumbers&, const Request&);     // memory.cpp
-bool storage_takes_one(const NodeNumbers&, const Request&);    // storage.cpp
-bool instances_takes_one(const NodeNumbers&, const Request&);  // instances.cpp
-
 // A row of the dimension table.
 struct DimensionRow {
   DimensionFn capacity;
@@ -212,10 +193,6 @@ struct DimensionRow {
   // Instead of `kind`: the kinds this dimension names for a full node.
   void (*full_kinds)(const DimensionInput& in, std::int64_t cap,
                      std::vector<std::string>& kinds) = nullptr;
-  // One more instance, from the node's numbers alone; null for a dimension
-  // that needs more than numbers (taints, the pod's constraints, volumes)
-  // or per-resource ones (extended: share keeps them per node and name).
-  TakesOneFn takes_one = nullptr;
 };
 
 // The dimension table. Rows come in SPEC §8.5's reason order, so a node's
@@ -223,12 +200,12 @@ struct DimensionRow {
 inline constexpr DimensionRow kDimensions[] = {
     {taint_dimension, ""},
     {pod_constraints_dimension, ""},
-    {cpu_dimension, "cpu", nullptr, cpu_takes_one},
-    {memory_dimension, "memory", nullptr, memory_takes_one},
-    {storage_dimension, "storage", nullptr, storage_takes_one},
+    {cpu_dimension, "cpu"},
+    {memory_dimension, "memory"},
+    {storage_dimension, "storage"},
     {volumes_dimension, "volumes"},
     {extended_dimension, "", extended_full_kinds},
-    {instances_dimension, "instances", nullptr, instances_takes_one},
+    {instances_dimension, "instances"},
 };
 
 // Scheduled (AUTO) volume plans (volume_plans.cpp).

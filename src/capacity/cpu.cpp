@@ -28,9 +28,4 @@ DimensionResult cpu_dimension(const DimensionInput& in) {
   return result;
 }
 
-bool cpu_takes_one(const NodeNumbers& n, const Request& request) {
-  if (request.cpu > n.cpu) return false;
-  return !request.uses_cpu_fit() || request.cpu <= 0 || n.cpu - n.cpu_used >= request.cpu;
-}
-
 }  // namespace eruplan

@@ -18,8 +18,4 @@ DimensionResult instances_dimension(const DimensionInput& in) {
   return result;
 }
 
-bool instances_takes_one(const NodeNumbers& n, const Request&) {
-  return n.max_instances < 0 || n.max_instances - n.instances >= 1;
-}
-
 }  // namespace eruplan

@@ -10,8 +10,4 @@ DimensionResult memory_dimension(const DimensionInput& in) {
   return divide_bytes("memory", in.node.memory - in.node.memory_used, in.request.memory);
 }
 
-bool memory_takes_one(const NodeNumbers& n, const Request& request) {
-  return request.cpu_bind || request.memory <= 0 || n.memory - n.memory_used >= request.memory;
-}
-
 }  // namespace eruplan

@@ -7,8 +7,4 @@ DimensionResult storage_dimension(const DimensionInput& in) {
   return divide_bytes("storage", in.node.storage - in.node.storage_used, in.request.storage);
 }
 
-bool storage_takes_one(const NodeNumbers& n, const Request& request) {
-  return request.storage <= 0 || n.storage - n.storage_used >= request.storage;
-}
-
 }  // namespace eruplan

@@ -16,11 +16,17 @@ std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
 }
 
 Hot Hot::of(const Node& n) {
-  Hot h;
-  static_cast<NodeNumbers&>(h) = NodeNumbers::of(n);
-  h.cpu_inverse = inverse_of(h.cpu);
-  h.memory_inverse = inverse_of(h.memory);
-  return h;
+  // Instances are only counted for max_instances (a node runs many apps).
+  return {n.cpu_total(),
+          n.cpu_used,
+          n.memory,
+          n.memory_used,
+          n.storage,
+          n.storage_used,
+          n.max_instances >= 0 ? n.instances_total() : 0,
+          n.max_instances,
+          inverse_of(n.cpu_total()),
+          inverse_of(n.memory)};
 }
 
 // §9's fit score (no balanced score) over cpu and memory, weight 1 each, for

@@ -29,7 +29,10 @@ std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse);
 // The numbers the fit check and the score read, per node, kept by the run
 // itself: placements that bind nothing add to them without touching the
 // Inventory (written once at the end, see Filler::flush).
-struct Hot : NodeNumbers {
+struct Hot {
+  NanoCores cpu = 0, cpu_used = 0;
+  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
+  std::int64_t instances = 0, max_instances = -1;
   std::uint64_t cpu_inverse = 0, memory_inverse = 0;  // inverse_of(cpu), inverse_of(memory)
 
   static Hot of(const Node& n);

@@ -168,6 +168,18 @@ TEST_CASE("cli: usage errors exit 2 with a --help hint") {
         std::string::npos);
 }
 
+TEST_CASE("cli: --replicas with an eruplan request is said to be ignored, not dropped silently") {
+  write("three.yaml", kThreeNodes);
+  for (const char* command : {"plan", "capacity", "compare"}) {
+    Ran r = eruplan(std::string(command) + " -n three.yaml --count 1 --memory 1Mi --replicas 5");
+    CHECK(r.exit == 0);
+    CHECK(r.err.find("<command line>: warning: --replicas: applies to a Kubernetes workload's "
+                     "pods, and the request is none; ignored (use --count") != std::string::npos);
+  }
+  // Without --replicas, nothing is said.
+  CHECK(eruplan("plan -n three.yaml --count 1 --memory 1Mi").err.empty());
+}
+
 TEST_CASE("cli: --version and --help on every command") {
   Ran r = eruplan("--version");
   CHECK(r.exit == 0);

@@ -156,6 +156,28 @@ TEST_CASE("cli: usage errors exit 2 with a --help hint") {
   CHECK(r.exit == 2);
   r = eruplan("plan -n - -r -");
   CHECK(r.exit == 2);
+  // A strategy flag that names no strategy says which name it did not know,
+  // as --scoring and a request file's strategy: do.
+  r = eruplan("plan -n three.yaml --count 1 --strategy fil");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--strategy: unknown strategy \"fil\"; expected auto, fill,") !=
+        std::string::npos);
+  r = eruplan("compare -n three.yaml --count 1 --strategies auto,fil");
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("--strategies: unknown strategy \"fil\"; expected auto, fill,") !=
+        std::string::npos);
+}
+
+TEST_CASE("cli: --replicas with an eruplan request is said to be ignored, not dropped silently") {
+  write("three.yaml", kThreeNodes);
+  for (const char* command : {"plan", "capacity", "compare"}) {
+    Ran r = eruplan(std::string(command) + " -n three.yaml --count 1 --memory 1Mi --replicas 5");
+    CHECK(r.exit == 0);
+    CHECK(r.err.find("<command line>: warning: --replicas: applies to a Kubernetes workload's "
+                     "pods, and the request is none; ignored (use --count") != std::string::npos);
+  }
+  // Without --replicas, nothing is said.
+  CHECK(eruplan("plan -n three.yaml --count 1 --memory 1Mi").err.empty());
 }
 
 TEST_CASE("cli: --version and --help on every command") {

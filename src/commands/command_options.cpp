@@ -13,6 +13,7 @@
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
+#include "request_reader.h"
 #include "whatif.h"
 
 namespace eruplan::command_options {
@@ -50,14 +51,13 @@ std::string check_label(const std::string& s) {
 }
 
 std::string check_strategy(const std::string& s) {
-  return parse_strategy(s) ? std::string() : "unknown strategy; expected " + strategy_choices();
+  return parse_strategy(s) ? std::string() : request_reading::unknown_strategy(s);
 }
 
 std::string check_strategy_list(const std::string& list) {
   std::stringstream names(list);
   for (std::string name; std::getline(names, name, ',');)
-    if (!parse_strategy(name))
-      return "unknown strategy '" + name + "'; expected " + strategy_choices();
+    if (!parse_strategy(name)) return request_reading::unknown_strategy(name);
   return std::string();
 }
 

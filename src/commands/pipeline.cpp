@@ -503,7 +503,10 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
       set = load_kubernetes_requests(*source, options.overrides, kube, count_required, diags,
                                      kubernetes, result.inventory ? &*result.inventory : nullptr,
                                      &census);
-    if (!kubernetes) set = load_requests(source, options.overrides, count_required, diags);
+    if (!kubernetes) {
+      warn_replicas_unused(kube, diags);
+      set = load_requests(source, options.overrides, count_required, diags);
+    }
     if (set && set->overridden && !diags.has_errors()) {
       result.exit = ExitCode::Usage;
       result.usage =

@@ -147,8 +147,10 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   if (o.request)
     set = load_kubernetes_requests(*o.request, o.overrides, kube, count_required, diags, kubernetes,
                                    inv ? &*inv : nullptr, &census);
-  if (!kubernetes)
+  if (!kubernetes) {
+    warn_replicas_unused(kube, diags);
     set = load_requests(o.request ? &*o.request : nullptr, o.overrides, count_required, diags);
+  }
   if (set && set->list) {
     diags.error(Origin{o.request ? o.request->name : "<command line>", 0, 0, "requests"},
                 "a what-if command takes one request, not a requests: list");

@@ -126,4 +126,9 @@ std::optional<RequestSet> load_kubernetes_requests(
     bool count_required, Diagnostics& diags, bool& matched, const Inventory* inventory = nullptr,
     const PodCensus* census = nullptr);
 
+// --replicas with a request that is no Kubernetes workload (an eruplan
+// request, or request flags alone): a warning that it is ignored, naming
+// --count, so a script's flag cannot go unused silently.
+void warn_replicas_unused(const KubernetesOptions& options, Diagnostics& diags);
+
 }  // namespace eruplan

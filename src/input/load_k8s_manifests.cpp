@@ -779,4 +779,11 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   return set;
 }
 
+void warn_replicas_unused(const KubernetesOptions& options, Diagnostics& diags) {
+  if (options.replicas)
+    diags.warning(Origin{"<command line>", 0, 0, "--replicas"},
+                  "applies to a Kubernetes workload's pods, and the request is none; ignored "
+                  "(use --count for the instances to deploy)");
+}
+
 }  // namespace eruplan

@@ -70,6 +70,7 @@ class Filler {
   // dimension table's rows (inlined) made share 25-39% slower on 100 apps x
   // 10,000 nodes (0.50 -> 0.69 s first_fit); share_test's oracle holds it
   // to node_capacity() on random inventories.
+  std::uint8_t verdict(const Group& g, std::uint32_t i) const {
     const Hot& h = hot_[i];
     const Request& r = *g.request;
     if (g.binds) {

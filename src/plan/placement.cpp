@@ -1,6 +1,7 @@
 // One request's placement by its strategy (SPEC §8.4): min_count's
 // bisection over the count, the infos a strategy sees, and the pod fields
 // only strategy score honours.
+#include <algorithm>
 #include <limits>
 
 #include "requests.h"
@@ -22,9 +23,25 @@ bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {
   return run(in).outcome == StrategyOutcome::Deployed;
 }
 
+// The kubernetes profile: a run that fails says how many replicas it placed
+// first (StrategyResult::placed_first).
+bool says_placed_first(const StrategyInput& input) {
+  return input.request != nullptr && input.request->strategy == Strategy::Score &&
+         input.request->scoring.profile == ScoringProfile::Kubernetes;
+}
+
 // The largest n in [lo, hi] the strategy places, given that lo is placed.
+// A run that says how many it placed first (the kubernetes profile) answers
+// at once; any other is bisected.
 std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::int64_t lo,
                             std::int64_t hi) {
+  if (lo < hi && says_placed_first(input)) {
+    StrategyInput in = input;
+    in.count = hi;
+    const StrategyResult r = run(in);
+    if (r.outcome == StrategyOutcome::Deployed) return hi;
+    if (r.placed_first >= 0) return std::clamp(r.placed_first, lo, hi);
+  }
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo + 1) / 2;
     if (places(input, run, mid))
@@ -38,6 +55,13 @@ std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::i
 }  // namespace
 
 std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi) {
+  if (hi >= 1 && says_placed_first(input)) {
+    StrategyInput in = input;
+    in.count = hi;
+    const StrategyResult r = run(in);
+    if (r.outcome == StrategyOutcome::Deployed) return hi;
+    if (r.placed_first >= 0) return std::min(r.placed_first, hi);
+  }
   return places(input, run, 1) ? largest_placed(input, run, 1, hi) : 0;
 }
 
@@ -73,9 +97,16 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
     return p;
   }
   if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
-      min_count >= input.count || !row.min_count || !places(input, row.run, min_count))
+      min_count >= input.count || !row.min_count)
     return p;
-  const std::int64_t n = largest_placed(input, row.run, min_count, input.count - 1);
+  std::int64_t n = 0;
+  if (p.first.placed_first >= 0) {  // the kubernetes profile said how far it got
+    if (p.first.placed_first < min_count) return p;
+    n = std::min(p.first.placed_first, input.count - 1);
+  } else {
+    if (!places(input, row.run, min_count)) return p;
+    n = largest_placed(input, row.run, min_count, input.count - 1);
+  }
   StrategyInput in = input;
   in.count = n;
   p.result = row.run(in);

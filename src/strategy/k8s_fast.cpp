@@ -396,6 +396,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       result.outcome = StrategyOutcome::Infeasible;
       result.rejected = k8s_filter_all(in, run, cycle, placed, none);
       result.message = k8s_unschedulable_message(result.rejected, replica, in.count);
+      result.placed_first = replica;
       result.deploy.clear_counts();
       return result;
     }

@@ -481,6 +481,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
     if (feasible.empty()) {
       result.outcome = StrategyOutcome::Infeasible;
       result.message = k8s_unschedulable_message(statuses, replica, in.count);
+      result.placed_first = replica;
       result.rejected = std::move(statuses);
       result.deploy.clear_counts();
       return result;

@@ -77,6 +77,12 @@ struct StrategyResult {
   // The kubernetes profile, Infeasible: the cycle that found no node, each
   // inventory node's status (what preemption reads).
   std::vector<K8sStatus> rejected;
+  // The kubernetes profile, Infeasible: the replicas it placed before the
+  // one that fit nowhere. It places one replica at a time, nothing in a
+  // cycle depending on the count asked, so a run for fewer places exactly
+  // these first ones: min_count's search reads the answer here instead of
+  // running the profile again per guess. -1 from any other strategy.
+  std::int64_t placed_first = -1;
 };
 
 // Part I's strategies need only the infos and three numbers.

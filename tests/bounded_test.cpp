@@ -934,8 +934,8 @@ std::vector<Case> cases() {
   for (int i = 0; i < 400; ++i) {
     const std::string n = std::to_string(i);
     wide_nodes += "  - {kind: Node, metadata: {name: w" + n +
-                 ", labels: {kubernetes.io/hostname: w" + n + ", topology.kubernetes.io/zone: z" +
-                 n + "}}, status: {allocatable: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}}\n";
+                  ", labels: {kubernetes.io/hostname: w" + n + ", topology.kubernetes.io/zone: z" +
+                  n + "}}, status: {allocatable: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}}\n";
   }
   out.push_back({"plan: kubernetes profile, 44,001 replicas where 44,000 fit",
                  {{"nodes.yaml", wide_nodes},

@@ -7,11 +7,12 @@ namespace eruplan {
 
 const std::array<ResourceKind, 3> kResourceKinds = {{
     {"cpu", [](const Node& n) { return n.cpu_total(); }, [](const Node& n) { return n.cpu_used; },
-     [](const Request& r) { return r.cpu; }},
+     [](const Request& r) { return r.cpu; }, [](const Reservation& r) { return r.cpu; }},
     {"memory", [](const Node& n) { return n.memory; }, [](const Node& n) { return n.memory_used; },
-     [](const Request& r) { return r.memory; }},
+     [](const Request& r) { return r.memory; }, [](const Reservation& r) { return r.memory; }},
     {"storage", [](const Node& n) { return n.storage; },
-     [](const Node& n) { return n.storage_used; }, [](const Request& r) { return r.storage; }},
+     [](const Node& n) { return n.storage_used; }, [](const Request& r) { return r.storage; },
+     [](const Reservation& r) { return r.storage; }},
 }};
 
 const ResourceKind* resource_kind(std::string_view name) {

@@ -19,6 +19,7 @@ struct ResourceKind {
   std::int64_t (*total)(const Node&);
   std::int64_t (*used)(const Node&);
   std::int64_t (*per_instance)(const Request&);
+  std::int64_t (*reserved)(const Reservation&);  // a Mesos role's reservation on a node
 };
 
 // In the order reasons and reports list them.

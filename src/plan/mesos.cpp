@@ -28,6 +28,7 @@
 #include "capacity.h"
 #include "random.h"
 #include "reserve.h"
+#include "resources.h"
 #include "wide.h"
 
 namespace eruplan {
@@ -67,15 +68,6 @@ int compare_shares(const Dominant& a, const Weight& wa, const Dominant& b, const
   if (x < y * (1 - 1e-9)) return -1;
   if (y < x * (1 - 1e-9)) return 1;
   return compare(product({a.num, wa.den, b.den, wb.num}), product({b.num, wb.den, a.den, wa.num}));
-}
-
-std::int64_t request_of(const Request& r, std::string_view kind) {
-  if (kind == "cpu") return r.cpu;
-  if (kind == "memory") return r.memory;
-  if (kind == "storage") return r.storage;
-  for (const auto& [name, n] : r.extended)
-    if (name == kind) return n;
-  return 0;
 }
 
 // Framework and node pairs, one bit each.
@@ -294,7 +286,7 @@ class Allocator {
       s.role = static_cast<std::uint32_t>(fw.role);
       roles_[s.role].frameworks.items.push_back(f);
       for (std::uint32_t k = 0; k < K; ++k)
-        if (const std::int64_t n = request_of(fw.request, names[k]); n > 0)
+        if (const std::int64_t n = per_instance_of(fw.request, names[k]); n > 0)
           s.asks.emplace_back(k, n);
       for (const std::uint32_t i : filtered_nodes(inv_, fw.request.filter))
         if (inv_.nodes[i].available && !untolerated_taint(inv_.nodes[i], fw.request)) {
@@ -343,17 +335,15 @@ class Allocator {
       a.unreserved[k] = cap;
       used[k] = use;
     };
-    set("cpu", node.cpu_total(), node.cpu_used);
-    set("memory", node.memory, node.memory_used);
-    set("storage", node.storage, node.storage_used);
+    for (const ResourceKind& kind : kResourceKinds)
+      set(kind.name, kind.total(node), kind.used(node));
     for (const ExtendedResource& e : node.extended) set(e.name, e.total, e.used);
     for (const Reservation& res : node.reservations) {
       const std::optional<std::uint32_t> role = role_index(res.role);
       if (!role) continue;  // check_mesos reports it
       KindVector amounts(K, 0);
-      amounts[kind_index("cpu")] = res.cpu;
-      amounts[kind_index("memory")] = res.memory;
-      amounts[kind_index("storage")] = res.storage;
+      for (const ResourceKind& kind : kResourceKinds)
+        amounts[kind_index(kind.name)] = kind.reserved(res);
       for (const auto& [name, n] : res.extended) amounts[kind_index(name)] = n;
       for (std::size_t k = 0; k < K; ++k) a.unreserved[k] -= amounts[k];
       a.reserved.emplace_back(*role, std::move(amounts));
@@ -549,7 +539,8 @@ class Allocator {
         const u128 need = role.alloc[k] >= static_cast<u128>(amount)
                               ? 0
                               : static_cast<u128>(amount) - role.alloc[k];
-        if (need < static_cast<u128>(request_of(spec_.frameworks[f].request, result_.kinds[k]))) {
+        if (need <
+            static_cast<u128>(per_instance_of(spec_.frameworks[f].request, result_.kinds[k]))) {
           fits = false;
           break;
         }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "capacity.h"
+#include "resources.h"
 
 namespace eruplan {
 
@@ -59,17 +60,11 @@ std::string resource_words(const Request& request, const std::string& kind) {
 // The request asks more of `kind` than the node has in all.
 bool beyond_node(const Node& node, const Request& request, const std::string& kind) {
   if (kind == "not available" || kind == "taint") return true;
-  if (kind == "cpu") return request.uses_cpu_fit() && request.cpu > node.cpu_total();
-  if (kind == "memory") return request.memory > node.memory;
-  if (kind == "storage") return request.storage > node.storage;
   // Kubernetes' fitsRequest never marks "Too many pods" unresolvable.
   if (kind == "instances") return false;
-  for (const auto& [name, n] : request.extended)
-    if (name == kind) {
-      const ExtendedResource* e = node.find_extended(name);
-      return n > (e ? e->total : 0);
-    }
-  return false;
+  if (kind == "cpu" && !request.uses_cpu_fit()) return false;
+  const ResourceAmounts a = resource_amounts(node, request, kind);
+  return a.per_instance > 0 && a.per_instance > a.total;
 }
 
 }  // namespace

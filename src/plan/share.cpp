@@ -65,36 +65,33 @@ class Filler {
   }
 
  private:
-  // The byte a shape files a node under, on the numbers as they are now:
-  // the dimensions' fit checks on share's copy of the numbers. Asking the
-  // dimension table's rows (inlined) made share 25-39% slower on 100 apps x
-  // 10,000 nodes (0.50 -> 0.69 s first_fit); share_test's oracle holds it
-  // to node_capacity() on random inventories.
+  // The byte a shape files a node under, on the numbers as they are now: a
+  // binding shape asks node_capacity(); any other one room in each column
+  // it takes (its needs, from the resource kinds' table) on share's copy of
+  // the numbers. share_test's oracle holds it to node_capacity() on random
+  // inventories.
   std::uint8_t verdict(const Group& g, std::uint32_t i) const {
-    const Hot& h = hot_[i];
-    const Request& r = *g.request;
+    const Amount* row = row_of(i);
     if (g.binds) {
-      if (node_capacity(inv_, r, i, {0, 1}).capacity < 1) return 0;
+      if (node_capacity(inv_, *g.request, i, {0, 1}).capacity < 1) return 0;
     } else {
-      if (r.cpu > h.cpu) return 0;
-      if (r.cpu > 0 && h.cpu - h.cpu_used < r.cpu) return 0;
-      if (r.memory > 0 && h.memory - h.memory_used < r.memory) return 0;
-      if (r.storage > 0 && h.storage - h.storage_used < r.storage) return 0;
-      const std::size_t base = i * ext_names_.size();
-      for (const auto& [e, per_instance] : g.extended)
-        if (ext_total_[base + e] - ext_used_[base + e] < per_instance) return 0;
-      if (h.max_instances >= 0 && h.max_instances - h.instances < 1) return 0;
+      for (const Need& need : g.needs)
+        if (row[need.column].total - row[need.column].used < need.per_instance) return 0;
     }
-    return static_cast<std::uint8_t>(1 + fit_score(h, r, spec_.placement));
+    return static_cast<std::uint8_t>(1 + fit_score(row[cpu_column_], row[memory_column_],
+                                                   inverses_[i], *g.request, spec_.placement));
   }
+
+  const Amount* row_of(std::uint32_t i) const { return amounts_.data() + i * columns_; }
+  Amount* row_of(std::uint32_t i) { return amounts_.data() + i * columns_; }
+
+  void load_row(std::uint32_t i) { read_row(inv_.nodes[i], ext_names_, row_of(i)); }
 
   void setup(ShareResult& result) {
     const std::size_t n = inv_.nodes.size();
     by_name_ = filtered_nodes(inv_, NodeFilter{});
     rank_.resize(n);
     for (std::uint32_t r = 0; r < by_name_.size(); ++r) rank_[by_name_[r]] = r;
-    hot_.reserve(n);
-    for (const Node& node : inv_.nodes) hot_.push_back(Hot::of(node));
     deferred_ = true;
     for (const ShareApp& app : spec_.apps) {
       deferred_ = deferred_ && !binds_anything(app.request);
@@ -103,14 +100,17 @@ class Filler {
     }
     std::sort(ext_names_.begin(), ext_names_.end());
     ext_names_.erase(std::unique(ext_names_.begin(), ext_names_.end()), ext_names_.end());
-    ext_total_.assign(n * ext_names_.size(), 0);
-    ext_used_.assign(n * ext_names_.size(), 0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t e = 0; e < ext_names_.size(); ++e)
-        if (const ExtendedResource* x = inv_.nodes[i].find_extended(ext_names_[e])) {
-          ext_total_[i * ext_names_.size() + e] = x->total;
-          ext_used_[i * ext_names_.size() + e] = x->used;
-        }
+    cpu_column_ = static_cast<std::uint32_t>(resource_kind("cpu") - kResourceKinds.data());
+    memory_column_ = static_cast<std::uint32_t>(resource_kind("memory") - kResourceKinds.data());
+    columns_ = instances_column + 1 + ext_names_.size();
+    amounts_.resize(n * columns_);
+    inverses_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      load_row(i);
+      limits_instances_ = limits_instances_ || inv_.nodes[i].max_instances >= 0;
+      inverses_[i] = {inverse_of(row_of(i)[cpu_column_].total),
+                      inverse_of(row_of(i)[memory_column_].total)};
+    }
     by_app_name_.resize(apps_.size());
     std::iota(by_app_name_.begin(), by_app_name_.end(), 0u);
     std::sort(by_app_name_.begin(), by_app_name_.end(), [&](std::uint32_t x, std::uint32_t y) {
@@ -150,12 +150,18 @@ class Filler {
     Group& g = groups_.emplace_back();
     g.request = &request;
     g.binds = binds_anything(request);
+    for (std::size_t k = 0; k < kResourceKinds.size(); ++k)
+      if (const std::int64_t per_instance = kResourceKinds[k].per_instance(request);
+          per_instance > 0)
+        g.needs.push_back({static_cast<std::uint32_t>(k), per_instance});
+    if (limits_instances_) g.needs.push_back({instances_column, 1});
     for (const auto& [name, per_instance] : request.extended)
       if (per_instance > 0)
-        g.extended.emplace_back(
-            static_cast<std::uint32_t>(
-                std::lower_bound(ext_names_.begin(), ext_names_.end(), name) - ext_names_.begin()),
-            per_instance);
+        g.needs.push_back({static_cast<std::uint32_t>(
+                               instances_column + 1 +
+                               (std::lower_bound(ext_names_.begin(), ext_names_.end(), name) -
+                                ext_names_.begin())),
+                           per_instance});
     std::vector<std::uint8_t> bytes(by_name_.size(), 0);
     if (g.binds) g.accepts.assign(inv_.nodes.size(), false);
     for (const std::uint32_t i : filtered_nodes(inv_, request.filter)) {
@@ -179,11 +185,8 @@ class Filler {
     AppState& s = apps_[a];
     const Request& request = spec_.apps[a].request;
     if (deferred_) {
-      Hot& h = hot_[i];  // what reserve() will add at the end
-      h.cpu_used += request.cpu;
-      h.memory_used += request.memory;
-      h.storage_used += request.storage;
-      if (h.max_instances >= 0) ++h.instances;
+      Amount* row = row_of(i);  // what reserve() will add at the end
+      for (const Need& need : groups_[s.group].needs) row[need.column].used += need.per_instance;
     } else {
       if (groups_[s.group].binds) {
         const NodeCapacity nc = node_capacity(inv_, request, i, {1, 1});
@@ -194,10 +197,8 @@ class Filler {
       } else {
         reserve(inv_, i, request, 1, {});
       }
-      hot_[i] = Hot::of(inv_.nodes[i]);
+      load_row(i);
     }
-    for (const auto& [e, per_instance] : groups_[s.group].extended)
-      ext_used_[i * ext_names_.size() + e] += per_instance;
     ++s.count;
     s.share = approx_share(s.count, s.unit);
     ++s.placed;
@@ -479,27 +480,33 @@ class Filler {
     return first_true(lo, hi, reached) - s.count;
   }
 
-  Added& added_at(std::uint32_t i) {
+  // What the jump's picks add to node i, a column each.
+  i128* added_at(std::uint32_t i) {
     if (touch_[i] < 0) {
       touch_[i] = static_cast<std::int32_t>(touched_.size());
       touched_.push_back(i);
-      if (added_.size() < touched_.size()) added_.emplace_back();
-      Added& add = added_[touched_.size() - 1];
-      add = Added{};
-      add.extended.assign(ext_names_.size(), 0);
+      if (added_.size() < touched_.size() * columns_) added_.resize(touched_.size() * columns_);
+      std::fill_n(added_.begin() + static_cast<std::ptrdiff_t>((touched_.size() - 1) * columns_),
+                  columns_, i128{0});
     }
-    return added_[static_cast<std::size_t>(touch_[i])];
+    return added_.data() + static_cast<std::size_t>(touch_[i]) * columns_;
+  }
+  const i128* added(std::uint32_t i) const {
+    return added_.data() + static_cast<std::size_t>(touch_[i]) * columns_;
   }
 
-  // Node i's numbers with the jump's picks in it, less one instance of
-  // `minus` (when given). Every value stays within the node's own after
-  // the fit checks.
-  Hot state_with(std::uint32_t i, const Request* minus) const {
-    Hot h = hot_[i];
-    const Added& add = added_[static_cast<std::size_t>(touch_[i])];
-    h.cpu_used += static_cast<std::int64_t>(add.cpu) - (minus != nullptr ? minus->cpu : 0);
-    h.memory_used += static_cast<std::int64_t>(add.memory) - (minus != nullptr ? minus->memory : 0);
-    return h;
+  // The byte shape g files node i under with the jump's picks in it, less
+  // one instance of the shape (when `less_one`). Every value stays within
+  // the node's own after the fit checks.
+  std::uint8_t byte_with(std::uint32_t i, const Group& g, bool less_one) const {
+    const Amount* row = row_of(i);
+    const i128* add = added(i);
+    Amount cpu = row[cpu_column_], memory = row[memory_column_];
+    cpu.used += static_cast<std::int64_t>(add[cpu_column_]) - (less_one ? g.request->cpu : 0);
+    memory.used +=
+        static_cast<std::int64_t>(add[memory_column_]) - (less_one ? g.request->memory : 0);
+    return static_cast<std::uint8_t>(
+        1 + fit_score(cpu, memory, inverses_[i], *g.request, spec_.placement));
   }
 
   // Fills picks_ with every pick below the level; false when one of them
@@ -527,30 +534,17 @@ class Filler {
       const std::int64_t k = picks_below(a, level, remaining(a, quota_stage));
       if (k <= 0) return false;
       picks_.push_back({a, *node, k});
-      const Request& r = spec_.apps[a].request;
-      Added& add = added_at(*node);
-      add.cpu += static_cast<i128>(k) * r.cpu;
-      add.memory += static_cast<i128>(k) * r.memory;
-      add.storage += static_cast<i128>(k) * r.storage;
-      add.instances += k;
-      for (const auto& [e, per_instance] : g.extended)
-        add.extended[e] += static_cast<i128>(k) * per_instance;
+      i128* add = added_at(*node);
+      for (const Need& need : g.needs) add[need.column] += static_cast<i128>(k) * need.per_instance;
     }
     // Fit: every resource an app asks for is still within the node with all
     // the picks in it.
     for (const Pick& p : picks_) {
-      const Hot& h = hot_[p.node];
-      const Added& add = added_[static_cast<std::size_t>(touch_[p.node])];
-      const Request& r = spec_.apps[p.app].request;
-      const Group& g = groups_[apps_[p.app].group];
-      if (r.cpu > 0 && i128{h.cpu} - h.cpu_used - add.cpu < 0) return false;
-      if (r.memory > 0 && i128{h.memory} - h.memory_used - add.memory < 0) return false;
-      if (r.storage > 0 && i128{h.storage} - h.storage_used - add.storage < 0) return false;
-      if (h.max_instances >= 0 && i128{h.max_instances} - h.instances - add.instances < 0)
-        return false;
-      const std::size_t base = p.node * ext_names_.size();
-      for (const auto& [e, per_instance] : g.extended)
-        if (i128{ext_total_[base + e]} - ext_used_[base + e] - add.extended[e] < 0) return false;
+      const Amount* row = row_of(p.node);
+      const i128* add = added(p.node);
+      for (const Need& need : groups_[apps_[p.app].group].needs)
+        if (i128{row[need.column].total} - row[need.column].used - add[need.column] < 0)
+          return false;
     }
     // Scores, once per shape.
     std::vector<std::uint32_t> touched_ranks;
@@ -571,18 +565,14 @@ class Filler {
           runner_up_stamp_[gi] = jump_;
           runner_up_[gi] = best_without(g, {rank});
         }
-        const Hot least = state_with(p.node, g.request);
-        const auto byte =
-            static_cast<std::uint8_t>(1 + fit_score(least, *g.request, spec_.placement));
+        const std::uint8_t byte = byte_with(p.node, g, true);
         if (!beats(byte, runner_up_[gi])) return false;
       } else {
         const std::uint8_t byte = g.index.get(rank);
         if (!beats(byte, best_without(g, touched_ranks))) return false;
         for (const std::uint32_t i : touched_) {
           if (i == p.node || g.index.get(rank_[i]) == 0) continue;
-          const Hot most = state_with(i, nullptr);
-          const auto other =
-              static_cast<std::uint8_t>(1 + fit_score(most, *g.request, spec_.placement));
+          const std::uint8_t other = byte_with(i, g, false);
           if (!beats(byte, {other, rank_[i]})) return false;
         }
       }
@@ -597,17 +587,13 @@ class Filler {
       AppState& s = apps_[p.app];
       const Request& request = spec_.apps[p.app].request;
       if (deferred_) {
-        Hot& h = hot_[p.node];
-        h.cpu_used += p.k * request.cpu;
-        h.memory_used += p.k * request.memory;
-        h.storage_used += p.k * request.storage;
-        if (h.max_instances >= 0) h.instances += p.k;
+        Amount* row = row_of(p.node);
+        for (const Need& need : groups_[s.group].needs)
+          row[need.column].used += p.k * need.per_instance;
       } else {
         reserve(inv_, p.node, request, p.k, {});
-        hot_[p.node] = Hot::of(inv_.nodes[p.node]);
+        load_row(p.node);
       }
-      for (const auto& [e, per_instance] : groups_[s.group].extended)
-        ext_used_[p.node * ext_names_.size() + e] += p.k * per_instance;
       s.count += p.k;
       s.share = approx_share(s.count, s.unit);
       s.placed += p.k;
@@ -740,15 +726,19 @@ class Filler {
   const ShareOptions& options_;
   std::vector<AppState> apps_;
   std::vector<Group> groups_;
-  std::vector<std::uint32_t> live_;          // groups with an active app
-  std::vector<std::uint32_t> rank_;          // node index -> place in name order
-  std::vector<std::uint32_t> by_name_;       // place in name order -> node index
-  std::vector<std::uint32_t> by_app_name_;   // app indices in name order
-  std::vector<Hot> hot_;                     // node index -> its numbers now
+  std::vector<std::uint32_t> live_;         // groups with an active app
+  std::vector<std::uint32_t> rank_;         // node index -> place in name order
+  std::vector<std::uint32_t> by_name_;      // place in name order -> node index
+  std::vector<std::uint32_t> by_app_name_;  // app indices in name order
+  // Each node's row of columns now (row_of), the inverses of its cpu and
+  // memory totals for the score.
+  std::vector<Amount> amounts_;
+  std::size_t columns_ = 0;
+  std::uint32_t cpu_column_ = 0, memory_column_ = 0;
+  bool limits_instances_ = false;  // some node has max_instances
+  std::vector<std::array<std::uint64_t, 2>> inverses_;
   bool deferred_ = true;                     // nothing binds: reserve() only in flush()
   std::vector<std::string> ext_names_;       // extended resources any app asks for, sorted
-  std::vector<std::int64_t> ext_total_;      // node x ext_names_ -> total (0: none)
-  std::vector<std::int64_t> ext_used_;       // node x ext_names_ -> used now
   std::vector<std::int64_t> count_;          // flush's scratch, by node
   std::vector<std::int64_t> summary_steps_;  // shape -> steps at its last frozen_by
   std::vector<std::string> summaries_;       // shape -> that frozen_by
@@ -757,7 +747,7 @@ class Filler {
   std::vector<Pick> picks_;
   std::vector<std::int32_t> touch_;
   std::vector<std::uint32_t> touched_;
-  std::vector<Added> added_;
+  std::vector<i128> added_;  // touched node x column
   std::vector<std::size_t> stack_;
   std::vector<std::uint64_t> group_stamp_, runner_up_stamp_;
   std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;

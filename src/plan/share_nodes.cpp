@@ -15,42 +15,43 @@ std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse) {
   return q;
 }
 
-Hot Hot::of(const Node& n) {
+void read_row(const Node& node, const std::vector<std::string>& extended, Amount* row) {
+  for (std::size_t k = 0; k < kResourceKinds.size(); ++k)
+    row[k] = {kResourceKinds[k].total(node), kResourceKinds[k].used(node)};
   // Instances are only counted for max_instances (a node runs many apps).
-  return {n.cpu_total(),
-          n.cpu_used,
-          n.memory,
-          n.memory_used,
-          n.storage,
-          n.storage_used,
-          n.max_instances >= 0 ? n.instances_total() : 0,
-          n.max_instances,
-          inverse_of(n.cpu_total()),
-          inverse_of(n.memory)};
+  row[instances_column] = node.max_instances >= 0
+                              ? Amount{node.max_instances, node.instances_total()}
+                              : Amount{INT64_MAX, 0};
+  for (std::size_t e = 0; e < extended.size(); ++e) {
+    const ExtendedResource* x = node.find_extended(extended[e]);
+    row[instances_column + 1 + e] = x != nullptr ? Amount{x->total, x->used} : Amount{};
+  }
 }
 
 // §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
 // one more instance on the node as it is now.
-std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement) {
+std::int64_t fit_score(const Amount& cpu, const Amount& memory,
+                       const std::array<std::uint64_t, 2>& inverse, const Request& request,
+                       SharePlacement placement) {
   if (placement == SharePlacement::FirstFit) return 0;
   const bool least = placement == SharePlacement::LeastAllocated;
   std::int64_t sum = 0;  // each part is 0..100
   int counted = 0;
-  auto add = [&](std::int64_t alloc, std::uint64_t inverse, std::int64_t used,
-                 std::int64_t request) {
+  auto add = [&](const Amount& amount, std::uint64_t inv, std::int64_t request) {
+    const std::int64_t alloc = amount.total;
     if (alloc <= 0) return;
     ++counted;
     std::int64_t req = 0;  // min(used + request, alloc): least scores 0 past alloc, most 100
-    if (__builtin_add_overflow(used, request, &req) || req > alloc) req = alloc;
+    if (__builtin_add_overflow(amount.used, request, &req) || req > alloc) req = alloc;
     const std::int64_t part = least ? alloc - req : req;
     if (alloc < (std::int64_t{1} << 56))  // x 100 stays below 2^63
-      sum += static_cast<std::int64_t>(divide(static_cast<std::uint64_t>(part * 100),
-                                              static_cast<std::uint64_t>(alloc), inverse));
+      sum += static_cast<std::int64_t>(
+          divide(static_cast<std::uint64_t>(part * 100), static_cast<std::uint64_t>(alloc), inv));
     else
       sum += static_cast<std::int64_t>(static_cast<u128>(part) * 100 / static_cast<u128>(alloc));
   };
-  add(node.cpu, node.cpu_inverse, node.cpu_used, request.cpu);
-  add(node.memory, node.memory_inverse, node.memory_used, request.memory);
+  add(cpu, inverse[0], request.cpu);
+  add(memory, inverse[1], request.memory);
   return counted == 2 ? sum / 2 : sum;
 }
 

@@ -4,12 +4,14 @@
 // Private to src/plan.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "capacity.h"
+#include "resources.h"
 #include "score_index.h"
 #include "share.h"
 #include "share_units.h"
@@ -26,21 +28,36 @@ using share_units::Unit;
 std::uint64_t inverse_of(std::int64_t d);
 std::uint64_t divide(std::uint64_t y, std::uint64_t d, std::uint64_t inverse);
 
-// The numbers the fit check and the score read, per node, kept by the run
-// itself: placements that bind nothing add to them without touching the
-// Inventory (written once at the end, see Filler::flush).
-struct Hot {
-  NanoCores cpu = 0, cpu_used = 0;
-  Bytes memory = 0, memory_used = 0, storage = 0, storage_used = 0;
-  std::int64_t instances = 0, max_instances = -1;
-  std::uint64_t cpu_inverse = 0, memory_inverse = 0;  // inverse_of(cpu), inverse_of(memory)
+// One column of a node's numbers: its total and what is in use. share keeps
+// a row of columns per node (Filler::amounts_): the resource kinds' rows
+// (resources.h), then the instances a node may hold (when some node has
+// max_instances), then each extended resource an app asks for. Placements
+// that bind nothing add to them without touching the Inventory (written
+// once at the end, see Filler::flush).
+struct Amount {
+  std::int64_t total = 0, used = 0;
+};
 
-  static Hot of(const Node& n);
+// The columns before the extended resources' (instances_column + 1 on).
+inline constexpr std::uint32_t instances_column = kResourceKinds.size();
+
+// A node's row of columns from the Inventory: the resource kinds' total and
+// use, max_instances (unlimited: INT64_MAX, nothing used) and each of
+// `extended` (0 when the node has none).
+void read_row(const Node& node, const std::vector<std::string>& extended, Amount* row);
+
+// What one instance of a shape takes of a column (per_instance > 0).
+struct Need {
+  std::uint32_t column = 0;
+  std::int64_t per_instance = 0;
 };
 
 // §9's fit score (no balanced score) over cpu and memory, weight 1 each, for
-// one more instance on the node as it is now.
-std::int64_t fit_score(const Hot& node, const Request& request, SharePlacement placement);
+// one more instance on the node as it is now; inverse: inverse_of() of the
+// two totals.
+std::int64_t fit_score(const Amount& cpu, const Amount& memory,
+                       const std::array<std::uint64_t, 2>& inverse, const Request& request,
+                       SharePlacement placement);
 
 // Everything a node's verdict for one more instance and its score depend on:
 // apps with the same shape see the same candidates in the same order, so
@@ -54,8 +71,7 @@ std::string shape_of(const Request& r);
 struct Group {
   const Request* request = nullptr;  // of its first app
   bool binds = false;
-  // Extended resources asked for: (index into Filler::ext_names_, per instance > 0).
-  std::vector<std::pair<std::uint32_t, std::int64_t>> extended;
+  std::vector<Need> needs;  // the columns one instance takes, in column order
   ScoreIndex index;
   std::vector<bool> accepts;  // binding shapes: nodes its filter and taints let in
   std::int64_t active = 0;    // apps of this shape neither frozen nor at max_count
@@ -87,12 +103,6 @@ struct Level {
 struct Pick {
   std::uint32_t app, node;
   std::int64_t k;
-};
-
-// What a jump's picks add to one node.
-struct Added {
-  i128 cpu = 0, memory = 0, storage = 0, instances = 0;
-  std::vector<i128> extended;  // by ext_names_
 };
 
 // The best byte and rank of group g's index without the ranks given.

@@ -140,6 +140,42 @@ TEST_CASE("priority classes: an unknown class is exit 3 with file, line:col, pat
                                     "--priority-classes FILE") != std::string::npos);
 }
 
+TEST_CASE("priority classes: PriorityClass objects in the -r stream, with or without a file") {
+  const std::string urgent =
+      "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: urgent}\n"
+      "value: 7000\npreemptionPolicy: Never\n";
+  // After the workload that names it, without --priority-classes.
+  Read alone = read(deployment("api", "      priorityClassName: urgent\n") + "---\n" + urgent +
+                        "---\n" + deployment("plain", ""),
+                    false);
+  CHECK(alone.diags.to_string() == "");
+  REQUIRE(alone.set);
+  REQUIRE(alone.set->requests.size() == 2);
+  CHECK(alone.set->requests[0].priority == 7000);
+  CHECK(alone.set->requests[0].pod->preempt_never);
+  CHECK(alone.set->requests[1].priority == 0);
+  // Beside a file's classes: both resolve, the file's default still applies.
+  Read both =
+      read(urgent + "---\n" + deployment("api", "      priorityClassName: urgent\n") + "---\n" +
+           deployment("b", "      priorityClassName: high\n") + "---\n" + deployment("plain", ""));
+  CHECK_FALSE(both.diags.has_errors());
+  CHECK(both.set->requests[0].priority == 7000);
+  CHECK(both.set->requests[1].priority == 1000);
+  CHECK(both.set->requests[2].priority == -10);
+  // The same class again with another value, or twice in the stream.
+  Read changed = read(
+      "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+      "value: 5\n---\n" +
+      deployment("api", ""));
+  CHECK(changed.diags.to_string() ==
+        "app.yaml:1:1: error: documents[0].metadata.name: priority class \"high\" has value "
+        "1000 in classes.json; a class's value and preemption policy cannot change\n");
+  Read twice = read(urgent + "---\n" + urgent + "---\n" + deployment("api", ""), false);
+  CHECK(twice.diags.to_string() ==
+        "app.yaml:7:1: error: documents[1].metadata.name: priority class \"urgent\" is given "
+        "twice\n");
+}
+
 TEST_CASE("priority classes: running pods without spec.priority take their class's") {
   Diagnostics diags;
   KubernetesOptions options;

@@ -544,7 +544,7 @@ Request daemon_from_pod(Reader& r, const FieldPath& path, ValueId pod, std::stri
 
 std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                                                    const RequestOverrides& overrides,
-                                                   const KubernetesOptions& options,
+                                                   const KubernetesOptions& given,
                                                    bool count_required, Diagnostics& diags,
                                                    bool& matched, const Inventory* inventory,
                                                    const PodCensus* census) {
@@ -561,9 +561,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
 
   const std::size_t errors_before = diags.error_count();
   // A desired total below 0 is what the API refuses in spec.replicas.
-  if (options.replicas && *options.replicas < 0)
+  if (given.replicas && *given.replicas < 0)
     diags.error(Origin{"<command line>", 0, 0, "--replicas"},
-                "expected a whole number >= 0, got " + std::to_string(*options.replicas));
+                "expected a whole number >= 0, got " + std::to_string(*given.replicas));
   Reader r(*doc, source.name, diags);
   // The pod-carrying objects in file order: a document, or an item of a List.
   struct Item {
@@ -574,6 +574,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   };
   std::vector<Item> manifests;
   std::vector<Item> pod_group_items;                  // PodGroup objects (SPEC §17)
+  std::vector<Item> class_items;                      // PriorityClass objects
   std::map<std::string, std::int64_t> skipped_kinds;  // kind -> objects skipped
   std::vector<std::string> skipped_order;             // kinds in the order first met
   std::int64_t skipped = 0;
@@ -603,6 +604,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
         manifests.push_back({di, -1, d, k});
       else if (k == "PodGroup")
         pod_group_items.push_back({di, -1, d, k});
+      else if (k == "PriorityClass")
+        class_items.push_back({di, -1, d, k});
       else
         skip(k);
       continue;
@@ -635,9 +638,23 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
         manifests.push_back({di, i, item, ik});
       else if (ik == "PodGroup")
         pod_group_items.push_back({di, i, item, ik});
+      else if (ik == "PriorityClass")
+        class_items.push_back({di, i, item, ik});
       else
         skip(ik);
     }
+  }
+  // The stream's PriorityClass objects name classes for its workloads, as
+  // kubectl apply would create them first.
+  KubernetesOptions options = given;
+  if (!class_items.empty()) {
+    StreamClasses classes(given.priority_classes);
+    for (const Item& c : class_items) {
+      const FieldPath in_stream = several ? stream.at(static_cast<std::int64_t>(c.document)) : root;
+      const FieldPath items_path = in_stream.child("items"), item = items_path.at(c.index);
+      classes.add(r, c.index >= 0 ? item : in_stream, c.value);
+    }
+    options.priority_classes = classes.classes();
   }
   if (skipped > 0) {
     std::string what;

@@ -74,46 +74,88 @@ const PriorityClass* PriorityClasses::global_default() const {
   return out;
 }
 
-std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagnostics& diags) {
+std::optional<PriorityClass> read_priority_class(Reader& r, const FieldPath& at, ValueId item,
+                                                 bool check_kind) {
   using k8s::pick;
+  Picked<kPriorityClassFields> f;
+  if (!pick(r, at, item, f)) return std::nullopt;
+  if (check_kind &&
+      !k8s::kind_is(r, at, f["kind"], "PriorityClass", "kubectl get priorityclasses -o json"))
+    return std::nullopt;
+  PriorityClass c;
+  Picked<kPriorityClassMetadataFields> meta;
+  const FieldPath meta_path = at.child("metadata");
+  pick(r, meta_path, f["metadata"], meta);
+  if (const ValueId name = meta["name"]; name == kNoValue)
+    r.error(meta_path.child("name"), item, "metadata.name is required (the class's name)");
+  else if (auto s = r.string(meta_path.child("name"), name))
+    c.name = std::string(*s);
+  if (const ValueId value = f["value"]; value == kNoValue)
+    r.error(at.child("value"), item, "value is required (the class's priority)");
+  else if (auto n = r.integer(at.child("value"), value, INT32_MIN, INT32_MAX))
+    c.value = static_cast<std::int32_t>(*n);
+  if (const ValueId g = f["globalDefault"]; g != kNoValue)
+    if (auto b = r.boolean(at.child("globalDefault"), g)) c.global_default = *b;
+  if (const ValueId p = f["preemptionPolicy"]; p != kNoValue) {
+    const std::string_view text = k8s::text_of(r.doc(), p);
+    if (text == "Never")
+      c.preempt_never = true;
+    else if (text != "PreemptLowerPriority")
+      r.error(at.child("preemptionPolicy"), p,
+              "expected PreemptLowerPriority or Never, got " + r.describe(p));
+  }
+  if (c.name.empty()) return std::nullopt;
+  return c;
+}
+
+void StreamClasses::add(Reader& r, const FieldPath& at, ValueId item) {
+  std::optional<PriorityClass> c = read_priority_class(r, at, item, false);
+  if (!c) return;
+  file_ = r.file();
+  const FieldPath meta_path = at.child("metadata"), name_path = meta_path.child("name");
+  if (const PriorityClass* known = given_ ? given_->find(c->name) : nullptr;
+      known != nullptr && known->name == c->name) {
+    if (known->value != c->value || known->preempt_never != c->preempt_never)
+      r.error(name_path, item,
+              "priority class " + quoted(c->name) + " has value " + std::to_string(known->value) +
+                  (known->preempt_never ? " and preemptionPolicy Never" : "") + " in " +
+                  given_->file + "; a class's value and preemption policy cannot change");
+    return;
+  }
+  // Classes are few (one object each in a file under the size bound).
+  if (std::any_of(added_.begin(), added_.end(),
+                  [&](const PriorityClass& x) { return x.name == c->name; })) {
+    r.error(name_path, item, "priority class " + quoted(c->name) + " is given twice");
+    return;
+  }
+  added_.push_back(std::move(*c));
+}
+
+std::shared_ptr<const PriorityClasses> StreamClasses::classes() const {
+  if (added_.empty()) return given_;
+  PriorityClasses out;
+  if (given_) out = *given_;
+  if (out.file.empty()) out.file = file_;
+  out.classes.insert(out.classes.end(), added_.begin(), added_.end());
+  std::sort(out.classes.begin(), out.classes.end(),
+            [](const PriorityClass& a, const PriorityClass& b) { return a.name < b.name; });
+  return std::make_shared<const PriorityClasses>(std::move(out));
+}
+
+std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagnostics& diags) {
   PriorityClasses out;
   out.file = source.name;
   std::unordered_set<std::string> names;  // read so far
   // One class at `at` (paths live on the caller's stack).
   auto read_class = [&](Reader& r, const FieldPath& at, ValueId item) {
-    Picked<kPriorityClassFields> f;
-    if (!pick(r, at, item, f)) return;
-    if (!k8s::kind_is(r, at, f["kind"], "PriorityClass", "kubectl get priorityclasses -o json"))
-      return;
-    PriorityClass c;
-    Picked<kPriorityClassMetadataFields> meta;
-    const FieldPath meta_path = at.child("metadata");
-    pick(r, meta_path, f["metadata"], meta);
-    if (const ValueId name = meta["name"]; name == kNoValue)
-      r.error(meta_path.child("name"), item, "metadata.name is required (the class's name)");
-    else if (auto s = r.string(meta_path.child("name"), name))
-      c.name = std::string(*s);
-    if (const ValueId value = f["value"]; value == kNoValue)
-      r.error(at.child("value"), item, "value is required (the class's priority)");
-    else if (auto n = r.integer(at.child("value"), value, INT32_MIN, INT32_MAX))
-      c.value = static_cast<std::int32_t>(*n);
-    if (const ValueId g = f["globalDefault"]; g != kNoValue)
-      if (auto b = r.boolean(at.child("globalDefault"), g)) c.global_default = *b;
-    if (const ValueId p = f["preemptionPolicy"]; p != kNoValue) {
-      const std::string_view text = k8s::text_of(r.doc(), p);
-      if (text == "Never")
-        c.preempt_never = true;
-      else if (text != "PreemptLowerPriority")
-        r.error(at.child("preemptionPolicy"), p,
-                "expected PreemptLowerPriority or Never, got " + r.describe(p));
-    }
-    if (c.name.empty()) return;
-    if (!names.insert(c.name).second) {
-      r.error(meta_path.child("name"), meta["name"],
-              "priority class " + quoted(c.name) + " is given twice");
+    std::optional<PriorityClass> c = read_priority_class(r, at, item, true);
+    if (!c) return;
+    if (!names.insert(c->name).second) {
+      r.error(at.child("metadata").child("name"), item,
+              "priority class " + quoted(c->name) + " is given twice");
       return;
     }
-    out.classes.push_back(std::move(c));
+    out.classes.push_back(std::move(*c));
   };
   const bool ok = k8s::read_object_file(source, diags, kPriorityClassListFields, read_class);
   std::sort(out.classes.begin(), out.classes.end(),

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diagnostics.h"
@@ -40,6 +42,29 @@ struct PriorityClasses {
 // The classes of a List / PriorityClassList, one PriorityClass, or a YAML
 // stream of them; nullopt after reporting errors (file, line:col, path).
 std::optional<PriorityClasses> load_priority_classes(const Source& source, Diagnostics& diags);
+
+// One PriorityClass object at `at` (with check_kind, an error when its kind
+// is another); nullopt when it has no name (errors reported with file,
+// line:col and path).
+std::optional<PriorityClass> read_priority_class(Reader& r, const FieldPath& at, ValueId item,
+                                                 bool check_kind);
+
+// The classes of --priority-classes (may be null) and the PriorityClass
+// objects of a -r stream, added one at a time: a class both name must be
+// the same class (the API does not change a class's value); one the stream
+// gives twice is an error.
+class StreamClasses {
+ public:
+  explicit StreamClasses(std::shared_ptr<const PriorityClasses> given) : given_(std::move(given)) {}
+  void add(Reader& r, const FieldPath& at, ValueId item);
+  // The classes to resolve the stream's names by: given's when it had none.
+  std::shared_ptr<const PriorityClasses> classes() const;
+
+ private:
+  std::shared_ptr<const PriorityClasses> given_;
+  std::vector<PriorityClass> added_;
+  std::string file_;  // the stream's
+};
 
 // A pod spec's priority from its priorityClassName at `name` (kNoValue:
 // none): the class's value and preemption policy, the globalDefault class's

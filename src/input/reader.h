@@ -164,6 +164,7 @@ class Reader {
   const Doc& doc() const { return doc_; }
   Origin origin(const FieldPath& path, ValueId v) const;
   void error(const FieldPath& path, ValueId v, std::string message);
+  const std::string& file() const { return file_; }
   void warning(const FieldPath& path, ValueId v, std::string message);
   // "unknown field, ignored; ...": an error unless --lenient (Diagnostics).
   void unknown_field(const FieldPath& path, ValueId v, std::string message);

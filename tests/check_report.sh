@@ -31,6 +31,9 @@ request="$src/tests/data/report_request.yaml"
   --report "$dir/gang.html" >/dev/null 2>&1 || true
 "$bin" grow -n "$nodes" -r "$request" --count 30 \
   --template "$src/tests/data/report_template.yaml" --report "$dir/grow.html" >/dev/null
+# Priced templates: the outcome says what the growth costs.
+"$bin" grow -n "$nodes" -r "$request" --count 30 --cost big=0.5 \
+  --template "$src/tests/data/report_template.yaml" --report "$dir/grow-priced.html" >/dev/null
 # A Kubernetes grow: each added node runs the DaemonSets it passes first.
 g="$src/fixtures/kubernetes/grow"
 "$bin" grow -n "$g/nodes.yaml" --pods "$g/pods.json" -r "$g/web.yaml" \
@@ -91,6 +94,7 @@ check_text "$dir/gang.html" '<li>web: placed, placed 2</li>'
 check_text "$dir/gang.html" '<span class="note">ps: room for 2; worker: room for 1</span></div>' anywhere
 check_text "$dir/grow.html" 'data-outcome="ok"><strong>add 1 node (big 1)</strong>'
 check_text "$dir/grow.html" 'data-node="big-1"' anywhere
+check_text "$dir/grow-priced.html" 'data-outcome="ok"><strong>add 1 node (big 1), cost 0.5</strong>'
 # An added node is marked as added, in the note's colour, not as a node
 # that failed (it used to be a red reason on a red row).
 check_text "$dir/grow.html" 'class="node used grown" data-node="big-1"' anywhere

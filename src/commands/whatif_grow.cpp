@@ -169,17 +169,23 @@ std::string daemons_line(const std::vector<GrowTemplate>& templates,
   return line + '\n';
 }
 
+// The growth's cost, when every template has one.
+std::optional<CostSum> growth_cost(const std::vector<GrowTemplate>& templates, const Growth& g) {
+  CostSum cost = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    if (!templates[t].cost) return std::nullopt;
+    cost += static_cast<CostSum>(g.counts[t]) * *templates[t].cost;
+  }
+  return cost;
+}
+
 // With DaemonSets, also the ones each template's copies run.
 void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templates,
                  const Growth& g, const std::vector<std::vector<std::string>>* daemons,
                  RunResult& r) {
   const std::string added = std::to_string(g.added());
-  bool priced = true;
-  CostSum cost = 0;
-  for (std::size_t t = 0; t < templates.size(); ++t) {
-    priced = priced && templates[t].cost.has_value();
-    cost += static_cast<CostSum>(g.counts[t]) * templates[t].cost.value_or(0);
-  }
+  const std::optional<CostSum> priced = growth_cost(templates, g);
+  const CostSum cost = priced.value_or(0);
   if (o.output == OutputFormat::Json && r.out.starts_with("{")) {
     std::string head = "\n  \"added\": " + added + ",";
     if (templates.size() > 1 || priced) {
@@ -352,10 +358,12 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   std::string added;
   for (std::size_t t = 0; t < templates.size(); ++t)
     added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
-  const GrowReport report{
-      "add " + std::to_string(g.added()) + (g.added() == 1 ? " node (" : " nodes (") + added + ")",
-      false, inventory.nodes.size(),
-      added_notes(templates, g.counts, w.daemons_by_template, false)};
+  const std::optional<CostSum> cost = growth_cost(templates, g);
+  const GrowReport report{"add " + std::to_string(g.added()) +
+                              (g.added() == 1 ? " node (" : " nodes (") + added + ")" +
+                              (cost ? ", cost " + cost_text(*cost) : ""),
+                          false, inventory.nodes.size(),
+                          added_notes(templates, g.counts, w.daemons_by_template, false)};
   plan_document(state, request, o, r, {}, o.report ? &report : nullptr);
   w.report = r.report.value_or(std::string());
   w.added = g.added();

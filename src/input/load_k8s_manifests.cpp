@@ -522,15 +522,9 @@ Request daemon_from_pod(Reader& r, const FieldPath& path, ValueId pod, std::stri
     // metadata.name in every required term (a term of its own when the
     // DaemonSet had none): without them the terms are the DaemonSet's.
     if (auto& required = pod_copy->node_affinity.required) {
-      std::vector<NodeSelectorTerm> own;
-      for (NodeSelectorTerm& t : *required) {
-        t.fields.clear();
-        if (!t.expressions.empty()) own.push_back(std::move(t));
-      }
-      if (own.empty())
-        required.reset();
-      else
-        *required = std::move(own);
+      for (NodeSelectorTerm& t : *required) t.fields.clear();
+      std::erase_if(*required, [](const NodeSelectorTerm& t) { return t.expressions.empty(); });
+      if (required->empty()) required.reset();
     }
     req.pod = std::move(pod_copy);
   }
@@ -584,12 +578,28 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     if (fresh) skipped_order.emplace_back(k);
     ++it->second;
   };
+  auto collect = [&](const Item& item) {
+    if (is_pod_kind(item.kind))
+      manifests.push_back(item);
+    else if (item.kind == "PodGroup")
+      pod_group_items.push_back(item);
+    else if (item.kind == "PriorityClass")
+      class_items.push_back(item);
+    else
+      skip(item.kind);
+  };
   // In a stream of several documents, paths begin with the document's
   // place in it, counting every document from 0: documents[1].spec.replicas.
   const bool several = std::count_if(documents.begin(), documents.end(), [&](ValueId d) {
                          return (*doc)[d].kind != ValueKind::Null;
                        }) > 1;
   const FieldPath root, stream = root.child("documents");
+  // Calls f with the path of a collected object (paths live on this stack).
+  auto with_path = [&](const Item& m, auto&& f) {
+    const FieldPath in_stream = several ? stream.at(static_cast<std::int64_t>(m.document)) : root;
+    const FieldPath items_path = in_stream.child("items"), item = items_path.at(m.index);
+    return f(m.index >= 0 ? item : in_stream);
+  };
   for (std::size_t di = 0; di < documents.size(); ++di) {
     const ValueId d = documents[di];
     if ((*doc)[d].kind == ValueKind::Null) continue;  // an empty document
@@ -600,14 +610,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       continue;
     }
     if (!k.ends_with("List")) {
-      if (is_pod_kind(k))
-        manifests.push_back({di, -1, d, k});
-      else if (k == "PodGroup")
-        pod_group_items.push_back({di, -1, d, k});
-      else if (k == "PriorityClass")
-        class_items.push_back({di, -1, d, k});
-      else
-        skip(k);
+      collect({di, -1, d, k});
       continue;
     }
     // A typed list (PodList, DeploymentList) gives its items its kind.
@@ -634,14 +637,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
                     "DeploymentList)");
         continue;
       }
-      if (is_pod_kind(ik))
-        manifests.push_back({di, i, item, ik});
-      else if (ik == "PodGroup")
-        pod_group_items.push_back({di, i, item, ik});
-      else if (ik == "PriorityClass")
-        class_items.push_back({di, i, item, ik});
-      else
-        skip(ik);
+      collect({di, i, item, ik});
     }
   }
   // The stream's PriorityClass objects name classes for its workloads, as
@@ -649,11 +645,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   KubernetesOptions options = given;
   if (!class_items.empty()) {
     StreamClasses classes(given.priority_classes);
-    for (const Item& c : class_items) {
-      const FieldPath in_stream = several ? stream.at(static_cast<std::int64_t>(c.document)) : root;
-      const FieldPath items_path = in_stream.child("items"), item = items_path.at(c.index);
-      classes.add(r, c.index >= 0 ? item : in_stream, c.value);
-    }
+    for (const Item& c : class_items)
+      with_path(c, [&](const FieldPath& at) { classes.add(r, at, c.value); });
     options.priority_classes = classes.classes();
   }
   if (skipped > 0) {
@@ -781,9 +774,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   // Pod groups: PodGroup objects and the members' labels (SPEC §17).
   std::vector<PodGroupObject> pod_groups;
   for (const Item& g : pod_group_items) {
-    const FieldPath in_stream = several ? stream.at(static_cast<std::int64_t>(g.document)) : root;
-    const FieldPath items_path = in_stream.child("items"), item = items_path.at(g.index);
-    if (auto o = read_pod_group(r, g.index >= 0 ? item : in_stream, g.value))
+    if (auto o = with_path(g, [&](const FieldPath& at) { return read_pod_group(r, at, g.value); }))
       pod_groups.push_back(std::move(*o));
   }
   std::vector<RunningLabels> running;

@@ -3,7 +3,8 @@
 # headers of its own layer and of the layers below it, never above: this
 # reads every #include "..." of src/ and fails on one that runs upward, or on
 # a header that is in no layer or in two. The build enforces the same through
-# each layer's include directories; this says which line is wrong.
+# each layer's include directories; this says which line is wrong. It also
+# fails on a source file of src/ or cli/ over 800 lines (one concept a file).
 set -eu
 src=${1:?usage: check_layers.sh SRC_DIR}/src
 layers="model capacity strategy input plan output commands"
@@ -31,5 +32,12 @@ for file in "$src"/*/*.h "$src"/*/*.cpp; do
     fi
   done || status=1
 done
-[ $status -eq 0 ] && echo "layers: every include of src/ runs downward ($layers)"
+for file in "$src"/*/*.h "$src"/*/*.cpp "$src"/../cli/*.cpp; do
+  lines=$(wc -l < "$file")
+  if [ "$lines" -gt 800 ]; then
+    echo "${file#"$src"/}: $lines lines, over 800: split it by concept"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "layers: every include of src/ runs downward ($layers); no file over 800 lines"
 exit $status

@@ -328,14 +328,35 @@ void wire(CLI::App& app, const CommandRow& row, Wired& w) {
   w.app->footer(footer);
 }
 
+// The pieces of a large output wait in a temporary file (in memory if none
+// can be made) until the run ends, so a run that fails late, past its work
+// bound, prints no half plan; memory holds one piece at a time.
+struct Spool {
+  std::FILE* file = std::tmpfile();
+  std::string held;
+  void write(std::string_view piece) {
+    if (file == nullptr || std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
+      held += piece;
+  }
+  void release(bool print) {
+    if (file != nullptr) {
+      std::rewind(file);
+      std::vector<char> chunk(std::size_t{1} << 20);
+      while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), file))
+        if (print) std::fwrite(chunk.data(), 1, n, stdout);
+      std::fclose(file);
+    }
+    if (print) std::fwrite(held.data(), 1, held.size(), stdout);
+  }
+};
+
 // Runs the command and prints what it hands back.
 int run(Wired& w) {
   for (const auto& [key, option] : w.options)
     if (option->count() > 0) w.args.given.insert(key);
   const FileAccess files{read_input, list_dir, run_program, open_input};
-  const CommandInput input{w.args, files, [](std::string_view piece) {
-                             std::fwrite(piece.data(), 1, piece.size(), stdout);
-                           }};
+  Spool spool;
+  const CommandInput input{w.args, files, [&spool](std::string_view piece) { spool.write(piece); }};
   // Never freed (a static keeps it reachable for LeakSanitizer): the process
   // ends right after printing, and tearing a large inventory down node by
   // node costs up to a tenth of the run. std::exit still flushes the streams.
@@ -344,6 +365,7 @@ int run(Wired& w) {
     if (!write_file(path, text)) return static_cast<int>(ExitCode::Internal);
   if (result->exit == ExitCode::Usage) print_usage_error(result->usage);
   std::fwrite(result->err.data(), 1, result->err.size(), stderr);
+  spool.release(result->exit != ExitCode::Invalid && result->exit != ExitCode::Internal);
   std::fwrite(result->out.data(), 1, result->out.size(), stdout);
   return static_cast<int>(result->exit);
 }

@@ -234,16 +234,27 @@ PodRequest pod_request(Reader& r, const FieldPath& path, ValueId spec,
 // SPEC §15: every key of `object` (a mapping; anything else is the
 // reader's to report) that the API type's `names` (kubernetes_api_fields.h)
 // lack is an unknown field, with the nearest name within two edits: an
-// error by default, a warning with --lenient.
-void check_api_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
-                      std::span<const std::string_view> names);
+// error by default, a warning with --lenient. `typos_only`: only a key
+// within two edits of a name (a status the cluster writes may carry fields
+// newer than these lists; a near miss is a typo in a hand-written file).
+// `wanted`/`found`: in the same pass, the values of the keys named in
+// `wanted` (kNoValue when absent), for a checker that descends into them.
+void check_api_fields(Reader& r, const FieldPath& path, ValueId object,
+                      std::span<const std::string_view> names, bool typos_only = false,
+                      std::span<const std::string_view> wanted = {}, ValueId* found = nullptr);
+
+// A Node's metadata, spec, taints and (typos only) status; a PriorityClass;
+// a PodDisruptionBudget's metadata, spec and (typos only) status
+// (k8s_api_check.cpp).
+void check_node_fields(Reader& r, const FieldPath& path, ValueId node);
+void check_priority_class_fields(Reader& r, const FieldPath& path, ValueId object);
+void check_pdb_fields(Reader& r, const FieldPath& path, ValueId object);
 
 // The same over a pod-carrying object of `kind` (k8s_api_check.cpp): the
 // object, its metadata, its workload spec (a CronJob's job template and its
 // Job spec), its pod template's metadata and spec, the containers, init
 // containers, their resources, and the tolerations.
-void check_manifest_fields(Reader& r, Diagnostics& diags, const FieldPath& path, ValueId object,
-                           std::string_view kind);
+void check_manifest_fields(Reader& r, const FieldPath& path, ValueId object, std::string_view kind);
 
 // kubectl get nodes -o json (a List or NodeList), or one Node.
 bool is_kubernetes_nodes(const Doc& doc);

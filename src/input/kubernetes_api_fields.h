@@ -176,6 +176,53 @@ inline constexpr std::array<std::string_view, 4> kListMeta{"selfLink", "resource
 inline constexpr std::array<std::string_view, 1> kNamespaceSpec{"finalizers"};
 inline constexpr std::array<std::string_view, 2> kNamespaceStatus{"phase", "conditions"};
 
+// NodeSpec, Taint and NodeStatus (kubectl get nodes).
+inline constexpr std::array<std::string_view, 7> kNodeSpec{
+    "podCIDR", "podCIDRs", "providerID", "unschedulable", "taints", "configSource", "externalID"};
+inline constexpr std::array<std::string_view, 4> kTaint{"key", "value", "effect", "timeAdded"};
+inline constexpr std::array<std::string_view, 14> kNodeStatus{
+    "capacity",        "allocatable", "phase",           "conditions",      "addresses",
+    "daemonEndpoints", "nodeInfo",    "images",          "volumesInUse",    "volumesAttached",
+    "config",          "features",    "runtimeHandlers", "declaredFeatures"};
+
+// PodStatus (kubectl get pods).
+inline constexpr std::array<std::string_view, 18> kPodStatus{"observedGeneration",
+                                                             "phase",
+                                                             "conditions",
+                                                             "message",
+                                                             "reason",
+                                                             "nominatedNodeName",
+                                                             "hostIP",
+                                                             "hostIPs",
+                                                             "podIP",
+                                                             "podIPs",
+                                                             "startTime",
+                                                             "initContainerStatuses",
+                                                             "containerStatuses",
+                                                             "qosClass",
+                                                             "ephemeralContainerStatuses",
+                                                             "resize",
+                                                             "resourceClaimStatuses",
+                                                             "extendedResourceClaimStatus"};
+
+// PriorityClass (it has no spec: its fields are the object's own).
+inline constexpr std::array<std::string_view, 7> kPriorityClass{
+    "apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy"};
+
+// PodDisruptionBudgetSpec and PodDisruptionBudgetStatus.
+inline constexpr std::array<std::string_view, 4> kPdbSpec{
+    "minAvailable", "selector", "maxUnavailable", "unhealthyPodEvictionPolicy"};
+inline constexpr std::array<std::string_view, 7> kPdbStatus{
+    "observedGeneration", "disruptedPods", "disruptionsAllowed", "currentHealthy",
+    "desiredHealthy",     "expectedPods",  "conditions"};
+
+// Every table above, for the lookup index check_api_fields keeps per table.
+inline constexpr std::array<Names, 24> kAllTables{
+    kObject,      kObjectMeta,     kTemplate,       kPodSpec,         kContainer,       kResources,
+    kToleration,  kDeploymentSpec, kReplicaSetSpec, kStatefulSetSpec, kDaemonSetSpec,   kJobSpec,
+    kCronJobSpec, kNamespaceList,  kListMeta,       kNamespaceSpec,   kNamespaceStatus, kNodeSpec,
+    kTaint,       kNodeStatus,     kPodStatus,      kPriorityClass,   kPdbSpec,         kPdbStatus};
+
 // The spec of a pod-carrying kind (a Pod's is its PodSpec); empty for
 // another kind.
 constexpr Names workload_spec(std::string_view kind) {

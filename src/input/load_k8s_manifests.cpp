@@ -705,7 +705,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const FieldPath items_path = in_stream.child("items"), item = items_path.at(manifests[i].index);
     const FieldPath& path = manifests[i].index >= 0 ? item : in_stream;
     const std::string_view k = manifests[i].kind;
-    check_manifest_fields(r, diags, path, value, k);
+    check_manifest_fields(r, path, value, k);
     Manifest m = read_manifest(r, path, value, k, options);
     warn_namespace(r, path, value, m, inventory, census);
     Request& req = m.request;

@@ -137,6 +137,7 @@ void read_node(Reader& r, const FieldPath& at, ValueId item,
   node.kubernetes = true;
   Picked<kKubeNodeFields> object;  // its kind is the list's to check
   pick(r, at, item, object, {"metadata", "spec", "status"});
+  check_node_fields(r, at, item);
   const ValueId metadata = object["metadata"];
   const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
                   status_path = at.child("status");

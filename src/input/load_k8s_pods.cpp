@@ -391,6 +391,7 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     }
     return;
   }
+  check_manifest_fields(r, at, item, "Pod");
   const FieldPath meta_path = at.child("metadata"), spec_path = at.child("spec"),
                   status_path = at.child("status");
   Picked<kKubeMetadataFields> meta;

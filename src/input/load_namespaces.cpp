@@ -22,17 +22,17 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     Picked<kNamespaceFields> f;
     if (!pick(r, at, item, f)) return;
     if (!k8s::kind_is(r, at, f["kind"], "Namespace", "kubectl get namespaces -o json")) return;
-    k8s::check_api_fields(r, diags, at, item, k8s_api::kObject);
+    k8s::check_api_fields(r, at, item, k8s_api::kObject);
     const FieldPath meta_path = at.child("metadata");
     const ValueId meta_value = f["metadata"];
-    k8s::check_api_fields(r, diags, meta_path, meta_value, k8s_api::kObjectMeta);
+    k8s::check_api_fields(r, meta_path, meta_value, k8s_api::kObjectMeta);
     for (const auto& [key, names] :
          {std::pair<std::string_view, k8s_api::Names>{"spec", k8s_api::kNamespaceSpec},
           std::pair<std::string_view, k8s_api::Names>{"status", k8s_api::kNamespaceStatus}}) {
       if (item == kNoValue || doc[item].kind != ValueKind::Object) break;
       for (std::uint32_t i = 0; i < doc.size(item); ++i)
         if (doc.text(doc.key(item, i)) == key)
-          k8s::check_api_fields(r, diags, at.child(key), doc.member(item, i), names);
+          k8s::check_api_fields(r, at.child(key), doc.member(item, i), names);
     }
     Picked<kNamespaceMetadataFields> meta;
     if (!pick(r, meta_path, meta_value, meta)) return;
@@ -58,16 +58,15 @@ std::optional<std::vector<std::pair<std::string, Labels>>> load_namespaces(const
     out.emplace_back(std::move(name), std::move(labels));
     where.push_back(name_value);
   };
-  const bool ok =
-      k8s::read_object_file(source, diags, kNamespaceListFields, read_namespace,
-                            [&](Reader& r, const FieldPath& at, ValueId d) {
-                              const Doc& doc = r.doc();
-                              k8s::check_api_fields(r, diags, at, d, k8s_api::kNamespaceList);
-                              for (std::uint32_t i = 0; i < doc.size(d); ++i)
-                                if (doc.text(doc.key(d, i)) == "metadata")
-                                  k8s::check_api_fields(r, diags, at.child("metadata"),
-                                                        doc.member(d, i), k8s_api::kListMeta);
-                            });
+  const bool ok = k8s::read_object_file(
+      source, diags, kNamespaceListFields, read_namespace,
+      [&](Reader& r, const FieldPath& at, ValueId d) {
+        const Doc& doc = r.doc();
+        k8s::check_api_fields(r, at, d, k8s_api::kNamespaceList);
+        for (std::uint32_t i = 0; i < doc.size(d); ++i)
+          if (doc.text(doc.key(d, i)) == "metadata")
+            k8s::check_api_fields(r, at.child("metadata"), doc.member(d, i), k8s_api::kListMeta);
+      });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   if (!ok) return std::nullopt;
   return out;

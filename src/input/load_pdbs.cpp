@@ -109,6 +109,7 @@ std::optional<std::vector<PodDisruptionBudget>> load_pdbs(const Source& source,
           "expected a PodDisruptionBudget (kubectl get pdb -A -o json), got " + r.describe(kind));
       continue;
     }
+    k8s::check_pdb_fields(r, at, item);
     PodDisruptionBudget pdb;
     Picked<kPdbMetadataFields> meta;
     Picked<kPdbSpecFields> spec;

@@ -82,6 +82,7 @@ std::optional<PriorityClass> read_priority_class(Reader& r, const FieldPath& at,
   if (check_kind &&
       !k8s::kind_is(r, at, f["kind"], "PriorityClass", "kubectl get priorityclasses -o json"))
     return std::nullopt;
+  k8s::check_priority_class_fields(r, at, item);
   PriorityClass c;
   Picked<kPriorityClassMetadataFields> meta;
   const FieldPath meta_path = at.child("metadata");

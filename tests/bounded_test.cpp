@@ -946,6 +946,38 @@ std::vector<Case> cases() {
                    "        - name: c\n          resources: {requests: {cpu: 1m, memory: 1}}\n"}},
                  "plan -n nodes.yaml -r web.yaml",
                  {4}});
+  // share with apps that bind: each instance its own plan from a capacity
+  // pass over the node's cores, per live shape. 3 apps binding 1.5-3.5
+  // cores on 8 nodes of 4096 cores placed 14,769 instances in 3.8 s; AUTO
+  // volumes of 1-2Mi on 2Ti of disks kept a plan per instance, 1.1 GB from
+  // 488 bytes. A binding placement now costs 4 steps a core and live shape
+  // of the share's work bound, and at most 4096 (or one per 4 bytes of
+  // input) binding instances are placed.
+  std::string core_nodes = "nodes:\n", disk_nodes = "nodes:\n";
+  for (int i = 0; i < 8; ++i)
+    core_nodes += "  - {name: n" + std::to_string(i) + ", cpu: 4096, memory: 1000Ti}\n";
+  for (int i = 0; i < 4; ++i)
+    disk_nodes += "  - {name: n" + std::to_string(i) +
+                  ", cpu: 4096, memory: 1000Ti, volumes: {/d0: 1Ti, /d1: 1Ti}}\n";
+  out.push_back({"share: 3 apps binding cores on 8 nodes of 4096 cores",
+                 {{"nodes.yaml", core_nodes},
+                  {"apps.yaml",
+                   "placement: least_allocated\napps:\n"
+                   "  - {app: a0, resources: {cpu: 1.5, memory: 1Mi, cpu_bind: true}}\n"
+                   "  - {app: a1, resources: {cpu: 2.5, memory: 1Mi, cpu_bind: true}}\n"
+                   "  - {app: a2, resources: {cpu: 3.5, memory: 1Mi, cpu_bind: true}}\n"}},
+                 "share -n nodes.yaml -r apps.yaml --jobs 1",
+                 {3}});
+  out.push_back({"share: 2 apps with AUTO volumes of 1-2Mi on 2Ti of disks",
+                 {{"nodes.yaml", disk_nodes},
+                  {"apps.yaml",
+                   "placement: least_allocated\napps:\n"
+                   "  - {app: a0, resources: {cpu: 1m, memory: 1Ki, volumes: "
+                   "[\"AUTO:/x:rw:1Mi\"]}}\n"
+                   "  - {app: a1, resources: {cpu: 1m, memory: 1Ki, volumes: "
+                   "[\"AUTO:/x:rw:2Mi\"]}}\n"}},
+                 "share -n nodes.yaml -r apps.yaml --jobs 1",
+                 {3}});
   // Several requests past the app-and-node pair bound late (the 144th of
   // 700): the plan was written to stdout in 1 MiB pieces as it went, so
   // exit 3 came after 3.2 MB of the first 143 plans. The pieces now wait in

@@ -211,6 +211,8 @@ RunResult run_share(const RunOptions& options) {
   ShareOptions share_options;
   share_options.jobs = options.jobs;
   share_options.max_work = kShareWork;
+  share_options.max_plans =
+      plan_budget(source_bytes(options.nodes) + source_bytes(*options.request));
   const ShareResult shared = share(state, *spec, share_options);
   if (!shared.too_large.empty()) {
     Diagnostics d;

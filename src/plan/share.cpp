@@ -23,10 +23,9 @@
 //   at once when each provably lands on its shape's best node now (see
 //   "Many picks per step"), so the turns follow apps, nodes and score
 //   values, not the instances placed; a pick that cannot jump goes alone.
-// Shapes whose apps are all frozen or at max_count drop their bytes.
-// bench/share_bench.cpp measures it as apps and nodes grow (README.md).
-// The one-at-a-time reference (recompute every share and every node each
-// step) lives in tests/share_test.cpp and must agree on random inputs.
+// Shapes whose apps are all frozen or at max_count drop their bytes. Measured
+// by bench/share_bench.cpp; tests/share_test.cpp's one-at-a-time reference
+// (every share and node recomputed each step) must agree on random inputs.
 #include "share.h"
 
 #include <algorithm>
@@ -66,10 +65,9 @@ class Filler {
 
  private:
   // The byte a shape files a node under, on the numbers as they are now: a
-  // binding shape asks node_capacity(); any other one room in each column
-  // it takes (its needs, from the resource kinds' table) on share's copy of
-  // the numbers. share_test's oracle holds it to node_capacity() on random
-  // inventories.
+  // binding shape asks node_capacity(); any other one room in each column it
+  // takes (its needs, from the resource kinds' table) on share's copy of the
+  // numbers. share_test's oracle holds it to node_capacity().
   std::uint8_t verdict(const Group& g, std::uint32_t i) const {
     const Amount* row = row_of(i);
     if (g.binds) {
@@ -389,6 +387,17 @@ class Filler {
         --skip_;
       else if (jump(heap, quota_stage, result))
         continue;
+      // A binding placement: its plan, a capacity pass per live shape (4 steps a core).
+      if (groups_[apps_[a].group].binds) {
+        work_ += 4 * static_cast<std::int64_t>(inv_.nodes[*node].cores.size() * live_.size());
+        if (++plans_ > options_.max_plans) {
+          result.too_large = "too large: the apps that bind cores or volumes place more than " +
+                             std::to_string(options_.max_plans) +
+                             " instances, each with its own plan (4096, or one per 4 bytes of "
+                             "the input)";
+          return false;
+        }
+      }
       place(a, *node);
       ++result.steps;
       if (at_max(a)) retire(a);
@@ -753,6 +762,7 @@ class Filler {
   std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;
   std::uint64_t stamp_ = 0, jump_ = 0;
   mutable std::int64_t work_ = 0;  // ShareOptions::max_work
+  std::int64_t plans_ = 0;         // ShareOptions::max_plans
   // Single steps before the next jump is tried, and their last number.
   static constexpr std::int64_t kPatience = 1024;
   std::int64_t skip_ = 0, backoff_ = 0;

@@ -53,6 +53,9 @@ struct ShareOptions {
   // try, a share compared while it finds its count, the heap rebuilt after
   // a jump) past which the run stops with ShareResult::too_large.
   std::int64_t max_work = std::numeric_limits<std::int64_t>::max();
+  // Bounded work: the instances of apps that bind cores or volumes (each its
+  // own plan, found by a capacity pass) past which the run stops likewise.
+  std::int64_t max_plans = std::numeric_limits<std::int64_t>::max();
 };
 // The bound the share command gives: 50 million of the steps above are
 // about half a second (the jumps' tries dominate where many apps and nodes take

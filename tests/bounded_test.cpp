@@ -978,6 +978,25 @@ std::vector<Case> cases() {
                    "[\"AUTO:/x:rw:2Mi\"]}}\n"}},
                  "share -n nodes.yaml -r apps.yaml --jobs 1",
                  {3}});
+  // grow with 20 templates none of which can take the request (8 cores on
+  // 4-core copies), --max 100000: each template was doubled up to --max,
+  // planning on inventories of up to 100,000 nodes (6.9 s, 107 MB) before
+  // the answer "no template can ever help". A useless copy now ends its
+  // template's search at once.
+  std::vector<std::pair<std::string, std::string>> useless_files{
+      {"nodes.yaml",
+       "nodes:\n  - {name: n1, cpu: 4, memory: 16Gi}\n  - {name: n2, cpu: 4, memory: 16Gi}\n"},
+      {"r.yaml",
+       "app: a\ncount: 1\nstrategy: score\nscoring: {profile: kubernetes}\n"
+       "resources: {cpu: 8, memory: 1Gi}\n"}};
+  std::string useless_args = "grow -n nodes.yaml -r r.yaml --max 100000 --plans none";
+  for (int i = 1; i <= 20; ++i) {
+    useless_files.emplace_back("t" + std::to_string(i) + ".yaml",
+                               "name: t" + std::to_string(i) + "\ncpu: 4\nmemory: 16Gi\n");
+    useless_args += " --template t" + std::to_string(i) + ".yaml";
+  }
+  out.push_back(
+      {"grow: 20 templates that can never help, --max 100000", useless_files, useless_args, {4}});
   // Several requests past the app-and-node pair bound late (the 144th of
   // 700): the plan was written to stdout in 1 MiB pieces as it went, so
   // exit 3 came after 3.2 MB of the first 143 plans. The pieces now wait in

@@ -29,18 +29,6 @@ bool template_name_taken(const std::string& name, const std::string& base) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Why a copy of the template can never take an instance; empty when it can.
-std::string template_useless(const Inventory& inventory, const Request& request,
-                             const Node& node_template) {
-  const Inventory one = grown_inventory(inventory, node_template, 1);
-  const Node& copy = one.nodes.back();
-  if (!request.filter.accepts(copy)) return copy.name + ": left out by node_filter";
-  const NodeCapacity nc = node_capacity(
-      one, request, static_cast<std::uint32_t>(one.nodes.size() - 1), CapacityOptions{0, 1});
-  if (nc.capacity == 0) return copy.name + ": capacity 0 (" + nc.reason() + ")";
-  return {};
-}
-
 // --like NODE: the node as a template, its usage, instances and workloads
 // emptied, named NODE-new (so is its hostname label, when it has one).
 Node template_like(const Node& n) {

@@ -201,6 +201,17 @@ Inventory grown_inventory(const Inventory& inventory, const Node& node_template,
   return grown_inventory(inventory, std::span(&t, 1), std::span(&k, 1));
 }
 
+std::string template_useless(const Inventory& inventory, const Request& request,
+                             const Node& node_template) {
+  const Inventory one = grown_inventory(inventory, node_template, 1);
+  const Node& copy = one.nodes.back();
+  if (!request.filter.accepts(copy)) return copy.name + ": left out by node_filter";
+  const NodeCapacity nc = node_capacity(
+      one, request, static_cast<std::uint32_t>(one.nodes.size() - 1), CapacityOptions{0, 1});
+  if (nc.capacity == 0) return copy.name + ": capacity 0 (" + nc.reason() + ")";
+  return {};
+}
+
 bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
   std::vector<StrategyInfo> infos;
   const Placement p = place_alone(inventory, request, jobs, infos);
@@ -214,7 +225,8 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
     return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
   };
   if (fits(0)) return 0;
-  if (max <= 0) return std::nullopt;
+  if (max <= 0 || !template_useless(inventory, request, node_template).empty())
+    return std::nullopt;
   // Doubling first, then bisection: the copies planned on follow the
   // answer (at most twice it), not --max (10,000 by default), so a small
   // growth takes little memory and time.

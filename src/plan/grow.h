@@ -55,9 +55,17 @@ std::vector<const Request*> run_daemons(Node& node_template, std::span<const Req
 // The request is feasible on the inventory (placed, partial or satisfied).
 bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs);
 
+// Why a copy of the template can never take an instance (its name, then
+// "left out by node_filter" or its capacity-0 reason); empty when it can.
+// Copies add nothing but room of their own, so when one cannot take an
+// instance no number of them helps.
+std::string template_useless(const Inventory& inventory, const Request& request,
+                             const Node& node_template);
+
 // The smallest k in [0, max] with the request feasible after adding k
-// copies; nullopt when max do not suffice. Feasibility never falls as
-// identical nodes are added, so this bisects: O(log max) plans.
+// copies; nullopt when max do not suffice (at once when a copy is useless).
+// Feasibility never falls as identical nodes are added, so this bisects:
+// O(log max) plans.
 std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
                                             const Node& node_template, std::int64_t max,
                                             unsigned jobs);

@@ -225,8 +225,7 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
     return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
   };
   if (fits(0)) return 0;
-  if (max <= 0 || !template_useless(inventory, request, node_template).empty())
-    return std::nullopt;
+  if (max <= 0 || !template_useless(inventory, request, node_template).empty()) return std::nullopt;
   // Doubling first, then bisection: the copies planned on follow the
   // answer (at most twice it), not --max (10,000 by default), so a small
   // growth takes little memory and time.

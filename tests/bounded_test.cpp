@@ -997,6 +997,13 @@ std::vector<Case> cases() {
   }
   out.push_back(
       {"grow: 20 templates that can never help, --max 100000", useless_files, useless_args, {4}});
+  // 49,000 unclosed [ after "nodes: ": yaml-cpp queued a token for each
+  // before its depth guard said "nested too deeply" (18 MB); a scan of the
+  // text says it first.
+  out.push_back({"plan: 49,000 unclosed flow sequences",
+                 {{"nodes.yaml", "nodes: " + std::string(49000, '[')}},
+                 "plan -n nodes.yaml --app w --count 1",
+                 {3}});
   // Several requests past the app-and-node pair bound late (the 144th of
   // 700): the plan was written to stdout in 1 MiB pieces as it went, so
   // exit 3 came after 3.2 MB of the first 143 plans. The pieces now wait in

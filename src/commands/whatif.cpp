@@ -31,6 +31,7 @@
 #include "explain.h"
 #include "grow.h"
 #include "json_writer.h"
+#include "k8s_profile.h"
 #include "namespaces.h"
 #include "priority_classes.h"
 #include "render.h"
@@ -175,8 +176,7 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
   return true;
 }
 
-// "nodes.yaml:12:13" where `needle` first occurs in the text: the position
-// of a node name the loader no longer has.
+// "nodes.yaml:12:13" where `needle` first occurs: a name the loader no longer has.
 Origin position_of(const Source& source, const std::string& needle, std::string path) {
   Origin o{source.name, 0, 0, std::move(path)};
   // The first occurrence standing alone: big-1 is not the start of big-12.
@@ -546,7 +546,12 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   }
   request.min_count = 0;
   if (o.each_node) {
-    w.absorption = absorb_each(inventory, request, o.jobs);
+    std::string reason;
+    w.absorption = absorb_each(inventory, request, o.jobs, &reason);
+    if (!reason.empty()) {
+      too_large(r, o, reason);
+      return;
+    }
     std::vector<std::string> lost;
     for (const Absorption& a : w.absorption)
       if (!a.absorbable) lost.push_back(a.node);
@@ -709,7 +714,7 @@ Absorption absorb_one(const Inventory& inventory, const Request& request, std::u
 }
 
 std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& request,
-                                    unsigned jobs) {
+                                    unsigned jobs, std::string* too_large) {
   const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
   std::vector<std::size_t> where;
   const std::vector<StrategyInfo> base = strategy_infos(inventory, map, where);
@@ -720,6 +725,26 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   });
+  // The kubernetes profile's bound is the sum of the checks' runs (two when one fails).
+  if (too_large != nullptr && request.strategy == Strategy::Score &&
+      request.scoring.profile == ScoringProfile::Kubernetes) {
+    double steps = 0;
+    for (const std::uint32_t lost : order) {
+      Request r = request;
+      r.count = existing_instances(inventory.nodes[lost], lost, request);
+      const StrategyInput input{base, r.count, map.total, r.nodes_limit, &inventory, &r, 1};
+      steps += 2 * k8s_profile_steps(input);
+    }
+    if (steps > static_cast<double>(kK8sProfileSteps)) {
+      *too_large =
+          "too large: drain --each-node runs the kubernetes profile once per node "
+          "(twice when it fails): " +
+          std::to_string(order.size()) + " nodes are " +
+          std::to_string(static_cast<std::int64_t>(steps)) + " steps, more than " +
+          std::to_string(kK8sProfileSteps) + "; drain fewer nodes (--node)";
+      return {};
+    }
+  }
   std::vector<Absorption> out(order.size());
   const StrategyPass run = strategy_row(request.strategy).run;
   parallel_for(order.size(), jobs, [&](std::size_t j) {

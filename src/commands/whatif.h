@@ -96,8 +96,10 @@ struct Absorption {
 };
 // Every check against one capacity pass: losing a node changes only that
 // node's entry (capacity 0, no instances), so the others' entries are reused.
+// Under the kubernetes profile the checks share its step bound; past it,
+// none is run and `too_large` says why.
 std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& request,
-                                    unsigned jobs);
+                                    unsigned jobs, std::string* too_large = nullptr);
 // The same question for one node, the slow way: a full plan on the inventory
 // with the node lost (the oracle of absorb_each in tests).
 Absorption absorb_one(const Inventory& inventory, const Request& request, std::uint32_t index);

@@ -170,7 +170,9 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
     keys.insert(kZoneLabel);
     keys.insert(kHostnameLabel);
   }
-  each_term(pod, [&](const PodAffinityTerm& t) { own += term_size(t); });
+  double own_terms = 0;  // matched again for each replica placed (its own terms, twice)
+  each_term(pod, [&](const PodAffinityTerm& t) { own_terms += term_size(t); });
+  own += own_terms;
   for (const PodAffinityTerm& t : pod.affinity.required) keys.insert(t.topology_key);
   for (const PodAffinityTerm& t : pod.anti_affinity.required) carried_key(anti, t.topology_key);
   for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
@@ -210,6 +212,12 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
   // Per node and replica: a pass per filter constraint (a spread
   // constraint also once over its domains, at most one per node) and per
   // scored topology.
+  // Per replica placed: its own terms against itself (as the new pod's and
+  // as a running pod's), and its node's scored resources looked up among
+  // the node's (about 24 steps each past the two the 100 count).
+  const double extra_scored =
+      static_cast<double>(std::max<std::size_t>(request.scoring.resources.size(), 2) - 2);
+  work.per_replica = 100 + 2 * own_terms + 24 * extra_scored;
   work.per_node = 1 + 2 * static_cast<double>(spread) +
                   static_cast<double>(pod.affinity.required.size() + anti.size() + existing.size() +
                                       scored.size());

@@ -280,7 +280,9 @@ StrategyResult k8s_profile_reference(const StrategyInput& input);
 //   per_node  a replica's pass over a node: one step, plus one per filter
 //             constraint (spread twice: its domains are passed once more)
 //             and per topology the scores or filters sum;
-//   per_replica  a replica's own: the pick, its node's scores redone.
+//   per_replica  a replica's own: the pick, its node's scores redone (24
+//             steps per scored resource), its own affinity terms matched
+//             against itself twice.
 // The steps are setup + the replicas tried (count, or one past what the
 // nodes hold) x (nodes x per_node + per_replica), at most
 // kK8sProfileSteps; past it, what is too large, in words. A step is a few nanoseconds of a pass

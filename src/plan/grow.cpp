@@ -282,8 +282,14 @@ Growth expand(const Inventory& inventory, const Request& request,
     if (chosen) {
       switch (expander) {
         case Expander::LeastWaste: {
-          const i128 a = cpu_num * idle_cpu_den, b = idle_cpu_num * cpu_den;
-          take = a < b || (a == b && mem_num * idle_mem_den < idle_mem_num * mem_den);
+          // cluster-autoscaler's wasted score: the idle fractions of CPU and
+          // memory added up, in float64 as it does.
+          auto waste = [](i128 c, i128 cd, i128 m, i128 md) {
+            return static_cast<double>(c) / static_cast<double>(cd) +
+                   static_cast<double>(m) / static_cast<double>(md);
+          };
+          take = waste(cpu_num, cpu_den, mem_num, mem_den) <
+                 waste(idle_cpu_num, idle_cpu_den, idle_mem_num, idle_mem_den);
           break;
         }
         case Expander::MostPods:

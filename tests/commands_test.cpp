@@ -262,6 +262,11 @@ TEST_CASE("commands: a flag the command would not use, or an unknown one, is a u
   CHECK(check("plan", {"--template", "t.yaml"}) ==
         "unknown flag --template for plan (--template is a flag of grow)");
   CHECK(check("plan", {"--bogus"}) == "unknown flag --bogus for plan");
+  // A near miss of another command's flag, and a long name with one dash.
+  CHECK(check("plan", {"--templat", "t.yaml"}) ==
+        "unknown flag --templat for plan (did you mean --template? a flag of grow)");
+  CHECK(check("plan", {"-count", "3"}) == "unknown flag -count for plan; did you mean --count?");
+  CHECK(check("plan", {"-count=3"}) == "unknown flag -count for plan; did you mean --count?");
   // Every command that takes the flag, not only the first (it said
   // "--pods is a flag of capacity" to a diff user).
   CHECK(check("diff", {"a", "b", "--pods", "p.json"})

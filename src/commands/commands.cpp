@@ -356,21 +356,42 @@ std::optional<std::string> check_flags(const CommandRow& row,
     // A short option: a letter (-5 may be a value CLI11 takes).
     if (!long_name && !std::isalpha(static_cast<unsigned char>(arg[1]))) continue;
     std::string message = "unknown flag " + name + " for " + command;
-    std::vector<std::string_view> long_names;
+    // -count for --count: one dash before a long name.
+    if (!long_name && arg.size() > 2)
+      if (const std::string dashed = "-" + arg.substr(0, arg.find('=')); known.count(dashed))
+        return "unknown flag " + arg.substr(0, arg.find('=')) + " for " + command +
+               "; did you mean " + dashed + "?";
+    std::vector<std::string_view> long_names, every_name;
     for (const auto& [candidate, takes_value] : known)
       if (candidate.starts_with("--")) long_names.push_back(candidate);
     if (long_name)
       if (const std::string_view nearest = nearest_name(name, long_names, 2); !nearest.empty())
         return message + "; did you mean " + std::string(nearest) + "?";
-    // Every command that takes it (it named only the first).
-    std::string owners;
-    for (const CommandRow& other : command_table()) {
-      bool has = false;
+    // Every command that takes it (it named only the first), or, for a
+    // near miss of another command's flag, that flag.
+    auto owners_of = [](const std::string& flag) {
+      std::string owners;
+      for (const CommandRow& other : command_table()) {
+        bool has = false;
+        for (const OptionSpec& o : other.options)
+          for (const std::string& n : option_names(o)) has = has || n == flag;
+        if (has) owners += (owners.empty() ? "" : ", ") + std::string(other.name);
+      }
+      return owners;
+    };
+    if (const std::string owners = owners_of(name); !owners.empty())
+      return message + " (" + name + " is a flag of " + owners + ")";
+    std::vector<std::string> all;
+    for (const CommandRow& other : command_table())
       for (const OptionSpec& o : other.options)
-        for (const std::string& n : option_names(o)) has = has || n == name;
-      if (has) owners += (owners.empty() ? "" : ", ") + std::string(other.name);
-    }
-    return owners.empty() ? message : message + " (" + name + " is a flag of " + owners + ")";
+        for (const std::string& n : option_names(o))
+          if (n.starts_with("--")) all.push_back(n);
+    for (const std::string& n : all) every_name.push_back(n);
+    if (long_name)
+      if (const std::string_view nearest = nearest_name(name, every_name, 2); !nearest.empty())
+        return message + " (did you mean " + std::string(nearest) + "? a flag of " +
+               owners_of(std::string(nearest)) + ")";
+    return message;
   }
   return std::nullopt;
 }

@@ -166,6 +166,10 @@ MUST_FAIL = [
     ("inventory", {"nodes": [{"name": "n1", "memory": "32GB"}]}, "memory in GB"),
     ("request", {"app": "web", "resources": {"cpu": "500mc"}}, "cpu in an unknown unit"),
     ("request", {"app": "web", "count": "three"}, "count not a number"),
+    # eruplan refuses these (exit 3); the schema passed them.
+    ("request", {"app": "web", "count": 0}, "count 0"),
+    ("request", {"app": "web", "count": 2, "nodes_limit": -1}, "nodes_limit -1"),
+    ("request", {"requests": [{"app": "web", "count": -2}]}, "count -2 in a list"),
     ("request", {"app": "web", "resources": {"memroy": "1Gi"}}, "misspelt resources.memory"),
     ("request", {"app": "web", "node_filter": {"lables": {"pool": "a"}}},
      "misspelt node_filter.labels"),

@@ -31,10 +31,7 @@ bool is_pod_kind(std::string_view kind) {
 std::string pod_kinds_text() {
   std::string out;
   for (std::size_t i = 0; i < kPodKinds.size(); ++i)
-    out += std::string(i == 0                      ? ""
-                       : i + 1 == kPodKinds.size() ? " or "
-                                                   : ", ") +
-           std::string(kPodKinds[i]);
+    out += (i == 0 ? "" : i + 1 == kPodKinds.size() ? " or " : ", ") + std::string(kPodKinds[i]);
   return out;
 }
 
@@ -358,9 +355,13 @@ Running count_running(const Manifest& m, const Inventory* inventory, const PodCe
         if (same(p.ns, p.name)) ++out.running;
     return out;
   }
+  // A ReplicaSet's controller replaces a terminating pod at once (not active).
+  const bool replaced =
+      m.kind == "Deployment" || m.kind == "ReplicaSet" || m.kind == "ReplicationController";
   if (inventory)
     for (const RunningPod& p : inventory->pods)
-      if (p.ns == m.ns && m.selector.matches(p.labels)) ++out.running;
+      if (p.ns == m.ns && m.selector.matches(p.labels) && !(replaced && p.terminating))
+        ++out.running;
   if (census) {
     for (const PodCensus::Pod& p : census->elsewhere)
       if (p.ns == m.ns && m.selector.matches(p.labels)) ++out.running;

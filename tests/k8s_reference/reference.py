@@ -932,8 +932,8 @@ def run_stream(nodes_doc, pods_doc, deploys, priorities, preempt=False, replicas
     against the cluster as the earlier cycles left it: replicas bound by
     earlier requests are pods every filter and score sees, victims evicted by
     earlier preemptions are gone. Replicas to place: spec.replicas minus the
-    running pods of --pods the Deployment's selector matches (counted before
-    any planning). eruplan plans a request all or nothing: when one replica
+    running pods of --pods the Deployment's selector matches, terminating ones
+    aside (counted before any planning). eruplan plans a request all or nothing: when one replica
     cannot be placed, the request is rejected and its replicas and evictions
     are undone before the next request.
     Returns {"requests": [per Deployment, file order], "first_scores", "preempt_line"}.
@@ -959,7 +959,9 @@ def run_stream(nodes_doc, pods_doc, deploys, priorities, preempt=False, replicas
         if not p.node_name or p.phase in ("Succeeded", "Failed"):
             continue
         for r in reqs:
-            if p.ns == r["ns"] and r["sel"].matches(p.labels):
+            # A terminating pod is not one of the replicas: the ReplicaSet
+            # controller's active pods leave it out and it is replaced.
+            if p.ns == r["ns"] and r["sel"].matches(p.labels) and not p.terminating:
                 r["running"] += 1
         if p.node_name in by:
             by[p.node_name].add(p)

@@ -899,11 +899,14 @@ def plan_many(nodes_doc, pods_doc, ns_doc, manifests, image_locality=False):
         cluster.selector = manifest["spec"].get("selector")
         # eruplan reads replicas as the desired total: the Deployment's
         # running pods (its selector, its namespace, bound, not
-        # Succeeded/Failed) are not placed again.
+        # Succeeded/Failed, not terminating: the ReplicaSet controller's
+        # active pods leave those out and replace them) are not placed again.
         running = 0
         for o in pods_doc["items"]:
             spec = o.get("spec") or {}
             if not spec.get("nodeName") or (o.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                continue
+            if o["metadata"].get("deletionTimestamp") is not None:
                 continue
             if (o["metadata"].get("namespace") or "default") != meta["namespace"]:
                 continue

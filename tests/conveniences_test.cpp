@@ -112,14 +112,17 @@ TEST_CASE("selectors: a key typo names the nearest key; a far value lists the va
   CHECK(r.err.find("no node has rack=r1; no node has a label rack") != std::string::npos);
 }
 
-TEST_CASE("selectors: labels some node carries, each or together, get no warning") {
+TEST_CASE("selectors: labels some node carries together get no warning; apart, one") {
   write("pool_nodes.yaml", pool_nodes());
-  // zone=b and pool=gpu: each is on some node, but no node has both; the
-  // entries are checked one by one, as written.
-  const Ran r =
+  Ran r =
       run_cli("plan -n pool_nodes.yaml --memory 1Gi --count 1 --label pool=general --label zone=b");
   CHECK(r.exit == 0);
   CHECK(r.err.find("no node has") == std::string::npos);
+  // zone=b and pool=gpu: each is on some node, but no node has both.
+  r = run_cli("plan -n pool_nodes.yaml --memory 1Gi --count 1 --label pool=gpu --label zone=b");
+  CHECK(r.exit == 4);
+  CHECK(r.err.find("warning: --label: no node has all of pool=gpu, zone=b (each is on some "
+                   "node)") != std::string::npos);
 }
 
 TEST_CASE("selectors: a Deployment's nodeSelector and required node affinity terms") {

@@ -187,6 +187,24 @@ void warn_unmatched_selectors(const Inventory& inventory, const Request& request
                       : Origin{{}, 0, 0, "node_filter.labels." + key};
       diags.warning(std::move(at), "no node has " + key + "=" + value + counted().hint(key, value));
     }
+  // Each carried by some node, but by no node all together (as a required
+  // node affinity term's requirements are, below).
+  if (left == 0 && labels.size() > 1 &&
+      std::none_of(inventory.nodes.begin(), inventory.nodes.end(), [&](const Node& n) {
+        return std::all_of(labels.begin(), labels.end(), [&](const auto& l) {
+          const std::string* v = find_label(n.labels.get(), l.first);
+          return v != nullptr && *v == l.second;
+        });
+      })) {
+    Origin at = request.label_origins.size() == labels.size()
+                    ? request.label_origins[0]
+                    : Origin{{}, 0, 0, "node_filter.labels"};
+    if (at.path.ends_with("." + labels[0].first))  // the selector, not its first entry
+      at.path.resize(at.path.size() - labels[0].first.size() - 1);
+    std::string all;
+    for (const auto& [key, value] : labels) all += (all.empty() ? "" : ", ") + key + "=" + value;
+    diags.warning(std::move(at), "no node has all of " + all + " (each is on some node)");
+  }
   if (!has_terms) return;
 
   const auto& terms = *request.pod->node_affinity.required;

@@ -284,3 +284,23 @@ TEST_CASE("report: grow states what it adds, or why growing does not help") {
   CHECK(page.find("<span class=\"note\">tried by grow, like big</span>; memory: ") !=
         std::string::npos);
 }
+
+TEST_CASE("flags: --count beside --replicas on a workload says which one counts") {
+  write("pool_nodes.yaml", pool_nodes());
+  write("web3.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+)");
+  const Ran r = run_cli("plan -n pool_nodes.yaml -r web3.yaml --count 3 --replicas 10");
+  CHECK(r.exit == 0);
+  CHECK(r.err.find("warning: --replicas: web: --count gives the new pods itself; --replicas "
+                   "ignored") != std::string::npos);
+  CHECK(r.out.find("count 3") != std::string::npos);
+}

@@ -713,8 +713,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     std::string why;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
     if (k == "DaemonSet") {
-      // One pod per eligible node: the flags that set counts, the strategy
-      // or the nodes do not apply (a warning each).
+      // One pod per eligible node: count, strategy and node flags do not apply.
       RequestOverrides flags = per_request;
       auto ignore = [&](bool given, std::string_view flag) {
         if (given)
@@ -739,6 +738,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       finish_request(req, flags, false, source.name, prefix, diags);
       daemon_request(req, targets, inventory);
     } else {
+      if (per_request.given("--count") && options.replicas)
+        diags.warning(Origin{"<command line>", 0, 0, "--replicas"},
+                      req.name + ": --count gives the new pods itself; --replicas ignored");
       req.count = new_instances(m, count_running(m, inventory, census), options, why);
       const std::string subject = req.name;  // as the manifest names it
       // The flags apply and §3's checks run even after errors: every problem at once.

@@ -361,7 +361,7 @@ std::optional<std::string> check_flags(const CommandRow& row,
       if (const std::string dashed = "-" + arg.substr(0, arg.find('=')); known.count(dashed))
         return "unknown flag " + arg.substr(0, arg.find('=')) + " for " + command +
                "; did you mean " + dashed + "?";
-    std::vector<std::string_view> long_names, every_name;
+    std::vector<std::string_view> long_names;
     for (const auto& [candidate, takes_value] : known)
       if (candidate.starts_with("--")) long_names.push_back(candidate);
     if (long_name)
@@ -381,12 +381,11 @@ std::optional<std::string> check_flags(const CommandRow& row,
     };
     if (const std::string owners = owners_of(name); !owners.empty())
       return message + " (" + name + " is a flag of " + owners + ")";
-    std::vector<std::string> all;
+    std::vector<std::string> every_name;  // every command's long flags
     for (const CommandRow& other : command_table())
       for (const OptionSpec& o : other.options)
         for (const std::string& n : option_names(o))
-          if (n.starts_with("--")) all.push_back(n);
-    for (const std::string& n : all) every_name.push_back(n);
+          if (n.starts_with("--")) every_name.push_back(n);
     if (long_name)
       if (const std::string_view nearest = nearest_name(name, every_name, 2); !nearest.empty())
         return message + " (did you mean " + std::string(nearest) + "? a flag of " +

@@ -236,14 +236,13 @@ class Builder {
       case FieldKind::Integer: {
         // A request field's least value, as its reader checks it.
         J out = type("integer");
-        for (const std::span<const RequestField> rows :
-             {std::span<const RequestField>(request_rows::kRequestRows),
-              std::span<const RequestField>(request_rows::kResourceRows)})
-          for (const RequestField& row : rows)
-            if ((where == "request") == (rows.data() == request_rows::kRequestRows.data()) &&
-                (where == "request" || where == "resources") && row.spec.name == spec.name &&
-                row.member.codec == Codec::Integer)
-              out.add("minimum", integer(row.member.min));
+        const std::span<const RequestField> rows =
+            where == "request"     ? std::span<const RequestField>(request_rows::kRequestRows)
+            : where == "resources" ? std::span<const RequestField>(request_rows::kResourceRows)
+                                   : std::span<const RequestField>();
+        for (const RequestField& row : rows)
+          if (row.spec.name == spec.name && row.member.codec == Codec::Integer)
+            out.add("minimum", integer(row.member.min));
         return out;
       }
       case FieldKind::Quantity:

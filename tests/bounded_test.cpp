@@ -1080,6 +1080,60 @@ std::vector<Case> cases() {
                    {{"nodes.yaml", pair_nodes}, {"requests.yaml", pair_requests}},
                    std::string("plan -n nodes.yaml -r requests.yaml --plans none") + output,
                    {3}});
+  // Plans weigh what they bind (2 cores or a volume each count once): a few
+  // plans of thousands of cores, listed on every node or given to every
+  // instance, were 2,000 times their input in memory and output.
+  std::string big_core_nodes = "nodes:\n";
+  for (int i = 0; i < 700; ++i)
+    big_core_nodes += "  - {name: w" + std::to_string(i) + ", cpu: 4096, memory: 1000Ti}\n";
+  const std::string big_core_request = "app: a\ncount: 1\nresources: {cpu: 3000, cpu_bind: true}\n";
+  out.push_back({"capacity -o json: a 3000-core binding plan on 700 nodes of 4096 cores",
+                 {{"nodes.yaml", big_core_nodes}, {"request.yaml", big_core_request}},
+                 "capacity -n nodes.yaml -r request.yaml -o json",
+                 {0}});
+  out.push_back(
+      {"plan -o json: 600 instances binding 3000 cores each are refused",
+       {{"nodes.yaml", big_core_nodes},
+        {"request.yaml", "app: a\ncount: 600\nresources: {cpu: 3000, cpu_bind: true}\n"}},
+       "plan -n nodes.yaml -r request.yaml -o json",
+       {3}});
+  out.push_back({"plan -o json: 8 instances binding 1000 cores, within the budget",
+                 {{"nodes.yaml",
+                   "nodes:\n  - {name: n1, cpu: 4096, memory: 1Ti}\n"
+                   "  - {name: n2, cpu: 4096, memory: 1Ti}\n"},
+                  {"request.yaml", "app: a\ncount: 8\nresources: {cpu: 1000, cpu_bind: true}\n"}},
+                 "plan -n nodes.yaml -r request.yaml -o json --plans all",
+                 {0}});
+  std::string oversold = "nodes:\n  - name: n0\n    memory: 1000Ti\n    cpu_map: {";
+  for (int c = 0; c < 1500; ++c) oversold += (c ? ", " : "") + std::to_string(c) + ": 300000";
+  oversold += "}\n";
+  out.push_back(
+      {"plan: 3000 instances binding 1400 oversold cores each are refused",
+       {{"nodes.yaml", oversold},
+        {"request.yaml", "app: a\ncount: 3000\nresources: {cpu: 1400, cpu_bind: true}\n"}},
+       "plan -n nodes.yaml -r request.yaml",
+       {3}});
+  out.push_back(
+      {"grow: 3000 instances binding 1500 cores on copies of a 4096-core template are refused",
+       {{"nodes.yaml", "nodes:\n  - {name: n0, cpu: 1, memory: 1Gi}\n"},
+        {"request.yaml", "app: a\ncount: 3000\nresources: {cpu: 1500, cpu_bind: true}\n"},
+        {"template.yaml", "name: t\ncpu: 4096\nmemory: 1Ti\n"}},
+       "grow -n nodes.yaml -r request.yaml --template template.yaml -o json",
+       {3}});
+  std::string volume_nodes = "nodes:\n";
+  for (int i = 0; i < 40; ++i) {
+    volume_nodes += "  - {name: v" + std::to_string(i) + ", cpu: 64, memory: 1Ti, volumes: {";
+    for (int d = 0; d < 50; ++d) volume_nodes += (d ? ", /d" : "/d") + std::to_string(d) + ": 1Ti";
+    volume_nodes += "}}\n";
+  }
+  std::string volume_request = "app: a\ncount: 20\nresources: {memory: 1Ki, volumes: [";
+  for (int k = 0; k < 150; ++k)
+    volume_request += (k ? ", " : "") + std::string("\"AUTO:/m") + std::to_string(k) + ":rw:1Gi\"";
+  volume_request += "]}\n";
+  out.push_back({"capacity -o json: 150 scheduled volumes per instance on 40 nodes of 50 devices",
+                 {{"nodes.yaml", volume_nodes}, {"request.yaml", volume_request}},
+                 "capacity -n nodes.yaml -r request.yaml -o json",
+                 {0}});
   out.push_back({"drain --each-node: kubernetes profile, 300 kubectl nodes each running a pod",
                  {{"nodes.yaml", kube_nodes},
                   {"pods.json", kube_pods},

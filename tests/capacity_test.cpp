@@ -180,3 +180,30 @@ TEST_CASE("memory mode: when cpu and memory both stop a node, the reason names b
   CHECK(map.nodes[0].reason() ==
         "cpu: 2 cores per instance, node has 1 core; memory: 999 available, 1k per instance");
 }
+
+TEST_CASE("plan weight: one per 2 bound cores (started) and one per scheduled volume") {
+  Request r;
+  CHECK(plan_weight(r) == 1);  // binds nothing
+  r.cpu = 2000 * kNanoPerCore;
+  CHECK(plan_weight(r) == 1);  // not bound
+  r.cpu_bind = true;
+  CHECK(plan_weight(r) == 1000);
+  r.cpu = 5 * kNanoPerCore / 2;  // 2.5 cores: 3 cores started
+  CHECK(plan_weight(r) == 2);
+  r.cpu = 6 * kNanoPerCore;
+  r.volumes.push_back(VolumeRequest{"AUTO:/a:rw:10", "AUTO", "/a", "rw", 10});
+  r.volumes.push_back(VolumeRequest{"/data:/b:rw", "/data", "/b", "rw", 0});  // not scheduled
+  r.volumes.push_back(VolumeRequest{"AUTO:/c:rw:20", "AUTO", "/c", "rw", 20});
+  CHECK(plan_weight(r) == 5);
+  CHECK(heaviest_plan({Request{}, r}) == 5);
+  CHECK(too_many_bound(r, 1000, 4096) ==
+        "too large: 1000 new instances that bind CPUs or volumes, each with a plan of its own; "
+        "at most 819 for this input (4096, or one per 4 bytes of input, each of these counting "
+        "5 times: once per 2 cores and per volume it binds); ask for fewer");
+  // Plans listed per node: at least one when plans weigh 1, possibly none when heavier.
+  CHECK(plans_per_node(4096, 10, 1) == 409);
+  CHECK(plans_per_node(4096, 10000, 1) == 1);
+  CHECK(plans_per_node(4096, 10, 1, 5) == 81);
+  CHECK(plans_per_node(4096, 10, 2, 1000) == 0);
+  CHECK(plans_per_node(1'000'000'000, 1, 1) == kDefaultMaxPlans);
+}

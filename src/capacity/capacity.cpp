@@ -219,6 +219,30 @@ std::vector<std::uint32_t> filtered_nodes(const Inventory& inventory, const Node
 
 bool binds_anything(const Request& request) { return request.cpu_bind || request.binds_volumes(); }
 
+std::int64_t plan_weight(const Request& request) {
+  const NanoCores per = kPlanCoresPerWeight * kNanoPerCore;
+  std::int64_t weight = request.cpu_bind ? (request.cpu + per - 1) / per : 0;
+  for (const VolumeRequest& v : request.volumes) weight += v.scheduled() ? 1 : 0;
+  return std::max<std::int64_t>(1, weight);
+}
+
+std::string too_many_bound(const Request& request, std::int64_t n, std::int64_t budget) {
+  const std::int64_t weight = plan_weight(request);
+  const std::string counted = weight > 1 ? ", each of these counting " + std::to_string(weight) +
+                                               " times: once per 2 cores and per volume it binds"
+                                         : "";
+  return "too large: " + std::to_string(n) +
+         " new instances that bind CPUs or volumes, each with a plan of its own; at most " +
+         std::to_string(budget / weight) + " for this input (4096, or one per 4 bytes of input" +
+         counted + "); ask for fewer";
+}
+
+std::int64_t heaviest_plan(const std::vector<Request>& requests) {
+  std::int64_t most = 1;
+  for (const Request& r : requests) most = std::max(most, plan_weight(r));
+  return most;
+}
+
 CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
                           const CapacityOptions& options) {
   const std::vector<std::uint32_t> order = filtered_nodes(inventory, request.filter);

@@ -117,21 +117,36 @@ struct CapacityMap {
 inline constexpr std::int64_t kDefaultMaxPlans = 100'000;
 // Bounded work: the binding plans one run lists in its PlanMaps or gives to
 // new instances (each instance of a binding request gets its own plan) are
-// at most 4,096, or one per 4 bytes of the run's input when that is more. A
-// PlanMap shares its part evenly among the inventory's nodes (the capacity
-// stays exact; a warning says where a list was cut).
+// at most 4,096, or one per 4 bytes of the run's input when that is more,
+// each plan weighing one per 2 cores and one per volume it binds
+// (plan_weight). A PlanMap shares its part evenly among the inventory's
+// nodes (the capacity stays exact; a warning says where a list was cut).
 inline constexpr std::int64_t kMinPlanBudget = 4096;
 inline std::int64_t plan_budget(std::uint64_t input_bytes) {
   const std::uint64_t by_input = input_bytes / 4;
   return by_input > static_cast<std::uint64_t>(kMinPlanBudget) ? static_cast<std::int64_t>(by_input)
                                                                : kMinPlanBudget;
 }
+// A plan's weight: one per 2 cores it binds (started) and one per volume,
+// at least 1, so that the memory and output of the plans a budget allows
+// follow the budget (a volume's binding, device and size take about what 2
+// cores do).
+inline constexpr std::int64_t kPlanCoresPerWeight = 2;
+std::int64_t plan_weight(const Request& request);
+// Why `n` new instances of binding `request` pass a budget of `budget` plans.
+std::string too_many_bound(const Request& request, std::int64_t n, std::int64_t budget);
+// The largest plan_weight of `requests` (1 when none).
+std::int64_t heaviest_plan(const std::vector<Request>& requests);
 // Plans listed per node when `budget` plans are shared among `nodes` nodes
-// and `requests` requests: at least 1, at most kDefaultMaxPlans.
-inline std::int64_t plans_per_node(std::int64_t budget, std::size_t nodes, std::size_t requests) {
+// and `requests` requests whose heaviest plan weighs `weight`: at most
+// kDefaultMaxPlans; at least 1 when plans weigh 1 (their memory follows the
+// nodes), else possibly none.
+inline std::int64_t plans_per_node(std::int64_t budget, std::size_t nodes, std::size_t requests,
+                                   std::int64_t weight = 1) {
   const auto parts = static_cast<std::int64_t>(std::max<std::size_t>(nodes, 1)) *
-                     static_cast<std::int64_t>(std::max<std::size_t>(requests, 1));
-  return std::clamp<std::int64_t>(budget / parts, 1, kDefaultMaxPlans);
+                     static_cast<std::int64_t>(std::max<std::size_t>(requests, 1)) *
+                     std::max<std::int64_t>(weight, 1);
+  return std::clamp<std::int64_t>(budget / parts, weight > 1 ? 0 : 1, kDefaultMaxPlans);
 }
 struct CapacityOptions {
   std::int64_t max_plans = kDefaultMaxPlans;

@@ -39,8 +39,10 @@ namespace {
 // nodes that get instances then get exactly the plans they are assigned.
 // --plans all shares the run's plan budget among nodes and requests.
 std::int64_t listed_plans(PlansShown plans, std::int64_t budget, const Inventory& inventory,
-                          std::size_t requests) {
-  return plans == PlansShown::All ? plans_per_node(budget, inventory.nodes.size(), requests) : 0;
+                          const std::vector<Request>& requests) {
+  return plans == PlansShown::All ? plans_per_node(budget, inventory.nodes.size(), requests.size(),
+                                                   heaviest_plan(requests))
+                                  : 0;
 }
 
 // The run's input in bytes: the plan budget grows with it.
@@ -275,7 +277,7 @@ struct PlanRunner {
     else
       state = *result.inventory;
     PlanOptions plan_options;
-    plan_options.max_plans = listed_plans(options.plans, budget, state, set.requests.size());
+    plan_options.max_plans = listed_plans(options.plans, budget, state, set.requests);
     plan_options.max_bound_instances = budget;
     // Counts of an app on a node: one per byte of input (plan_budget is a
     // quarter of it) and 16384 more; one per 4 bytes when gangs or --atomic
@@ -570,7 +572,8 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   CapacityOptions capacity_options;
   capacity_options.jobs = options.jobs;
   capacity_options.max_plans =
-      plans_per_node(budget, result.inventory->nodes.size(), set ? set->requests.size() : 1);
+      plans_per_node(budget, result.inventory->nodes.size(), set ? set->requests.size() : 1,
+                     set ? heaviest_plan(set->requests) : 1);
   if (options.plans == PlansShown::None && options.command == Command::Capacity)
     capacity_options.max_plans = 0;
   if (options.command == Command::Capacity) {

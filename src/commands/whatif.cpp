@@ -209,9 +209,9 @@ std::int64_t whatif_budget(const WhatIfOptions& o) {
   return plan_budget(n);
 }
 
-std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory) {
-  return o.plans == PlansShown::All ? plans_per_node(whatif_budget(o), inventory.nodes.size(), 1)
-                                    : 0;
+std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory, const Request& r) {
+  if (o.plans != PlansShown::All) return 0;
+  return plans_per_node(whatif_budget(o), inventory.nodes.size(), 1, plan_weight(r));
 }
 
 void too_large(RunResult& r, const WhatIfOptions& o, const std::string& reason) {
@@ -264,7 +264,7 @@ std::string grow_report(const Inventory& before, const Inventory& after, const R
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
                    const std::string& head, const GrowReport* grow) {
   PlanOptions po;
-  po.max_plans = plans_listed(o, state);
+  po.max_plans = plans_listed(o, state, request);
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
   po.explain = o.explain;
@@ -597,7 +597,7 @@ void run_drain(const WhatIfOptions& o, WhatIfResult& w) {
   Inventory state = lost_node_inventory(inventory, index);
   if (request.count == 0) {
     // Nothing to move: the capacity pass of the changed inventory, no deploy.
-    r.capacity = capacity_pass(state, request, CapacityOptions{plans_listed(o, state), o.jobs});
+    r.capacity = capacity_pass(state, request, {plans_listed(o, state, request), o.jobs});
     r.deploy = DeployMap(r.capacity->nodes.size());
     r.inventory = state;
     r.err += "drain: " + o.node + " runs no instance of " + request.app + "; nothing to move\n";

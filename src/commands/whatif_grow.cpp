@@ -288,6 +288,12 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
       ran.push_back((d->pod ? d->pod->ns : std::string("default")) + "/" + d->name);
   }
   request.min_count = 0;
+  // Binding plans past the run's budget fail whatever grows: said before probing.
+  const std::int64_t budget = whatif_budget(o);
+  if (binds_anything(request) && request.count > budget / plan_weight(request)) {
+    too_large(r, o, too_many_bound(request, request.count, budget));
+    return;
+  }
   Growth g;
   std::string head;        // why growing does not help, when it does not
   std::int64_t shown = 0;  // copies of each template whose failure is shown

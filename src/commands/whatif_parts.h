@@ -25,8 +25,9 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
 // The plan budget of the run's input (plan_budget, capacity.h).
 std::int64_t whatif_budget(const WhatIfOptions& o);
 // Plans listed per node, as `plan` lists them: none up front unless --plans
-// all, which shares the budget among the nodes.
-std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory);
+// all, which shares the budget among the nodes by the request's plan weight.
+std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory,
+                          const Request& request);
 // A request past the budget: exit 3 naming it and what is too large.
 void too_large(RunResult& r, const WhatIfOptions& o, const std::string& reason);
 ShowOptions show_options(const WhatIfOptions& o);

@@ -103,12 +103,11 @@ struct Planner {
     out.status = placement.partial ? RequestStatus::Partial : RequestStatus::Placed;
     out.placed = placement.placed;
     if (placement.partial) out.reason = placement.first.message;
-    if (over_bound_budget(out, out.placed)) return out;
+    if (over_bound_budget(out, request, out.placed)) return out;
     if (over_entry_budget(out, request, infos, placement.result.deploy)) return out;
     for (std::size_t k = 0; k < infos.size(); ++k)
       out.deploy[where[k]] = placement.result.deploy[k];
     assign_and_reserve(request, out, undo);
-    bound_given_ += out.capacity.binds ? out.placed : 0;
     return out;
   }
 
@@ -141,15 +140,17 @@ struct Planner {
   // share one bound (kK8sProfileSteps).
   double k8s_steps_ = 0;
 
-  // Placing `n` more instances of a binding request would pass the budget:
-  // `out` becomes too_large (rejected, nothing placed) and says why.
-  bool over_bound_budget(RequestOutcome& out, std::int64_t n) {
-    if (!out.capacity.binds || n <= options.max_bound_instances - bound_given_) return false;
-    mark_too_large(
-        out, "too large: " + std::to_string(n) +
-                 " new instances that bind CPUs or volumes, each with a plan of its own; at most " +
-                 std::to_string(options.max_bound_instances) +
-                 " for this input (4096, or one per 4 bytes of input); ask for fewer");
+  // Placing `n` more instances of a binding request would pass the budget
+  // (each weighing plan_weight): `out` becomes too_large (rejected, nothing
+  // placed) and says why; else they are counted in.
+  bool over_bound_budget(RequestOutcome& out, const Request& request, std::int64_t n) {
+    if (!out.capacity.binds) return false;
+    const std::int64_t weight = plan_weight(request);
+    if (n <= (options.max_bound_instances - bound_given_) / weight) {
+      bound_given_ += n * weight;
+      return false;
+    }
+    mark_too_large(out, too_many_bound(request, n, options.max_bound_instances));
     return true;
   }
 
@@ -395,8 +396,7 @@ struct Planner {
   // where the strategy puts it when some node passes, else by preemption.
   RequestOutcome preempting(const Request& request, UndoLog* undo, RequestOutcome out,
                             const StrategyInput& input, const Placement& placement) {
-    if (over_bound_budget(out, request.count)) return out;
-    bound_given_ += out.capacity.binds ? request.count : 0;
+    if (over_bound_budget(out, request, request.count)) return out;
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);
@@ -555,8 +555,7 @@ struct Planner {
   // node cannot take it even so, named with Kubernetes' preemption words).
   RequestOutcome daemon_preempting(const Request& request, UndoLog* undo, RequestOutcome out) {
     const auto wanted = static_cast<std::int64_t>(out.capacity.nodes.size());
-    if (over_bound_budget(out, wanted)) return out;
-    bound_given_ += out.capacity.binds ? wanted : 0;
+    if (over_bound_budget(out, request, wanted)) return out;
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);

@@ -390,11 +390,11 @@ class Filler {
       // A binding placement: its plan, a capacity pass per live shape (4 steps a core).
       if (groups_[apps_[a].group].binds) {
         work_ += 4 * static_cast<std::int64_t>(inv_.nodes[*node].cores.size() * live_.size());
-        if (++plans_ > options_.max_plans) {
+        if ((plans_ += plan_weight(spec_.apps[a].request)) > options_.max_plans) {
           result.too_large = "too large: the apps that bind cores or volumes place more than " +
                              std::to_string(options_.max_plans) +
-                             " instances, each with its own plan (4096, or one per 4 bytes of "
-                             "the input)";
+                             " plans of 2 cores or a volume (4096, or one per 4 bytes of the "
+                             "input)";
           return false;
         }
       }

@@ -1086,6 +1086,36 @@ std::vector<Case> cases() {
                   {"web.yaml", read_source("fixtures/kubernetes/drain/web.yaml")}},
                  "drain -n nodes.yaml --pods pods.json -r web.yaml --each-node",
                  {0}});
+  // grow under the kubernetes profile: each count tried of each template is
+  // a run of the profile, each within its bound but not their sum. A
+  // Deployment of 9,000 replicas over 4 templates of 1 to 4 pods took 10 to
+  // 24 s; the runs of one grow now share the bound (exit 3, what is too
+  // large). Its memory follows the copies tried, at most --max (10,000 by
+  // default), under 1 KB a copy.
+  auto k8s_node = [](const std::string& name, int pods) {
+    return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+           "\n  labels: {kubernetes.io/hostname: " + name +
+           "}\nstatus:\n  allocatable: {cpu: \"64\", memory: 64Gi, pods: \"" +
+           std::to_string(pods) + "\"}\n";
+  };
+  auto k8s_deployment = [](int replicas, const std::string& cpu, const std::string& spec) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: " +
+           std::to_string(replicas) +
+           "\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: "
+           "web}}\n    spec:\n      containers: [{name: c, resources: {requests: {cpu: " +
+           cpu + ", memory: 10Mi}}}]\n" + spec;
+  };
+  Case templates4{"grow: kubernetes profile, 9,000 replicas over 4 templates of 1 to 4 pods",
+                  {{"nodes.yaml", k8s_node("n0", 1)}, {"d.yaml", k8s_deployment(9000, "1m", "")}},
+                  "grow -n nodes.yaml -r d.yaml --plans none",
+                  {3},
+                  10'000};
+  for (int t = 1; t <= 4; ++t) {
+    templates4.files.push_back(
+        {"t" + std::to_string(t) + ".yaml", k8s_node("t" + std::to_string(t), t)});
+    templates4.args += " --template t" + std::to_string(t) + ".yaml";
+  }
+  out.push_back(templates4);
   return out;
 }
 

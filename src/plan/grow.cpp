@@ -63,6 +63,23 @@ bool counted(const Request& request) {
 bool count_plan(const StrategyInput& input, GrowBudget& budget) {
   if (budget.over()) return false;
   if (!counted(*input.request)) return true;
+  // The profile holds the running pods of every node apart: the copies'
+  // DaemonSet pods, one list they share, become one entry per copy.
+  std::int64_t daemon_pods = 0, running = 0;
+  for (const Node& node : input.inventory->nodes)
+    if (node.shared_pods) {
+      daemon_pods += static_cast<std::int64_t>(node.shared_pods->pods.size());
+      ++running;
+    }
+  if (daemon_pods > kGrowDaemonPods) {
+    budget.too_large =
+        "too large: the kubernetes profile keeps the DaemonSet pods of each "
+        "node: " +
+        std::to_string(running) + " added nodes run " + std::to_string(daemon_pods) +
+        " of them, more than " + std::to_string(kGrowDaemonPods) +
+        "; ask for fewer replicas, or give fewer DaemonSets or a smaller --max";
+    return false;
+  }
   double steps = 0;
   k8s_profile_too_large(input, 0, 1, &steps);
   budget.steps += steps;

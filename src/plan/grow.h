@@ -55,9 +55,12 @@ std::vector<const Request*> run_daemons(Node& node_template, std::span<const Req
 // The work of one grow run's plans, each count tried of each template and
 // each combination of the mix, bounded as a whole (a count of replicas must
 // not multiply it). Under the kubernetes profile: their steps (as
-// k8s_profile_steps counts them) add up to at most kK8sProfileSteps. Past
-// it, `too_large` says what in words and every later plan is refused at
-// once, so the search ends without an answer.
+// k8s_profile_steps counts them) add up to at most kK8sProfileSteps, and no
+// plan's added nodes run more than kGrowDaemonPods DaemonSet pods (the
+// profile holds each copy's pods on its own). Past either, `too_large` says
+// what in words and every later plan is refused at once, so the search
+// ends without an answer.
+inline constexpr std::int64_t kGrowDaemonPods = 30'000;
 struct GrowBudget {
   double steps = 0;
   std::int64_t plans = 0;

@@ -72,12 +72,10 @@ bool count_plan(const StrategyInput& input, GrowBudget& budget) {
       ++running;
     }
   if (daemon_pods > kGrowDaemonPods) {
-    budget.too_large =
-        "too large: the kubernetes profile keeps the DaemonSet pods of each "
-        "node: " +
-        std::to_string(running) + " added nodes run " + std::to_string(daemon_pods) +
-        " of them, more than " + std::to_string(kGrowDaemonPods) +
-        "; ask for fewer replicas, or give fewer DaemonSets or a smaller --max";
+    budget.too_large = "too large: the kubernetes profile keeps the DaemonSet pods of each node: " +
+                       std::to_string(running) + " added nodes run " + std::to_string(daemon_pods) +
+                       " of them, more than " + std::to_string(kGrowDaemonPods) +
+                       "; ask for fewer replicas, or give fewer DaemonSets or a smaller --max";
     return false;
   }
   double steps = 0;
@@ -86,8 +84,7 @@ bool count_plan(const StrategyInput& input, GrowBudget& budget) {
   ++budget.plans;
   if (budget.steps <= static_cast<double>(kK8sProfileSteps)) return true;
   budget.too_large =
-      "too large: grow plans the request under the kubernetes profile for each count it "
-      "tries: " +
+      "too large: grow plans the request under the kubernetes profile for each count it tries: " +
       std::to_string(budget.plans) + " plans (the last on " +
       std::to_string(input.inventory->nodes.size()) + " nodes) are " +
       std::to_string(static_cast<std::int64_t>(budget.steps)) + " steps, more than " +
@@ -461,19 +458,51 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
     best.found = true;
     return best;
   }
-  // The capacity model did not settle it (limits it does not see): plan
-  // every combination, within a bound.
-  i128 box = 1;
-  for (std::size_t t = 0; t < n && box <= 4096; ++t) box *= max + 1;
-  if (box > 4096) {
+  // The capacity model did not settle it (limits it does not see). A
+  // further copy never makes the request infeasible, nor cheaper, so for
+  // each choice of the other templates' counts the best is the smallest
+  // count of the first that plans, bisected: (max+1)^(n-1) choices of
+  // O(log max) plans each, within a bound.
+  std::int64_t per_choice = 2;
+  for (std::int64_t span = max; span > 0; span /= 2) ++per_choice;
+  i128 plans = per_choice;
+  for (std::size_t t = 1; t < n && plans <= kMixPlans; ++t) plans *= max + 1;
+  if (plans > kMixPlans) {
     too_large =
         "the mix could not be settled from the templates' capacities (the request's "
-        "nodes_limit or limits decide it), and planning every combination of " +
-        std::to_string(n) + " templates up to --max " + std::to_string(max) +
-        " exceeds 4096 plans; give a smaller --max";
+        "nodes_limit or limits decide it), and planning the combinations of " +
+        std::to_string(n) + " templates up to --max " + std::to_string(max) + " exceeds " +
+        std::to_string(kMixPlans) + " plans; give a smaller --max";
     return std::nullopt;
   }
-  return cheapest_mix_oracle(inventory, request, templates, max, jobs, budget);
+  std::fill(counts.begin(), counts.end(), 0);
+  auto fits = [&](std::int64_t k) {
+    counts[0] = k;
+    return !spent(budget) &&
+           request_fits(grown_inventory(inventory, templates, counts), request, jobs, budget);
+  };
+  while (!spent(budget)) {
+    counts[0] = 0;
+    if (!best.found || better(key_of(templates, counts), key_of(templates, best.counts))) {
+      std::int64_t k = -1;
+      if (fits(0))
+        k = 0;
+      else if (max > 0 && fits(max))
+        k = first_true(0, max, fits);
+      counts[0] = k;
+      if (k >= 0 &&
+          (!best.found || better(key_of(templates, counts), key_of(templates, best.counts)))) {
+        best.counts = counts;
+        best.found = true;
+      }
+    }
+    std::size_t t = 1;
+    while (t < n && counts[t] == max) counts[t++] = 0;
+    if (t >= n) break;
+    ++counts[t];
+  }
+  if (!best.found) best.counts.assign(n, 0);
+  return best;
 }
 
 Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,

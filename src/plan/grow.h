@@ -112,8 +112,10 @@ Growth expand(const Inventory& inventory, const Request& request,
 // --mix: the cheapest combination of counts (each at most `max`) that makes
 // the request fit, exactly; ties: fewer nodes, then more copies of earlier
 // templates. Every template has a cost. nullopt with `too_large` set when
-// the search would exceed its bound (more than kMixLimit combinations).
+// the search would exceed its bound (more than kMixLimit combinations, or
+// when planning decides, more than kMixPlans plans).
 inline constexpr std::int64_t kMixLimit = 20'000'000;
+inline constexpr std::int64_t kMixPlans = 4096;
 std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& request,
                                    std::span<const GrowTemplate> templates, std::int64_t max,
                                    unsigned jobs, std::string& too_large,

@@ -1140,6 +1140,84 @@ std::vector<Case> cases() {
                   {"web.yaml", read_source("fixtures/kubernetes/drain/web.yaml")}},
                  "drain -n nodes.yaml --pods pods.json -r web.yaml --each-node",
                  {0}});
+  // grow under the kubernetes profile: each count tried of each template is
+  // a run of the profile, each within its bound but not their sum. A
+  // Deployment of 9,000 replicas over 4 templates of 1 to 4 pods took 10 to
+  // 24 s; the runs of one grow now share the bound (exit 3, what is too
+  // large). Its memory follows the copies tried, at most --max (10,000 by
+  // default), under 1 KB a copy.
+  auto k8s_node = [](const std::string& name, int pods) {
+    return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+           "\n  labels: {kubernetes.io/hostname: " + name +
+           "}\nstatus:\n  allocatable: {cpu: \"64\", memory: 64Gi, pods: \"" +
+           std::to_string(pods) + "\"}\n";
+  };
+  auto k8s_deployment = [](int replicas, const std::string& cpu, const std::string& spec) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: " +
+           std::to_string(replicas) +
+           "\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: "
+           "web}}\n    spec:\n      containers: [{name: c, resources: {requests: {cpu: " +
+           cpu + ", memory: 10Mi}}}]\n" + spec;
+  };
+  Case templates4{"grow: kubernetes profile, 9,000 replicas over 4 templates of 1 to 4 pods",
+                  {{"nodes.yaml", k8s_node("n0", 1)}, {"d.yaml", k8s_deployment(9000, "1m", "")}},
+                  "grow -n nodes.yaml -r d.yaml --plans none",
+                  {3},
+                  10'000};
+  for (int t = 1; t <= 4; ++t) {
+    templates4.files.push_back(
+        {"t" + std::to_string(t) + ".yaml", k8s_node("t" + std::to_string(t), t)});
+    templates4.args += " --template t" + std::to_string(t) + ".yaml";
+  }
+  out.push_back(templates4);
+  // grow --mix with a required hostname anti-affinity the templates'
+  // capacities (10 pods each) do not see: every count up to --max was
+  // planned, 900 replicas on up to 901 nodes (4 s). The first template's
+  // count is now bisected for each count of the others (its memory follows
+  // the copies tried, at most --max, under 1 KB a copy): 4,096
+  // combinations of two templates took 0.8 s, now 128 plans; past the
+  // plans' shared bound, exit 3.
+  const std::string anti =
+      "      affinity:\n        podAntiAffinity:\n          "
+      "requiredDuringSchedulingIgnoredDuringExecution:\n          - {topologyKey: "
+      "kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}\n";
+  out.push_back({"grow --mix: anti-affinity the capacities miss, one template, --max 1023",
+                 {{"nodes.yaml", k8s_node("n0", 1)},
+                  {"d.yaml", k8s_deployment(900, "100m", anti)},
+                  {"t.yaml", k8s_node("t", 10)}},
+                 "grow -n nodes.yaml -r d.yaml --template t.yaml --mix --cost t=1 --max 1023 "
+                 "--plans none",
+                 {0},
+                 1'024});
+  out.push_back({"grow --mix: anti-affinity the capacities miss, two templates, --max 63",
+                 {{"nodes.yaml", k8s_node("n0", 1)},
+                  {"d.yaml", k8s_deployment(900, "100m", anti)},
+                  {"t.yaml", k8s_node("t", 10)},
+                  {"u.yaml", k8s_node("u", 12)}},
+                 "grow -n nodes.yaml -r d.yaml --template t.yaml --template u.yaml --mix --cost "
+                 "t=1 --cost u=2 --max 63 --plans none",
+                 {4}});
+  out.push_back({"grow --mix: anti-affinity the capacities miss, 6,000 replicas, --max 300",
+                 {{"nodes.yaml", k8s_node("n0", 1)},
+                  {"d.yaml", k8s_deployment(6000, "1m", anti)},
+                  {"t.yaml", k8s_node("t", 100)},
+                  {"u.yaml", k8s_node("u", 120)}},
+                 "grow -n nodes.yaml -r d.yaml --template t.yaml --template u.yaml --mix --cost "
+                 "t=1 --cost u=2 --max 300 --plans none",
+                 {3}});
+  // grow --daemonsets under the kubernetes profile: the profile keeps each
+  // copy's DaemonSet pods apart, so 6,000 copies of a template running 250
+  // DaemonSets took 99 MB on these 61 KB (and 5.7 s); a run's added nodes
+  // now hold at most kGrowDaemonPods of them (exit 3 past it).
+  std::string daemons250;
+  for (int i = 0; i < 250; ++i) daemons250 += (i ? "---\n" : "") + daemon_set(i, "");
+  out.push_back({"grow --daemonsets: kubernetes profile, 250 DaemonSets, 6,000 copies",
+                 {{"nodes.yaml", k8s_node("n0", 1)},
+                  {"d.yaml", k8s_deployment(6000, "40", "")},
+                  {"ds.yaml", daemons250},
+                  {"t.yaml", k8s_node("t", 1000)}},
+                 "grow -n nodes.yaml -r d.yaml --template t.yaml --daemonsets ds.yaml --plans none",
+                 {3}});
   return out;
 }
 

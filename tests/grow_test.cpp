@@ -165,6 +165,47 @@ TEST_CASE("grow: cheapest_mix agrees with planning every combination (random clu
   CHECK(found > cases / 3);  // the cases are not all hopeless
 }
 
+TEST_CASE("grow: --mix under a nodes_limit agrees with planning every combination") {
+  // The capacities do not see nodes_limit, so the mix falls back to
+  // planning: the first template's count is bisected for each choice of the
+  // others' counts, not planned one by one.
+  std::mt19937 rng(20261127);
+  std::uniform_int_distribution<int> small(0, 6), nodes(0, 3), count(1, 12), limit(1, 6),
+      tcount(1, 3), maxd(0, 6), cost(0, 9);
+  const Strategy strategies[] = {Strategy::Auto, Strategy::Global, Strategy::Drained,
+                                 Strategy::Score};
+  int found = 0;
+  for (int iter = 0; iter < 600; ++iter) {
+    std::string text = "nodes:\n";
+    const int n = nodes(rng);
+    for (int i = 0; i < n; ++i)
+      text += "  - {name: n" + std::to_string(i) + ", cpu: " + std::to_string(1 + small(rng)) +
+              ", memory: " + std::to_string(small(rng) * 512) + "Mi}\n";
+    if (n == 0) text = "nodes: []\n";
+    const Inventory inv = inventory_from(text);
+    Request req = request_of(count(rng), 512 * kMi, kCore / 2,
+                             strategies[static_cast<std::size_t>(iter) % 4]);
+    req.nodes_limit = limit(rng);
+    std::vector<GrowTemplate> ts;
+    const int k = tcount(rng);
+    for (int t = 0; t < k; ++t)
+      ts.push_back(node_template("{name: t" + std::to_string(t) +
+                                     ", cpu: " + std::to_string(1 + small(rng)) + ", memory: 4Gi}",
+                                 static_cast<std::int64_t>(cost(rng)) * 100'000'000));
+    const std::int64_t max = maxd(rng);
+    std::string too_large;
+    const auto fast = cheapest_mix(inv, req, ts, max, 1, too_large);
+    REQUIRE_MESSAGE(fast, too_large);
+    const Growth slow = cheapest_mix_oracle(inv, req, ts, max, 1);
+    CAPTURE(text);
+    CAPTURE(iter);
+    CHECK(fast->found == slow.found);
+    CHECK(str(fast->counts) == str(slow.counts));
+    found += slow.found;
+  }
+  CHECK(found > 100);
+}
+
 TEST_CASE("grow: --mix on 3 templates and --max 1000 answers quickly") {
   const Inventory inv = inventory_from("nodes: [{name: n0, cpu: 1, memory: 512Mi}]\n");
   const Request req = request_of(2999, 1024 * kMi, kCore, Strategy::Auto);

@@ -289,11 +289,18 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   }
   request.min_count = 0;
   // Binding plans past the run's budget fail whatever grows: said before probing.
-  const std::int64_t budget = whatif_budget(o);
-  if (binds_anything(request) && request.count > budget / plan_weight(request)) {
-    too_large(r, o, too_many_bound(request, request.count, budget));
+  const std::int64_t plans = whatif_budget(o);
+  if (binds_anything(request) && request.count > plans / plan_weight(request)) {
+    too_large(r, o, too_many_bound(request, request.count, plans));
     return;
   }
+  // Every plan of the search below and the one shown share one bound.
+  GrowBudget budget;
+  auto spent = [&](const Inventory& state) {
+    if (!budget.over() && within_budget(state, request, o.jobs, budget)) return false;
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"}, budget.too_large);
+    return true;
+  };
   Growth g;
   std::string head;        // why growing does not help, when it does not
   std::int64_t shown = 0;  // copies of each template whose failure is shown
@@ -302,17 +309,21 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     g = Growth{std::vector<std::int64_t>(templates.size(), 0), true};
   } else if (o.mix) {
     std::string too_large;
-    auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large);
-    if (!mix) {
+    auto mix = cheapest_mix(inventory, request, templates, o.max, o.jobs, too_large, &budget);
+    if (!mix && !budget.over()) {
       invalid(r, o.output, Origin{"<command line>", 0, 0, "--mix"}, too_large);
       return;
     }
-    g = *mix;
+    if (mix) g = *mix;
   } else if (templates.size() == 1) {
-    if (auto k = smallest_growth(inventory, request, templates[0].node, o.max, o.jobs))
+    if (auto k = smallest_growth(inventory, request, templates[0].node, o.max, o.jobs, &budget))
       g = Growth{{*k}, true};
   } else {
-    g = expand(inventory, request, templates, *expander, o.max, o.jobs);
+    g = expand(inventory, request, templates, *expander, o.max, o.jobs, &budget);
+  }
+  if (budget.over()) {
+    invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"}, budget.too_large);
+    return;
   }
   if (!g.found) {
     std::string why;
@@ -342,6 +353,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     // reason shows), the what-if answer first.
     std::vector<std::int64_t> counts(templates.size(), shown);
     Inventory state = grown_inventory(inventory, templates, counts);
+    if (spent(state)) return;
     const GrowReport report{head, true, inventory.nodes.size(),
                             added_notes(templates, counts, w.daemons_by_template, true)};
     plan_document(state, request, o, r, head, o.report ? &report : nullptr);
@@ -349,6 +361,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     return;
   }
   Inventory state = grown_inventory(inventory, templates, g.counts);
+  if (spent(state)) return;
   std::string added;
   for (std::size_t t = 0; t < templates.size(); ++t)
     added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);

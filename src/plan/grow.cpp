@@ -53,24 +53,72 @@ MixKey key_of(std::span<const GrowTemplate> templates, const std::vector<std::in
   return k;
 }
 
+// The plans the budget counts: the kubernetes profile's.
+bool counted(const Request& request) {
+  return request.strategy == Strategy::Score &&
+         request.scoring.profile == ScoringProfile::Kubernetes;
+}
+
+// Counts the plan of `input` against the budget (GrowBudget, grow.h).
+bool count_plan(const StrategyInput& input, GrowBudget& budget) {
+  if (budget.over()) return false;
+  if (!counted(*input.request)) return true;
+  // The profile holds the running pods of every node apart: the copies'
+  // DaemonSet pods, one list they share, become one entry per copy.
+  std::int64_t daemon_pods = 0, running = 0;
+  for (const Node& node : input.inventory->nodes)
+    if (node.shared_pods) {
+      daemon_pods += static_cast<std::int64_t>(node.shared_pods->pods.size());
+      ++running;
+    }
+  if (daemon_pods > kGrowDaemonPods) {
+    budget.too_large = "too large: the kubernetes profile keeps the DaemonSet pods of each node: " +
+                       std::to_string(running) + " added nodes run " + std::to_string(daemon_pods) +
+                       " of them, more than " + std::to_string(kGrowDaemonPods) +
+                       "; ask for fewer replicas, or give fewer DaemonSets or a smaller --max";
+    return false;
+  }
+  double steps = 0;
+  k8s_profile_too_large(input, 0, 1, &steps);
+  budget.steps += steps;
+  ++budget.plans;
+  if (budget.steps <= static_cast<double>(kK8sProfileSteps)) return true;
+  budget.too_large =
+      "too large: grow plans the request under the kubernetes profile for each count it tries: " +
+      std::to_string(budget.plans) + " plans (the last on " +
+      std::to_string(input.inventory->nodes.size()) + " nodes) are " +
+      std::to_string(static_cast<std::int64_t>(budget.steps)) + " steps, more than " +
+      std::to_string(kK8sProfileSteps) +
+      "; ask for fewer replicas, or give fewer templates or a smaller --max";
+  return false;
+}
+
 // The strategy's placement of `request` alone on `inventory`; `infos` gets
-// the nodes it saw (those with capacity), parallel to its deploy.
+// the nodes it saw (those with capacity), parallel to its deploy. Nothing is
+// placed once the budget is spent.
 Placement place_alone(const Inventory& inventory, const Request& request, unsigned jobs,
-                      std::vector<StrategyInfo>& infos) {
+                      std::vector<StrategyInfo>& infos, GrowBudget* budget) {
+  if (budget && budget->over()) return Placement{};
   const CapacityMap map = capacity_pass(inventory, request, CapacityOptions{0, jobs});
   std::vector<std::size_t> where;
   infos = strategy_infos(inventory, map, where);
   // The capacity pass goes with it: the kubernetes profile reads its filters there.
   const StrategyInput input{infos,      request.count, map.total, request.nodes_limit,
                             &inventory, &request,      jobs,      &map};
+  if (budget && !count_plan(input, *budget)) {
+    infos.clear();
+    return Placement{};
+  }
   return place(input, request.min_count, request.strategy);
 }
 
+bool spent(const GrowBudget* budget) { return budget && budget->over(); }
+
 // New instances a plan on `grown` puts on nodes from index `from` on.
 std::int64_t placed_from(const Inventory& grown, const Request& request, std::size_t from,
-                         unsigned jobs) {
+                         unsigned jobs, GrowBudget* budget) {
   std::vector<StrategyInfo> infos;
-  const Placement p = place_alone(grown, request, jobs, infos);
+  const Placement p = place_alone(grown, request, jobs, infos, budget);
   std::int64_t n = 0;
   for (std::size_t i = 0; i < infos.size() && i < p.result.deploy.size(); ++i)
     if (infos[i].node >= from) n += p.result.deploy[i];
@@ -212,17 +260,31 @@ std::string template_useless(const Inventory& inventory, const Request& request,
   return {};
 }
 
-bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs) {
+bool within_budget(const Inventory& grown, const Request& request, unsigned jobs,
+                   GrowBudget& budget) {
+  if (budget.over()) return false;
+  if (!counted(request)) return true;
+  const CapacityMap map = capacity_pass(grown, request, CapacityOptions{0, jobs});
+  std::vector<std::size_t> where;
+  const std::vector<StrategyInfo> infos = strategy_infos(grown, map, where);
+  const StrategyInput input{infos,  request.count, map.total, request.nodes_limit,
+                            &grown, &request,      jobs,      &map};
+  return count_plan(input, budget);
+}
+
+bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs,
+                  GrowBudget* budget) {
   std::vector<StrategyInfo> infos;
-  const Placement p = place_alone(inventory, request, jobs, infos);
+  const Placement p = place_alone(inventory, request, jobs, infos, budget);
   return p.placed > 0 || p.first.outcome == StrategyOutcome::AlreadySatisfied;
 }
 
 std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
                                             const Node& node_template, std::int64_t max,
-                                            unsigned jobs) {
+                                            unsigned jobs, GrowBudget* budget) {
   auto fits = [&](std::int64_t k) {
-    return request_fits(grown_inventory(inventory, node_template, k), request, jobs);
+    return !spent(budget) &&
+           request_fits(grown_inventory(inventory, node_template, k), request, jobs, budget);
   };
   if (fits(0)) return 0;
   if (max <= 0 || !template_useless(inventory, request, node_template).empty()) return std::nullopt;
@@ -231,16 +293,18 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
   // growth takes little memory and time.
   std::int64_t lo = 0, hi = 1;  // fits(lo) false; fits(hi) true once the loop ends
   while (!fits(hi)) {
-    if (hi >= max) return std::nullopt;
+    if (hi >= max || spent(budget)) return std::nullopt;
     lo = hi;
     hi = hi > max / 2 ? max : 2 * hi;
   }
-  return first_true(lo, hi, fits);
+  const std::int64_t k = first_true(lo, hi, fits);
+  if (spent(budget)) return std::nullopt;
+  return k;
 }
 
 Growth expand(const Inventory& inventory, const Request& request,
               std::span<const GrowTemplate> templates, Expander expander, std::int64_t max,
-              unsigned jobs) {
+              unsigned jobs, GrowBudget* budget) {
   Growth best;
   best.counts.assign(templates.size(), 0);
   std::optional<std::size_t> chosen;
@@ -250,7 +314,8 @@ Growth expand(const Inventory& inventory, const Request& request,
   std::int64_t chosen_k = 0;
   for (std::size_t t = 0; t < templates.size(); ++t) {
     const std::optional<std::int64_t> k =
-        smallest_growth(inventory, request, templates[t].node, max, jobs);
+        smallest_growth(inventory, request, templates[t].node, max, jobs, budget);
+    if (spent(budget)) return best;
     if (!k) continue;
     if (*k == 0) {  // nothing to add
       best.found = true;
@@ -262,7 +327,8 @@ Growth expand(const Inventory& inventory, const Request& request,
       std::vector<std::int64_t> counts(templates.size(), 0);
       counts[t] = *k;
       const std::int64_t placed = placed_from(grown_inventory(inventory, templates, counts),
-                                              request, inventory.nodes.size(), jobs);
+                                              request, inventory.nodes.size(), jobs, budget);
+      if (spent(budget)) return best;
       cpu_den = static_cast<i128>(*k) * n.cpu_total();
       cpu_num =
           cpu_den - static_cast<i128>(*k) * n.cpu_used - static_cast<i128>(placed) * request.cpu;
@@ -319,11 +385,11 @@ Growth expand(const Inventory& inventory, const Request& request,
 
 std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& request,
                                    std::span<const GrowTemplate> templates, std::int64_t max,
-                                   unsigned jobs, std::string& too_large) {
+                                   unsigned jobs, std::string& too_large, GrowBudget* budget) {
   const std::size_t n = templates.size();
   Growth best;
   best.counts.assign(n, 0);
-  if (request_fits(inventory, request, jobs)) {
+  if (request_fits(inventory, request, jobs, budget)) {
     best.found = true;
     return best;
   }
@@ -339,12 +405,12 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
   } else {
     need = -1;
     for (std::size_t t = 0; t < n; ++t) {
-      const auto k = smallest_growth(inventory, request, templates[t].node, max, jobs);
+      const auto k = smallest_growth(inventory, request, templates[t].node, max, jobs, budget);
       if (!k) continue;
       adds[t] = 1;
       need = need < 0 ? *k : std::min(need, *k);
     }
-    if (need < 0) return best;  // no template helps
+    if (need < 0 || spent(budget)) return best;  // no template helps
   }
   // Enumerate counts template by template, the last one closed-form; a
   // prefix that already covers the need leaves the rest at 0.
@@ -386,35 +452,68 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
                 " combinations to weigh; give fewer templates or a smaller --max";
     return std::nullopt;
   }
-  if (!found.empty() && request_fits(grown_inventory(inventory, templates, found), request, jobs)) {
+  if (!found.empty() &&
+      request_fits(grown_inventory(inventory, templates, found), request, jobs, budget)) {
     best.counts = found;
     best.found = true;
     return best;
   }
-  // The capacity model did not settle it (limits it does not see): plan
-  // every combination, within a bound.
-  i128 box = 1;
-  for (std::size_t t = 0; t < n && box <= 4096; ++t) box *= max + 1;
-  if (box > 4096) {
+  // The capacity model did not settle it (limits it does not see). A
+  // further copy never makes the request infeasible, nor cheaper, so for
+  // each choice of the other templates' counts the best is the smallest
+  // count of the first that plans, bisected: (max+1)^(n-1) choices of
+  // O(log max) plans each, within a bound.
+  std::int64_t per_choice = 2;
+  for (std::int64_t span = max; span > 0; span /= 2) ++per_choice;
+  i128 plans = per_choice;
+  for (std::size_t t = 1; t < n && plans <= kMixPlans; ++t) plans *= max + 1;
+  if (plans > kMixPlans) {
     too_large =
         "the mix could not be settled from the templates' capacities (the request's "
-        "nodes_limit or limits decide it), and planning every combination of " +
-        std::to_string(n) + " templates up to --max " + std::to_string(max) +
-        " exceeds 4096 plans; give a smaller --max";
+        "nodes_limit or limits decide it), and planning the combinations of " +
+        std::to_string(n) + " templates up to --max " + std::to_string(max) + " exceeds " +
+        std::to_string(kMixPlans) + " plans; give a smaller --max";
     return std::nullopt;
   }
-  return cheapest_mix_oracle(inventory, request, templates, max, jobs);
+  std::fill(counts.begin(), counts.end(), 0);
+  auto fits = [&](std::int64_t k) {
+    counts[0] = k;
+    return !spent(budget) &&
+           request_fits(grown_inventory(inventory, templates, counts), request, jobs, budget);
+  };
+  while (!spent(budget)) {
+    counts[0] = 0;
+    if (!best.found || better(key_of(templates, counts), key_of(templates, best.counts))) {
+      std::int64_t k = -1;
+      if (fits(0))
+        k = 0;
+      else if (max > 0 && fits(max))
+        k = first_true(0, max, fits);
+      counts[0] = k;
+      if (k >= 0 &&
+          (!best.found || better(key_of(templates, counts), key_of(templates, best.counts)))) {
+        best.counts = counts;
+        best.found = true;
+      }
+    }
+    std::size_t t = 1;
+    while (t < n && counts[t] == max) counts[t++] = 0;
+    if (t >= n) break;
+    ++counts[t];
+  }
+  if (!best.found) best.counts.assign(n, 0);
+  return best;
 }
 
 Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
-                           std::span<const GrowTemplate> templates, std::int64_t max,
-                           unsigned jobs) {
+                           std::span<const GrowTemplate> templates, std::int64_t max, unsigned jobs,
+                           GrowBudget* budget) {
   const std::size_t n = templates.size();
   Growth best;
   std::vector<std::int64_t> counts(n, 0);
-  while (true) {
+  while (!spent(budget)) {
     if ((!best.found || better(key_of(templates, counts), key_of(templates, best.counts))) &&
-        request_fits(grown_inventory(inventory, templates, counts), request, jobs)) {
+        request_fits(grown_inventory(inventory, templates, counts), request, jobs, budget)) {
       best.counts = counts;
       best.found = true;
     }

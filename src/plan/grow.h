@@ -52,8 +52,30 @@ void set_hostname(Node& node);
 // the order given.
 std::vector<const Request*> run_daemons(Node& node_template, std::span<const Request> daemons);
 
-// The request is feasible on the inventory (placed, partial or satisfied).
-bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs);
+// The work of one grow run's plans, each count tried of each template and
+// each combination of the mix, bounded as a whole (a count of replicas must
+// not multiply it). Under the kubernetes profile: their steps (as
+// k8s_profile_steps counts them) add up to at most kK8sProfileSteps, and no
+// plan's added nodes run more than kGrowDaemonPods DaemonSet pods (the
+// profile holds each copy's pods on its own). Past either, `too_large` says
+// what in words and every later plan is refused at once, so the search
+// ends without an answer.
+inline constexpr std::int64_t kGrowDaemonPods = 30'000;
+struct GrowBudget {
+  double steps = 0;
+  std::int64_t plans = 0;
+  std::string too_large;
+  bool over() const { return !too_large.empty(); }
+};
+// Counts a plan of the request on `grown` against the budget; false (and
+// `too_large` set) past it.
+bool within_budget(const Inventory& grown, const Request& request, unsigned jobs,
+                   GrowBudget& budget);
+
+// The request is feasible on the inventory (placed, partial or satisfied);
+// false without planning once `budget` (when given) is spent.
+bool request_fits(const Inventory& inventory, const Request& request, unsigned jobs,
+                  GrowBudget* budget = nullptr);
 
 // Why a copy of the template can never take an instance (its name, then
 // "left out by node_filter" or its capacity-0 reason); empty when it can.
@@ -68,7 +90,7 @@ std::string template_useless(const Inventory& inventory, const Request& request,
 // O(log max) plans.
 std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Request& request,
                                             const Node& node_template, std::int64_t max,
-                                            unsigned jobs);
+                                            unsigned jobs, GrowBudget* budget = nullptr);
 
 // A choice of copies per template (parallel to the templates), or none.
 struct Growth {
@@ -85,21 +107,24 @@ struct Growth {
 // priority: the first template given. Ties go to the earlier template.
 Growth expand(const Inventory& inventory, const Request& request,
               std::span<const GrowTemplate> templates, Expander expander, std::int64_t max,
-              unsigned jobs);
+              unsigned jobs, GrowBudget* budget = nullptr);
 
 // --mix: the cheapest combination of counts (each at most `max`) that makes
 // the request fit, exactly; ties: fewer nodes, then more copies of earlier
 // templates. Every template has a cost. nullopt with `too_large` set when
-// the search would exceed its bound (more than kMixLimit combinations).
+// the search would exceed its bound (more than kMixLimit combinations, or
+// when planning decides, more than kMixPlans plans).
 inline constexpr std::int64_t kMixLimit = 20'000'000;
+inline constexpr std::int64_t kMixPlans = 4096;
 std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& request,
                                    std::span<const GrowTemplate> templates, std::int64_t max,
-                                   unsigned jobs, std::string& too_large);
+                                   unsigned jobs, std::string& too_large,
+                                   GrowBudget* budget = nullptr);
 
 // The plain search cheapest_mix must agree with: every combination in the
 // box, each planned (the tests' oracle; small cases only).
 Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
-                           std::span<const GrowTemplate> templates, std::int64_t max,
-                           unsigned jobs);
+                           std::span<const GrowTemplate> templates, std::int64_t max, unsigned jobs,
+                           GrowBudget* budget = nullptr);
 
 }  // namespace eruplan

@@ -835,6 +835,28 @@ TEST_CASE("share: --report draws the share, with each app's reason where a node 
   CHECK_FALSE(run(o).report.has_value());
 }
 
+TEST_CASE("share: --report names 8 apps that took none on a node and counts the rest") {
+  RunOptions o;
+  o.command = Command::Share;
+  o.nodes = Source{"nodes.yaml",
+                   "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi}\n"
+                   "  - {name: node2, cpu: 9, memory: 18Gi, available: false}\n",
+                   InputFormat::Yaml};
+  std::string apps = "apps:\n";
+  for (int a = 0; a < 11; ++a)
+    apps += "  - {app: A" + std::to_string(a) + ", max_count: 1, resources: {cpu: 1}}\n";
+  o.request = Source{"apps.yaml", apps, InputFormat::Yaml};
+  o.report = true;
+  const RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Ok);
+  REQUIRE(r.report.has_value());
+  // The apps in their report order (by name: A10 before A2).
+  CHECK(r.report->find("A10: not available; A2: not available") != std::string::npos);
+  CHECK(r.report->find("A5: not available; A6: not available; and 3 more apps") !=
+        std::string::npos);
+  CHECK(r.report->find("A7: not available") == std::string::npos);
+}
+
 // Bounded memory (issue 26): a non-binding app's log of placements is
 // merged by node as it doubles, the entries before and after the last
 // flush apart, so it holds at most two entries per node, not one per turn;

@@ -172,6 +172,10 @@ std::string share_report(const Inventory& before, const Inventory& after, const 
                    before, after);
   section.by_app.assign(after.nodes.size(), {});
   section.table_head = {"app", "weight", "existing", "placed", "dominant share", "frozen_by"};
+  // A node's reasons name 8 apps (in the report's order of apps) and count
+  // the rest: every app on every node would make the report apps x nodes.
+  constexpr std::int64_t kReasonsPerNode = 8;
+  std::vector<std::int64_t> stopped(after.nodes.size(), 0);
   CapacityOptions capacity;
   capacity.max_plans = 0;
   capacity.jobs = jobs;
@@ -192,10 +196,14 @@ std::string share_report(const Inventory& before, const Inventory& after, const 
     for (const auto& entry : s.deploy) got[entry.first] = true;
     for (const NodeCapacity& n : capacity_pass(after, app.request, capacity).nodes) {
       if (n.capacity != 0 || got[n.node]) continue;
+      if (++stopped[n.node] > kReasonsPerNode) continue;
       std::string& reason = section.reasons[n.node];
       reason += (reason.empty() ? "" : "; ") + app.name + ": " + n.reason();
     }
   }
+  for (std::size_t i = 0; i < stopped.size(); ++i)
+    if (stopped[i] > kReasonsPerNode)
+      section.reasons[i] += "; and " + std::to_string(stopped[i] - kReasonsPerNode) + " more apps";
   return render_html_report("eruplan share", before, {section});
 }
 

@@ -813,6 +813,41 @@ TEST_CASE("share: every problem at once: a duplicate app beside an app with anot
                    "2:11)") != std::string::npos);
 }
 
+TEST_CASE("share: a node x app grid past its cell bound is written as a list per node") {
+  Inventory inv;
+  inv.nodes.push_back(plain_node("n2", 4, 8 * Gi));
+  inv.nodes.push_back(plain_node("n1", 4, 8 * Gi));
+  inv.nodes.push_back(plain_node("n3", 4, 8 * Gi));
+  ShareSpec spec;
+  spec.placement = SharePlacement::FirstFit;
+  spec.apps = {app("web", 1 * kCore, 1 * Gi), app("db", 1 * kCore, 1 * Gi)};
+  spec.apps[0].max_count = 3;
+  spec.apps[1].max_count = 6;
+  Inventory state = inv;
+  const ShareResult r = share(state, spec);
+  const std::string grid = render_share(state, spec, r, OutputFormat::Table);
+  CHECK(grid.substr(grid.find("NODE")) ==
+        "NODE   db  web\nn1     2   2\nn2     3   1\nn3     1   0\ntotal  6   3\n");
+  // 3 nodes x 2 apps: 6 cells, past 5.
+  CHECK(render_share(state, spec, r, OutputFormat::Table, 6) == grid);
+  const std::string list = render_share(state, spec, r, OutputFormat::Table, 5);
+  CHECK(list.substr(list.find("NODE")) ==
+        "NODE   NEW\nn1     db +2, web +2\nn2     db +3, web +1\nn3     db +1\n");
+}
+
+TEST_CASE("share: the apps' placements by node are bounded by the input") {
+  std::string nodes = "nodes:\n", apps = "placement: first_fit\napps:\n";
+  for (int i = 0; i < 400; ++i)
+    nodes += "  - {name: n" + std::to_string(i) + ", cpu: 64, memory: 64Gi}\n";
+  for (int a = 0; a < 400; ++a)
+    apps += "  - {app: a" + std::to_string(a) + ", resources: {cpu: 0.05, memory: 100Mi}}\n";
+  const RunResult r = run_share_text(nodes, apps, OutputFormat::Table);
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(r.err.find("apps: too large: sharing 400 nodes among 400 apps puts apps on more than " +
+                   std::to_string(nodes.size() + apps.size() + 16384) + " app-and-node pairs") !=
+        std::string::npos);
+}
+
 TEST_CASE("share: --report draws the share, with each app's reason where a node took none") {
   RunOptions o;
   o.command = Command::Share;

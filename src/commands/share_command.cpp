@@ -84,7 +84,8 @@ void write_document(W& w, const Inventory& state, const ShareSpec& spec,
   w.finish();
 }
 
-std::string render_table(const Inventory& state, const ShareSpec& spec, const ShareResult& result) {
+std::string render_table(const Inventory& state, const ShareSpec& spec, const ShareResult& result,
+                         std::int64_t max_cells) {
   const std::vector<std::size_t> order = app_order(spec);
   std::vector<std::vector<std::string>> apps{
       {"APP", "WEIGHT", "EXISTING", "PLACED", "DOMINANT", "SHARE", "FROZEN BY"}};
@@ -131,10 +132,28 @@ std::string render_table(const Inventory& state, const ShareSpec& spec, const Sh
     out += text;
     if (col + 1 < width.size()) out.append(width[col] - display_cells(text) + 2, ' ');
   };
+  std::vector<std::size_t> next(order.size(), 0);  // per app, its next deploy entry
+  if (static_cast<double>(used.size()) * static_cast<double>(order.size()) >
+      static_cast<double>(max_cells)) {
+    // Too many cells for their input: each node's new instances as a list.
+    out += "NODE" + std::string(width[0] - display_cells("NODE") + 2, ' ') + "NEW\n";
+    for (const std::uint32_t i : used) {
+      std::string row = state.nodes[i].name;
+      row.append(width[0] - display_cells(row) + 2, ' ');
+      const std::size_t bare = row.size();
+      for (std::size_t col = 0; col < order.size(); ++col) {
+        const auto& deploy = result.apps[order[col]].deploy;
+        if (next[col] >= deploy.size() || deploy[next[col]].first != i) continue;
+        row += (row.size() > bare ? ", " : "") + spec.apps[order[col]].name + " +" +
+               std::to_string(deploy[next[col]++].second);
+      }
+      out += row + '\n';
+    }
+    return out;
+  }
   cell("NODE", 0);
   for (std::size_t col = 0; col < order.size(); ++col) cell(spec.apps[order[col]].name, col + 1);
   out += '\n';
-  std::vector<std::size_t> next(order.size(), 0);  // per app, its next deploy entry
   for (const std::uint32_t i : used) {
     cell(state.nodes[i].name, 0);
     for (std::size_t col = 0; col < order.size(); ++col) {
@@ -154,8 +173,8 @@ std::string render_table(const Inventory& state, const ShareSpec& spec, const Sh
 }  // namespace
 
 std::string render_share(const Inventory& state, const ShareSpec& spec, const ShareResult& result,
-                         OutputFormat format) {
-  if (format == OutputFormat::Table) return render_table(state, spec, result);
+                         OutputFormat format, std::int64_t max_cells) {
+  if (format == OutputFormat::Table) return render_table(state, spec, result, max_cells);
   return render_document(format, [&](auto& w) { write_document(w, state, spec, result); });
 }
 
@@ -219,8 +238,9 @@ RunResult run_share(const RunOptions& options) {
   ShareOptions share_options;
   share_options.jobs = options.jobs;
   share_options.max_work = kShareWork;
-  share_options.max_plans =
-      plan_budget(source_bytes(options.nodes) + source_bytes(*options.request));
+  const std::uint64_t input = source_bytes(options.nodes) + source_bytes(*options.request);
+  share_options.max_plans = plan_budget(input);
+  share_options.max_entries = static_cast<std::int64_t>(input) + 16384;
   const ShareResult shared = share(state, *spec, share_options);
   if (!shared.too_large.empty()) {
     Diagnostics d;
@@ -242,7 +262,7 @@ RunResult run_share(const RunOptions& options) {
       result.out = failure_document(options.output, result.exit, shared.message, {});
     return result;
   }
-  result.out = render_share(state, *spec, shared, options.output);
+  result.out = render_share(state, *spec, shared, options.output, share_options.max_entries);
   save_inventory(result, options, state);
   return result;
 }

@@ -200,7 +200,7 @@ class Filler {
     ++s.count;
     s.share = approx_share(s.count, s.unit);
     ++s.placed;
-    log_placement(s, i, 1, groups_[s.group].binds);
+    logged_ += log_placement(s, i, 1, groups_[s.group].binds);
     refile(i);
   }
 
@@ -357,12 +357,9 @@ class Filler {
     for (std::size_t k = heap.size() / 2; k-- > 0;) sink(heap, k);
     while (!heap.empty()) {
       ++result.turns;
-      if (++work_ > options_.max_work) {
-        result.too_large = "too large: sharing " + std::to_string(inv_.nodes.size()) +
-                           " nodes among " + std::to_string(apps_.size()) +
-                           " apps takes more than " + std::to_string(options_.max_work) +
-                           " steps (the apps and nodes take turns, a few instances at a time); "
-                           "give fewer apps or nodes, or larger requests";
+      if (++work_ > options_.max_work || logged_ > options_.max_entries) {
+        result.too_large = share_too_large(inv_.nodes.size(), apps_.size(), work_,
+                                           options_.max_work, options_.max_entries);
         return false;
       }
       const std::uint32_t a = heap.front().app;
@@ -606,7 +603,7 @@ class Filler {
       s.count += p.k;
       s.share = approx_share(s.count, s.unit);
       s.placed += p.k;
-      log_placement(s, p.node, p.k, false);
+      logged_ += log_placement(s, p.node, p.k, false);
       result.steps += p.k;
     }
     for (const std::uint32_t i : touched_) refile(i);
@@ -762,6 +759,7 @@ class Filler {
   std::vector<std::pair<std::uint8_t, std::uint32_t>> runner_up_;
   std::uint64_t stamp_ = 0, jump_ = 0;
   mutable std::int64_t work_ = 0;  // ShareOptions::max_work
+  std::int64_t logged_ = 0;        // the apps' log entries, ShareOptions::max_entries
   std::int64_t plans_ = 0;         // ShareOptions::max_plans
   // Single steps before the next jump is tried, and their last number.
   static constexpr std::int64_t kPatience = 1024;

@@ -56,6 +56,10 @@ struct ShareOptions {
   // Bounded work: the instances of apps that bind cores or volumes (each its
   // own plan, found by a capacity pass) past which the run stops likewise.
   std::int64_t max_plans = std::numeric_limits<std::int64_t>::max();
+  // Bounded memory: the entries of the apps' logs of placements (an app on
+  // a node, merged by node as they grow; what the inventory and the output
+  // keep) past which the run stops likewise.
+  std::int64_t max_entries = std::numeric_limits<std::int64_t>::max();
 };
 // The bound the share command gives: 50 million of the steps above are
 // about half a second (the jumps' tries dominate where many apps and nodes take

@@ -117,13 +117,14 @@ std::size_t merge_by_node(std::vector<std::pair<std::uint32_t, std::int64_t>>& l
 
 }  // namespace
 
-void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
+std::int64_t log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
   if (!binds && s.log.size() > s.flushed && s.log.back().first == i) {
     s.log.back().second += k;
-    return;
+    return 0;
   }
   s.log.emplace_back(i, k);
-  if (binds || s.log.size() < s.compact_at) return;
+  if (binds || s.log.size() < s.compact_at) return 1;
+  const auto before = static_cast<std::int64_t>(s.log.size()) - 1;
   // A non-binding app's log is only ever summed by node (before and after
   // the last flush): merged by node when it grows by half, it holds at most
   // three entries per node it is on, not one per turn the filling took.
@@ -134,6 +135,20 @@ void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds) {
   // Half as many again before the next merge: the log's capacity stays
   // within about twice the nodes it names (2 x end would double it).
   s.compact_at = std::max<std::size_t>(64, end + end / 2);
+  return static_cast<std::int64_t>(end) - before;
+}
+
+std::string share_too_large(std::size_t nodes, std::size_t apps, std::int64_t work,
+                            std::int64_t max_work, std::int64_t max_entries) {
+  const std::string what = "too large: sharing " + std::to_string(nodes) + " nodes among " +
+                           std::to_string(apps) + " apps ";
+  if (work > max_work)
+    return what + "takes more than " + std::to_string(max_work) +
+           " steps (the apps and nodes take turns, a few instances at a time); give fewer apps "
+           "or nodes, or larger requests";
+  return what + "puts apps on more than " + std::to_string(max_entries) +
+         " app-and-node pairs, each kept in the inventory and listed in the output (one per "
+         "byte of input, and 16384 more); give fewer apps or nodes, or larger requests";
 }
 
 }  // namespace eruplan::share_nodes

@@ -110,7 +110,13 @@ std::pair<std::uint8_t, std::uint32_t> best_without(Group& g,
                                                     const std::vector<std::uint32_t>& ranks);
 
 // Appends k instances on node i to the app's log (one entry per instance
-// when it binds, else merged with the last unflushed entry on the same node).
-void log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds);
+// when it binds, else merged with the last unflushed entry on the same node);
+// returns by how many entries the log grew (less than 0 when it was merged).
+std::int64_t log_placement(AppState& s, std::uint32_t i, std::int64_t k, bool binds);
+
+// Why a share stops: past `max_work` steps, or its logs past `max_entries`
+// entries (each an app on a node, to be kept in the inventory and output).
+std::string share_too_large(std::size_t nodes, std::size_t apps, std::int64_t work,
+                            std::int64_t max_work, std::int64_t max_entries);
 
 }  // namespace eruplan::share_nodes

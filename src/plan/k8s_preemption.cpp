@@ -27,7 +27,7 @@ FilterVerdict verdict_of(const K8sStatus& status) {
 }  // namespace
 
 K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& request)
-    : request_(request), run_(std::make_unique<K8sRun>()) {
+    : request_(request), capacity_(request), run_(std::make_unique<K8sRun>()) {
   const std::vector<StrategyInfo> none;
   StrategyInput in{none, 1, 1, 0, &state, &request, 1, nullptr};
   // One replica: no early result unless the cluster alone is over the
@@ -126,7 +126,7 @@ void K8sPreemptionFilter::evicted(const Victim& victim) {
 
 FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint32_t node,
                                               const DryRun* dry) {
-  if (!prepared_) return capacity_filter(state, request_, node);
+  if (!prepared_) return capacity_(state, node, dry);
   const K8sRun& run = *run_;
   if (!run.prefiltered_out.empty() && run.prefiltered_out[node])
     return {FilterCode::Unresolvable,
@@ -140,7 +140,7 @@ FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint3
       k8s_filter_node_affinity, k8s_filter_node_ports};
   for (const auto filter : kBefore)
     if (const K8sStatus s = filter(cycle_, node); !s.ok()) return verdict_of(s);
-  FilterVerdict out = capacity_filter(state, request_, node);
+  FilterVerdict out = capacity_(state, node, dry);
   if (out.code != FilterCode::Fits) return out;
   K8sStatus s = k8s_filter_spread(cycle_, node);
   if (s.ok()) s = k8s_filter_interpod(cycle_, node);

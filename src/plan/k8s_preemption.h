@@ -38,6 +38,8 @@ class K8sPreemptionFilter {
   // (spread, pod affinity, anti-affinity either way): verdicts kept per
   // node (PreemptionCache) are stale after every change.
   bool cross_node() const { return cross_node_; }
+  // NodeResourcesFit's cores planned so far (CapacityFilter::cores_planned).
+  std::int64_t cores_planned() const { return capacity_.cores_planned(); }
   ReplicaFilter as_replica_filter() {
     return [this](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
       return (*this)(inv, n, dry);
@@ -59,6 +61,7 @@ class K8sPreemptionFilter {
   void settle();
 
   const Request& request_;
+  CapacityFilter capacity_;
   std::unique_ptr<K8sRun> run_;  // K8sRun is not movable
   // Per pod of Inventory::pods, its entry's position in its node's list of
   // run_->cluster.pods (kNoEntry: none): how a victim is found on its node.

@@ -56,6 +56,17 @@ K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& 
   // Only NodePorts reads the node's pods and only spread and pod affinity
   // their counts: without either, a dry run's pods need not be taken off.
   take_off_ = cross_node_ || !self.host_ports.empty();
+  // count_steps()'s weights, measured: 200 constraints over 40 hostnames
+  // and 8 zones (5,000 domains) take about 65 us a check with its moves,
+  // 23,000 steps; spread over 100 to 200 nodes, 100 to 600 constraints,
+  // the bound is reached in 0.8 to 1.2 s.
+  std::size_t domains = 0;
+  for (const auto& counts : cycle_.spread_counts) domains += counts.size();
+  const auto terms =
+      static_cast<double>(self.affinity.required.size() + self.anti_affinity.required.size());
+  move_steps_ = kMoveSteps * (static_cast<double>(cycle_.hard_spread.size()) + terms);
+  check_steps_ = kConstraintSteps * static_cast<double>(cycle_.hard_spread.size()) +
+                 kDomainSteps * static_cast<double>(domains) + kTermSteps * terms;
 }
 
 void K8sPreemptionFilter::update(std::uint32_t node, const K8sPod& pod, int delta) {
@@ -73,6 +84,7 @@ K8sPod* K8sPreemptionFilter::find(const Victim& victim) {
 
 void K8sPreemptionFilter::move(std::uint32_t node, K8sPod& pod, int sign) {
   if ((sign < 0) != (pod.copies > 0)) return;  // already off (or on)
+  count_steps_ += move_steps_;
   K8sPod one = pod;
   one.copies = 1;
   pod.copies = sign < 0 ? 0 : 1;
@@ -135,6 +147,7 @@ FilterVerdict K8sPreemptionFilter::operator()(const Inventory& state, std::uint3
   // The dry run's pods off the node: out of the counts, their entries
   // marked off (copies 0).
   follow(node, dry);
+  count_steps_ += check_steps_;
   static constexpr K8sStatus (*kBefore[])(const K8sCycle&, std::uint32_t) = {
       k8s_filter_node_unschedulable, k8s_filter_node_name, k8s_filter_taint_toleration,
       k8s_filter_node_affinity, k8s_filter_node_ports};

@@ -74,8 +74,8 @@ class K8sPreemptionFilter {
   static constexpr std::uint32_t kNoEntry = UINT32_MAX;
   // count_steps(): a check's per hard spread constraint, per domain and per
   // required term; a move's per constraint or term.
-  static constexpr double kConstraintSteps = 25, kDomainSteps = 2, kTermSteps = 25;
-  static constexpr double kMoveSteps = 20;
+  static constexpr double kConstraintSteps = 25, kDomainSteps = 2, kTermSteps = 5;
+  static constexpr double kMoveSteps = 20, kMoveTermSteps = 4;
   std::vector<std::uint32_t> entry_of_;
   // The dry run whose changes are applied: its id, node, how many of its
   // changes and which entries moved (position, sign), to take them back.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -549,6 +550,37 @@ TEST_CASE("cpu: randomized comparison with the reference") {
                                                     expected.begin() + std::min<std::size_t>(
                                                                            2, expected.size()))));
   }
+}
+
+// Preemption's dry runs ask whether one instance fits from the node's
+// CoreFit, its memory changing under it (pods taken off and given back):
+// the answer and the reasons at 0 are the full pass's.
+TEST_CASE("cpu: cpu_plans_fit_one answers as cpu_plans_dimension, memory changing") {
+  std::mt19937 rng(20261127);
+  auto pick = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  int fits = 0, not_fits = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    RandomCase rc = random_case(rng, 9);
+    const std::optional<CoreFit> fit = core_fit(rc.node, rc.inv, rc.req);
+    if (!fit) continue;
+    for (int m = 0; m < 4; ++m) {
+      if (m > 0) {
+        rc.node.memory_used = pick(0, rc.node.memory + 200);
+        for (NumaNode& n : rc.node.numa_nodes) n.used = pick(0, n.memory + 100);
+      }
+      const DimensionResult full = cpu_plans_dimension(rc.node, rc.inv, rc.req, 1);
+      const DimensionResult one = cpu_plans_fit_one(rc.node, rc.inv, rc.req, *fit);
+      INFO("iteration ", iter, " memory ", m);
+      REQUIRE((one.capacity > 0) == (full.capacity > 0));
+      REQUIRE(one.capacity <= 1);
+      REQUIRE(one.reason() == full.reason());
+      ++(one.capacity > 0 ? fits : not_fits);
+    }
+  }
+  CHECK(fits > 1000);
+  CHECK(not_fits > 1000);
 }
 
 TEST_CASE("cpu: property, plans are well formed and fit the node") {

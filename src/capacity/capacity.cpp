@@ -169,7 +169,7 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
     return out;
   }
 
-  const DimensionInput input{inventory, node, request, options.max_plans};
+  const DimensionInput input{inventory, node, request, options.max_plans, options.core_fit};
   std::vector<DimensionResult> results;
   results.reserve(std::size(kDimensions));
   out.capacity = kUnlimited;
@@ -177,12 +177,14 @@ NodeCapacity node_capacity(const Inventory& inventory, const Request& request, s
     results.push_back(dimension.capacity(input));
     out.capacity = std::min(out.capacity, results.back().capacity);
   }
+  if (options.core_fit != nullptr) out.capacity = std::min<std::int64_t>(out.capacity, 1);
   if (out.capacity == 0) {
     for (DimensionResult& d : results)
       if (d.capacity == 0)
         for (Reason& r : d.reasons) out.reasons.push_back(std::move(r));
     return out;
   }
+  if (options.core_fit != nullptr) return out;  // plans not asked for
   std::vector<const DimensionResult*> binding;
   for (const DimensionResult& d : results)
     if (d.binds) binding.push_back(&d);

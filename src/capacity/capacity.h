@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,9 +149,22 @@ inline std::int64_t plans_per_node(std::int64_t budget, std::size_t nodes, std::
                      std::max<std::int64_t>(weight, 1);
   return std::clamp<std::int64_t>(budget / parts, weight > 1 ? 0 : 1, kDefaultMaxPlans);
 }
+// What a CPU-bind request's core plans come to on one node's cores as they
+// stand, memory aside: whether each NUMA node's cores hold a plan, and all
+// the cores together (core_fit, cpu_plans.cpp). It stays true while the
+// cores stay as they are, whatever the node's memory does.
+struct CoreFit {
+  std::vector<bool> numa;  // per Node::numa_nodes
+  bool across = false;
+};
+
 struct CapacityOptions {
   std::int64_t max_plans = kDefaultMaxPlans;
   unsigned jobs = 1;  // threads for the per-node map (SPEC §9 --jobs); output never depends on it
+  // Set: only whether one instance fits is asked (capacity 1 or 0, no
+  // plans), a CPU-bind request's cores answered by this CoreFit of the
+  // node instead of being planned again (preemption's dry runs).
+  const CoreFit* core_fit = nullptr;
 };
 
 CapacityMap capacity_pass(const Inventory& inventory, const Request& request,
@@ -177,6 +191,7 @@ struct DimensionInput {
   const Node& node;
   const Request& request;
   std::int64_t max_plans;
+  const CoreFit* core_fit = nullptr;  // CapacityOptions::core_fit
 };
 using DimensionFn = DimensionResult (*)(const DimensionInput&);
 
@@ -235,6 +250,16 @@ const Taint* untolerated_taint(const Node& node, const Request& request);  // ta
 // CPU-bind mode's core plans, capped by memory (cpu_plans.cpp).
 DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,
                                     const Request& request, std::int64_t max_plans);
+// The node's CoreFit for `request` (cpu_bind): what one cpu_plans_dimension
+// call costs, sorting every core. Empty (nullopt) when the request's CPU is
+// no plan shape at all, which cpu_plans_dimension answers at once.
+std::optional<CoreFit> core_fit(const Node& node, const Inventory& inventory,
+                                const Request& request);
+// cpu_plans_dimension's answer to "does one instance fit" from the node's
+// CoreFit and its memory as it stands now: capacity 1 or 0, the same
+// reasons at 0, no plans. Costs a look at each NUMA node, not each core.
+DimensionResult cpu_plans_fit_one(const Node& node, const Inventory& inventory,
+                                  const Request& request, const CoreFit& fit);
 
 // A dimension that divides what is available by what each instance takes:
 // unlimited when nothing is asked, else floor(available / per_instance), with

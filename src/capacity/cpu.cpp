@@ -10,6 +10,7 @@ DimensionResult cpu_dimension(const DimensionInput& in) {
   const Node& node = in.node;
   const Request& request = in.request;
   if (request.cpu_bind) {
+    if (in.core_fit != nullptr) return cpu_plans_fit_one(node, in.inventory, request, *in.core_fit);
     DimensionResult plans = cpu_plans_dimension(node, in.inventory, request, in.max_plans);
     plans.capacity = std::min(plans.capacity, kUnlimited - 1);  // binding is always finite
     return plans;

@@ -257,6 +257,23 @@ std::string cpu_reason(const Node& node, const Inventory& inventory, const Reque
   return text;
 }
 
+// The cores of `numa` (-2: every core) with pieces left in `available`.
+std::vector<cpu_plans::CoreAvail> pool_of(const Node& node, const std::vector<Pieces>& available,
+                                          int numa) {
+  std::vector<cpu_plans::CoreAvail> pool;
+  pool.reserve(available.size());
+  for (std::size_t i = 0; i < available.size(); ++i)
+    if (available[i] > 0 && (numa == -2 || node.core_numa(i) == numa))
+      pool.push_back({static_cast<std::uint32_t>(i), available[i]});
+  return pool;
+}
+
+std::vector<Pieces> available_pieces(const Node& node) {
+  std::vector<Pieces> available(node.core_count());
+  for (std::size_t i = 0; i < available.size(); ++i) available[i] = node.core_available(i);
+  return available;
+}
+
 DimensionResult zero(std::string detail) {
   DimensionResult result;
   result.binds = true;
@@ -277,23 +294,15 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
   if (pieces == 0) return zero("binding needs more than 0 cores per instance");
   const CpuShape shape{P, pieces / P, pieces % P};
 
-  std::vector<Pieces> available(node.core_count());
-  for (std::size_t i = 0; i < available.size(); ++i) available[i] = node.core_available(i);
-  auto pool_of = [&](int numa) {  // numa -2: every core
-    std::vector<CoreAvail> pool;
-    pool.reserve(available.size());
-    for (std::size_t i = 0; i < available.size(); ++i)
-      if (available[i] > 0 && (numa == -2 || node.core_numa(i) == numa))
-        pool.push_back({static_cast<std::uint32_t>(i), available[i]});
-    return pool;
-  };
+  std::vector<Pieces> available = available_pieces(node);
 
   DimensionResult result;
   result.binds = true;
   result.capacity = 0;
   Bytes memory_left = node.memory - node.memory_used;
   auto plan_pool = [&](int numa, Bytes numa_memory_available) {
-    CpuSplit split = best_split(pool_of(numa < 0 ? -2 : numa), shape, inventory.max_fragment_cores);
+    CpuSplit split = best_split(pool_of(node, available, numa < 0 ? -2 : numa), shape,
+                                inventory.max_fragment_cores);
     const std::int64_t count = std::min({split.capacity, memory_cap(request, memory_left),
                                          memory_cap(request, numa_memory_available)});
     const std::int64_t room =
@@ -330,6 +339,66 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
           "memory",
           numa_memory_short + " available, " + format_bytes(request.memory) + " per instance"));
     }
+  }
+  return result;
+}
+
+// A NUMA pass whose count is 0 takes nothing, so when no NUMA pass places
+// one instance the across pass sees every core: whether one instance fits
+// is each pass's "its cores hold a plan" (memory aside, fixed while the
+// cores are) and its memory now.
+std::optional<CoreFit> core_fit(const Node& node, const Inventory& inventory,
+                                const Request& request) {
+  using namespace cpu_plans;
+  const Pieces P = inventory.share_base;
+  const Pieces pieces = cpu_request_pieces(request.cpu, P);
+  if (pieces <= 0) return std::nullopt;
+  const CpuShape shape{P, pieces / P, pieces % P};
+  const std::vector<Pieces> available = available_pieces(node);
+  const auto holds = [&](int numa) {
+    return best_split(pool_of(node, available, numa), shape, inventory.max_fragment_cores)
+               .capacity > 0;
+  };
+  CoreFit fit;
+  fit.numa.resize(node.numa_nodes.size());
+  for (std::size_t n = 0; n < node.numa_nodes.size(); ++n) fit.numa[n] = holds(static_cast<int>(n));
+  fit.across = holds(-2);
+  return fit;
+}
+
+DimensionResult cpu_plans_fit_one(const Node& node, const Inventory& inventory,
+                                  const Request& request, const CoreFit& fit) {
+  using namespace cpu_plans;
+  DimensionResult result;
+  result.binds = true;
+  result.capacity = 1;
+  const bool memory_left = memory_cap(request, node.memory - node.memory_used) > 0;
+  std::string numa_memory_short;
+  for (std::size_t n = 0; n < node.numa_nodes.size() && n < fit.numa.size(); ++n) {
+    if (!fit.numa[n]) continue;
+    const NumaNode& numa = node.numa_nodes[n];
+    const bool numa_left = memory_cap(request, numa.memory - numa.used) > 0;
+    if (memory_left && numa_left) return result;
+    if (!numa_left)
+      numa_memory_short += (numa_memory_short.empty() ? "" : ", ") + ("NUMA node " + numa.id) +
+                           " has " + format_bytes(std::max<Bytes>(numa.memory - numa.used, 0));
+  }
+  if (fit.across && memory_left) return result;
+  result.capacity = 0;
+  if (!fit.across) {
+    const Pieces P = inventory.share_base;
+    const Pieces pieces = cpu_request_pieces(request.cpu, P);
+    const CpuShape shape{P, pieces / P, pieces % P};
+    result.reasons.push_back(Reason::words("cpu", cpu_reason(node, inventory, request, shape)));
+  }
+  if (!memory_left) {
+    result.reasons.push_back(Reason::amounts("memory", Quantity::Bytes,
+                                             std::max<Bytes>(node.memory - node.memory_used, 0),
+                                             request.memory));
+  } else if (!numa_memory_short.empty()) {
+    result.reasons.push_back(Reason::words(
+        "memory",
+        numa_memory_short + " available, " + format_bytes(request.memory) + " per instance"));
   }
   return result;
 }

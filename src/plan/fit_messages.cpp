@@ -34,4 +34,17 @@ std::string postfilter_sentence(const Request& request, const std::string& preem
   return "no new claims to deallocate, " + preemption;
 }
 
+std::string dry_runs_too_large(const std::string& app, const DryRunWork& work) {
+  return "too large: --preempt's dry runs for " + app + " checked the filters " +
+         std::to_string(work.checks) + " times on " + std::to_string(work.nodes) + " nodes with " +
+         std::to_string(work.pods) +
+         " running pods (each replica that fits nowhere tries every node, taking off and "
+         "giving back its lower-priority pods one by one) and planned " +
+         std::to_string(work.cores) + " cores for them: " + std::to_string(work.steps) +
+         " steps (150 a check, 10 a core planned, more for each hard spread constraint, "
+         "domain, required affinity term and pod moved they weigh), past the bound of " +
+         std::to_string(work.bound) +
+         " steps this run shares with the kubernetes profile; ask for fewer replicas";
+}
+
 }  // namespace eruplan

@@ -3,6 +3,7 @@
 // plugins add to the filters' line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "capacity.h"
@@ -18,6 +19,15 @@ std::string daemon_message(const Inventory& state, const Request& request, const
 // available: ..." for `request`, given DefaultPreemption's `preemption`
 // sentence (empty: nothing).
 std::string postfilter_sentence(const Request& request, const std::string& preemption);
+
+// The work of --preempt's dry runs for `app` past the bound they share with
+// the kubernetes profile (`bound` steps), in words: the checks of the filters,
+// the cores planned for them and the steps they counted.
+struct DryRunWork {
+  std::int64_t checks = 0, cores = 0, steps = 0, bound = 0;
+  std::size_t nodes = 0, pods = 0;
+};
+std::string dry_runs_too_large(const std::string& app, const DryRunWork& work);
 
 // `sentence` appended to the first line of `message`, after a space.
 

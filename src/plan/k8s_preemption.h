@@ -38,6 +38,14 @@ class K8sPreemptionFilter {
   // (spread, pod affinity, anti-affinity either way): verdicts kept per
   // node (PreemptionCache) are stale after every change.
   bool cross_node() const { return cross_node_; }
+  // NodeResourcesFit's cores planned so far (CapacityFilter::cores_planned).
+  std::int64_t cores_planned() const { return capacity_.cores_planned(); }
+  // The work on the cross-node counts so far, in the profile's steps, beyond
+  // the flat 150 of a check: for each check, each hard spread constraint
+  // (its label looked up), each domain whose count it takes the least of
+  // and each required pod affinity term; for each pod moved on or off (a
+  // dry run's, a replica placed, a pod evicted), each constraint and term.
+  double count_steps() const { return count_steps_; }
   ReplicaFilter as_replica_filter() {
     return [this](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
       return (*this)(inv, n, dry);
@@ -59,10 +67,15 @@ class K8sPreemptionFilter {
   void settle();
 
   const Request& request_;
+  CapacityFilter capacity_;
   std::unique_ptr<K8sRun> run_;  // K8sRun is not movable
   // Per pod of Inventory::pods, its entry's position in its node's list of
   // run_->cluster.pods (kNoEntry: none): how a victim is found on its node.
   static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+  // count_steps(): a check's per hard spread constraint, per domain and per
+  // required term; a move's per constraint or term.
+  static constexpr double kConstraintSteps = 25, kDomainSteps = 2, kTermSteps = 5;
+  static constexpr double kMoveSteps = 20, kMoveTermSteps = 4;
   std::vector<std::uint32_t> entry_of_;
   // The dry run whose changes are applied: its id, node, how many of its
   // changes and which entries moved (position, sign), to take them back.
@@ -74,6 +87,8 @@ class K8sPreemptionFilter {
   bool prepared_ = true;   // false: the capacity pass alone (see the constructor)
   K8sCycle cycle_;
   bool cross_node_ = false;
+  double check_steps_ = 0, move_steps_ = 0;  // count_steps() per check, per move
+  double count_steps_ = 0;
 };
 
 }  // namespace eruplan

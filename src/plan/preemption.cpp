@@ -70,11 +70,11 @@ bool beyond_node(const Node& node, const Request& request, const std::string& ki
 }  // namespace
 
 FilterVerdict capacity_filter(const Inventory& inventory, const Request& request,
-                              std::uint32_t node) {
+                              std::uint32_t node, const CoreFit* core_fit) {
   const Node& n = inventory.nodes[node];
   if (!request.filter.accepts(n))
     return {FilterCode::Unresolvable, {"node(s) didn't match Pod's node affinity/selector"}};
-  const NodeCapacity nc = node_capacity(inventory, request, node, CapacityOptions{1, 1});
+  const NodeCapacity nc = node_capacity(inventory, request, node, CapacityOptions{1, 1, core_fit});
   if (nc.capacity > 0) return {};
   FilterVerdict v{FilterCode::Unschedulable, {}};
   for (const std::string& kind : reason_kinds(nc.reasons)) {
@@ -82,6 +82,27 @@ FilterVerdict capacity_filter(const Inventory& inventory, const Request& request
     if (beyond_node(n, request, kind)) v.code = FilterCode::Unresolvable;
   }
   return v;
+}
+
+FilterVerdict CapacityFilter::operator()(const Inventory& state, std::uint32_t node,
+                                         const DryRun* dry) {
+  if (!request_.cpu_bind || !request_.filter.accepts(state.nodes[node]))
+    return capacity_filter(state, request_, node);
+  // The CoreFit holds while this dry run on this node has moved no victim
+  // that holds cores since it was worked out.
+  bool valid =
+      fit_ && dry != nullptr && dry->id == dry_id_ && node == node_ && dry->changes.size() >= seen_;
+  for (std::size_t i = seen_; valid && i < dry->changes.size(); ++i)
+    valid = dry->changes[i].first->cpu_map.empty();
+  if (!valid) {
+    fit_ = core_fit(state.nodes[node], state, request_);
+    cores_planned_ += static_cast<std::int64_t>(state.nodes[node].core_count());
+    dry_id_ = dry != nullptr ? dry->id : 0;
+    node_ = node;
+  }
+  seen_ = dry != nullptr ? dry->changes.size() : 0;
+  if (dry == nullptr) dry_id_ = 0;  // a check outside a dry run is not kept
+  return capacity_filter(state, request_, node, fit_ ? &*fit_ : nullptr);
 }
 
 bool more_important(const Victim& a, const Victim& b) {

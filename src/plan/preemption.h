@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "capacity.h"
 #include "disruption.h"
 #include "model.h"
 #include "reserve.h"
@@ -51,7 +52,29 @@ using ReplicaFilter =
 // than the node has in all. Nodes the request's node_filter excludes are
 // Unresolvable ("didn't match Pod's node affinity/selector").
 FilterVerdict capacity_filter(const Inventory& inventory, const Request& request,
-                              std::uint32_t node);
+                              std::uint32_t node, const CoreFit* core_fit = nullptr);
+
+// capacity_filter for the checks of dry runs: a CPU-bind request's cores are
+// planned once per dry run and node (CoreFit) while the pods it takes off
+// and gives back bind no core, so a check after the first costs what the
+// other dimensions cost, not a sort of every core. A victim holding cores
+// (a §11 workload's cpu_map) makes the cores planned again.
+class CapacityFilter {
+ public:
+  explicit CapacityFilter(const Request& request) : request_(request) {}
+  FilterVerdict operator()(const Inventory& state, std::uint32_t node, const DryRun* dry);
+  // The cores planned so far (a node's every core, each time its CoreFit was
+  // worked out): the checks' work beyond their number.
+  std::int64_t cores_planned() const { return cores_planned_; }
+
+ private:
+  const Request& request_;
+  std::optional<CoreFit> fit_;  // valid for dry_id_ on node_ up to change seen_
+  std::uint64_t dry_id_ = 0;
+  std::uint32_t node_ = 0;
+  std::size_t seen_ = 0;
+  std::int64_t cores_planned_ = 0;
+};
 
 // A running pod eruplan may evict: a pod of Inventory::pods or a §11
 // workload, with what evicting it gives back.

@@ -865,8 +865,8 @@ std::vector<Case> cases() {
   std::string spread_nodes = "nodes:\n";
   for (int n = 0; n < 40; ++n)
     spread_nodes += "  - {name: n" + std::to_string(n) +
-             ", cpu: 8, memory: 8Gi, labels: {topology.kubernetes.io/zone: z" +
-             std::to_string(n % 8) + "}}\n";
+                    ", cpu: 8, memory: 8Gi, labels: {topology.kubernetes.io/zone: z" +
+                    std::to_string(n % 8) + "}}\n";
   out.push_back(
       {"plan --preempt: 320 pods on 40 nodes, 320 replicas with 200 spread constraints",
        {{"nodes.yaml", spread_nodes},
@@ -1147,12 +1147,11 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", big_core_nodes}, {"request.yaml", big_core_request}},
                  "capacity -n nodes.yaml -r request.yaml -o json",
                  {0}});
-  out.push_back(
-      {"plan -o json: 600 instances binding 3000 cores each are refused",
-       {{"nodes.yaml", big_core_nodes},
-        {"request.yaml", "app: a\ncount: 600\nresources: {cpu: 3000, cpu_bind: true}\n"}},
-       "plan -n nodes.yaml -r request.yaml -o json",
-       {3}});
+  out.push_back({"plan -o json: 600 instances binding 3000 cores each are refused",
+                 {{"nodes.yaml", big_core_nodes},
+                  {"request.yaml", "app: a\ncount: 600\nresources: {cpu: 3000, cpu_bind: true}\n"}},
+                 "plan -n nodes.yaml -r request.yaml -o json",
+                 {3}});
   out.push_back({"plan -o json: 8 instances binding 1000 cores, within the budget",
                  {{"nodes.yaml",
                    "nodes:\n  - {name: n1, cpu: 4096, memory: 1Ti}\n"

@@ -848,18 +848,28 @@ TEST_CASE("share: the apps' placements by node are bounded by the input") {
         std::string::npos);
 }
 
-TEST_CASE("share: --report draws the share, with each app's reason where a node took none") {
+namespace {
+
+// `share --report` of `apps` on node1 (9 cores, 18Gi) and node2 (the same,
+// not available).
+RunOptions share_report_run(const std::string& apps) {
   RunOptions o;
   o.command = Command::Share;
   o.nodes = Source{"nodes.yaml",
                    "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi}\n"
                    "  - {name: node2, cpu: 9, memory: 18Gi, available: false}\n",
                    InputFormat::Yaml};
-  o.request = Source{"apps.yaml",
-                     "apps:\n  - {app: A, max_count: 2, resources: {cpu: 1}}\n"
-                     "  - {app: B, max_count: 1, resources: {memory: 1Gi}}\n",
-                     InputFormat::Yaml};
+  o.request = Source{"apps.yaml", apps, InputFormat::Yaml};
   o.report = true;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("share: --report draws the share, with each app's reason where a node took none") {
+  RunOptions o = share_report_run(
+      "apps:\n  - {app: A, max_count: 2, resources: {cpu: 1}}\n"
+      "  - {app: B, max_count: 1, resources: {memory: 1Gi}}\n");
   const RunResult r = run(o);
   CHECK(r.exit == ExitCode::Ok);
   REQUIRE(r.report.has_value());
@@ -871,17 +881,10 @@ TEST_CASE("share: --report draws the share, with each app's reason where a node 
 }
 
 TEST_CASE("share: --report names 8 apps that took none on a node and counts the rest") {
-  RunOptions o;
-  o.command = Command::Share;
-  o.nodes = Source{"nodes.yaml",
-                   "nodes:\n  - {name: node1, cpu: 9, memory: 18Gi}\n"
-                   "  - {name: node2, cpu: 9, memory: 18Gi, available: false}\n",
-                   InputFormat::Yaml};
   std::string apps = "apps:\n";
   for (int a = 0; a < 11; ++a)
     apps += "  - {app: A" + std::to_string(a) + ", max_count: 1, resources: {cpu: 1}}\n";
-  o.request = Source{"apps.yaml", apps, InputFormat::Yaml};
-  o.report = true;
+  const RunOptions o = share_report_run(apps);
   const RunResult r = run(o);
   CHECK(r.exit == ExitCode::Ok);
   REQUIRE(r.report.has_value());

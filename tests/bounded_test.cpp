@@ -1149,11 +1149,11 @@ std::vector<Case> cases() {
                   {"request.yaml", "app: a\ncount: 600\nresources: {cpu: 3000, cpu_bind: true}\n"}},
                  "plan -n nodes.yaml -r request.yaml -o json",
                  {3}});
-  out.push_back({"plan -o json: 8 instances binding 1000 cores, within the budget",
+  out.push_back({"plan -o json: 7 instances binding 1000 cores, within the budget",
                  {{"nodes.yaml",
                    "nodes:\n  - {name: n1, cpu: 4096, memory: 1Ti}\n"
                    "  - {name: n2, cpu: 4096, memory: 1Ti}\n"},
-                  {"request.yaml", "app: a\ncount: 8\nresources: {cpu: 1000, cpu_bind: true}\n"}},
+                  {"request.yaml", "app: a\ncount: 7\nresources: {cpu: 1000, cpu_bind: true}\n"}},
                  "plan -n nodes.yaml -r request.yaml -o json --plans all",
                  {0}});
   std::string oversold = "nodes:\n  - name: n0\n    memory: 1000Ti\n    cpu_map: {";
@@ -1186,6 +1186,25 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", volume_nodes}, {"request.yaml", volume_request}},
                  "capacity -n nodes.yaml -r request.yaml -o json",
                  {0}});
+  // Binding a core of a node given as `cpu: N` lists its N cores one by one
+  // (56 bytes each): 3,750 nodes of 4096 cores each taking one 1-core
+  // instance (96 KB) took 851 MB; a template of 4096 cores grown 4,096 times
+  // for as many instances (149 bytes), 6.8 s and 909 MB.
+  std::string minimal_nodes = "nodes:\n";
+  for (int i = 0; i < 3000; ++i)
+    minimal_nodes += "- {name: " + std::to_string(i) + ", cpu: 4096}\n";
+  out.push_back({"plan: 3000 one-core binding instances on 3000 nodes of 4096 cores",
+                 {{"nodes.yaml", minimal_nodes},
+                  {"request.yaml", "app: a\ncount: 3000\nresources: {cpu: 1, cpu_bind: true}\n"}},
+                 "plan -n nodes.yaml -r request.yaml --plans none",
+                 {3}});
+  out.push_back(
+      {"grow: 3000 one-core binding instances on copies of a 4096-core template",
+       {{"nodes.yaml", "nodes:\n  - {name: n0, cpu: 1, memory: 1Gi}\n"},
+        {"request.yaml", "app: a\ncount: 3000\nresources: {cpu: 1, memory: 1Gi, cpu_bind: true}\n"},
+        {"template.yaml", "name: t\ncpu: 4096\nmemory: 1Gi\n"}},
+       "grow -n nodes.yaml -r request.yaml --template template.yaml --plans none",
+       {3}});
   out.push_back({"drain --each-node: kubernetes profile, 300 kubectl nodes each running a pod",
                  {{"nodes.yaml", kube_nodes},
                   {"pods.json", kube_pods},

@@ -135,7 +135,10 @@ inline std::int64_t plan_budget(std::uint64_t input_bytes) {
 inline constexpr std::int64_t kPlanCoresPerWeight = 2;
 std::int64_t plan_weight(const Request& request);
 // Why `n` new instances of binding `request` pass a budget of `budget` plans.
-std::string too_many_bound(const Request& request, std::int64_t n, std::int64_t budget);
+// `listed`: plans' worth of cores listed one by one to bind them (nodes
+// given as a core count), said when they are what passes the budget.
+std::string too_many_bound(const Request& request, std::int64_t n, std::int64_t budget,
+                           std::int64_t listed = 0);
 // The largest plan_weight of `requests` (1 when none).
 std::int64_t heaviest_plan(const std::vector<Request>& requests);
 // Plans listed per node when `budget` plans are shared among `nodes` nodes

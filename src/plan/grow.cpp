@@ -62,6 +62,20 @@ bool counted(const Request& request) {
 // Counts the plan of `input` against the budget (GrowBudget, grow.h).
 bool count_plan(const StrategyInput& input, GrowBudget& budget) {
   if (budget.over()) return false;
+  if (input.request->cpu_bind) {
+    for (const Node& node : input.inventory->nodes)
+      budget.cores += static_cast<std::int64_t>(node.core_count());
+    if (budget.cores > kGrowBoundCores) {
+      budget.too_large =
+          "too large: grow plans the CPU-bind request for each count it tries, "
+          "reading every core: " +
+          std::to_string(budget.cores) + " cores (the last plan on " +
+          std::to_string(input.inventory->nodes.size()) + " nodes), more than " +
+          std::to_string(kGrowBoundCores) +
+          "; ask for fewer instances, or give a smaller --max or template";
+      return false;
+    }
+  }
   if (!counted(*input.request)) return true;
   // The profile holds the running pods of every node apart: the copies'
   // DaemonSet pods, one list they share, become one entry per copy.

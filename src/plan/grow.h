@@ -61,8 +61,12 @@ std::vector<const Request*> run_daemons(Node& node_template, std::span<const Req
 // what in words and every later plan is refused at once, so the search
 // ends without an answer.
 inline constexpr std::int64_t kGrowDaemonPods = 30'000;
+// A CPU-bind request's plans read every core of every node (about 20 ns
+// each): the plans of one grow read at most this many cores.
+inline constexpr std::int64_t kGrowBoundCores = 40'000'000;
 struct GrowBudget {
   double steps = 0;
+  std::int64_t cores = 0;  // cores the CPU-bind plans read so far
   std::int64_t plans = 0;
   std::string too_large;
   bool over() const { return !too_large.empty(); }

@@ -8,6 +8,17 @@
 
 namespace eruplan {
 
+std::int64_t listed_core_weight(const Inventory& state, const Request& request,
+                                const std::vector<StrategyInfo>& infos,
+                                const InfoDeployMap& deploy) {
+  if (!request.cpu_bind) return 0;
+  std::int64_t cores = 0;
+  for (std::size_t k = 0; k < infos.size() && k < deploy.size(); ++k)
+    if (deploy[k] > 0 && state.nodes[infos[k].node].cores.empty())
+      cores += state.nodes[infos[k].node].plain_cores;
+  return (cores + kListedCoresPerPlan - 1) / kListedCoresPerPlan;
+}
+
 namespace {
 
 bool places(const StrategyInput& input, StrategyPass run, std::int64_t n) {

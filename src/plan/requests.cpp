@@ -103,7 +103,8 @@ struct Planner {
     out.status = placement.partial ? RequestStatus::Partial : RequestStatus::Placed;
     out.placed = placement.placed;
     if (placement.partial) out.reason = placement.first.message;
-    if (over_bound_budget(out, request, out.placed)) return out;
+    const std::int64_t listed = listed_core_weight(state, request, infos, placement.result.deploy);
+    if (over_bound_budget(out, request, out.placed, listed)) return out;
     if (over_entry_budget(out, request, infos, placement.result.deploy)) return out;
     for (std::size_t k = 0; k < infos.size(); ++k)
       out.deploy[where[k]] = placement.result.deploy[k];
@@ -143,14 +144,17 @@ struct Planner {
   // Placing `n` more instances of a binding request would pass the budget
   // (each weighing plan_weight): `out` becomes too_large (rejected, nothing
   // placed) and says why; else they are counted in.
-  bool over_bound_budget(RequestOutcome& out, const Request& request, std::int64_t n) {
+  // `listed`: the weight of the cores they list (listed_core_weight).
+  bool over_bound_budget(RequestOutcome& out, const Request& request, std::int64_t n,
+                         std::int64_t listed = 0) {
     if (!out.capacity.binds) return false;
-    const std::int64_t weight = plan_weight(request);
-    if (n <= (options.max_bound_instances - bound_given_) / weight) {
-      bound_given_ += n * weight;
+    const std::int64_t weight = plan_weight(request),
+                       room = options.max_bound_instances - bound_given_;
+    if (n <= room / weight && listed <= room - n * weight) {
+      bound_given_ += n * weight + listed;
       return false;
     }
-    mark_too_large(out, too_many_bound(request, n, options.max_bound_instances));
+    mark_too_large(out, too_many_bound(request, n, options.max_bound_instances, listed));
     return true;
   }
 

@@ -1205,6 +1205,21 @@ std::vector<Case> cases() {
         {"template.yaml", "name: t\ncpu: 4096\nmemory: 1Gi\n"}},
        "grow -n nodes.yaml -r request.yaml --template template.yaml --plans none",
        {3}});
+  // share's setup files every node under each binding shape, planning the
+  // node's cores: 60 shapes on 400 nodes of 4096 cores took 2-4 s before the
+  // loop refused them. Charged 4 steps a core, the setup stops at the bound.
+  std::string shape_nodes = "nodes:\n", shape_apps = "placement: first_fit\napps:\n";
+  for (int i = 0; i < 400; ++i)
+    shape_nodes += "- {name: n" + std::to_string(i) + ", cpu: 4096, memory: 1Pi, instances: {a" +
+                   std::to_string(i % 60) + ": 3}}\n";
+  for (int a = 0; a < 60; ++a)
+    shape_apps += "- {app: a" + std::to_string(a) +
+                  ", max_count: 100, quota: 25, resources: {cpu: " + std::to_string(1 + a) + "." +
+                  std::to_string(1 + a % 9) + ", memory: 1, cpu_bind: true}}\n";
+  out.push_back({"share: 60 binding shapes on 400 nodes of 4096 cores",
+                 {{"nodes.yaml", shape_nodes}, {"apps.yaml", shape_apps}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {3}});
   out.push_back({"drain --each-node: kubernetes profile, 300 kubectl nodes each running a pod",
                  {{"nodes.yaml", kube_nodes},
                   {"pods.json", kube_pods},

@@ -70,7 +70,8 @@ class Filler {
   // numbers. share_test's oracle holds it to node_capacity().
   std::uint8_t verdict(const Group& g, std::uint32_t i) const {
     const Amount* row = row_of(i);
-    if (g.binds) {
+    if (g.binds) {  // its plans sort the node's cores: 4 steps a core
+      work_ += 4 * static_cast<std::int64_t>(inv_.nodes[i].core_count());
       if (node_capacity(inv_, *g.request, i, {0, 1}).capacity < 1) return 0;
     } else {
       for (const Need& need : g.needs)
@@ -168,7 +169,8 @@ class Filler {
       // binding shapes check in node_capacity.
       if (!g.binds && untolerated_taint(inv_.nodes[i], request)) continue;
       if (g.binds) g.accepts[i] = true;
-      bytes[rank_[i]] = verdict(g, i);
+      // Past the bound on work, fill stops at its first turn.
+      if (work_ <= options_.max_work) bytes[rank_[i]] = verdict(g, i);
     }
     g.index = ScoreIndex(std::move(bytes));
   }
@@ -384,9 +386,9 @@ class Filler {
         --skip_;
       else if (jump(heap, quota_stage, result))
         continue;
-      // A binding placement: its plan, a capacity pass per live shape (4 steps a core).
+      // A binding placement: its plan, a capacity pass per live shape (24 steps a core).
       if (groups_[apps_[a].group].binds) {
-        work_ += 4 * static_cast<std::int64_t>(inv_.nodes[*node].cores.size() * live_.size());
+        work_ += 24 * static_cast<std::int64_t>(inv_.nodes[*node].core_count() * live_.size());
         if ((plans_ += plan_weight(spec_.apps[a].request)) > options_.max_plans) {
           result.too_large = "too large: the apps that bind cores or volumes place more than " +
                              std::to_string(options_.max_plans) +

@@ -27,7 +27,7 @@ FilterVerdict verdict_of(const K8sStatus& status) {
 }  // namespace
 
 K8sPreemptionFilter::K8sPreemptionFilter(const Inventory& state, const Request& request)
-    : request_(request), capacity_(request), run_(std::make_unique<K8sRun>()) {
+    : capacity_(request), run_(std::make_unique<K8sRun>()) {
   const std::vector<StrategyInfo> none;
   StrategyInput in{none, 1, 1, 0, &state, &request, 1, nullptr};
   // One replica: no early result unless the cluster alone is over the

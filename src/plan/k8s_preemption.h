@@ -66,7 +66,6 @@ class K8sPreemptionFilter {
   void follow(std::uint32_t node, const DryRun* dry);
   void settle();
 
-  const Request& request_;
   CapacityFilter capacity_;
   std::unique_ptr<K8sRun> run_;  // K8sRun is not movable
   // Per pod of Inventory::pods, its entry's position in its node's list of

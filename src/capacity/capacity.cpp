@@ -235,8 +235,9 @@ std::string too_many_bound(const Request& request, std::int64_t n, std::int64_t 
     return "too large: " + std::to_string(n) +
            " new instances that bind CPUs on nodes given as a core count, whose cores are then "
            "kept one by one: about " +
-           std::to_string(listed * 16) + " cores, counting as " + std::to_string(listed) +
-           " plans (one per 16); at most " + std::to_string(budget) +
+           std::to_string(listed * kListedCoresPerPlan) + " cores, counting as " +
+           std::to_string(listed) + " plans (one per " + std::to_string(kListedCoresPerPlan) +
+           "); at most " + std::to_string(budget) +
            " plans for this input (4096, or one per 4 bytes of input); ask for fewer";
   const std::string counted = weight > 1 ? ", each of these counting " + std::to_string(weight) +
                                                " times: once per 2 cores and per volume it binds"

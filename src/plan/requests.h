@@ -177,11 +177,8 @@ std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int6
 // pods by hostname), which only strategy score honours; empty when none.
 std::string cross_node_constraint(const Request& request);
 
-// Bounded memory: binding a core of a node given as a core count lists its
-// cores one by one (Node::list_cores, about 56 bytes a core). The plan
-// budget counts one per 16 cores so listed (started) for the nodes
-// `deploy` gives instances of a CPU-bind `request`.
-inline constexpr std::int64_t kListedCoresPerPlan = 16;
+// The plan budget's count (kListedCoresPerPlan) of the cores listed one by
+// one on the nodes `deploy` gives instances of a CPU-bind `request`.
 std::int64_t listed_core_weight(const Inventory& state, const Request& request,
                                 const std::vector<StrategyInfo>& infos,
                                 const InfoDeployMap& deploy);

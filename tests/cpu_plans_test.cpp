@@ -493,6 +493,20 @@ TEST_CASE("cpu: capacity 0 reasons") {
         "cpu: 2 cores per instance (whole 2), 0 plans from available cores {0:0, 1:100}; "
         "memory: 100Mi available, 512Mi per instance");
 
+  // Past 64 cores the reason sums the rest: its length must not follow a
+  // core count the input names.
+  Node many = node_of(std::vector<Pieces>(100, 100));
+  many.cores[70].used = 100;
+  CHECK(run(many, inventory_of(100, 0), bind(300)).reason() ==
+        "cpu: 0.3 cores per instance (30 pieces), 0 plans from available cores {0:100, 1:100, "
+        "2:100, 3:100, 4:100, 5:100, 6:100, 7:100, 8:100, 9:100, 10:100, 11:100, 12:100, 13:100, "
+        "14:100, 15:100, 16:100, 17:100, 18:100, 19:100, 20:100, 21:100, 22:100, 23:100, 24:100, "
+        "25:100, 26:100, 27:100, 28:100, 29:100, 30:100, 31:100, 32:100, 33:100, 34:100, 35:100, "
+        "36:100, 37:100, 38:100, 39:100, 40:100, 41:100, 42:100, 43:100, 44:100, 45:100, 46:100, "
+        "47:100, 48:100, 49:100, 50:100, 51:100, 52:100, 53:100, 54:100, 55:100, 56:100, 57:100, "
+        "58:100, 59:100, 60:100, 61:100, 62:100, 63:100, and 36 more cores with 3500 pieces "
+        "available in all}, max_fragment_cores 0");
+
   // Not a whole number of pieces (the loader rejects it; still no crash).
   res = run(node_of({100}), inventory_of(), bind(1001));
   CHECK(res.capacity == 0);

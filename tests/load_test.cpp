@@ -297,6 +297,37 @@ TEST_CASE("inventory: numa and numa_memory") {
   CHECK(n.numa_nodes[2].memory == 1LL << 30);
 }
 
+TEST_CASE("inventory: cores listed from a count stay within one per byte of input") {
+  // Naming a core of `cpu: 4096` keeps all 4096 one by one: a small file
+  // keeps 32768 so (8 such nodes); the ninth is too large, in JSON too.
+  auto nodes = [](int n, bool json) {
+    std::string text = json ? "{\"nodes\": [" : "nodes:\n";
+    for (int i = 0; i < n; ++i)
+      text += json ? std::string(i > 0 ? ", " : "") + "{\"name\": \"n" + std::to_string(i) +
+                         "\", \"cpu\": 4096, \"usage\": {\"cpu_map\": {\"3\": 1}}}"
+                   : "  - {name: n" + std::to_string(i) +
+                         ", cpu: 4096, usage: {cpu_map: {\"3\": 1}}}\n";
+    return json ? text + "]}" : text;
+  };
+  for (const bool json : {false, true}) {
+    const InventoryResult eight = inventory(nodes(8, json), json ? "n.json" : "n.yaml");
+    REQUIRE(eight.inventory);
+    CHECK(eight.inventory->nodes[7].cores.size() == 4096);
+    CHECK(eight.inventory->nodes[7].listed_from_count() == 4096);
+    const InventoryResult nine = inventory(nodes(9, json), json ? "n.json" : "n.yaml");
+    CHECK_FALSE(nine.inventory);
+    CHECK(
+        nine.says("nodes[8].usage.cpu_map: too large: naming a core of a node given as a core "
+                  "count keeps its 4096 cores one by one, past the cores this file's nodes may "
+                  "keep so (32768: 32768, or one per byte of input)"));
+  }
+  // A node given as a cpu map names its cores itself: none counts.
+  const InventoryResult mapped =
+      inventory("nodes:\n  - {name: n, cpu_map: {\"0\": 100, \"1\": 100}}\n");
+  REQUIRE(mapped.inventory);
+  CHECK(mapped.inventory->nodes[0].listed_from_count() == 0);
+}
+
 TEST_CASE("inventory: usage above capacity is an error naming the field, for every resource") {
   const std::string numa =
       "    numa: {\"0\": 0, \"1\": 0, \"2\": 1, \"3\": 1}\n    numa_memory: {\"0\": 4Gi, \"1\": "

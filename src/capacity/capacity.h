@@ -136,7 +136,7 @@ inline constexpr std::int64_t kPlanCoresPerWeight = 2;
 // Bounded memory: binding a core of a node given as a core count lists its
 // cores one by one (Node::list_cores, about 56 bytes a core); the budget
 // counts one per 16 cores so listed (started).
-inline constexpr std::int64_t kListedCoresPerPlan = 16;
+inline constexpr std::int64_t kListedCoresPerPlan = 8;
 std::int64_t plan_weight(const Request& request);
 // Why `n` new instances of binding `request` pass a budget of `budget` plans.
 // `listed`: plans' worth of cores listed one by one to bind them (nodes

@@ -242,14 +242,25 @@ std::string shape_text(const cpu_plans::CpuShape& shape) {
          " pieces";
 }
 
+constexpr std::size_t kReasonCores = 64;
+
 std::string cpu_reason(const Node& node, const Inventory& inventory, const Request& request,
                        const cpu_plans::CpuShape& shape) {
   std::string text = format_cores(request.cpu) +
                      (request.cpu == kNanoPerCore ? " core" : " cores") + " per instance (" +
                      shape_text(shape) + "), 0 plans from available cores {";
-  for (std::size_t i = 0; i < node.core_count(); ++i) {
+  // The first kReasonCores cores one by one, the rest summed: a reason per
+  // node must not grow with a core count the input names.
+  const std::size_t n = node.core_count(), shown = std::min(n, kReasonCores);
+  for (std::size_t i = 0; i < shown; ++i) {
     if (i > 0) text += ", ";
     text += node.core_id(i) + ":" + std::to_string(node.core_available(i));
+  }
+  if (shown < n) {
+    Pieces rest = 0;
+    for (std::size_t i = shown; i < n; ++i) rest += node.core_available(i);
+    text += ", and " + std::to_string(n - shown) + " more cores with " + std::to_string(rest) +
+            " pieces available in all";
   }
   text += "}";
   if (shape.fraction > 0 && inventory.max_fragment_cores >= 0)

@@ -209,20 +209,41 @@ ReallocRun run_realloc(const ReallocOptions& options) {
     apply_flags(options.flags, *request, options.request.has_value(), diags);
   std::optional<std::vector<WorkloadChange>> selected;
   if (result.inventory && request) selected = select_workloads(*result.inventory, *request, diags);
-  result.err = diags.to_string();
-  if (diags.has_errors() || !selected) {
+  std::uint64_t bytes = source_bytes(options.nodes);  // the run's input, which bounds its work
+  if (options.pods) bytes += source_bytes(*options.pods);
+  if (options.request) bytes += source_bytes(*options.request);
+  for (const Source& s : options.more_pods) bytes += source_bytes(s);
+  if (selected) {
+    std::int64_t listed = listed_core_budget(bytes);
+    for (const Node& node : result.inventory->nodes) listed -= node.listed_from_count();
+    if (std::string why = realloc_too_large(*result.inventory, *selected, listed); !why.empty())
+      diags.error(options.flags.cpu_bind || !options.request
+                      ? Origin{"<command line>", 0, 0, "--cpu-bind"}
+                      : Origin{options.request->name, 0, 0, "cpu_bind"},
+                  why);
+  }
+  auto invalid = [&] {
+    result.err = diags.to_string();
     result.exit = ExitCode::Invalid;
     result.problems = diags.items();
     if (options.output != OutputFormat::Table)  // SPEC §13: a document on stdout too
       result.out = failure_document(options.output, ExitCode::Invalid,
                                     invalid_message(result.problems), result.problems);
     return result;
-  }
+  };
+  if (diags.has_errors() || !selected) return invalid();
+  result.err = diags.to_string();
   // The run changes the inventory it loaded; result.inventory is then the
   // inventory after the realloc.
   Inventory& state = *result.inventory;
-  result.realloc = realloc(state, std::move(*selected), options.atomic);
+  result.realloc = realloc(state, std::move(*selected), options.atomic,
+                           kReallocPlansPerBudget * plan_budget(bytes));
   const ReallocResult& r = *result.realloc;
+  if (!r.too_large.empty()) {
+    diags.error(Origin{"<command line>", 0, 0, options.request ? "-r" : "--app"}, r.too_large);
+    result.realloc.reset();
+    return invalid();
+  }
   std::string error;
   if (r.failed_groups > 0) {
     result.exit = ExitCode::Infeasible;

@@ -200,13 +200,13 @@ Origin position_of(const Source& source, const std::string& needle, std::string 
   return o;
 }
 
-std::int64_t whatif_budget(const WhatIfOptions& o) {
+std::uint64_t whatif_input_bytes(const WhatIfOptions& o) {
   std::uint64_t n = source_bytes(o.nodes);
   for (const std::optional<Source>* s : {&o.request, &o.pods})
     if (*s) n += source_bytes(**s);
   for (const std::vector<Source>* list : {&o.more_pods, &o.templates})
     for (const Source& s : *list) n += source_bytes(s);
-  return plan_budget(n);
+  return n;
 }
 
 std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory, const Request& r) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "capacity.h"
 #include "whatif.h"
 
 namespace eruplan::whatif_parts {
@@ -22,8 +23,12 @@ bool load_inputs(const WhatIfOptions& o, bool count_required, RunResult& r, Inve
 // "nodes.yaml:12:13" where `needle` first occurs in the text: the position
 // of a node name the loader no longer has.
 Origin position_of(const Source& source, const std::string& needle, std::string path);
-// The plan budget of the run's input (plan_budget, capacity.h).
-std::int64_t whatif_budget(const WhatIfOptions& o);
+// The bytes of the run's input files, which its budgets follow (plan_budget,
+// listed_core_budget).
+std::uint64_t whatif_input_bytes(const WhatIfOptions& o);
+inline std::int64_t whatif_budget(const WhatIfOptions& o) {
+  return plan_budget(whatif_input_bytes(o));
+}
 // Plans listed per node, as `plan` lists them: none up front unless --plans
 // all, which shares the budget among the nodes by the request's plan weight.
 std::int64_t plans_listed(const WhatIfOptions& o, const Inventory& inventory,

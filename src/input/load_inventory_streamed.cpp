@@ -207,6 +207,7 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
   const std::vector<Span>& spans = layout->nodes;
   inventory.nodes.reserve(spans.size());
   const FieldPath nodes_path = root.child("nodes");
+  std::int64_t listed_left = listed_core_budget(text.size());  // the file's, slice after slice
   for (std::size_t first = 0; first < spans.size();) {
     std::size_t last = first + 1;  // nodes [first, last) make one slice
     while (last < spans.size() && spans[last].end - spans[first].begin <= chunk_bytes) ++last;
@@ -221,6 +222,7 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
       return std::nullopt;
     Reader r(doc, source.name, quiet);
     NodeLoader loader(r, inventory.share_base);
+    loader.set_listed_left(listed_left);
     for (std::size_t i = first; i < last; ++i) {
       ValueId name_id = kNoValue;
       inventory.nodes.push_back(
@@ -228,6 +230,7 @@ std::optional<Inventory> load_inventory_streamed(const Source& source, std::size
                       doc.element(doc.root(), static_cast<std::uint32_t>(i - first)), name_id));
     }
     if (!quiet.items().empty()) return std::nullopt;
+    listed_left = loader.listed_left();
     first = last;
   }
   slice.doc.reset();

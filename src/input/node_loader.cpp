@@ -198,11 +198,27 @@ std::size_t NodeLoader::known_core(const FieldPath& here, const Entry& e) {
   return core;
 }
 
+bool NodeLoader::list_cores(const FieldPath& path, ValueId v) {
+  const std::int64_t n = node_.cores.empty() ? node_.plain_cores : 0;
+  if (n > listed_left_) {
+    r_.error(path, v,
+             "too large: naming a core of a node given as a core count keeps its " +
+                 std::to_string(n) +
+                 " cores one by one, past the cores this file's nodes may keep so (" +
+                 std::to_string(listed_core_budget(r_.doc().source().size())) +
+                 ": 32768, or one per byte of input); give the node's cores as a cpu map");
+    cores_ok_ = false;
+    return false;
+  }
+  listed_left_ -= n;
+  node_.list_cores();
+  return true;
+}
+
 void NodeLoader::numa(const FieldPath& path, ValueId v) {
   numa_ok_ = false;
   std::vector<Entry> list = r_.members(path, v);
-  if (r_.doc()[v].kind != ValueKind::Object || !cores_ok_) return;
-  node_.list_cores();
+  if (r_.doc()[v].kind != ValueKind::Object || !cores_ok_ || !list_cores(path, v)) return;
   auto& cores = node_.cores;
   std::vector<std::string_view> numa_of(cores.size());
   std::vector<ValueId> seen(cores.size(), kNoValue);
@@ -361,8 +377,7 @@ void NodeLoader::usage(const FieldPath& path, ValueId v) {
 
 void NodeLoader::usage_cpu_map(const FieldPath& path, ValueId v) {
   std::vector<Entry> list = r_.members(path, v);
-  if (!cores_ok_) return;
-  node_.list_cores();
+  if (!cores_ok_ || !list_cores(path, v)) return;
   auto& cores = node_.cores;
   std::vector<ValueId> seen(cores.size(), kNoValue);
   for (const Entry& e : list) {

@@ -77,12 +77,18 @@ class Interner {
 
 class NodeLoader {
  public:
-  NodeLoader(Reader& r, Pieces share_base) : r_(r), share_base_(share_base) {}
+  NodeLoader(Reader& r, Pieces share_base)
+      : r_(r), share_base_(share_base), listed_left_(listed_core_budget(r.doc().source().size())) {}
 
   Node load(const FieldPath& path, ValueId v, ValueId& name_id);
   // A grow template may carry `cost`; a node of an inventory may not.
   void allow_cost() { cost_allowed_ = true; }
   ValueId cost() const { return cost_; }
+  // The cores its nodes may still list from a count (listed_core_budget of
+  // the document's size at first): a reader that loads one file in slices
+  // hands it from loader to loader.
+  std::int64_t listed_left() const { return listed_left_; }
+  void set_listed_left(std::int64_t n) { listed_left_ = n; }
 
  private:
   // A node's fields, indexed by node_field.
@@ -93,6 +99,9 @@ class NodeLoader {
   // The index of the core an entry names (after list_cores), or
   // cores.size() after an error naming the node's cores.
   std::size_t known_core(const FieldPath& here, const Entry& e);
+  // Lists the node's cores for `v` (at `path`), which names one of them;
+  // false, with an error, when that passes the listed-core budget.
+  bool list_cores(const FieldPath& path, ValueId v);
   void numa(const FieldPath& path, ValueId v);
   void numa_memory(const FieldPath& path, const Fields& f);
   void volumes(const FieldPath& path, ValueId v);
@@ -137,6 +146,7 @@ class NodeLoader {
   bool cost_allowed_ = false;
   ValueId cost_ = kNoValue;
   Node node_;
+  std::int64_t listed_left_;
   // Whether each part read cleanly; checks that lean on a broken part are
   // skipped rather than reported twice.
   bool cores_ok_ = true, numa_ok_ = true, memory_ok_ = true, storage_ok_ = true, devices_ok_ = true;

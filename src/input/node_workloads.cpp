@@ -55,8 +55,8 @@ bool NodeLoader::workload(const FieldPath& path, ValueId v, Workload& w) {
     const FieldPath here = path.child("cpu_map");
     std::vector<Entry> list = r_.members(here, cpu_map);
     r_.sort_unique(here, list, natural_less);
+    if (cores_ok_ && !list_cores(here, cpu_map)) return false;
     if (!cores_ok_) ok = false;  // the node's cores are reported already
-    if (cores_ok_) node_.list_cores();
     for (const Entry& e : list) {
       if (cores_ok_ && find_core(e.key) == node_.cores.size()) {
         r_.error(

@@ -4,6 +4,7 @@
 // noted on each field; everything downstream trusts them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -361,7 +362,24 @@ struct Node {
   int core_numa(std::size_t i) const { return cores.empty() ? -1 : cores[i].numa; }
   // Turns plain cores into listed ones, for per-core data (numa, usage).
   void list_cores();
+  // Cores it keeps one by one though given as a count (`cpu: N`): what
+  // list_cores made of them, 0 while they are a count.
+  std::int64_t listed_from_count() const {
+    return cpu_given >= 0 ? static_cast<std::int64_t>(cores.size()) : 0;
+  }
 };
+
+// Bounded memory: listing a node's cores (Node::list_cores) costs about 56
+// bytes a core, however few the input names. A run keeps at most
+// listed_core_budget such cores for its input: one per byte, and at least
+// kMinListedCores (8 nodes of 4096 cores). The loaders count the cores
+// listed while reading, grow its copies' and realloc the nodes it binds on.
+inline constexpr std::int64_t kMinListedCores = 32768;
+inline std::int64_t listed_core_budget(std::uint64_t input_bytes) {
+  return input_bytes > static_cast<std::uint64_t>(kMinListedCores)
+             ? static_cast<std::int64_t>(std::min<std::uint64_t>(input_bytes, INT64_MAX / 2))
+             : kMinListedCores;
+}
 
 struct Inventory {
   Pieces share_base = 100;               // > 0

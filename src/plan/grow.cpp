@@ -128,6 +128,29 @@ Placement place_alone(const Inventory& inventory, const Request& request, unsign
 
 bool spent(const GrowBudget* budget) { return budget && budget->over(); }
 
+// Whether `counts` copies of `templates` keep no more listed cores than the
+// budget allows (GrowBudget::listed_cores); sets too_large past it.
+bool copies_within(std::span<const GrowTemplate> templates, std::span<const std::int64_t> counts,
+                   GrowBudget* budget) {
+  if (budget == nullptr || budget->over()) return !spent(budget);
+  i128 listed = 0;
+  for (std::size_t t = 0; t < templates.size() && t < counts.size(); ++t)
+    listed += static_cast<i128>(counts[t]) * templates[t].node.listed_from_count();
+  if (listed <= budget->listed_cores) return true;
+  budget->too_large =
+      "too large: each copy keeps its template's cores one by one (a node given as a core "
+      "count that names some of them): " +
+      std::to_string(static_cast<std::int64_t>(listed)) +
+      " cores for the copies tried, more than the " + std::to_string(budget->listed_cores) +
+      " this input may keep (32768, or one per byte of input, less the inventory's own); "
+      "give the template's cores as a cpu map, or a smaller --max";
+  return false;
+}
+bool copies_within(const Node& node_template, std::int64_t k, GrowBudget* budget) {
+  const GrowTemplate t{node_template, std::nullopt};
+  return copies_within(std::span(&t, 1), std::span(&k, 1), budget);
+}
+
 // New instances a plan on `grown` puts on nodes from index `from` on.
 std::int64_t placed_from(const Inventory& grown, const Request& request, std::size_t from,
                          unsigned jobs, GrowBudget* budget) {
@@ -161,8 +184,6 @@ void set_hostname(Node& node) {
   const auto at = it - labels.begin();
   node.labels.get()[static_cast<std::size_t>(at)].second = node.name;
 }
-
-namespace {}  // namespace
 
 std::string cost_text(CostSum nano) {
   const bool negative = nano < 0;
@@ -297,7 +318,7 @@ std::optional<std::int64_t> smallest_growth(const Inventory& inventory, const Re
                                             const Node& node_template, std::int64_t max,
                                             unsigned jobs, GrowBudget* budget) {
   auto fits = [&](std::int64_t k) {
-    return !spent(budget) &&
+    return copies_within(node_template, k, budget) &&
            request_fits(grown_inventory(inventory, node_template, k), request, jobs, budget);
   };
   if (fits(0)) return 0;
@@ -340,8 +361,10 @@ Growth expand(const Inventory& inventory, const Request& request,
     if (expander == Expander::LeastWaste) {
       std::vector<std::int64_t> counts(templates.size(), 0);
       counts[t] = *k;
-      const std::int64_t placed = placed_from(grown_inventory(inventory, templates, counts),
-                                              request, inventory.nodes.size(), jobs, budget);
+      const std::int64_t placed = copies_within(templates, counts, budget)
+                                      ? placed_from(grown_inventory(inventory, templates, counts),
+                                                    request, inventory.nodes.size(), jobs, budget)
+                                      : 0;
       if (spent(budget)) return best;
       cpu_den = static_cast<i128>(*k) * n.cpu_total();
       cpu_num =
@@ -466,7 +489,7 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
                 " combinations to weigh; give fewer templates or a smaller --max";
     return std::nullopt;
   }
-  if (!found.empty() &&
+  if (!found.empty() && copies_within(templates, found, budget) &&
       request_fits(grown_inventory(inventory, templates, found), request, jobs, budget)) {
     best.counts = found;
     best.found = true;
@@ -492,7 +515,7 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
   std::fill(counts.begin(), counts.end(), 0);
   auto fits = [&](std::int64_t k) {
     counts[0] = k;
-    return !spent(budget) &&
+    return copies_within(templates, counts, budget) &&
            request_fits(grown_inventory(inventory, templates, counts), request, jobs, budget);
   };
   while (!spent(budget)) {

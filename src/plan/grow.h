@@ -64,10 +64,15 @@ inline constexpr std::int64_t kGrowDaemonPods = 30'000;
 // A CPU-bind request's plans read every core of every node (about 20 ns
 // each): the plans of one grow read at most this many cores.
 inline constexpr std::int64_t kGrowBoundCores = 40'000'000;
+// Copies of a template that keeps its cores listed though given as a count
+// keep as many each (Node::listed_from_count): the copies of a count tried
+// list at most `listed_cores` (the run's listed_core_budget less the
+// inventory's own), else too large before they are made.
 struct GrowBudget {
   double steps = 0;
   std::int64_t cores = 0;  // cores the CPU-bind plans read so far
   std::int64_t plans = 0;
+  std::int64_t listed_cores = INT64_MAX;
   std::string too_large;
   bool over() const { return !too_large.empty(); }
 };

@@ -159,10 +159,16 @@ auto group_key(const WorkloadChange& c) {
 
 // One group (step 2): give back, capacity pass, hand out plans; on failure
 // take the old resources again. Returns the failure reason, empty on success.
+// `plans_left`: what the run's allowance has left, less the plans this
+// group's passes list (weighed by plan_weight).
 std::string realloc_group(Inventory& inventory, const Group& g,
-                          std::vector<WorkloadChange>& changes) {
+                          std::vector<WorkloadChange>& changes, std::int64_t& plans_left) {
   Node& node = inventory.nodes[g.node];
   const WorkloadChange& first = changes[g.members.front()];
+  // Members that held no cores all choose the first plans left (none keeps
+  // any of theirs): a plan each is all the pass need list.
+  const bool held = std::any_of(g.members.begin(), g.members.end(),
+                                [&](std::size_t m) { return !changes[m].before.cpu_map.empty(); });
   for (std::size_t m : g.members) apply_usage(node, changes[m].before, -1);
 
   Request request;
@@ -186,8 +192,11 @@ std::string realloc_group(Inventory& inventory, const Group& g,
     node.max_instances = -1;
     node.taints.clear();
     CapacityOptions options;
-    options.max_plans = std::max(options.max_plans, count);  // a plan for every member
+    options.max_plans = held ? std::max(options.max_plans, count) : count;  // one per member
     NodeCapacity out = node_capacity(inventory, request, g.node, options);
+    const auto listed = static_cast<std::int64_t>(out.plans.size());
+    plans_left -=
+        listed > plans_left / plan_weight(request) ? plans_left + 1 : listed * plan_weight(request);
     node.available = was_available;
     node.max_instances = was_max;
     node.taints = std::move(was_taints);
@@ -377,7 +386,28 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
   return by_id;
 }
 
-ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic) {
+std::string realloc_too_large(const Inventory& inventory,
+                              const std::vector<WorkloadChange>& selected,
+                              std::int64_t listed_cores) {
+  std::vector<char> counted(inventory.nodes.size(), 0);
+  std::int64_t listed = 0, nodes = 0;
+  for (const WorkloadChange& c : selected) {
+    const Node& node = inventory.nodes[c.node];
+    if (!c.bind || counted[c.node] || !node.cores.empty()) continue;
+    counted[c.node] = 1;
+    listed += node.plain_cores;
+    ++nodes;
+  }
+  if (listed <= listed_cores) return {};
+  return "too large: binding CPUs on " + std::to_string(nodes) +
+         " nodes given as a core count keeps their cores one by one: " + std::to_string(listed) +
+         " cores, more than the " + std::to_string(listed_cores) +
+         " this input may keep (32768, or one per byte of input, less the inventory's own); "
+         "give those nodes' cores as a cpu map, or select fewer workloads";
+}
+
+ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic,
+                      std::int64_t plan_allowance) {
   ReallocResult result;
   // Groups: node and new resources; in order of node name, then smallest id.
   std::vector<std::size_t> order(selected.size());
@@ -406,9 +436,21 @@ ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected
     result.nodes.push_back(NodeChange{n, node_usage(inventory.nodes[n]), {}});
 
   UndoLog undo;
+  std::int64_t plans_left = plan_allowance;
   for (const Group& g : groups) {
     if (atomic) undo.remember(g.node, inventory.nodes[g.node]);
-    const std::string reason = realloc_group(inventory, g, selected);
+    const std::string reason = realloc_group(inventory, g, selected, plans_left);
+    if (plans_left < 0) {
+      result.too_large = "too large: the binding groups' capacity passes list more than " +
+                         std::to_string(plan_allowance) +
+                         " plans for this input (each weighing once per 2 cores; " +
+                         std::to_string(kReallocPlansPerBudget) +
+                         " per 4 bytes of input, at least " +
+                         std::to_string(kReallocPlansPerBudget * kMinPlanBudget) +
+                         "): a group whose workloads hold cores weighs every plan of its node "
+                         "to keep most of them; select fewer workloads";
+      break;
+    }
     ++result.groups;
     if (reason.empty()) continue;
     ++result.failed_groups;

@@ -66,7 +66,18 @@ struct ReallocResult {
   std::vector<WorkloadChange> workloads;  // by id (byte order)
   std::vector<NodeChange> nodes;          // the nodes holding them, by name
   std::int64_t groups = 0, failed_groups = 0;
+  // Set when the groups' plans passed the run's allowance (realloc's
+  // plan_allowance): the groups after it were not tried, and the run ends
+  // with exit 3 saying this.
+  std::string too_large;
 };
+
+// The plans a run's capacity passes may list, each weighing plan_weight:
+// kReallocPlansPerBudget times the run's plan_budget. A group whose members
+// bind and held cores lists every plan of the node (up to kDefaultMaxPlans)
+// to find the one keeping most of each member's old cores; one that held
+// none needs a plan per member.
+inline constexpr std::int64_t kReallocPlansPerBudget = 64;
 
 // Step 1 of §11: the selected workloads with their new resources, or
 // nullopt with every problem in `diags` (unknown or repeated ids, nothing
@@ -76,8 +87,16 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
                                                             const ReallocRequest& request,
                                                             Diagnostics& diags);
 
+// Why the changes pass the run's bounds, empty when they do not: binding on
+// a node given as a core count lists its cores (Node::list_cores), at most
+// `listed_cores` more (listed_core_budget less the inventory's own).
+std::string realloc_too_large(const Inventory& inventory,
+                              const std::vector<WorkloadChange>& selected,
+                              std::int64_t listed_cores);
+
 // Steps 2-3 of §11: changes `inventory` in place (nothing, with `atomic`,
 // when a group fails).
-ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic);
+ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected, bool atomic,
+                      std::int64_t plan_allowance = INT64_MAX);
 
 }  // namespace eruplan

@@ -1187,7 +1187,7 @@ std::vector<Case> cases() {
                  "capacity -n nodes.yaml -r request.yaml -o json",
                  {0}});
   // Binding a core of a node given as `cpu: N` lists its N cores one by one
-  // (56 bytes each): 3,750 nodes of 4096 cores each taking one 1-core
+  // (56 bytes each then, 24 now): 3,750 nodes of 4096 cores each taking one 1-core
   // instance (96 KB) took 851 MB; a template of 4096 cores grown 4,096 times
   // for as many instances (149 bytes), 6.8 s and 909 MB.
   std::string minimal_nodes = "nodes:\n";

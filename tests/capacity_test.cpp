@@ -15,7 +15,7 @@ Node memory_node(std::string name, Bytes memory, Bytes used = 0, int cores = 4) 
   n.name = std::move(name);
   n.memory = memory;
   n.memory_used = used;
-  for (int i = 0; i < cores; ++i) n.cores.push_back({std::to_string(i), 100, 0, -1});
+  for (int i = 0; i < cores; ++i) n.cores.push_back({100, 0, -1});
   return n;
 }
 

@@ -26,8 +26,7 @@ constexpr Bytes kGi = 1024 * kMi;
 Node node_of(const std::vector<Pieces>& available) {
   Node node;
   node.name = "n";
-  for (std::size_t i = 0; i < available.size(); ++i)
-    node.cores.push_back({std::to_string(i), available[i], 0, -1});
+  for (std::size_t i = 0; i < available.size(); ++i) node.cores.push_back({available[i], 0, -1});
   node.memory = 64 * kGi;
   return node;
 }
@@ -59,7 +58,7 @@ std::string show(const Node& node, const std::vector<Plan>& plans) {
     out += "{";
     for (std::size_t i = 0; i < p.cpu.size(); ++i) {
       if (i > 0) out += ",";
-      out += node.cores[p.cpu[i].core].id + ":" + std::to_string(p.cpu[i].pieces);
+      out += node.core_id(p.cpu[i].core) + ":" + std::to_string(p.cpu[i].pieces);
     }
     out += "}";
     if (p.numa >= 0) out += "@" + std::to_string(p.numa);
@@ -237,7 +236,6 @@ RandomCase random_case(std::mt19937& rng, int max_cores) {
   rc.node.name = "n";
   for (int i = 0; i < cores; ++i) {
     Core c;
-    c.id = std::to_string(i);
     switch (pick(0, 3)) {
       case 0:
         c.capacity = P;
@@ -643,7 +641,7 @@ TEST_CASE(
   Node node;
   node.name = "c1";
   node.memory = 2465;
-  node.cores = {{"0", 100, 0, 0}, {"1", 100, 0, 1}, {"2", 100, 55, 0}};
+  node.cores = {{100, 0, 0}, {100, 0, 1}, {100, 55, 0}};
   node.numa_nodes = {{"0", 1232, 0}, {"1", 616, 0}};
   Request req;
   req.cpu_bind = true;

@@ -214,3 +214,36 @@ TEST_CASE("NamedReason: the line alone, under its subject, and its parts") {
   CHECK(NamedReason().empty());
   CHECK_FALSE(k.empty());
 }
+
+TEST_CASE("Node: core ids kept only when they are not 0..N-1, looked up as lower_bound would") {
+  Node plain, counted, named;
+  plain.plain_cores = 12;
+  plain.plain_core_pieces = 100;
+  counted.plain_cores = 12;
+  counted.list_cores();
+  for (const char* id : {"0", "1", "2", "10", "b", "x"}) named.add_core(id, Core{100, 0, -1});
+  CHECK(counted.core_ids.empty());
+  CHECK(named.core_ids.size() == 6);
+  CHECK(named.core_id(3) == "10");
+  CHECK(sizeof(Core) == 24);
+  const std::vector<std::string_view> wanted = {
+      "",   "0",  "00",  "000", "0005", "05", "5",
+      "11", "12", "011", "13",  "2",    "10", "9999999999999999999999",
+      "a",  "b",  "ba",  "x",   "y",    "-1"};
+  for (const Node* n : {&plain, &counted, &named}) {
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < n->core_count(); ++i) ids.push_back(n->core_id(i));
+    for (std::string_view id : wanted) {
+      CAPTURE(id);
+      const auto at = static_cast<std::size_t>(
+          std::lower_bound(ids.begin(), ids.end(), id, natural_less) - ids.begin());
+      CHECK(n->core_lower_bound(id) == at);
+      const bool found = at < ids.size() && ids[at] == id;
+      CHECK(n->find_core(id) == (found ? at : ids.size()));
+    }
+  }
+  Node odd;  // the first id out of place keeps them all
+  odd.add_core("0", Core{100, 0, -1});
+  odd.add_core("2", Core{100, 0, -1});
+  CHECK(odd.core_ids == SparseList<std::string>{"0", "2"});
+}

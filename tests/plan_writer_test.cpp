@@ -15,7 +15,7 @@ namespace {
 
 Node two_core_node() {
   Node node;
-  node.cores = {Core{"0", 10, 0, 0}, Core{"1", 10, 0, 0}};
+  node.cores = {Core{10, 0, 0}, Core{10, 0, 0}};
   node.numa_nodes = {NumaNode{"n0", 1024, 0}};
   node.devices = {Device{"/data0", 100, 0}, Device{"/data1", 100, 0}};
   return node;

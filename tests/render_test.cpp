@@ -20,7 +20,7 @@ constexpr Bytes kMi = 1024 * 1024;
 Node make_node(std::string name, int cores = 0) {
   Node n;
   n.name = std::move(name);
-  for (int i = 0; i < cores; ++i) n.cores.push_back({std::to_string(i), 100, 0, -1});
+  for (int i = 0; i < cores; ++i) n.cores.push_back({100, 0, -1});
   return n;
 }
 
@@ -85,7 +85,7 @@ struct CpuCase {
     Node& n1 = inv.nodes[0];
     n1.numa_nodes = {{"0", 4096 * kMi, 0}, {"1", 4096 * kMi, 0}};
     for (size_t i = 0; i < n1.cores.size(); ++i) n1.cores[i].numa = i < 2 ? 0 : 1;
-    inv.nodes[1].cores = {{"3", 100, 0, -1}, {"10", 100, 0, -1}};  // natural order
+    inv.nodes[1].core_ids = {"3", "10"};  // natural order
     req.app = "db";
     req.count = 2;
     req.strategy = Strategy::Global;
@@ -450,7 +450,8 @@ TEST_CASE("volumes: monopoly split, several bindings, unordered or repeated shar
   // Out of order on purpose; the third binding shares the first one's key.
   Plan p = volume_plan({{1, 1, 200}, {0, 1, 50}, {2, 1, 50}});
   p.cpu = {{0, 30}};
-  inv.nodes[0].cores = {{"7", 100, 0, -1}};
+  inv.nodes[0].cores = {{100, 0, -1}};
+  inv.nodes[0].core_ids = {"7"};
   nc.plans = {p};
   map.nodes = {nc};
   map.total = 1;
@@ -587,7 +588,7 @@ TEST_CASE("odd names survive JSON and YAML exactly") {
   // clang-format on
   Inventory inv;
   for (const auto& n : names) inv.nodes.push_back(make_node(n, 1));
-  inv.nodes[1].cores[0].id = "\"0\"";  // node "true", the one with a plan
+  inv.nodes[1].core_ids = {"\"0\""};  // node "true", the one with a plan
   inv.nodes[1].devices = {{"dev: \"x\"\n", 10, 0}};
   Request req;
   req.app = "a\"pp: 1";

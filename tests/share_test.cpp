@@ -160,7 +160,7 @@ TEST_CASE("share: a bound core that turns whole again takes back the app it kept
     Inventory inv;
     Node n;
     n.name = "n1";
-    n.cores = {{"0", 150, 0, -1}};
+    n.cores = {{150, 0, -1}};
     n.memory = 8 * Gi;
     n.instances = {{"X", 1}};  // X's share starts at 1: Y goes first
     inv.nodes.push_back(n);
@@ -431,7 +431,7 @@ Inventory random_inventory(Rng& rng) {
       const std::int64_t cores = rng.in(1, 4);
       for (std::int64_t c = 0; c < cores; ++c) {
         static const Pieces kCaps[] = {100, 100, 100, 150, 200, 300};
-        Core core{std::to_string(c), kCaps[rng.in(0, 5)], 0, -1};
+        Core core{kCaps[rng.in(0, 5)], 0, -1};
         if (rng.chance(30)) core.used = rng.in(0, core.capacity / 50) * 50;
         n.cores.push_back(core);
       }

@@ -134,7 +134,7 @@ inline std::int64_t plan_budget(std::uint64_t input_bytes) {
 // cores do).
 inline constexpr std::int64_t kPlanCoresPerWeight = 2;
 // Bounded memory: binding a core of a node given as a core count lists its
-// cores one by one (Node::list_cores, about 56 bytes a core); the budget
+// cores one by one (Node::list_cores, 24 bytes a core); the budget
 // counts one per 16 cores so listed (started).
 inline constexpr std::int64_t kListedCoresPerPlan = 8;
 std::int64_t plan_weight(const Request& request);

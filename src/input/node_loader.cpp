@@ -146,7 +146,7 @@ void NodeLoader::cores_from_map(const FieldPath& path, ValueId v) {
       continue;
     }
     total += *pieces;
-    node_.cores.push_back(Core{std::string(e.key), *pieces, 0, -1});
+    node_.add_core(e.key, Core{*pieces, 0, -1});
   }
   if (total > INT64_MAX) {
     r_.error(path, v, "the cores' pieces add up to more than 9223372036854775807");
@@ -167,7 +167,7 @@ std::size_t find_named(const SparseList<Part>& parts, const std::string Part::*n
 }
 
 std::size_t NodeLoader::find_core(std::string_view id) const {
-  return find_named(node_.cores, &Core::id, id, natural_less);
+  return std::min(node_.find_core(id), node_.cores.size());
 }
 
 std::size_t NodeLoader::find_numa(std::string_view id) const {
@@ -181,12 +181,10 @@ std::size_t NodeLoader::find_device(std::string_view name) const {
 std::string NodeLoader::cores_summary() const {
   const auto& cores = node_.cores;
   if (cores.empty()) return "the node has no cores";
-  bool counted = true;  // ids 0..n-1, as `cpu: n` makes them
-  for (std::size_t i = 0; i < cores.size() && counted; ++i)
-    counted = cores[i].id == std::to_string(i);
-  if (counted) return "the node's cores are 0 to " + std::to_string(cores.size() - 1);
-  std::vector<std::string_view> ids;
-  for (const auto& c : cores) ids.push_back(c.id);
+  // No core_ids: ids 0..n-1, as `cpu: n` makes them.
+  if (node_.core_ids.empty())
+    return "the node's cores are 0 to " + std::to_string(cores.size() - 1);
+  const std::vector<std::string_view> ids(node_.core_ids.begin(), node_.core_ids.end());
   return "the node's cores are " + list_ids(ids);
 }
 

@@ -180,21 +180,22 @@ void NodeLoader::workloads(const FieldPath& node_path, const Fields& f) {
   for (std::size_t i = 0; i < core_pieces.size(); ++i) {
     if (core_pieces[i] == 0) continue;
     Core& core = node_.cores[i];
+    const std::string id = node_.core_id(i);
     const std::string sum =
         std::to_string(static_cast<std::int64_t>(std::min<i128>(core_pieces[i], INT64_MAX)));
-    if (const ValueId given = member(usage_map, core.id); given != kNoValue) {
+    if (const ValueId given = member(usage_map, id); given != kNoValue) {
       if (core.used < core_pieces[i])
-        below(usage_path.child("cpu_map").child(core.id), given,
+        below(usage_path.child("cpu_map").child(id), given,
               std::to_string(core.used) + " pieces < " + sum);
     } else if (usage_map != kNoValue) {
       // usage.cpu_map given: a core it leaves out is in use by nothing,
       // less than the workloads bind there.
-      r_.error(usage_path.child("cpu_map"), usage_map,
-               "leaves out core " + quoted(core.id) + ", where the node's workloads bind " + sum +
-                   " pieces");
+      r_.error(
+          usage_path.child("cpu_map"), usage_map,
+          "leaves out core " + quoted(id) + ", where the node's workloads bind " + sum + " pieces");
     } else if (core_pieces[i] > core.capacity) {
       r_.error(path, f["workloads"],
-               "the workloads bind " + sum + " pieces of core " + quoted(core.id) +
+               "the workloads bind " + sum + " pieces of core " + quoted(id) +
                    ", more than it has (" + std::to_string(core.capacity) + ")");
     } else {
       core.used = static_cast<Pieces>(core_pieces[i]);

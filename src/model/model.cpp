@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "wide.h"
 
@@ -54,9 +55,54 @@ std::int64_t Node::instances_of(std::string_view app) const {
 void Node::list_cores() {
   if (!cores.empty() || plain_cores == 0) return;
   cores.reserve(static_cast<std::size_t>(plain_cores));
-  for (std::int64_t i = 0; i < plain_cores; ++i)
-    cores.push_back(Core{std::to_string(i), plain_core_pieces, 0, -1});
+  for (std::int64_t i = 0; i < plain_cores; ++i) cores.push_back(Core{plain_core_pieces, 0, -1});
   plain_cores = 0;
+}
+
+namespace {
+// Whether `id` is `i` written in decimal, as core i's id is when the node
+// keeps no core_ids.
+bool is_position(std::string_view id, std::size_t i) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, i);
+  return ec == std::errc() && id == std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+}  // namespace
+
+bool Node::core_id_is(std::size_t i, std::string_view id) const {
+  return core_ids.empty() ? is_position(id, i) : core_ids[i] == id;
+}
+
+std::size_t Node::core_lower_bound(std::string_view id) const {
+  const std::size_t n = core_count();
+  if (!core_ids.empty())
+    return static_cast<std::size_t>(
+        std::lower_bound(core_ids.begin(), core_ids.end(), id, natural_less) - core_ids.begin());
+  // The ids are 0..n-1: an all-digit id falls at its value, any other id
+  // after them all. Leading zeros order an id after the one without them,
+  // which is before the next value but for "0": "0" < "00" < "1".
+  if (!all_digits(id)) return n;
+  std::size_t at = 0;
+  for (char c : id) {
+    at = at * 10 + static_cast<std::size_t>(c - '0');
+    if (at >= n) return n;
+  }
+  return at == 0 && id.size() > 1 ? std::min<std::size_t>(1, n) : at;
+}
+
+std::size_t Node::find_core(std::string_view id) const {
+  const std::size_t i = core_lower_bound(id);
+  return i < core_count() && core_id_is(i, id) ? i : core_count();
+}
+
+void Node::add_core(std::string_view id, const Core& core) {
+  const std::size_t i = cores.size();
+  if (core_ids.empty() && !is_position(id, i)) {
+    core_ids.reserve(i + 1);
+    for (std::size_t k = 0; k < i; ++k) core_ids.push_back(std::to_string(k));
+  }
+  if (!core_ids.empty()) core_ids.emplace_back(id);
+  cores.push_back(core);
 }
 
 Pieces Node::cpu_pieces() const {

@@ -67,6 +67,18 @@ void write_parts(W& w, const SparseList<Part>& parts, const std::string Part::*n
   w.end_object();
 }
 
+// A node's listed cores as one mapping, core id -> `value`, in core order.
+template <class W>
+void write_cores(W& w, const Node& n, const Pieces Core::*value, Zeros zeros) {
+  w.begin_object();
+  for (std::size_t i = 0; i < n.cores.size(); ++i) {
+    if (zeros == Zeros::Leave && n.cores[i].*value == 0) continue;
+    w.key(n.core_id(i));
+    w.integer(n.cores[i].*value);
+  }
+  w.end_object();
+}
+
 // storage:, volumes: and extended: of a node: its totals, or with `used`
 // what is in use (the maps then leave out the parts that use nothing).
 template <class W>
@@ -150,16 +162,16 @@ void write_node(W& w, const Node& n, Units u) {
     write_cpu(w, n.cpu_given, u);
   } else if (!n.cores.empty()) {
     w.key("cpu_map");
-    write_parts(w, n.cores, &Core::id, &Core::capacity, Zeros::Write);
+    write_cores(w, n, &Core::capacity, Zeros::Write);
   }
   w.key("memory");
   write_bytes(w, n.memory, u);
   if (!n.numa_nodes.empty()) {
     w.key("numa");
     w.begin_object();
-    for (const Core& c : n.cores) {
-      if (c.numa < 0) continue;
-      w.field(c.id, n.numa_nodes[static_cast<std::size_t>(c.numa)].id);
+    for (std::size_t i = 0; i < n.cores.size(); ++i) {
+      const int numa = n.cores[i].numa;
+      if (numa >= 0) w.field(n.core_id(i), n.numa_nodes[static_cast<std::size_t>(numa)].id);
     }
     w.end_object();
     w.key("numa_memory");
@@ -185,7 +197,7 @@ void write_node(W& w, const Node& n, Units u) {
   w.key("cpu");
   write_cpu(w, n.cpu_used, u);
   w.key("cpu_map");
-  write_parts(w, n.cores, &Core::id, &Core::used, Zeros::Leave);
+  write_cores(w, n, &Core::used, Zeros::Leave);
   w.key("memory");
   write_bytes(w, n.memory_used, u);
   w.key("numa_memory");

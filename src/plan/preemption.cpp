@@ -40,13 +40,6 @@ std::string default_app(const RunningPod& pod) {
   return pod.name.empty() ? "(unnamed)" : pod.name;
 }
 
-std::size_t core_position(const Node& node, std::string_view id) {
-  auto it =
-      std::lower_bound(node.cores.begin(), node.cores.end(), id,
-                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
-  return static_cast<std::size_t>(it - node.cores.begin());
-}
-
 bool fits(const FilterVerdict& v) { return v.code == FilterCode::Fits; }
 
 std::string resource_words(const Request& request, const std::string& kind) {
@@ -184,7 +177,7 @@ void adjust_node(Node& node, const Victim& v, int sign) {
   if (!v.cpu_map.empty()) {
     node.list_cores();
     for (const auto& [core, pieces] : v.cpu_map) {
-      const std::size_t i = core_position(node, core);
+      const std::size_t i = node.core_lower_bound(core);
       if (i < node.cores.size()) node.cores[i].used += sign * pieces;
     }
   }

@@ -24,20 +24,13 @@ WorkloadResources resources_of(const Workload& w) {
   return WorkloadResources{w.cpu, w.cpu_limit, w.memory, w.memory_limit, w.cpu_map, w.numa};
 }
 
-std::size_t core_index(const Node& node, std::string_view id) {
-  auto it =
-      std::lower_bound(node.cores.begin(), node.cores.end(), id,
-                       [](const Core& c, std::string_view k) { return natural_less(c.id, k); });
-  return static_cast<std::size_t>(it - node.cores.begin());
-}
-
 // Takes (sign -1) or gives back (sign +1) a workload's resources on its node.
 void apply_usage(Node& node, const WorkloadResources& r, int sign) {
   node.cpu_used += sign * r.cpu;
   node.memory_used += sign * r.memory;
   if (r.bound()) node.list_cores();
   for (const auto& [core, pieces] : r.cpu_map) {
-    const std::size_t i = core_index(node, core);
+    const std::size_t i = node.core_lower_bound(core);
     if (i < node.cores.size()) node.cores[i].used += sign * pieces;
   }
   if (r.numa >= 0 && static_cast<std::size_t>(r.numa) < node.numa_nodes.size())
@@ -80,8 +73,8 @@ std::optional<Plan> extension_plan(const Inventory& inventory, const Node& node,
   std::optional<std::size_t> fraction_core;
   int numa = -2;  // the old cores' NUMA node: -2 none seen, -1 mixed
   for (const auto& [id, p] : old) {
-    const std::size_t i = core_index(node, id);
-    if (i >= n || node.cores[i].id != id) return std::nullopt;
+    const std::size_t i = node.core_lower_bound(id);
+    if (i >= n || !node.core_id_is(i, id)) return std::nullopt;
     if (p < P && !fraction_core && fraction >= p && avail(i) >= fraction)
       fraction_core = i;
     else if (p <= P && whole_ok(i))
@@ -294,8 +287,8 @@ bool add_delta(std::int64_t old, std::int64_t delta, std::int64_t& out) {
 
 NodeUsage node_usage(const Node& node) {
   NodeUsage u{node.cpu_used, node.memory_used, {}};
-  for (const Core& c : node.cores)
-    if (c.used > 0) u.cpu_map.emplace_back(c.id, c.used);
+  for (std::size_t i = 0; i < node.cores.size(); ++i)
+    if (node.cores[i].used > 0) u.cpu_map.emplace_back(node.core_id(i), node.cores[i].used);
   return u;
 }
 

@@ -297,9 +297,9 @@ TEST_CASE("inventory: numa and numa_memory") {
   CHECK(n.numa_nodes[2].memory == 1LL << 30);
 }
 
-TEST_CASE("inventory: cores listed from a count stay within one per byte of input") {
+TEST_CASE("inventory: cores listed from a count stay within two per byte of input") {
   // Naming a core of `cpu: 4096` keeps all 4096 one by one: a small file
-  // keeps 32768 so (8 such nodes); the ninth is too large, in JSON too.
+  // keeps 65536 so (16 such nodes); the 17th is too large, in JSON too.
   auto nodes = [](int n, bool json) {
     std::string text = json ? "{\"nodes\": [" : "nodes:\n";
     for (int i = 0; i < n; ++i)
@@ -310,16 +310,16 @@ TEST_CASE("inventory: cores listed from a count stay within one per byte of inpu
     return json ? text + "]}" : text;
   };
   for (const bool json : {false, true}) {
-    const InventoryResult eight = inventory(nodes(8, json), json ? "n.json" : "n.yaml");
-    REQUIRE(eight.inventory);
-    CHECK(eight.inventory->nodes[7].cores.size() == 4096);
-    CHECK(eight.inventory->nodes[7].listed_from_count() == 4096);
-    const InventoryResult nine = inventory(nodes(9, json), json ? "n.json" : "n.yaml");
-    CHECK_FALSE(nine.inventory);
-    CHECK(
-        nine.says("nodes[8].usage.cpu_map: too large: naming a core of a node given as a core "
-                  "count keeps its 4096 cores one by one, past the cores this file's nodes may "
-                  "keep so (32768: 32768, or one per byte of input)"));
+    const InventoryResult sixteen = inventory(nodes(16, json), json ? "n.json" : "n.yaml");
+    REQUIRE(sixteen.inventory);
+    CHECK(sixteen.inventory->nodes[15].cores.size() == 4096);
+    CHECK(sixteen.inventory->nodes[15].listed_from_count() == 4096);
+    const InventoryResult seventeen = inventory(nodes(17, json), json ? "n.json" : "n.yaml");
+    CHECK_FALSE(seventeen.inventory);
+    CHECK(seventeen.says(
+        "nodes[16].usage.cpu_map: too large: naming a core of a node given as a core "
+        "count keeps its 4096 cores one by one, past the cores this file's nodes may "
+        "keep so (65536: 65536, or 2 per byte of input)"));
   }
   // A node given as a cpu map names its cores itself: none counts.
   const InventoryResult mapped =

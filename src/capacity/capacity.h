@@ -135,7 +135,8 @@ inline std::int64_t plan_budget(std::uint64_t input_bytes) {
 inline constexpr std::int64_t kPlanCoresPerWeight = 2;
 // Bounded memory: binding a core of a node given as a core count lists its
 // cores one by one (Node::list_cores, 24 bytes a core); the budget
-// counts one per 16 cores so listed (started).
+// counts one per 8 cores so listed (started): with a plan's budget of one
+// per 4 bytes of input, 2 cores (48 bytes) per byte at most.
 inline constexpr std::int64_t kListedCoresPerPlan = 8;
 std::int64_t plan_weight(const Request& request);
 // Why `n` new instances of binding `request` pass a budget of `budget` plans.

@@ -203,8 +203,8 @@ bool NodeLoader::list_cores(const FieldPath& path, ValueId v) {
              "too large: naming a core of a node given as a core count keeps its " +
                  std::to_string(n) +
                  " cores one by one, past the cores this file's nodes may keep so (" +
-                 std::to_string(listed_core_budget(r_.doc().source().size())) +
-                 ": 32768, or one per byte of input); give the node's cores as a cpu map");
+                 std::to_string(listed_core_budget(r_.doc().source().size())) + ": " +
+                 listed_core_rule() + "); give the node's cores as a cpu map");
     cores_ok_ = false;
     return false;
   }

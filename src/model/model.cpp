@@ -105,6 +105,11 @@ void Node::add_core(std::string_view id, const Core& core) {
   cores.push_back(core);
 }
 
+std::string listed_core_rule() {
+  return std::to_string(kMinListedCores) + ", or " + std::to_string(kListedCoresPerByte) +
+         " per byte of input";
+}
+
 Pieces Node::cpu_pieces() const {
   if (cores.empty()) return plain_cores * plain_core_pieces;
   Pieces sum = 0;

@@ -382,17 +382,22 @@ struct Node {
   }
 };
 
-// Bounded memory: listing a node's cores (Node::list_cores) costs about 56
-// bytes a core, however few the input names. A run keeps at most
-// listed_core_budget such cores for its input: one per byte, and at least
-// kMinListedCores (8 nodes of 4096 cores). The loaders count the cores
-// listed while reading, grow its copies' and realloc the nodes it binds on.
-inline constexpr std::int64_t kMinListedCores = 32768;
+// Bounded memory: listing a node's cores (Node::list_cores) costs 24 bytes
+// a core, however few the input names. A run keeps at most
+// listed_core_budget such cores for its input: two per byte (48 bytes),
+// and at least kMinListedCores (16 nodes of 4096 cores). The loaders count
+// the cores listed while reading, grow its copies' and realloc the nodes
+// it binds on; a plan's binding instances count theirs in the plan budget
+// (kListedCoresPerPlan).
+inline constexpr std::int64_t kMinListedCores = 65536;
+inline constexpr std::int64_t kListedCoresPerByte = 2;
 inline std::int64_t listed_core_budget(std::uint64_t input_bytes) {
-  return input_bytes > static_cast<std::uint64_t>(kMinListedCores)
-             ? static_cast<std::int64_t>(std::min<std::uint64_t>(input_bytes, INT64_MAX / 2))
-             : kMinListedCores;
+  const std::uint64_t by_input =
+      std::min<std::uint64_t>(input_bytes, INT64_MAX / 4) * kListedCoresPerByte;
+  return std::max<std::int64_t>(static_cast<std::int64_t>(by_input), kMinListedCores);
 }
+// The rule in words, for the messages: "65536, or 2 per byte of input".
+std::string listed_core_rule();
 
 struct Inventory {
   Pieces share_base = 100;               // > 0

@@ -142,7 +142,8 @@ bool copies_within(std::span<const GrowTemplate> templates, std::span<const std:
       "count that names some of them): " +
       std::to_string(static_cast<std::int64_t>(listed)) +
       " cores for the copies tried, more than the " + std::to_string(budget->listed_cores) +
-      " this input may keep (32768, or one per byte of input, less the inventory's own); "
+      " this input may keep (" + listed_core_rule() +
+      ", less the inventory's own); "
       "give the template's cores as a cpu map, or a smaller --max";
   return false;
 }

@@ -394,8 +394,9 @@ std::string realloc_too_large(const Inventory& inventory,
   if (listed <= listed_cores) return {};
   return "too large: binding CPUs on " + std::to_string(nodes) +
          " nodes given as a core count keeps their cores one by one: " + std::to_string(listed) +
-         " cores, more than the " + std::to_string(listed_cores) +
-         " this input may keep (32768, or one per byte of input, less the inventory's own); "
+         " cores, more than the " + std::to_string(listed_cores) + " this input may keep (" +
+         listed_core_rule() +
+         ", less the inventory's own); "
          "give those nodes' cores as a cpu map, or select fewer workloads";
 }
 

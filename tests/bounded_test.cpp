@@ -1293,6 +1293,18 @@ std::vector<Case> cases() {
         {"template.yaml", "name: big\ncpu: 4096\nmemory: 1Gi\nusage: {cpu_map: {\"0\": 100}}\n"}},
        "grow -n nodes.yaml -r request.yaml --template template.yaml",
        {3}});
+  // share's binding placements listed each node's cores uncounted: one
+  // app binding a core on each of 600 nodes of 4096 cores (23 KB), 42 MB.
+  std::string listed_share = "nodes:\n";
+  for (int i = 0; i < 600; ++i)
+    listed_share += "- {name: n" + std::to_string(i) + ", cpu: 4096, memory: 1Gi}\n";
+  out.push_back({"share: a binding app on 600 nodes of 4096 cores, refused",
+                 {{"nodes.yaml", listed_share},
+                  {"apps.yaml",
+                   "placement: least_allocated\napps:\n  - {app: a, max_count: 600, resources: "
+                   "{cpu: 1, memory: 1Gi, cpu_bind: true}}\n"}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {3}});
   out.push_back({"drain --each-node: kubernetes profile, 300 kubectl nodes each running a pod",
                  {{"nodes.yaml", kube_nodes},
                   {"pods.json", kube_pods},

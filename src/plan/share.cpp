@@ -388,12 +388,19 @@ class Filler {
         continue;
       // A binding placement: its plan, a capacity pass per live shape (24 steps a core).
       if (groups_[apps_[a].group].binds) {
-        work_ += 24 * static_cast<std::int64_t>(inv_.nodes[*node].core_count() * live_.size());
-        if ((plans_ += plan_weight(spec_.apps[a].request)) > options_.max_plans) {
+        // A node given as a core count lists its cores (once per 8) as plan's do.
+        const Node& at = inv_.nodes[*node];
+        work_ += 24 * static_cast<std::int64_t>(at.core_count() * live_.size());
+        plans_ +=
+            plan_weight(spec_.apps[a].request) + (spec_.apps[a].request.cpu_bind && at.cores.empty()
+                                                      ? at.plain_cores / kListedCoresPerPlan
+                                                      : 0);
+        if (plans_ > options_.max_plans) {
           result.too_large = "too large: the apps that bind cores or volumes place more than " +
                              std::to_string(options_.max_plans) +
                              " plans of 2 cores or a volume (4096, or one per 4 bytes of the "
-                             "input)";
+                             "input; a node given as a core count counts once per 8 of its "
+                             "cores when it first binds one)";
           return false;
         }
       }
@@ -769,29 +776,6 @@ class Filler {
 };
 
 }  // namespace
-
-PoolTotals pool_totals(const Inventory& inventory) {
-  PoolTotals t;
-  std::array<u128, kResourceKinds.size()> sums{};
-  std::vector<std::pair<std::string, u128>> extended;
-  for (const Node& node : inventory.nodes) {
-    if (!node.available) continue;
-    for (std::size_t k = 0; k < sums.size(); ++k)
-      sums[k] += static_cast<u128>(kResourceKinds[k].total(node));
-    for (const ExtendedResource& e : node.extended) extended.emplace_back(e.name, e.total);
-  }
-  for (std::size_t k = 0; k < sums.size(); ++k)
-    t.kinds.emplace_back(std::string(kResourceKinds[k].name), sums[k]);
-  std::sort(extended.begin(), extended.end());
-  for (const auto& [name, n] : extended) {
-    if (t.kinds.back().first == name)
-      t.kinds.back().second += n;
-    else
-      t.kinds.emplace_back(name, n);
-  }
-  std::sort(t.kinds.begin(), t.kinds.end());
-  return t;
-}
 
 ShareResult share(Inventory& state, const ShareSpec& spec, const ShareOptions& options) {
   return Filler(state, spec, options).run();

@@ -1,4 +1,4 @@
-// share's per-node numbers (share_nodes.h).
+// share's per-node numbers (share_nodes.h), and the pool's totals (share.h).
 #include "share_nodes.h"
 
 #include <algorithm>
@@ -152,3 +152,30 @@ std::string share_too_large(std::size_t nodes, std::size_t apps, std::int64_t wo
 }
 
 }  // namespace eruplan::share_nodes
+
+namespace eruplan {
+
+PoolTotals pool_totals(const Inventory& inventory) {
+  PoolTotals t;
+  std::array<u128, kResourceKinds.size()> sums{};
+  std::vector<std::pair<std::string, u128>> extended;
+  for (const Node& node : inventory.nodes) {
+    if (!node.available) continue;
+    for (std::size_t k = 0; k < sums.size(); ++k)
+      sums[k] += static_cast<u128>(kResourceKinds[k].total(node));
+    for (const ExtendedResource& e : node.extended) extended.emplace_back(e.name, e.total);
+  }
+  for (std::size_t k = 0; k < sums.size(); ++k)
+    t.kinds.emplace_back(std::string(kResourceKinds[k].name), sums[k]);
+  std::sort(extended.begin(), extended.end());
+  for (const auto& [name, n] : extended) {
+    if (t.kinds.back().first == name)
+      t.kinds.back().second += n;
+    else
+      t.kinds.emplace_back(name, n);
+  }
+  std::sort(t.kinds.begin(), t.kinds.end());
+  return t;
+}
+
+}  // namespace eruplan

@@ -285,44 +285,63 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
   const bool has_preferred =
       !pod.affinity.preferred.empty() || !pod.anti_affinity.preferred.empty();
   bool any_affinity = false;
-  // One pod `p` (running, or a placed replica) on node i.
-  auto add_pod = [&](const K8sPod& p, std::uint32_t i) {
+  // What one pod `p` (running, or a placed replica) adds to the tables: each
+  // of its matching terms calls put(table, topology key, count, whether it
+  // is a required affinity count). Matching does not depend on the node.
+  auto terms_of = [&](const K8sPod& p, auto&& put) {
     if (p.scheduling)
       for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
         if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-          add(existing_anti, t.topology_key, i, p.copies);
+          put(existing_anti, t.topology_key, p.copies, false);
     if (!pod.affinity.required.empty() &&
         matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
       for (const PodAffinityTerm& t : pod.affinity.required)
-        if (add(aff, t.topology_key, i, p.copies)) aff_total += p.copies;
+        put(aff, t.topology_key, p.copies, true);
     for (const PodAffinityTerm& t : pod.anti_affinity.required)
       if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels))
-        add(anti, t.topology_key, i, p.copies);
+        put(anti, t.topology_key, p.copies, false);
     const PodScheduling* s = p.scheduling;
-    const bool with = with_affinity(s);
-    any_affinity = any_affinity || with;
-    if (!has_preferred && !with) return;
+    if (!has_preferred && !with_affinity(s)) return;
     for (const WeightedPodAffinityTerm& t : pod.affinity.preferred)
       if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-        add(score_sums, t.term.topology_key, i, t.weight * p.copies);
+        put(score_sums, t.term.topology_key, t.weight * p.copies, false);
     for (const WeightedPodAffinityTerm& t : pod.anti_affinity.preferred)
       if (k8s_term_matches(inv, t.term, pod.ns, *p.ns, *p.labels))
-        add(score_sums, t.term.topology_key, i, -t.weight * p.copies);
+        put(score_sums, t.term.topology_key, -t.weight * p.copies, false);
     if (!s) return;
     for (const PodAffinityTerm& t : s->affinity.required)
       if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.topology_key, i, p.copies);  // hardPodAffinityWeight
+        put(score_sums, t.topology_key, p.copies, false);  // hardPodAffinityWeight
     for (const WeightedPodAffinityTerm& t : s->affinity.preferred)
       if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.term.topology_key, i, t.weight * p.copies);
+        put(score_sums, t.term.topology_key, t.weight * p.copies, false);
     for (const WeightedPodAffinityTerm& t : s->anti_affinity.preferred)
       if (k8s_term_matches(inv, t.term, *p.ns, pod.ns, pod.labels))
-        add(score_sums, t.term.topology_key, i, -t.weight * p.copies);
+        put(score_sums, t.term.topology_key, -t.weight * p.copies, false);
+  };
+  auto add_pod = [&](const K8sPod& p, std::uint32_t i) {
+    any_affinity = any_affinity || with_affinity(p.scheduling);
+    terms_of(p, [&](DomainTable& m, const std::string& key, std::int64_t n, bool counts) {
+      if (add(m, key, i, n) && counts) aff_total += n;
+    });
   };
   for (std::uint32_t i = 0; i < n_nodes; ++i)
     for (const K8sPod& p : k.pods[i]) add_pod(p, i);
   const bool affinity_self = matches_all(inv, pod.affinity.required, pod.ns, pod.ns, pod.labels);
   const K8sPod self{&pod.ns, &pod.labels, &pod};
+  // Each placed replica adds the same terms: matched against the pod once
+  // (a replica's labels against its own terms cost a selector match per
+  // replica otherwise), replayed on the node it lands on.
+  struct SelfTerm {
+    DomainTable* table;
+    const std::string* key;
+    std::int64_t n;
+    bool counts;
+  };
+  std::vector<SelfTerm> self_terms;
+  terms_of(self, [&](DomainTable& m, const std::string& key, std::int64_t n, bool counts) {
+    self_terms.push_back({&m, &key, n, counts});
+  });
 
   // Resource scores per node, the chosen node's refreshed after each pick.
   std::vector<NodeScore> resources(n_nodes);
@@ -530,7 +549,9 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
         ++s.count[static_cast<std::size_t>(t.dom[c] >= 0 ? t.dom[c] : t.empty)];
       }
     }
-    add_pod(self, c);
+    any_affinity = any_affinity || with_affinity(&pod);
+    for (const SelfTerm& t : self_terms)
+      if (add(*t.table, *t.key, c, t.n) && t.counts) aff_total += t.n;
   }
   return result;
 }

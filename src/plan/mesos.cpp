@@ -360,18 +360,22 @@ class Allocator {
     }
     a.instances = node.max_instances >= 0 ? node.instances_total() : 0;
     a.max_instances = node.max_instances;
+    // By role index from here on: reserved_for is a binary search (the
+    // stages ask it for every role in turn).
+    std::sort(a.reserved.begin(), a.reserved.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
   }
 
+  template <class A>  // Agent or const Agent
+  static auto* find_reserved(A& a, std::uint32_t role) {
+    auto it = std::lower_bound(a.reserved.begin(), a.reserved.end(), role,
+                               [](const auto& e, std::uint32_t r) { return e.first < r; });
+    return it != a.reserved.end() && it->first == role ? &it->second : nullptr;
+  }
   const KindVector* reserved_for(const Agent& a, std::uint32_t role) const {
-    for (const auto& [r, amounts] : a.reserved)
-      if (r == role) return &amounts;
-    return nullptr;
+    return find_reserved(a, role);
   }
-  KindVector* reserved_for(Agent& a, std::uint32_t role) {
-    for (auto& [r, amounts] : a.reserved)
-      if (r == role) return &amounts;
-    return nullptr;
-  }
+  KindVector* reserved_for(Agent& a, std::uint32_t role) { return find_reserved(a, role); }
 
   bool at_max_count(std::uint32_t f) const {
     const std::int64_t max = spec_.frameworks[f].max_count;

@@ -107,7 +107,7 @@ Placement place(const StrategyInput& input, std::int64_t min_count, Strategy str
                      : p.placed + k;
     return p;
   }
-  if (p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
+  if (p.first.too_large || p.first.outcome != StrategyOutcome::Infeasible || min_count <= 0 ||
       min_count >= input.count || !row.min_count)
     return p;
   std::int64_t n = 0;

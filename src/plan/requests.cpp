@@ -61,13 +61,12 @@ struct Planner {
     if (request.strategy == Strategy::Score &&
         request.scoring.profile == ScoringProfile::Kubernetes) {
       double steps = 0;
-      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_, 1, &steps)) {
-        mark_too_large(out, std::move(*why));
-        return out;
-      }
+      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_, 1, &steps))
+        return mark_too_large(out, std::move(*why));
       k8s_steps_ += steps;
     }
     Placement placement = place(input, request.min_count, request.strategy);
+    if (placement.first.too_large) return mark_too_large(out, placement.first.message.full());
     out.strategy = placement.first.outcome;
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
       // A DaemonSet names every node of its that has no room (SPEC §15).
@@ -190,7 +189,7 @@ struct Planner {
     return true;
   }
 
-  void mark_too_large(RequestOutcome& out, std::string reason) {
+  RequestOutcome&& mark_too_large(RequestOutcome& out, std::string reason) {
     out.too_large = true;
     too_large_ = true;
     out.status = RequestStatus::Rejected;
@@ -198,6 +197,7 @@ struct Planner {
     out.deploy.assign(out.capacity.nodes.size(), 0);
     out.preemptions.clear();
     out.reason = NamedReason(std::move(reason));
+    return std::move(out);
   }
 
   // The infos the strategy pass is given, and in where_ their capacity.nodes

@@ -355,6 +355,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
     heap[i] = {result.scores[i].total, static_cast<std::uint32_t>(i)};
   std::make_heap(heap.begin(), heap.end(), heap_less);
   std::int64_t remaining = in.count;
+  std::int64_t steps = 0;  // one per resource scored, each time a node's score is recomputed
   while (remaining > 0 && !heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), heap_less);
     HeapEntry best = heap.back();
@@ -376,6 +377,17 @@ StrategyResult score_strategy(const StrategyInput& in) {
       k += run;
       remaining -= run;
       if (remaining == 0 || k == cap) break;
+      if ((steps += static_cast<std::int64_t>(width) + 1) > kScoreSteps) {
+        StrategyResult over = strategy_failure(
+            n, NamedReason("too large: score recomputed the nodes' scores more than " +
+                           std::to_string(kScoreSteps / (static_cast<std::int64_t>(width) + 1)) +
+                           " times for " + std::to_string(in.count) +
+                           " instances (its scored resources change with each instance "
+                           "placed, so they go one at a time); ask for fewer instances, or "
+                           "score at most two resources"));
+        over.too_large = true;
+        return over;
+      }
       best.total = score_node(row(i), scoring, k).total;
       if (!heap.empty() && heap_less(best, heap.front())) {
         heap.push_back(best);

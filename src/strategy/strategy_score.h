@@ -48,6 +48,12 @@ std::vector<std::string> kinds_when_full(const Inventory& inventory, const Reque
                                          std::uint32_t index, std::int64_t cap);
 
 // The strategy (table row "score").
+// Bounded work: where a node's score may change with every instance (more
+// than two resources scored, or two whose fractions move almost alike),
+// score places them one at a time, each recomputing the node's score: at
+// most kScoreSteps steps (one per scored resource and one more each time,
+// about half a second), else too large (StrategyResult::too_large).
+inline constexpr std::int64_t kScoreSteps = 20'000'000;
 StrategyResult score_strategy(const StrategyInput& input);
 
 }  // namespace eruplan

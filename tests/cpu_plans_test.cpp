@@ -652,3 +652,65 @@ TEST_CASE(
   CHECK(r.reason().find("memory: NUMA node 1 has 616 available, 2342 per instance") !=
         std::string::npos);
 }
+
+// A node given as `cpu: N` is planned without listing its cores: the same
+// capacity, plans, reasons and one-instance fit as the listed node.
+TEST_CASE("cpu: plain cores plan as the same cores listed") {
+  std::mt19937 rng(20261128);
+  auto pick = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  int placed = 0;
+  for (int iter = 0; iter < 6000; ++iter) {
+    const Pieces P =
+        std::vector<Pieces>{1, 2, 4, 5, 8, 10, 100}[static_cast<std::size_t>(pick(0, 6))];
+    const Inventory inv = inventory_of(P, pick(0, 3) == 0 ? -1 : pick(0, 12));
+    Node plain;
+    plain.name = "n";
+    plain.plain_cores = pick(0, iter % 10 == 0 ? 300 : 24);
+    // share_base as the loaders give it, sometimes other amounts.
+    const std::int64_t kind = pick(0, 5);
+    plain.plain_core_pieces = kind < 3 ? P : kind == 3 ? P * pick(2, 4) : pick(1, 3 * P);
+    plain.memory = pick(0, 3) == 0 ? pick(0, 40) : 64 * kGi;
+    Node listed = plain;
+    listed.list_cores();
+    Request req = bind(1000, pick(0, 2) == 0 ? 0 : pick(1, 4));
+    req.cpu = req.cpu_limit = pick(1, 6 * P) * (kNanoPerCore / P);
+    const std::int64_t max_plans = pick(0, 2) == 0 ? kUnlimited : pick(0, 5);
+    const DimensionResult a = cpu_plans_dimension(plain, inv, req, max_plans);
+    const DimensionResult b = cpu_plans_dimension(listed, inv, req, max_plans);
+    INFO("iteration ", iter, " cores ", plain.plain_cores, " pieces ", plain.plain_core_pieces,
+         " share_base ", P, " mfc ", inv.max_fragment_cores, " cpu pieces ",
+         cpu_request_pieces(req.cpu, P));
+    INFO("plain  ", show(plain, a.plans));
+    INFO("listed ", show(listed, b.plans));
+    REQUIRE(a.capacity == b.capacity);
+    REQUIRE(same_plans(a.plans, b.plans));
+    REQUIRE(a.reason() == b.reason());
+    const std::optional<CoreFit> fa = core_fit(plain, inv, req), fb = core_fit(listed, inv, req);
+    REQUIRE(fa.has_value() == fb.has_value());
+    if (fa) {
+      REQUIRE(fa->across == fb->across);
+      REQUIRE(cpu_plans_fit_one(plain, inv, req, *fa).reason() ==
+              cpu_plans_fit_one(listed, inv, req, *fb).reason());
+    }
+    if (a.capacity > 0) ++placed;
+  }
+  CHECK(placed > 2000);
+}
+
+TEST_CASE("cpu: 4096 plain cores, 1.5 cores each") {
+  Node node;
+  node.name = "n";
+  node.plain_cores = 4096;
+  node.plain_core_pieces = 100;
+  node.memory = 64 * kGi;
+  // k turned cores give 2k halves, the rest (4096 - k) / 1 wholes: 1365
+  // turned cores give 2730 plans, 2731 wholes left over.
+  const DimensionResult r = run(node, inventory_of(), bind(1500), 2);
+  CHECK(r.capacity == 2730);
+  CHECK(show(node, r.plans) == "{0:50,1365:100} {0:50,1366:100}");
+  // max_fragment_cores 10: 20 plans.
+  CHECK(run(node, inventory_of(100, 10), bind(1500), 0).capacity == 20);
+  CHECK(node.cores.empty());
+}

@@ -50,6 +50,38 @@ TEST_CASE("diff: units, order, written-out zeros and cpu vs cpu_map do not matte
         "{\n  \"added\": [],\n  \"removed\": [],\n  \"changed\": {}\n}\n");
 }
 
+// A node given as `cpu: N` keeps its cores as a count: its cpu_map is one
+// entry "0..N-1", equal to the same cores written out.
+TEST_CASE("diff: cores given as a count are compared and shown as a count") {
+  const Inventory a = load(
+      "nodes:\n  - {name: a, cpu: 4096}\n  - {name: b, cpu: 3}\n"
+      "  - {name: c, cpu: 2}\n  - {name: d, cpu: 1}\n");
+  const Inventory b = load(
+      "nodes:\n  - {name: a, cpu: 4095}\n  - name: b\n    cpu_map: {\"0\": 100, \"1\": 100, "
+      "\"2\": 100}\n  - name: c\n    cpu_map: {\"0\": 100, \"2\": 100}\n"
+      "  - {name: d, cpu: 1}\n");
+  const InventoryDiff d = diff_inventories(a, b);
+  REQUIRE(d.changed.size() == 2);  // b's cores written out are the same
+  CHECK(render_diff(d, OutputFormat::Table) ==
+        "NODE  FIELD    OLD             NEW\n"
+        "a     cpu      4096            4095\n"
+        "a     cpu_map  {0..4095: 100}  {0..4094: 100}\n"
+        "c     cpu_map  {0..1: 100}     {0: 100, 2: 100}\n");
+  const std::string json = render_diff(d, OutputFormat::Json);
+  CHECK(json.find("\"cpu_map\": {\n        \"old\": {\n          \"0..4095\": 100\n") !=
+        std::string::npos);
+  // The other way round, and a count of 1 is core "0".
+  CHECK(diff_inventories(b, a).changed.size() == 2);
+  CHECK(diff_inventories(load("nodes:\n  - {name: d, cpu: 1}\n"),
+                         load("nodes:\n  - {name: d, cpu_map: {\"0\": 100}}\n"))
+            .empty());
+  CHECK(render_diff(diff_inventories(load("nodes:\n  - {name: d, cpu: 1}\n"),
+                                     load("nodes:\n  - {name: d, cpu_map: {\"1\": 100}}\n")),
+                    OutputFormat::Table) ==
+        "NODE  FIELD    OLD       NEW\n"
+        "d     cpu_map  {0: 100}  {1: 100}\n");
+}
+
 TEST_CASE("diff: added, removed and changed fields with old and new values") {
   const InventoryDiff d = diff_inventories(load(kOld), load(kNew));
   CHECK(d.added == std::vector<std::string>{"n3"});
@@ -136,8 +168,7 @@ TEST_CASE("diff cli: kubectl node lists as either side, mixed with an inventory"
   INFO(week.err);
   CHECK(week.exit == 1);
   CHECK(week.out.find("ip-10-0-1-12  cpu      3.92") != std::string::npos);
-  CHECK(week.out.find(
-            "ip-10-0-1-12  taints   -                         dedicated=batch:NoSchedule") !=
+  CHECK(week.out.find("ip-10-0-1-12  taints   -            dedicated=batch:NoSchedule") !=
         std::string::npos);
   // Mixed: the kubectl list against the inventory apply prints for it.
   const eruplan_test::Ran applied =

@@ -226,6 +226,91 @@ void take(const CpuSplit& split, const CpuShape& shape, std::int64_t count,
   }
 }
 
+PlainSplit plain_split(std::int64_t cores, Pieces pieces, const CpuShape& shape,
+                       std::int64_t max_fragment_cores) {
+  const Pieces P = shape.share_base, f = shape.whole, r = shape.fraction;
+  PlainSplit split;
+  if (cores <= 0 || pieces <= 0) return split;
+  if (pieces < P || pieces % P != 0) {
+    // Every core is a fragment core: only fraction-only shapes fit, and no
+    // core is turned (max_fragment_cores does not drop fragment cores).
+    split.fragment_cores = cores;
+    if (f == 0 && r > 0) split.capacity = cores * (pieces / r);
+    return split;
+  }
+  // Whole cores of `units` units each. On m equal cores the greedy makes
+  // m * units / f whole parts when m >= f (the j = 0 term of
+  // whole_part_count is the least), and none when m < f.
+  const std::int64_t units = pieces / P;
+  const auto wholes = [&](std::int64_t m) { return m >= f ? m * units / f : 0; };
+  if (r == 0) {
+    split.capacity = wholes(cores);
+    return split;
+  }
+  std::int64_t limit = cores - f;
+  if (max_fragment_cores >= 0) limit = std::min(limit, max_fragment_cores);
+  const std::int64_t parts = pieces / r;  // fraction parts of one turned core (>= 1: r < P)
+  if (f == 0) {
+    split.fragment_cores = std::clamp<std::int64_t>(limit, 0, cores);
+    split.capacity = split.fragment_cores * parts;
+    return split;
+  }
+  if (limit < 1) return split;
+  // best_split tries k = 1, 2... turned cores: fractions k * parts grow,
+  // wholes(cores - k) do not, so its best is at the first k where fractions
+  // reach wholes (kstar) or the one before.
+  std::int64_t lo = 1, hi = limit + 1;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (mid * parts >= wholes(cores - mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  const std::int64_t kstar = lo;
+  std::int64_t best = 0, best_k = 0;
+  if (kstar - 1 >= 1) {
+    best = (kstar - 1) * parts;
+    best_k = kstar - 1;
+  }
+  if (kstar <= limit) {
+    const std::int64_t w = std::min(wholes(cores - kstar), kstar * parts);
+    if (w > best) {
+      best = w;
+      best_k = kstar;
+    }
+  }
+  split.fragment_cores = best_k;
+  split.capacity = best;
+  return split;
+}
+
+void plain_materialise(const PlainSplit& split, std::int64_t cores, Pieces pieces,
+                       const CpuShape& shape, std::int64_t count, int numa,
+                       std::vector<Plan>& out) {
+  if (count <= 0) return;
+  const Pieces P = shape.share_base, f = shape.whole, r = shape.fraction;
+  const std::int64_t first_whole = split.fragment_cores, n_whole = cores - first_whole;
+  const std::int64_t parts = r > 0 ? pieces / r : 0;
+  out.reserve(out.size() + static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) {
+    Plan plan;
+    plan.numa = numa;
+    plan.cpu.reserve(static_cast<std::size_t>(f + (r > 0 ? 1 : 0)));
+    // The fraction core comes before every whole core.
+    if (r > 0) plan.cpu.push_back({static_cast<std::uint32_t>(i / parts), r});
+    const auto start = static_cast<std::ptrdiff_t>(plan.cpu.size());
+    // The greedy takes the whole cores round by round in core order, each
+    // round the f cores after the last one's, wrapping to the first core
+    // once every core has given a unit more than the rest.
+    for (Pieces j = 0; j < f; ++j)
+      plan.cpu.push_back({static_cast<std::uint32_t>(first_whole + (i * f + j) % n_whole), P});
+    std::sort(plan.cpu.begin() + start, plan.cpu.end(),
+              [](const CoreShare& a, const CoreShare& b) { return a.core < b.core; });
+    out.push_back(std::move(plan));
+  }
+}
+
 }  // namespace cpu_plans
 
 namespace {
@@ -257,8 +342,8 @@ std::string cpu_reason(const Node& node, const Inventory& inventory, const Reque
     text += node.core_id(i) + ":" + std::to_string(node.core_available(i));
   }
   if (shown < n) {
-    Pieces rest = 0;
-    for (std::size_t i = shown; i < n; ++i) rest += node.core_available(i);
+    Pieces rest = node.cores.empty() ? static_cast<Pieces>(n - shown) * node.plain_core_pieces : 0;
+    for (std::size_t i = shown; i < node.cores.size(); ++i) rest += node.core_available(i);
     text += ", and " + std::to_string(n - shown) + " more cores with " + std::to_string(rest) +
             " pieces available in all";
   }
@@ -305,13 +390,31 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
   if (pieces == 0) return zero("binding needs more than 0 cores per instance");
   const CpuShape shape{P, pieces / P, pieces % P};
 
-  std::vector<Pieces> available = available_pieces(node);
+  // A node given as `cpu: N` (no NUMA nodes, nothing used) has one pool of
+  // equal cores: its split and plans come without listing them.
+  const bool plain = node.cores.empty() && node.numa_nodes.empty();
+  std::vector<Pieces> available;
+  if (!plain) available = available_pieces(node);
 
   DimensionResult result;
   result.binds = true;
   result.capacity = 0;
   Bytes memory_left = node.memory - node.memory_used;
   auto plan_pool = [&](int numa, Bytes numa_memory_available) {
+    if (plain) {
+      const PlainSplit equal = plain_split(node.plain_cores, node.plain_core_pieces, shape,
+                                           inventory.max_fragment_cores);
+      const std::int64_t count = std::min({equal.capacity, memory_cap(request, memory_left),
+                                           memory_cap(request, numa_memory_available)});
+      const std::int64_t room =
+          std::max<std::int64_t>(0, max_plans - static_cast<std::int64_t>(result.plans.size()));
+      plain_materialise(equal, node.plain_cores, node.plain_core_pieces, shape,
+                        std::min(count, room), numa, result.plans);
+      result.capacity += count;
+      CpuSplit split;
+      split.capacity = equal.capacity;
+      return std::pair{std::move(split), count};
+    }
     CpuSplit split = best_split(pool_of(node, available, numa < 0 ? -2 : numa), shape,
                                 inventory.max_fragment_cores);
     const std::int64_t count = std::min({split.capacity, memory_cap(request, memory_left),
@@ -365,6 +468,13 @@ std::optional<CoreFit> core_fit(const Node& node, const Inventory& inventory,
   const Pieces pieces = cpu_request_pieces(request.cpu, P);
   if (pieces <= 0) return std::nullopt;
   const CpuShape shape{P, pieces / P, pieces % P};
+  if (node.cores.empty() && node.numa_nodes.empty()) {
+    CoreFit fit;
+    fit.across =
+        plain_split(node.plain_cores, node.plain_core_pieces, shape, inventory.max_fragment_cores)
+            .capacity > 0;
+    return fit;
+  }
   const std::vector<Pieces> available = available_pieces(node);
   const auto holds = [&](int numa) {
     return best_split(pool_of(node, available, numa), shape, inventory.max_fragment_cores)

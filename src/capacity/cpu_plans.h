@@ -62,4 +62,21 @@ void materialise(const CpuSplit& split, const CpuShape& shape, std::int64_t coun
 void take(const CpuSplit& split, const CpuShape& shape, std::int64_t count,
           std::vector<Pieces>& available);
 
+// A pool of `cores` identical cores 0..cores-1 with `pieces` available each
+// and nothing used (a node given as `cpu: N`): what best_split makes of it,
+// without listing the cores. Cores 0..fragment_cores-1 give the fraction
+// parts (each whole, in core order), the rest the whole-core parts.
+struct PlainSplit {
+  std::int64_t fragment_cores = 0;
+  std::int64_t capacity = 0;  // equals best_split's capacity on that pool
+};
+// O(log cores): equal cores make the whole-core bound and the fraction
+// parts of k turned cores closed forms.
+PlainSplit plain_split(std::int64_t cores, Pieces pieces, const CpuShape& shape,
+                       std::int64_t max_fragment_cores);
+// Appends the first `count` plans of `split` (count <= split.capacity), the
+// same plans materialise() writes for the listed pool, in O(count * whole).
+void plain_materialise(const PlainSplit& split, std::int64_t cores, Pieces pieces,
+                       const CpuShape& shape, std::int64_t count, int numa, std::vector<Plan>& out);
+
 }  // namespace eruplan::cpu_plans

@@ -4,7 +4,9 @@
 //   `memory: 8Gi` equals `memory: 8589934592`.
 // - Sizes are bytes, CPU in cores (1.5), as in every JSON document.
 // - Labels, cpu_map, usage.cpu_map and each workload are one field each (a
-//   mapping); taints one field, sorted, as "key=value:Effect".
+//   mapping); taints one field, sorted, as "key=value:Effect". The cpu_map
+//   of a node given as `cpu: N` is one entry "0..N-1" (it equals the same
+//   cores written out), so comparing and showing it costs no per-core work.
 // - A node is matched by name; nodes added or removed are listed by name only.
 #include "diff.h"
 
@@ -25,11 +27,35 @@ DiffScalar cores(NanoCores n) {
   if (n % 1'000'000'000 == 0) return integer(n / 1'000'000'000);
   return {DiffScalar::Kind::Number, 0, format_cores(n), false};
 }
-DiffValue value(DiffScalar s) { return {false, std::move(s), {}}; }
+DiffValue value(DiffScalar s) { return {false, std::move(s), {}, 0}; }
 DiffValue mapping(std::vector<std::pair<std::string, DiffScalar>> entries) {
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  return {true, {}, std::move(entries)};
+  return {true, {}, std::move(entries), 0};
+}
+// `count` keys "0".."count-1" of `s` each, kept as the count (count > 0).
+DiffValue run_mapping(std::int64_t count, DiffScalar s) { return {true, std::move(s), {}, count}; }
+std::string run_key(std::int64_t run) { return run == 1 ? "0" : "0.." + std::to_string(run - 1); }
+
+// Whether `key` is the decimal of a number below `run`, as a core id
+// "0".."run-1" is written.
+bool key_below(const std::string& key, std::int64_t run) {
+  if (key.empty() || key.size() > 18 || (key.size() > 1 && key[0] == '0')) return false;
+  std::int64_t n = 0;
+  for (const char c : key) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + (c - '0');
+  }
+  return n < run;
+}
+
+// A run mapping equals written-out entries when they are its keys (all
+// distinct, so `run` of them below `run` are all of them) with its value.
+bool run_equals(const DiffValue& run, const DiffValue& listed) {
+  if (listed.entries.size() != static_cast<std::size_t>(run.run)) return false;
+  return std::all_of(listed.entries.begin(), listed.entries.end(), [&](const auto& e) {
+    return e.second == run.scalar && key_below(e.first, run.run);
+  });
 }
 
 std::string cpu_map_text(const NamedList<Pieces>& map) {
@@ -57,6 +83,10 @@ template <class W>
 void write_value(W& w, const DiffValue& v) {
   if (!v.mapping) return write_scalar(w, v.scalar);
   w.begin_object();
+  if (v.run > 0) {
+    w.key(run_key(v.run));
+    write_scalar(w, v.scalar);
+  }
   for (const auto& [key, s] : v.entries) {
     w.key(key);
     write_scalar(w, s);
@@ -86,6 +116,7 @@ std::string scalar_text(const DiffScalar& s, std::string_view field) {
 std::string value_text(const DiffValue& v, std::string_view field) {
   if (!v.mapping) return scalar_text(v.scalar, field);
   std::string out = "{";
+  if (v.run > 0) out += run_key(v.run) + ": " + scalar_text(v.scalar, "");
   for (const auto& [key, s] : v.entries)
     out += (out.size() > 1 ? ", " : "") + key + ": " + scalar_text(s, key);
   return out + "}";
@@ -102,6 +133,14 @@ DiffValue absent(const std::string& field, const DiffValue& other) {
 
 }  // namespace
 
+bool DiffValue::operator==(const DiffValue& other) const {
+  if (mapping != other.mapping) return false;
+  if (run > 0 && other.run > 0) return run == other.run && scalar == other.scalar;
+  if (run > 0) return run_equals(*this, other);
+  if (other.run > 0) return run_equals(other, *this);
+  return scalar == other.scalar && entries == other.entries;
+}
+
 std::vector<std::pair<std::string, DiffValue>> node_fields(const Node& node, Pieces share_base) {
   (void)share_base;  // plain cores already carry it
   std::vector<std::pair<std::string, DiffValue>> out;
@@ -110,14 +149,15 @@ std::vector<std::pair<std::string, DiffValue>> node_fields(const Node& node, Pie
   };
   if (!node.available) add("available", value(boolean(false)));
   if (node.cpu_total() != 0) add("cpu", value(cores(node.cpu_total())));
+  // Cores given as a count stay a count: none used, the same pieces each.
   std::vector<std::pair<std::string, DiffScalar>> cpu_map, used_map;
-  for (std::size_t i = 0; i < node.core_count(); ++i) {
+  for (std::size_t i = 0; i < node.cores.size(); ++i) {
     const std::string id = node.core_id(i);
-    const Pieces capacity = node.cores.empty() ? node.plain_core_pieces : node.cores[i].capacity;
-    const Pieces used = node.cores.empty() ? 0 : node.cores[i].used;
-    cpu_map.emplace_back(id, integer(capacity));
-    if (used != 0) used_map.emplace_back(id, integer(used));
+    cpu_map.emplace_back(id, integer(node.cores[i].capacity));
+    if (node.cores[i].used != 0) used_map.emplace_back(id, integer(node.cores[i].used));
   }
+  if (node.cores.empty() && node.plain_cores > 0)
+    add("cpu_map", run_mapping(node.plain_cores, integer(node.plain_core_pieces)));
   if (!cpu_map.empty()) add("cpu_map", mapping(std::move(cpu_map)));
   if (node.memory != 0) add("memory", value(integer(node.memory)));
   if (node.storage != 0) add("storage", value(integer(node.storage)));

@@ -26,7 +26,12 @@ struct DiffValue {
   bool mapping = false;
   DiffScalar scalar;
   std::vector<std::pair<std::string, DiffScalar>> entries;  // by key
-  bool operator==(const DiffValue&) const = default;
+  // A mapping of keys "0".."run-1", each `scalar`, kept as that count and
+  // shown as one entry "0..run-1" (the cpu_map of a node given as
+  // `cpu: N`); 0 when `entries` holds the mapping. It equals the same
+  // mapping written out entry by entry.
+  std::int64_t run = 0;
+  bool operator==(const DiffValue& other) const;
 };
 
 struct FieldChange {

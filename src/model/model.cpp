@@ -97,11 +97,13 @@ std::size_t Node::find_core(std::string_view id) const {
 
 void Node::add_core(std::string_view id, const Core& core) {
   const std::size_t i = cores.size();
-  if (core_ids.empty() && !is_position(id, i)) {
+  // Listed from the first id out of place on (a first core "1" too).
+  const bool listed = !core_ids.empty() || !is_position(id, i);
+  if (core_ids.empty() && listed) {
     core_ids.reserve(i + 1);
     for (std::size_t k = 0; k < i; ++k) core_ids.push_back(std::to_string(k));
   }
-  if (!core_ids.empty()) core_ids.emplace_back(id);
+  if (listed) core_ids.emplace_back(id);
   cores.push_back(core);
 }
 

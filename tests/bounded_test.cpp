@@ -166,6 +166,19 @@ std::vector<Case> cases() {
                   {"template.yaml", "name: t\ncpu: 1\nmemory: 1Gi\n"}},
                  "grow -n nodes.yaml -r request.yaml --template template.yaml --max 1000000000000",
                  {3}});
+  {
+    // drain --each-node under global: a check asks only whether the others
+    // have room (was one whole placement per node, N^2 x log(count)).
+    std::string nodes = "nodes:\n";
+    for (std::int64_t n = 0; n < 1200; ++n)
+      nodes += "- {name: " + std::to_string(n) +
+               ", memory: " + std::to_string((std::int64_t{7} << 60) - n * 7919) +
+               ", instances: {w: " + std::to_string(1'000'000'000'000'000 + n * 13) + "}}\n";
+    out.push_back({"drain --each-node --strategy global: 1200 nodes of 10^15 instances",
+                   {{"nodes.yaml", nodes}},
+                   "drain -n nodes.yaml --app w --memory 1 --strategy global --each-node",
+                   {0, 4}});
+  }
   out.push_back({"drain: a billion instances of 1 byte move",
                  {{"nodes.yaml",
                    "nodes:\n  - {name: n1, memory: 8Gi, instances: {web: 1000000000}}\n"

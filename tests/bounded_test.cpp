@@ -167,6 +167,24 @@ std::vector<Case> cases() {
                  "grow -n nodes.yaml -r request.yaml --template template.yaml --max 1000000000000",
                  {3}});
   {
+    // Every template helps, none suffices: the failure shows --max copies in
+    // all, shared among the templates (was --max copies of each: 1,000,000
+    // nodes planned, 1 GB).
+    Case c{"grow: 100 templates that help but never suffice, default --max",
+           {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi}\n"},
+            {"request.yaml", "app: a\ncount: 100000000000\nresources: {memory: 1Gi}\n"}},
+           "grow -n nodes.yaml -r request.yaml",
+           {4},
+           10'000};
+    for (int t = 1; t <= 100; ++t) {
+      const std::string name = "t" + std::to_string(t) + ".yaml";
+      c.files.emplace_back(
+          name, "{name: t" + std::to_string(t) + ", memory: " + std::to_string(t) + "Gi}\n");
+      c.args += " --template " + name;
+    }
+    out.push_back(c);
+  }
+  {
     // drain --each-node under global: a check asks only whether the others
     // have room (was one whole placement per node, N^2 x log(count)).
     std::string nodes = "nodes:\n";

@@ -197,6 +197,25 @@ std::vector<Case> cases() {
                    "drain -n nodes.yaml --app w --memory 1 --strategy global --each-node",
                    {0, 4}});
   }
+  {
+    // The cases of one `eruplan test` run share the kubernetes profile's
+    // bound: ten cases of 220,000,000 steps each were ten seconds.
+    Case c{"test: ten kubernetes-profile cases of 220M steps each share one bound",
+           {{"nodes.yaml", ""}},
+           "test .",
+           {1}};
+    for (int n = 0; n < 1000; ++n)
+      c.files[0].second += "- {name: " + std::to_string(n) + ", cpu: 99}\n";
+    c.files[0].second = "nodes:\n" + c.files[0].second;
+    for (int i = 0; i < 10; ++i)
+      c.files.emplace_back(
+          "c" + std::to_string(i) + ".yaml",
+          "name: c" + std::to_string(i) +
+              "\nnodes: nodes.yaml\nrequest: {app: a, count: 200000, strategy: "
+              "score, scoring: {profile: kubernetes}, resources: {memory: 0, cpu: 1m}}\n"
+              "expect: {exit: 0}\n");
+    out.push_back(c);
+  }
   out.push_back({"drain: a billion instances of 1 byte move",
                  {{"nodes.yaml",
                    "nodes:\n  - {name: n1, memory: 8Gi, instances: {web: 1000000000}}\n"

@@ -166,6 +166,56 @@ std::vector<Case> cases() {
                   {"template.yaml", "name: t\ncpu: 1\nmemory: 1Gi\n"}},
                  "grow -n nodes.yaml -r request.yaml --template template.yaml --max 1000000000000",
                  {3}});
+  {
+    // Every template helps, none suffices: the failure shows --max copies in
+    // all, shared among the templates (was --max copies of each: 1,000,000
+    // nodes planned, 1 GB).
+    Case c{"grow: 100 templates that help but never suffice, default --max",
+           {{"nodes.yaml", "nodes:\n  - {name: n1, memory: 1Gi}\n"},
+            {"request.yaml", "app: a\ncount: 100000000000\nresources: {memory: 1Gi}\n"}},
+           "grow -n nodes.yaml -r request.yaml",
+           {4},
+           10'000};
+    for (int t = 1; t <= 100; ++t) {
+      const std::string name = "t" + std::to_string(t) + ".yaml";
+      c.files.emplace_back(
+          name, "{name: t" + std::to_string(t) + ", memory: " + std::to_string(t) + "Gi}\n");
+      c.args += " --template " + name;
+    }
+    out.push_back(c);
+  }
+  {
+    // drain --each-node under global: a check asks only whether the others
+    // have room (was one whole placement per node, N^2 x log(count)).
+    std::string nodes = "nodes:\n";
+    for (std::int64_t n = 0; n < 1200; ++n)
+      nodes += "- {name: " + std::to_string(n) +
+               ", memory: " + std::to_string((std::int64_t{7} << 60) - n * 7919) +
+               ", instances: {w: " + std::to_string(1'000'000'000'000'000 + n * 13) + "}}\n";
+    out.push_back({"drain --each-node --strategy global: 1200 nodes of 10^15 instances",
+                   {{"nodes.yaml", nodes}},
+                   "drain -n nodes.yaml --app w --memory 1 --strategy global --each-node",
+                   {0, 4}});
+  }
+  {
+    // The cases of one `eruplan test` run share the kubernetes profile's
+    // bound: ten cases of 220,000,000 steps each were ten seconds.
+    Case c{"test: ten kubernetes-profile cases of 220M steps each share one bound",
+           {{"nodes.yaml", ""}},
+           "test .",
+           {1}};
+    for (int n = 0; n < 1000; ++n)
+      c.files[0].second += "- {name: " + std::to_string(n) + ", cpu: 99}\n";
+    c.files[0].second = "nodes:\n" + c.files[0].second;
+    for (int i = 0; i < 10; ++i)
+      c.files.emplace_back(
+          "c" + std::to_string(i) + ".yaml",
+          "name: c" + std::to_string(i) +
+              "\nnodes: nodes.yaml\nrequest: {app: a, count: 200000, strategy: "
+              "score, scoring: {profile: kubernetes}, resources: {memory: 0, cpu: 1m}}\n"
+              "expect: {exit: 0}\n");
+    out.push_back(c);
+  }
   out.push_back({"drain: a billion instances of 1 byte move",
                  {{"nodes.yaml",
                    "nodes:\n  - {name: n1, memory: 8Gi, instances: {web: 1000000000}}\n"

@@ -736,6 +736,33 @@ TEST_CASE("eruplan test reports the deliberately failing cases and exits 1") {
     ++fails;
   CHECK(fails == 6);
 }
+
+TEST_CASE("eruplan test: the cases share the kubernetes bound, a symlinked case runs once") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_shared_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string nodes = "nodes:\n";
+  for (int n = 0; n < 1000; ++n) nodes += "- {name: " + std::to_string(n) + ", cpu: 99}\n";
+  std::ofstream(dir / "nodes.yaml") << nodes;
+  // 200,000 replicas x (1000 nodes + 100), and 1000 of setup: 220,001,000 steps each: the
+  // first case runs, the second would pass 400,000,000 with it.
+  for (const char* name : {"a", "b"})
+    std::ofstream(dir / (std::string(name) + ".yaml"))
+        << "name: " << name
+        << "\nnodes: nodes.yaml\nrequest: {app: a, count: 200000, strategy: score, scoring: "
+           "{profile: kubernetes}, resources: {memory: 0, cpu: 1m}}\nexpect: {exit: 0}\n";
+  fs::create_symlink("a.yaml", dir / "link.yaml");
+  const Output r = run_binary("test '" + dir.string() + "'");
+  INFO(r.out);
+  CHECK(r.status == 1);
+  CHECK(last_line(r.out) == "1 passed, 1 failed");
+  CHECK(r.out.find("link.yaml") == std::string::npos);
+  CHECK(r.out.find("is 220001000 steps (and 220001000 for the cases run before it), more than "
+                   "400000000; ask for fewer replicas, or run fewer cases at once") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
 #endif
 #endif
 

@@ -599,4 +599,31 @@ TEST_CASE("grow: DaemonSet pods on an added node count for topology spreading") 
   CHECK(w.daemons_by_template[0] == std::vector<std::string>{"default/agent"});
 }
 
+TEST_CASE("grow: several templates that never suffice show --max copies in all") {
+  WhatIfOptions o = grow_options("nodes:\n  - {name: n1, memory: 1Gi}\n",
+                                 "app: a\ncount: 1000\nresources: {memory: 1Gi}\n");
+  o.max = 10;
+  for (const char* t : {"t1", "t2", "t3"})
+    o.templates.push_back(Source{std::string(t) + ".yaml",
+                                 "{name: " + std::string(t) + ", memory: 2Gi}", InputFormat::Yaml});
+  o.output = OutputFormat::Json;
+  const WhatIfResult w = run_whatif(o);
+  CHECK(w.run.exit == ExitCode::Infeasible);
+  CHECK(w.run.out.find("even 10 nodes of any one template do not suffice (--max 10)") !=
+        std::string::npos);
+  // 10 shared in turn: t1 4, t2 3, t3 3 (was 10 of each).
+  for (const char* shown : {"\"t1-4\"", "\"t2-3\"", "\"t3-3\""})
+    CHECK(w.run.out.find(shown) != std::string::npos);
+  for (const char* not_shown : {"\"t1-5\"", "\"t2-4\"", "\"t3-4\""})
+    CHECK(w.run.out.find(not_shown) == std::string::npos);
+}
+
+TEST_CASE("shared_copies: a failure's copies shared among the templates, one each at least") {
+  CHECK(shared_copies(3, 10) == std::vector<std::int64_t>{4, 3, 3});
+  CHECK(shared_copies(100, 10000) == std::vector<std::int64_t>(100, 100));
+  CHECK(shared_copies(4, 2) == std::vector<std::int64_t>{1, 1, 1, 1});
+  CHECK(shared_copies(2, 10001) == std::vector<std::int64_t>{5001, 5000});
+  CHECK(shared_copies(0, 5).empty());
+}
+
 }  // namespace eruplan

@@ -299,6 +299,25 @@ TEST_CASE("global: design note 000 example, by the rule") {
   check_deployed(capped.run(global_strategy, 3), {1, 2, 0});
 }
 
+TEST_CASE("global_failure: global fails only when the nodes cannot take the count") {
+  Nodes nodes({}, {3, 4, 5});
+  nodes.usage({0.01, 0.02, 0.03}, {0.004, 0.006, 0.01});
+  for (std::int64_t count = 1; count <= 12; ++count) {
+    CAPTURE(count);
+    CHECK_FALSE(global_failure(nodes.infos, count, nodes.total()));
+    CHECK(nodes.run(global_strategy, count).outcome == StrategyOutcome::Deployed);
+  }
+  const auto failed = global_failure(nodes.infos, 13, nodes.total());
+  REQUIRE(failed);
+  CHECK(failed->outcome == StrategyOutcome::Infeasible);
+  CHECK(failed->message.full() == nodes.run(global_strategy, 13, 0).message.full());
+  CHECK(failed->message.full().find("need 13 new instances, the nodes can take 12 in total") !=
+        std::string::npos);
+  // A total below the nodes' sum (a quota) decides as well.
+  CHECK(global_failure(nodes.infos, 10, 9));
+  CHECK_FALSE(global_failure(nodes.infos, 9, 9));
+}
+
 TEST_CASE("global: equal keys go by name, also between a node's later and another's first") {
   Nodes nodes({}, {U, U});
   nodes.usage({0, 0.5}, {0.25, 0.25});

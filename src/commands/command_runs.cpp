@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "command_options.h"
 #include "diff.h"
 #include "fixture.h"
+#include "k8s_profile.h"
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
@@ -352,7 +355,14 @@ CommandOutput run_test(const CommandInput& in) {
                  "test: give case files or directories (or --print-expect CASE)");
   const std::string& filter = a.value("--filter");
   std::vector<FixtureResult> results;
+  // The cases share the kubernetes profile's bound; a case file reached
+  // twice (a symlink to another case, a path given twice) runs once.
+  K8sSharedSteps shared;
+  std::set<std::string> seen;
   for (const auto& [file, root] : collect_cases(a.list("paths"), reader)) {
+    std::error_code ec;
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(file, ec);
+    if (!seen.insert(ec ? file : resolved.string()).second) continue;
     std::string why;
     const std::optional<std::string> text = files.read(file, why);
     FixtureResult r;
@@ -361,6 +371,7 @@ CommandOutput run_test(const CommandInput& in) {
       r.differences.push_back("cannot read: " + why);
     } else {
       r = run_fixture_under(root, file, *text, reader);
+      shared.case_done();
     }
     if (!filter.empty() && r.name.find(filter) == std::string::npos &&
         r.file.find(filter) == std::string::npos)

@@ -763,8 +763,9 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
       add_capacity(total, info.capacity);
     }
     StrategyInput input{infos, r.count, total, r.nodes_limit, &inventory, &r, 1};
-    StrategyResult res = run(input);
-    a.absorbable = res.outcome == StrategyOutcome::Deployed;
+    a.absorbable = request.strategy == Strategy::Global
+                       ? !global_failure(infos, r.count, total)
+                       : run(input).outcome == StrategyOutcome::Deployed;
     if (a.absorbable) return;
     // Messages that count every node (score's Kubernetes line) read the
     // capacity pass: the shared one with the lost node's entry as a plan
@@ -779,9 +780,8 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
     }
     with_loss.total = total;
     input.capacity = &with_loss;
-    res = run(input);
-    // The kubernetes profile filters through the capacity pass: without it
-    // every node failed, so this run is the answer.
+    const StrategyResult res = run(input);
+    // The kubernetes profile filters through the capacity pass: this run is the answer.
     a.absorbable = res.outcome == StrategyOutcome::Deployed;
     if (!a.absorbable) a.reason = res.message.full();
   });

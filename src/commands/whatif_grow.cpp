@@ -352,8 +352,11 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     }
     // Not feasible: the failure as `plan` reports it for the inventory with
     // the copies that were tried (one copy for a useless template, so its
-    // reason shows), the what-if answer first.
+    // reason shows), the what-if answer first. Several templates share the
+    // --max copies shown (at least one each): the plan shown stays the
+    // size of one template's.
     std::vector<std::int64_t> counts(templates.size(), shown);
+    if (shown > 1 && templates.size() > 1) counts = shared_copies(templates.size(), shown);
     Inventory state = grown_inventory(inventory, templates, counts);
     if (spent(state)) return;
     const GrowReport report{head, true, inventory.nodes.size(),

@@ -564,4 +564,13 @@ Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
   return best;
 }
 
+std::vector<std::int64_t> shared_copies(std::size_t templates, std::int64_t shown) {
+  std::vector<std::int64_t> counts(templates, 0);
+  if (templates == 0) return counts;
+  const auto n = static_cast<std::int64_t>(templates);
+  for (std::int64_t t = 0; t < n; ++t)
+    counts[static_cast<std::size_t>(t)] = std::max<std::int64_t>(1, shown / n + (t < shown % n));
+  return counts;
+}
+
 }  // namespace eruplan

@@ -132,6 +132,11 @@ std::optional<Growth> cheapest_mix(const Inventory& inventory, const Request& re
 
 // The plain search cheapest_mix must agree with: every combination in the
 // box, each planned (the tests' oracle; small cases only).
+// The copies a failure of several templates shows: `shown` in all, shared
+// among the templates in turn (the earlier ones take the remainder), and at
+// least one of each, so that every template's copies are planned.
+std::vector<std::int64_t> shared_copies(std::size_t templates, std::int64_t shown);
+
 Growth cheapest_mix_oracle(const Inventory& inventory, const Request& request,
                            std::span<const GrowTemplate> templates, std::int64_t max, unsigned jobs,
                            GrowBudget* budget = nullptr);

@@ -12,6 +12,7 @@
 #include "k8s_profile.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <string_view>
 #include <unordered_set>
@@ -226,6 +227,12 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
 
 namespace {
 
+// K8sSharedSteps: whether it is alive, the steps of the cases done and of
+// the current one (whole numbers of steps, so the sum's order is moot).
+std::atomic<bool> shared_steps_on{false};
+std::atomic<double> cases_steps{0};
+std::atomic<double> case_steps{0};
+
 double steps_of(const StrategyInput& in, const K8sWork& work, double setup_weight) {
   return setup_weight * work.setup +
          static_cast<double>(replicas_tried(in)) *
@@ -233,6 +240,16 @@ double steps_of(const StrategyInput& in, const K8sWork& work, double setup_weigh
 }
 
 }  // namespace
+
+K8sSharedSteps::K8sSharedSteps() {
+  cases_steps = 0;
+  case_steps = 0;
+  shared_steps_on = true;
+}
+
+K8sSharedSteps::~K8sSharedSteps() { shared_steps_on = false; }
+
+void K8sSharedSteps::case_done() { cases_steps = cases_steps.load() + case_steps.exchange(0); }
 
 double k8s_profile_steps(const StrategyInput& in, double setup_weight) {
   if (in.count <= 0 || in.inventory == nullptr) return 0;
@@ -247,7 +264,8 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
   const K8sWork work = k8s_profile_work(in);
   const double steps = steps_of(in, work, setup_weight);
   if (counted != nullptr) *counted = steps;
-  if (steps + spent <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
+  const double earlier = shared_steps_on ? cases_steps.load() : 0;
+  if (steps + spent + earlier <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
   const std::int64_t pods = running_pods(*in.inventory);
@@ -261,7 +279,10 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
                             : std::string()) +
          " is " + whole(steps) + " steps" +
          (spent > 0 ? " (and " + whole(spent) + " for the requests before it)" : std::string()) +
-         ", more than " + std::to_string(kK8sProfileSteps) + "; ask for fewer replicas";
+         (earlier > 0 ? " (and " + whole(earlier) + " for the cases run before it)"
+                      : std::string()) +
+         ", more than " + std::to_string(kK8sProfileSteps) + "; ask for fewer replicas" +
+         (earlier > 0 ? ", or run fewer cases at once" : "");
 }
 
 std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {
@@ -278,8 +299,13 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
         NamedReason("the kubernetes profile places one replica at a time, at most " +
                     std::to_string(kMaxReplicas) + "; " + std::to_string(in.count) +
                     " asked on nodes without a pod limit"));
-  if (std::optional<std::string> why = k8s_profile_too_large(in))
+  double steps = 0;
+  if (std::optional<std::string> why = k8s_profile_too_large(in, 0, 1, &steps))
     return strategy_failure(in.infos.size(), NamedReason(std::move(*why)));
+  // The run goes ahead: its steps (the check a run makes of itself, setup
+  // once) count toward the cases after this one; the checks before a run
+  // only read them.
+  if (shared_steps_on) case_steps.fetch_add(steps);
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.

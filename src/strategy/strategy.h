@@ -179,6 +179,11 @@ StrategyResult each_strategy(std::span<const StrategyInfo>, std::int64_t count, 
                              std::int64_t nodes_limit);
 StrategyResult global_strategy(std::span<const StrategyInfo>, std::int64_t count,
                                std::int64_t total, std::int64_t nodes_limit);
+// global fails only when it cannot place count at all (the precheck, or
+// the nodes' room in total): that failure, else nullopt (it deploys all
+// count). drain --each-node asks it instead of placing.
+std::optional<StrategyResult> global_failure(std::span<const StrategyInfo>, std::int64_t count,
+                                             std::int64_t total);
 StrategyResult drained_strategy(std::span<const StrategyInfo>, std::int64_t count,
                                 std::int64_t total, std::int64_t nodes_limit);
 

@@ -16,6 +16,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,31 +95,35 @@ i128 keys_at_most(const std::vector<Keyed>& nodes, double t) {
 
 }  // namespace
 
+std::optional<StrategyResult> global_failure(std::span<const StrategyInfo> infos,
+                                             std::int64_t count, std::int64_t total) {
+  const std::size_t n = infos.size();
+  if (auto failed = strategy_precheck("global", n, count)) return failed;
+  i128 capacity_sum = 0;
+  for (const StrategyInfo& info : infos) capacity_sum += info.capacity;
+  if (total >= count && capacity_sum >= count) return std::nullopt;
+  auto can_take = static_cast<std::int64_t>(std::min(i128{total}, capacity_sum));
+  return strategy_failure(n, NamedReason("global", "need " + strategy_count(count, "new instance") +
+                                                       ", the nodes can take " +
+                                                       std::to_string(can_take) + " in total"));
+}
+
 StrategyResult global_strategy(std::span<const StrategyInfo> infos, std::int64_t count,
                                std::int64_t total, std::int64_t /*nodes_limit*/) {
   const std::size_t n = infos.size();
-  if (auto failed = strategy_precheck("global", n, count)) return *failed;
+  if (auto failed = global_failure(infos, count, total)) return *failed;
 
   // The capacity pass gives finite usage and rate >= 0. Anything else is bent
   // into that shape (NaN usage = a full node, NaN or negative rate = 0) so keys
   // are never NaN and never shrink as k grows.
   constexpr double kMax = std::numeric_limits<double>::max();
   std::vector<Keyed> nodes(n);
-  i128 capacity_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     double usage = infos[i].usage, rate = infos[i].rate;
     nodes[i].usage =
         std::isnan(usage) ? std::numeric_limits<double>::infinity() : std::max(usage, -kMax);
     nodes[i].rate = rate > 0 ? std::min(rate, kMax) : 0;
     nodes[i].cap = std::min(infos[i].capacity, count);
-    capacity_sum += infos[i].capacity;
-  }
-  if (total < count || capacity_sum < count) {
-    auto can_take = static_cast<std::int64_t>(std::min(i128{total}, capacity_sum));
-    return strategy_failure(
-        n, NamedReason("global", "need " + strategy_count(count, "new instance") +
-                                     ", the nodes can take " + std::to_string(can_take) +
-                                     " in total"));
   }
 
   // Narrow (lo, hi] around the count-th smallest key: fewer than count keys

@@ -1570,6 +1570,48 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", wide200}, {"apps.yaml", apps500}},
                  "share -n nodes.yaml -r apps.yaml --report report.html",
                  {0}});
+  // A requests: list on many nodes: each request's capacity lists every
+  // node. 1,000 requests fitting nowhere on 2,000 nodes (99 KB): --report
+  // kept a reason per request per node (921 MB, 3.3 s), now 8 a node and a
+  // count; capacity -o json, plan -o yaml, --atomic and --explain -o yaml
+  // kept every request's document (up to 1.2 GB), now bounded like the
+  // app counts (exit 3).
+  std::string nine_nodes = "nodes:\n";
+  for (int n = 0; n < 2000; ++n) nine_nodes += "- {name: " + std::to_string(n) + ", memory: 9}\n";
+  std::string nowhere_requests = "requests:\n";
+  for (int i = 0; i < 1000; ++i)
+    nowhere_requests += "- {app: " + std::to_string(i) + ", count: 1, resources: {memory: 10}}\n";
+  const std::vector<std::pair<std::string, std::string>> listed = {{"nodes.yaml", nine_nodes},
+                                                                   {"r.yaml", nowhere_requests}};
+  for (const auto& [what, args] : std::vector<std::pair<std::string, std::string>>{
+           {"apply --report -o json", "apply -n nodes.yaml -r r.yaml --report r.html -o json"},
+           {"capacity -o json", "capacity -n nodes.yaml -r r.yaml -o json"},
+           {"capacity (table)", "capacity -n nodes.yaml -r r.yaml"},
+           {"plan -o yaml", "plan -n nodes.yaml -r r.yaml -o yaml"},
+           {"plan --explain -o yaml --report",
+            "plan -n nodes.yaml -r r.yaml --explain -o yaml --report r.html"}})
+    out.push_back({what + ": 1,000 requests fitting nowhere on 2,000 nodes", listed, args, {3}});
+  // --report alone: 1,000 requests rejected with room on each of 2,000
+  // nodes (the table hides nodes with room), and 900 requests leaving out
+  // each of 1,000 nodes by their node_filter.
+  std::string room_requests = "requests:\n";
+  for (int i = 0; i < 1000; ++i)
+    room_requests += "- {app: " + std::to_string(i) + ", count: 99999, resources: {memory: 1}}\n";
+  out.push_back({"plan --report: 1,000 requests rejected with room on 2,000 nodes",
+                 {{"nodes.yaml", nine_nodes}, {"r.yaml", room_requests}},
+                 "plan -n nodes.yaml -r r.yaml --report r.html",
+                 {4}});
+  std::string thousand_nodes = "nodes:\n";
+  for (int n = 0; n < 1000; ++n)
+    thousand_nodes += "- {name: " + std::to_string(n) + ", memory: 9}\n";
+  std::string filtered_requests = "requests:\n";
+  for (int i = 0; i < 900; ++i)
+    filtered_requests += "- {app: " + std::to_string(i) +
+                         ", count: 1, resources: {memory: 1}, node_filter: {nodes: [x]}}\n";
+  out.push_back({"plan --report: 900 requests leaving out each of 1,000 nodes",
+                 {{"nodes.yaml", thousand_nodes}, {"r.yaml", filtered_requests}},
+                 "plan -n nodes.yaml -r r.yaml --report r.html",
+                 {3, 4}});
   return out;
 }
 

@@ -315,3 +315,26 @@ TEST_CASE("daemonset: read from its running pods, without the controller's pin t
   REQUIRE(apply_pods(*again, Source{"pods.json", pods}, {}, diags, &quiet));
   CHECK(quiet.daemons.empty());
 }
+
+TEST_CASE("daemonset: a rejection names 100 nodes without room, then counts the rest") {
+  std::string nodes = "nodes:\n";
+  for (int i = 0; i < 103; ++i) nodes += "  - {name: n" + std::to_string(i) + "}\n";
+  RunOptions o;
+  o.command = Command::Plan;
+  o.nodes = Source{"nodes.yaml", nodes};
+  o.request = Source{"ds.yaml", daemonset("", "1m")};
+  o.plans = PlansShown::None;
+  RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find("DaemonSet agent: no room on 103 of 103 eligible nodes without its pod: n0 (") !=
+        std::string::npos);
+  CHECK(r.err.find("); and 3 more nodes") != std::string::npos);
+  // With --preempt (nothing to evict), the same 100 and count.
+  o.preempt = true;
+  r = run(o);
+  CHECK(r.exit == ExitCode::Infeasible);
+  CHECK(r.err.find(
+            "no room on 103 of 103 eligible nodes without its pod, even by preemption: n0 (") !=
+        std::string::npos);
+  CHECK(r.err.find("); and 3 more nodes") != std::string::npos);
+}

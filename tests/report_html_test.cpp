@@ -110,5 +110,36 @@ TEST_CASE("report_html: share --report shows each node's new instances per app a
   CHECK_FALSE(run(o).report);
 }
 
+TEST_CASE("report_html: a node names 8 requests of a list, then counts the rest") {
+  RunOptions o;
+  o.command = Command::Plan;
+  o.nodes = Source{"n.yaml", "nodes:\n  - {name: n1, memory: 9}\n  - {name: n2, memory: 90}\n",
+                   InputFormat::Yaml};
+  // r0..r10 fit on neither node (capacity 0 on both); f0..f9 have room on
+  // n2 for 9 each and are rejected (count 99), and leave n1 out by filter.
+  std::string requests = "requests:\n";
+  for (int i = 0; i < 11; ++i)
+    requests += "  - {app: r" + std::to_string(i) + ", count: 1, resources: {memory: 100}}\n";
+  for (int i = 0; i < 10; ++i)
+    requests += "  - {app: f" + std::to_string(i) +
+                ", count: 99, resources: {memory: 10}, node_filter: {nodes: [n2]}}\n";
+  o.request = Source{"r.yaml", requests, InputFormat::Yaml};
+  o.report = true;
+  const RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Infeasible);
+  REQUIRE(r.report);
+  const std::string& html = *r.report;
+  // n1: 11 reasons and 10 requests that leave it out, 8 named.
+  CHECK(html.find("r7: memory: 9 available, 100 per instance; and 13 more requests") !=
+        std::string::npos);
+  CHECK(html.find("r8: memory: 9") == std::string::npos);
+  // n2: 11 reasons (8 named, "and 3 more"), 10 rejected with room (8 named,
+  // "and 2 more").
+  CHECK(html.find("r7: memory: 90 available, 100 per instance; and 3 more requests") !=
+        std::string::npos);
+  CHECK(html.find("f7: room for 9; and 2 more requests") != std::string::npos);
+  CHECK(html.find("f8: room for 9") == std::string::npos);
+}
+
 }  // namespace
 }  // namespace eruplan

@@ -556,3 +556,76 @@ TEST_CASE("several requests: past the app-and-node budget, too large with the re
   const auto fits = plan_requests(again, requests, options);
   CHECK(fits[2].status == RequestStatus::Placed);
 }
+
+// Bounded work: the nodes the outcomes list, when the caller keeps them all
+// (PlanOptions::max_listed_nodes): each request counts every node of its
+// capacity map, twice with --explain, or only those with capacity 0 for a
+// table that hides the others.
+TEST_CASE("several requests: past the listed-node budget, too large with the reason") {
+  const std::string nodes =
+      "nodes:\n  - {name: n1, memory: 8Gi}\n  - {name: n2, memory: 8Gi}\n"
+      "  - {name: n3, memory: 1}\n";
+  const std::vector<Request> requests = load_list(
+      "requests:\n"
+      "  - {name: r1, app: a1, count: 1, resources: {memory: 2}}\n"
+      "  - {name: r2, app: a2, count: 1, resources: {memory: 2}}\n"
+      "  - {name: r3, app: a3, count: 1, resources: {memory: 2}}\n");
+  PlanOptions options;
+  options.max_listed_nodes = 8;  // r1 and r2 list 6, r3 one past
+  Inventory state = load_nodes(nodes);
+  auto out = plan_requests(state, requests, options);
+  REQUIRE(out.size() == 3);
+  CHECK(out[1].status == RequestStatus::Placed);
+  CHECK(out[2].too_large);
+  CHECK(out[2].reason.full().find("too large: the requests' documents list 9 nodes so far") == 0);
+  CHECK(out[2].reason.full().find("at most 8 for this input") != std::string::npos);
+  options.max_listed_nodes = 9;
+  state = load_nodes(nodes);
+  CHECK(plan_requests(state, requests, options)[2].status == RequestStatus::Placed);
+  // --explain counts each node twice: r1 and r2 list 12.
+  options.explain = true;
+  options.max_listed_nodes = 12;
+  state = load_nodes(nodes);
+  out = plan_requests(state, requests, options);
+  CHECK(out[2].too_large);
+  CHECK(out[2].reason.full().find("list 18 nodes so far") != std::string::npos);
+  // A table counts only n3 (capacity 0): 3 in all.
+  options.explain = false;
+  options.listed_zero_only = true;
+  options.max_listed_nodes = 3;
+  state = load_nodes(nodes);
+  out = plan_requests(state, requests, options);
+  CHECK_FALSE(out[2].too_large);
+  CHECK(out[2].status == RequestStatus::Placed);
+}
+
+TEST_CASE("capacity with a requests: list: its listed nodes are bounded by the input") {
+  std::string nodes = "nodes:\n";
+  for (int i = 0; i < 4000; ++i) nodes += "  - {name: n" + std::to_string(i) + ", memory: 9}\n";
+  std::string list = "requests:\n";
+  for (int i = 0; i < 20; ++i)
+    list += "  - {app: a" + std::to_string(i) + ", count: 1, resources: {memory: 10}}\n";
+  RunOptions o;
+  o.command = Command::Capacity;
+  o.nodes = Source{"n.yaml", nodes, InputFormat::Yaml};
+  o.request = Source{"r.yaml", list, InputFormat::Yaml};
+  o.output = OutputFormat::Json;
+  const std::int64_t bound = plan_budget(nodes.size() + list.size()) + 16384;
+  const std::int64_t listed = (bound / 4000 + 1) * 4000;  // the request one past
+  RunResult r = run(o);
+  CHECK(r.exit == ExitCode::Invalid);
+  CHECK(r.err.find("too large: the requests' documents list " + std::to_string(listed) +
+                   " nodes so far") != std::string::npos);
+  CHECK(r.err.find("at most " + std::to_string(bound) + " for this input") != std::string::npos);
+  // A table lists the nodes with capacity 0: all of them here.
+  o.output = OutputFormat::Table;
+  CHECK(run(o).exit == ExitCode::Invalid);
+  // Nodes with room are hidden from a table, and are not counted.
+  for (std::size_t at = list.find("memory: 10"); at != std::string::npos;
+       at = list.find("memory: 10", at))
+    list.replace(at, 10, "memory: 1");
+  o.request = Source{"r.yaml", list, InputFormat::Yaml};
+  CHECK(run(o).exit == ExitCode::Ok);
+  o.output = OutputFormat::Json;
+  CHECK(run(o).exit == ExitCode::Invalid);
+}

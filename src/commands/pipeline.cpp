@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "explain.h"
+#include "fit_messages.h"
 #include "json_writer.h"
 #include "load_pdbs.h"
 #include "namespaces.h"
@@ -82,9 +83,15 @@ struct PlanRunner {
   std::size_t streamed = 0;
   std::vector<std::size_t> name_cells;  // table_name_cells(state), once
   RequestCounts counts;
-  std::string failures;              // stderr lines of rejected/satisfied requests
-  std::vector<std::string> reasons;  // --report: per inventory node, why requests got none there
-  std::vector<std::string> notes;    // --report: per inventory node, the room rejected ones had
+  std::string failures;  // stderr lines of rejected/satisfied requests
+  // --report: per inventory node, why requests got none there and the room
+  // rejected ones had; each names kReportEntries requests, then counts the
+  // rest (reason_count, note_count), so the report is not requests x nodes.
+  static constexpr std::size_t kReportEntries = 8;
+  std::vector<std::string> reasons;
+  std::vector<std::string> notes;
+  std::vector<std::size_t> reason_count;
+  std::vector<std::size_t> note_count;
   // `state` is the loaded inventory itself, not a copy (see run()).
   bool in_place = false;
   std::vector<PodDisruptionBudget> pdbs;  // --pdbs
@@ -101,17 +108,30 @@ struct PlanRunner {
 
   void note_reasons(const std::string& prefix, const CapacityMap& map, RequestStatus status) {
     if (!options.report) return;
-    reasons.resize(result.inventory->nodes.size());
-    notes.resize(result.inventory->nodes.size());
+    const std::size_t size = result.inventory->nodes.size();
+    reasons.resize(size);
+    notes.resize(size);
+    reason_count.resize(size);
+    note_count.resize(size);
     for (const NodeCapacity& n : map.nodes) {
-      if (n.capacity == 0)
-        reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
-      else if (status == RequestStatus::Rejected)
+      if (n.capacity == 0) {
+        if (reason_count[n.node]++ < kReportEntries)
+          reasons[n.node] += (reasons[n.node].empty() ? "" : "; ") + prefix + n.reason();
+      } else if (status == RequestStatus::Rejected) {
         // A rejected request placed nothing: the room each node had is what
         // the headline's "the nodes can take N" adds up.
-        notes[n.node] +=
-            (notes[n.node].empty() ? "" : "; ") + prefix + "room for " + count_text(n.capacity);
+        if (note_count[n.node]++ < kReportEntries)
+          notes[n.node] +=
+              (notes[n.node].empty() ? "" : "; ") + prefix + "room for " + count_text(n.capacity);
+      }
     }
+  }
+
+  // "; and N more requests" past kReportEntries of `count`.
+  static std::string more_requests(std::size_t count) {
+    if (count <= kReportEntries) return "";
+    const std::size_t more = count - kReportEntries;
+    return "; and " + std::to_string(more) + (more == 1 ? " more request" : " more requests");
   }
 
   // Nodes a request's node_filter leaves out: their reason says so; marked
@@ -121,12 +141,17 @@ struct PlanRunner {
     section.filtered.assign(nodes.size(), false);
     for (std::size_t i = 0; i < nodes.size() && i < section.reasons.size(); ++i) {
       std::size_t left_out = 0;
+      std::size_t count = i < reason_count.size() ? reason_count[i] : 0;
+      std::string& reason = section.reasons[i];
       for (const Request& request : set.requests) {
         if (request.filter.accepts(nodes[i])) continue;
         ++left_out;
-        std::string& reason = section.reasons[i];
-        reason += (reason.empty() ? "" : "; ") + filtered_reason(request.name, set.list);
+        if (count++ < kReportEntries)
+          reason += (reason.empty() ? "" : "; ") + filtered_reason(request.name, set.list);
       }
+      reason += more_requests(count);
+      if (i < section.notes.size() && i < note_count.size())
+        section.notes[i] += more_requests(note_count[i]);
       section.filtered[i] = left_out == set.requests.size();
     }
   }
@@ -288,6 +313,16 @@ struct PlanRunner {
                         std::any_of(set.requests.begin(), set.requests.end(),
                                     [](const Request& r) { return !r.group.empty(); });
       plan_options.max_app_entries = (kept ? budget : 4 * budget) + 16384;
+      // The nodes each request's section lists, when the sections or the
+      // outcomes wait for the end (YAML, --atomic, gangs, apply's output):
+      // as many as those app counts. plan's JSON and tables are written as
+      // they go and list every node freely.
+      const bool waiting = kept || options.command == Command::Apply;
+      if (waiting) plan_options.max_listed_nodes = budget + 16384;
+      // A table hides nodes with room (without --all-nodes or --explain);
+      // --atomic and gangs keep each outcome whole until decided.
+      plan_options.listed_zero_only =
+          !kept && options.output == OutputFormat::Table && !options.all_nodes && !options.explain;
     }
     plan_options.atomic = options.atomic;
     plan_options.jobs = options.jobs;
@@ -374,12 +409,26 @@ struct PlanRunner {
   }
 };
 
-std::string capacity_list(const RunOptions& options, const RunResult& result, const RequestSet& set,
-                          const CapacityOptions& capacity_options) {
+// capacity with a requests: list keeps its whole document until the end:
+// the nodes it lists (every node of each request, but in a table without
+// --all-nodes or --explain only those with capacity 0) are bounded like
+// plan's with -o yaml.
+void capacity_list(const RunOptions& options, RunResult& result, const RequestSet& set,
+                   const CapacityOptions& capacity_options, std::int64_t budget) {
   std::vector<std::string> entries;
   std::string out;
-  for (const Request& request : set.requests) {
+  std::int64_t listed = 0;
+  for (std::size_t i = 0; i < set.requests.size(); ++i) {
+    const Request& request = set.requests[i];
     const CapacityMap map = capacity_pass(*result.inventory, request, capacity_options);
+    const bool zero_only =
+        options.output == OutputFormat::Table && !options.all_nodes && !options.explain;
+    if (std::string why =
+            count_listed_nodes(listed, map, options.explain, zero_only, budget + 16384);
+        !why.empty()) {
+      too_large(result, options, i, why);
+      return;
+    }
     std::vector<ExplainLine> lines;
     if (options.explain) lines = explain(*result.inventory, request, map, nullptr, nullptr);
     Report report{*result.inventory, request, map,  nullptr,
@@ -390,9 +439,9 @@ std::string capacity_list(const RunOptions& options, const RunResult& result, co
     else
       entries.push_back(render(report, options.output));
   }
-  return options.output == OutputFormat::Table
-             ? out
-             : render_request_list(entries, options.output, nullptr, {});
+  result.out = options.output == OutputFormat::Table
+                   ? std::move(out)
+                   : render_request_list(entries, options.output, nullptr, {});
 }
 
 }  // namespace
@@ -578,7 +627,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     capacity_options.max_plans = 0;
   if (options.command == Command::Capacity) {
     if (set->list) {
-      result.out = capacity_list(options, result, *set, capacity_options);
+      capacity_list(options, result, *set, capacity_options, budget);
       return result;
     }
     result.capacity = capacity_pass(*result.inventory, *result.request, capacity_options);
@@ -599,7 +648,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {}, {},
+  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {},
              false,   std::move(pdbs), budget, {}, 0,  {}, {}}
       .run();
   return result;

@@ -9,11 +9,63 @@ std::string daemon_message(const Inventory& state, const Request& request, const
   std::size_t full = 0;
   for (const NodeCapacity& n : map.nodes) {
     if (n.capacity != 0) continue;
-    nodes += (full++ == 0 ? "" : "; ") + state.nodes[n.node].name + " (" + n.reason() + ")";
+    if (full < kMessageNodes)
+      append_message_node(nodes, full, state.nodes[n.node].name, n.reason());
+    ++full;
   }
   return "DaemonSet " + request.name + ": no room on " + std::to_string(full) + " of " +
          std::to_string(map.nodes.size()) + " eligible " +
-         (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes;
+         (map.nodes.size() == 1 ? "node" : "nodes") + " without its pod: " + nodes +
+         more_message_nodes(full);
+}
+
+void append_message_node(std::string& list, std::size_t listed, const std::string& name,
+                         const std::string& why) {
+  if (listed >= kMessageNodes) return;
+  if (listed > 0) list += "; ";
+  list += name + " (" + why + ")";
+}
+
+NamedReason daemon_preemption_reason(const std::string& name, std::size_t failures,
+                                     std::int64_t wanted, const std::string& failed) {
+  return NamedReason("DaemonSet " + name, "no room on " + std::to_string(failures) + " of " +
+                                              std::to_string(wanted) + " eligible " +
+                                              (wanted == 1 ? "node" : "nodes") +
+                                              " without its pod, even by preemption: " + failed +
+                                              more_message_nodes(failures));
+}
+
+std::string app_entries_too_large(std::int64_t entries, std::int64_t bound) {
+  return "too large: the requests place their apps on " + std::to_string(entries) +
+         " app-and-node pairs so far (a Kubernetes pod's counting three times), each "
+         "kept in the plan and listed in its output; at most " +
+         std::to_string(bound) +
+         " for this input (one per byte of it, or per 4 bytes with gangs, --atomic "
+         "or -o yaml, and 16384 more); ask for fewer requests or nodes";
+}
+
+std::string count_listed_nodes(std::int64_t& listed, const CapacityMap& map, bool explain,
+                               bool zero_only, std::int64_t bound) {
+  if (bound == kUnlimited) return "";
+  const auto nodes = zero_only
+                         ? std::count_if(map.nodes.begin(), map.nodes.end(),
+                                         [](const NodeCapacity& n) { return n.capacity == 0; })
+                         : static_cast<std::ptrdiff_t>(map.nodes.size());
+  listed += static_cast<std::int64_t>(nodes) * (explain ? 2 : 1);
+  if (listed <= bound) return "";
+  return "too large: the requests' documents list " + std::to_string(listed) +
+         " nodes so far (each request's capacity names every node it may use, and --explain "
+         "adds a line for each), all kept until the end; at most " +
+         std::to_string(bound) +
+         " for this input (one per 4 bytes of it, and 16384 more); ask for fewer requests "
+         "or nodes, or have plan write -o json or a table as it goes (without --atomic or "
+         "gangs)";
+}
+
+std::string more_message_nodes(std::size_t listed) {
+  if (listed <= kMessageNodes) return "";
+  const std::size_t more = listed - kMessageNodes;
+  return "; and " + std::to_string(more) + (more == 1 ? " more node" : " more nodes");
 }
 
 // Kubernetes' FitError prints the PostFilter's "preemption: ..." after the

@@ -47,6 +47,7 @@ struct Planner {
              request.scoring.profile == ScoringProfile::Kubernetes)
       replica_pod_ = std::make_shared<const PodScheduling>(k8s_plain_pod(request));
     out.capacity = cache.pass(state, request, capacity_options());
+    if (over_listed(out)) return out;
     if (!request.satisfied.empty()) {
       out.status = RequestStatus::Satisfied;
       out.reason = request.satisfied;
@@ -61,12 +62,13 @@ struct Planner {
     if (request.strategy == Strategy::Score &&
         request.scoring.profile == ScoringProfile::Kubernetes) {
       double steps = 0;
-      if (std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_, 1, &steps))
-        return mark_too_large(out, std::move(*why));
+      std::optional<std::string> why = k8s_profile_too_large(input, k8s_steps_, 1, &steps);
+      if (why && mark_too_large(out, std::move(*why))) return out;
       k8s_steps_ += steps;
     }
     Placement placement = place(input, request.min_count, request.strategy);
-    if (placement.first.too_large) return mark_too_large(out, placement.first.message.full());
+    if (placement.first.too_large && mark_too_large(out, placement.first.message.full()))
+      return out;
     out.strategy = placement.first.outcome;
     if (request.daemon && placement.first.outcome == StrategyOutcome::Infeasible) {
       // A DaemonSet names every node of its that has no room (SPEC §15).
@@ -153,12 +155,10 @@ struct Planner {
       bound_given_ += n * weight + listed;
       return false;
     }
-    mark_too_large(out, too_many_bound(request, n, options.max_bound_instances, listed));
-    return true;
+    return mark_too_large(out, too_many_bound(request, n, options.max_bound_instances, listed));
   }
 
-  // App counts by node the run added (PlanOptions::max_app_entries).
-  std::int64_t app_entries_ = 0;
+  std::int64_t app_entries_ = 0;  // app counts by node the run added (max_app_entries)
 
   // Placing `deploy` (per info) would add more app counts by node than the
   // run may: `out` becomes too_large and says why.
@@ -179,17 +179,19 @@ struct Planner {
     // later kubernetes run lists them per node: three times.
     app_entries_ += request.pod ? 3 * fresh : fresh;
     if (app_entries_ <= options.max_app_entries) return false;
-    mark_too_large(out,
-                   "too large: the requests place their apps on " + std::to_string(app_entries_) +
-                       " app-and-node pairs so far (a Kubernetes pod's counting three times), each "
-                       "kept in the plan and listed in its output; at most " +
-                       std::to_string(options.max_app_entries) +
-                       " for this input (one per byte of it, or per 4 bytes with gangs, --atomic "
-                       "or -o yaml, and 16384 more); ask for fewer requests or nodes");
-    return true;
+    return mark_too_large(out, app_entries_too_large(app_entries_, options.max_app_entries));
   }
 
-  RequestOutcome&& mark_too_large(RequestOutcome& out, std::string reason) {
+  std::int64_t listed_nodes_ = 0;  // nodes the outcomes list (PlanOptions::max_listed_nodes)
+  // Counts the nodes `out` lists; past the bound, `out` becomes too_large
+  // (mark_too_large, which returns true).
+  bool over_listed(RequestOutcome& out) {
+    std::string why = count_listed_nodes(listed_nodes_, out.capacity, options.explain,
+                                         options.listed_zero_only, options.max_listed_nodes);
+    return !why.empty() && mark_too_large(out, std::move(why));
+  }
+
+  bool mark_too_large(RequestOutcome& out, std::string reason) {
     out.too_large = true;
     too_large_ = true;
     out.status = RequestStatus::Rejected;
@@ -197,7 +199,7 @@ struct Planner {
     out.deploy.assign(out.capacity.nodes.size(), 0);
     out.preemptions.clear();
     out.reason = NamedReason(std::move(reason));
-    return std::move(out);
+    return true;
   }
 
   // The infos the strategy pass is given, and in where_ their capacity.nodes
@@ -603,8 +605,8 @@ struct Planner {
         return out;
       }
       if (!r.chosen) {
-        failed += (failures++ == 0 ? "" : "; ") + state.nodes[nc.node].name + " (" + nc.reason() +
-                  "; " + r.message + ")";
+        append_message_node(failed, failures++, state.nodes[nc.node].name,
+                            nc.reason() + "; " + r.message);
         continue;
       }
       place_by_preemption(request, out, p, {placed + 1, nc.node, std::move(r.chosen->victims)},
@@ -618,10 +620,7 @@ struct Planner {
       return out;
     }
     undo_evictions(local, evicted, out);
-    out.reason = NamedReason(
-        "DaemonSet " + request.name,
-        "no room on " + std::to_string(failures) + " of " + std::to_string(wanted) + " eligible " +
-            (wanted == 1 ? "node" : "nodes") + " without its pod, even by preemption: " + failed);
+    out.reason = daemon_preemption_reason(request.name, failures, wanted, failed);
     return out;
   }
 
@@ -764,9 +763,11 @@ struct Planner {
       if (m >= outs.size()) {
         RequestOutcome skipped;
         // Past a bound the run fails (exit 3): nothing more is shown.
-        if (!too_large_)
+        if (!too_large_) {
           skipped.capacity = cache.pass(state, requests[unit[m]],
                                         CapacityOptions{options.max_plans, options.jobs});
+          over_listed(skipped);
+        }
         skipped.deploy.assign(skipped.capacity.nodes.size(), 0);
         outs.push_back(std::move(skipped));
       }

@@ -101,6 +101,12 @@ struct PlanOptions {
   // output, so their number is bounded by the input; one past it makes
   // that request's outcome too_large.
   std::int64_t max_app_entries = kUnlimited;
+  // Nodes the outcomes list (each request's capacity map, twice with
+  // --explain) when the caller keeps them all until the end (--atomic,
+  // gangs, -o yaml, apply); one past it makes
+  // that request's outcome too_large.
+  std::int64_t max_listed_nodes = kUnlimited;
+  bool listed_zero_only = false;  // a table's: only the nodes with capacity 0 count
 };
 
 // Caches the capacity pass per request shape: a later request with the same

@@ -669,3 +669,37 @@ nodes:
     CHECK(state.pods[0].name == "high");
   }
 }
+
+TEST_CASE("RunningPods::violating: each pod matched once, a node's answer kept until it changes") {
+  const std::map<std::string, std::string> foo{{"app", "foo"}}, bar{{"app", "bar"}};
+  // On node1, most important first: p1.1 (mid, earliest), p1.2 (mid), p1.3
+  // (low, foo), p1.4 (low, bar); a budget of foo allowing 1 (p1.2 already
+  // disrupted) and one of bar allowing 0.
+  Cluster c =
+      to_state(nodes_of({"node1"}, very_large),
+               {pod("p1.1", "node1", mid, small, epoch(1), foo),
+                pod("p1.2", "node1", mid, small, epoch(2), foo),
+                pod("p1.3", "node1", low, small, epoch(3), foo),
+                pod("p1.4", "node1", low, small, epoch(4), bar)},
+               incoming(high, small), {oracle::Pdb{foo, 1, {"p1.2"}}, oracle::Pdb{bar, 0, {}}});
+  RunningPods pods(c.inventory);
+  const std::vector<char> all = pods.violating(c.inventory, 0, high, c.pdbs);
+  // p1.1 spends foo's one disruption, p1.2 is already disrupted, p1.3
+  // goes past foo's, p1.4 past bar's.
+  CHECK(all == std::vector<char>{0, 0, 1, 1});
+  // 4 pods matched against 2 budgets of one requirement: 4 x 2 x (20 + 20);
+  // the answer: 4 x 4 per pod, 4 per covering budget (p1.1, p1.3, p1.4).
+  CHECK(pods.take_budget_steps() == 4 * 2 * 40 + 4 * 4 + 3 * 4);
+  CHECK(pods.violating(c.inventory, 0, high, c.pdbs) == all);
+  CHECK(pods.take_budget_steps() == 0);  // kept
+  // Below mid, only p1.3 and p1.4: foo's disruption is p1.3's now; no pod
+  // is matched again.
+  CHECK(pods.violating(c.inventory, 0, mid, c.pdbs) == std::vector<char>{0, 1});
+  CHECK(pods.take_budget_steps() == 2 * 4 + 2 * 4);
+  // Evicting p1.3 changes the node: its answer is worked out again.
+  const Victim p13 = pods.on(0)[2];
+  REQUIRE(p13.name.ends_with("p1.3"));
+  pods.evict(c.inventory, p13, nullptr);
+  CHECK(pods.violating(c.inventory, 0, mid, c.pdbs) == std::vector<char>{1});
+  CHECK(pods.take_budget_steps() == 4 + 4);
+}

@@ -94,7 +94,8 @@ std::string dry_runs_too_large(const std::string& app, const DryRunWork& work) {
          "giving back its lower-priority pods one by one) and planned " +
          std::to_string(work.cores) + " cores for them: " + std::to_string(work.steps) +
          " steps (150 a check, 10 a core planned, more for each hard spread constraint, "
-         "domain, required affinity term and pod moved they weigh), past the bound of " +
+         "domain, required affinity term and pod moved they weigh, and for budgets matched), "
+         "past the bound of " +
          std::to_string(work.bound) +
          " steps this run shares with the kubernetes profile; ask for fewer replicas";
 }

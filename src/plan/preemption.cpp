@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "capacity.h"
+#include "k8s_profile.h"
 #include "resources.h"
 
 namespace eruplan {
@@ -192,7 +193,8 @@ void adjust_node(Node& node, const Victim& v, int sign) {
     apps.insert(it, {v.app, sign});
 }
 
-RunningPods::RunningPods(const Inventory& inventory) : by_node_(inventory.nodes.size()) {
+RunningPods::RunningPods(const Inventory& inventory)
+    : by_node_(inventory.nodes.size()), versions_(inventory.nodes.size(), 0) {
   const auto& pods = inventory.pods.get();
   for (std::uint32_t i = 0; i < pods.size(); ++i) {
     const RunningPod& p = pods[i];
@@ -231,6 +233,73 @@ RunningPods::RunningPods(const Inventory& inventory) : by_node_(inventory.nodes.
   }
 }
 
+const std::vector<char>& RunningPods::violating(const Inventory& inventory, std::uint32_t node,
+                                                std::int64_t priority,
+                                                std::span<const PodDisruptionBudget> pdbs) const {
+  static const std::vector<char> none;
+  constexpr std::int64_t kUntouched = std::numeric_limits<std::int64_t>::min();
+  if (pdbs.empty() || node >= by_node_.size()) return none;
+  if (budgets_of_ != pdbs.data() || budget_count_ != pdbs.size()) {
+    budgets_of_ = pdbs.data();
+    budget_count_ = pdbs.size();
+    matched_.clear();
+    covering_.clear();
+    allowed_.clear();
+    answers_.clear();
+    match_steps_ = 0;
+    for (const PodDisruptionBudget& b : pdbs)
+      match_steps_ += 20.0 * static_cast<double>(1 + b.selector.requirements.size());
+  }
+  if (answers_.size() < by_node_.size()) answers_.resize(by_node_.size());
+  Answer& a = answers_[node];
+  if (a.known && a.version == versions_[node] && a.priority == priority) return a.violating;
+  a.known = true;
+  a.version = versions_[node];
+  a.priority = priority;
+  a.violating.clear();
+  // Read-only: a write access would copy a shared pod list.
+  const std::vector<RunningPod>& running = inventory.pods.get();
+  std::vector<std::int64_t>& allowed = allowed_;  // each budget's, once touched
+  allowed.resize(pdbs.size(), kUntouched);
+  std::vector<std::uint32_t> touched;
+  for (const Victim& v : by_node_[node]) {
+    if (v.priority >= priority) continue;
+    bool violated = false;
+    if (!v.workload && v.index < running.size()) {
+      if (matched_.size() <= v.index) {
+        matched_.resize(running.size(), 0);
+        covering_.resize(running.size());
+      }
+      const RunningPod& p = running[v.index];
+      if (matched_[v.index] == 0) {
+        matched_[v.index] = 1;
+        budget_steps_ += match_steps_;
+        matched_steps_ += match_steps_;
+        // Past the bound the run is refused at its next check: no more matching.
+        past_bound_ = past_bound_ || matched_steps_ > static_cast<double>(kK8sProfileSteps);
+        for (std::uint32_t b = 0; b < pdbs.size() && !past_bound_; ++b) {
+          if (!pdbs[b].covers(p.ns, p.labels)) continue;
+          if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
+                                 p.name))
+            continue;
+          covering_[v.index].push_back(b);
+        }
+      }
+      budget_steps_ += 4.0 * static_cast<double>(1 + covering_[v.index].size());
+      for (const std::uint32_t b : covering_[v.index]) {
+        if (allowed[b] == kUntouched) {
+          allowed[b] = pdbs[b].disruptions_allowed;
+          touched.push_back(b);
+        }
+        if (--allowed[b] < 0) violated = true;
+      }
+    }
+    a.violating.push_back(violated ? 1 : 0);
+  }
+  for (const std::uint32_t b : touched) allowed[b] = kUntouched;
+  return a.violating;
+}
+
 std::span<const Victim> RunningPods::on(std::uint32_t node) const {
   if (node >= by_node_.size()) return {};
   return by_node_[node];
@@ -267,6 +336,7 @@ void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* und
     evicted[victim.index] = true;
   }
   ++node.revision;
+  ++versions_[victim.node];
   auto& list = by_node_[victim.node];
   const Victim copy = victim;  // `victim` may live in `list`
   list.erase(std::remove_if(list.begin(), list.end(),
@@ -279,6 +349,7 @@ void RunningPods::evict(Inventory& inventory, const Victim& victim, UndoLog* und
 void RunningPods::restore(Inventory& inventory, const Victim& victim) {
   if (!victim.workload && victim.index < inventory.evicted_pods.size())
     inventory.evicted_pods[victim.index] = false;
+  ++versions_[victim.node];
   auto& list = by_node_[victim.node];
   list.insert(std::upper_bound(list.begin(), list.end(), victim, more_important), victim);
 }
@@ -329,24 +400,10 @@ NodeVictims select_victims(Inventory& state, const RunningPods& pods, std::uint3
   out.verdict = filter(state, node, &dry);
   if (fits(out.verdict)) {
     // Budgets spent in importance order over every potential victim.
-    std::vector<std::int64_t> allowed;
-    for (const PodDisruptionBudget& b : pdbs) allowed.push_back(b.disruptions_allowed);
+    const std::vector<char>& violated = pods.violating(state, node, preemptor.priority, pdbs);
     std::vector<const Victim*> violating, other;
-    for (const Victim* v : potential) {
-      bool violated = false;
-      if (!v->workload && !pdbs.empty()) {
-        // Read-only: a write access would copy a shared pod list.
-        const RunningPod& p = std::as_const(state).pods[v->index];
-        for (std::size_t b = 0; b < pdbs.size(); ++b) {
-          if (!pdbs[b].covers(p.ns, p.labels)) continue;
-          if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
-                                 p.name))
-            continue;
-          if (--allowed[b] < 0) violated = true;
-        }
-      }
-      (violated ? violating : other).push_back(v);
-    }
+    for (std::size_t i = 0; i < potential.size(); ++i)
+      (i < violated.size() && violated[i] != 0 ? violating : other).push_back(potential[i]);
     const auto reprieve = [&](const Victim* v) {
       adjust(*v, +1);
       dry.changes.push_back({v, +1});

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capacity.h"
@@ -115,9 +116,45 @@ class RunningPods {
   void evict(Inventory& inventory, const Victim& victim, UndoLog* undo);
   void restore(Inventory& inventory, const Victim& victim);
 
+  // For the pods of on(node) below `priority`, in that order: whether
+  // evicting each, the budgets spent in that order from their
+  // disruptionsAllowed, violates one of `pdbs`. Each pod is matched against
+  // the budgets once (the budgets that cover it and do not list it as
+  // disrupted already), and a node's answer is kept until its pods or the
+  // priority change, so dry runs of the same node cost no matching.
+  const std::vector<char>& violating(const Inventory& inventory, std::uint32_t node,
+                                     std::int64_t priority,
+                                     std::span<const PodDisruptionBudget> pdbs) const;
+  // The work of violating() since the last call, in the dry runs' steps:
+  // 20 a budget and 20 a requirement of its selector for each pod matched,
+  // 4 (and 4 a budget covering it) for each pod of a node's answer.
+  double take_budget_steps() { return std::exchange(budget_steps_, 0); }
+  // The matching alone went past the kubernetes profile's bound, after
+  // which no pod is matched (violating()'s answers are then incomplete).
+  bool budgets_past_bound() const { return past_bound_; }
+
  private:
   std::vector<std::vector<Victim>> by_node_;
+  std::vector<std::uint64_t> versions_;  // per node, bumped when its pods change
   bool any_ = false;
+  // violating()'s matches (per pod index, empty until matched) and answers
+  // (per node), for the budgets at budgets_of_.
+  struct Answer {
+    bool known = false;
+    std::uint64_t version = 0;
+    std::int64_t priority = 0;
+    std::vector<char> violating;
+  };
+  mutable const PodDisruptionBudget* budgets_of_ = nullptr;
+  mutable std::size_t budget_count_ = 0;
+  mutable std::vector<char> matched_;
+  mutable std::vector<std::vector<std::uint32_t>> covering_;
+  mutable std::vector<Answer> answers_;
+  mutable std::vector<std::int64_t> allowed_;  // violating()'s scratch
+  mutable double budget_steps_ = 0;
+  mutable double match_steps_ = 0;    // a pod's matching against every budget
+  mutable double matched_steps_ = 0;  // all pods' so far
+  mutable bool past_bound_ = false;
 };
 
 // Inventory::pods without the pods marked evicted, for the inventory

@@ -183,8 +183,7 @@ struct Planner {
   }
 
   std::int64_t listed_nodes_ = 0;  // nodes the outcomes list (PlanOptions::max_listed_nodes)
-  // Counts the nodes `out` lists; past the bound, `out` becomes too_large
-  // (mark_too_large, which returns true).
+  // Counts the nodes `out` lists; past the bound, `out` becomes too_large.
   bool over_listed(RequestOutcome& out) {
     std::string why = count_listed_nodes(listed_nodes_, out.capacity, options.explain,
                                          options.listed_zero_only, options.max_listed_nodes);
@@ -343,11 +342,11 @@ struct Planner {
   std::int64_t dry_run_checks_ = 0, cores_planned_ = 0;
   double dry_run_steps_ = 0;  // the checks' part of k8s_steps_
 
-  // One check: its flat steps, its cores planned and its steps on the
-  // kubernetes profile's cross-node counts (K8sPreemptionFilter::count_steps).
+  // One check: its flat steps, its cores planned, its cross-node counts'
+  // steps (K8sPreemptionFilter::count_steps), budget matching since the last.
   void charge_check(std::int64_t cores, double count_steps) {
-    const double steps =
-        kDryRunCheckSteps + kPlannedCoreSteps * static_cast<double>(cores) + count_steps;
+    const double steps = kDryRunCheckSteps + kPlannedCoreSteps * static_cast<double>(cores) +
+                         count_steps + (pods_ ? pods_->take_budget_steps() : 0);
     k8s_steps_ += steps;
     dry_run_steps_ += steps;
     ++dry_run_checks_;
@@ -366,11 +365,9 @@ struct Planner {
   // Without --preempt: what preemption would do for the first instance that
   // fits nowhere, appended to the reason (the state is left as it was).
   void preemption_note(const Request& request, const StrategyInput& input, Placement& placement) {
-    if (k8s_steps_ > static_cast<double>(kK8sProfileSteps)) {
-      placement.first.message.add_to_first_line(
-          "preemption: not tried, the run's dry runs are past the work bound.");
-      return;
-    }
+    const char* const past = "preemption: not tried, the run's dry runs are past the work bound.";
+    if (k8s_steps_ > static_cast<double>(kK8sProfileSteps))
+      return placement.first.message.add_to_first_line(past);
     UndoLog local;
     RequestOutcome scratch;
     scratch.capacity = *input.capacity;
@@ -387,7 +384,9 @@ struct Planner {
     for (const std::uint32_t i : touched) cache.changed(state, i);
     state.placed_pods.resize(request_mark_);
     NamedReason& message = placement.first.message;
-    if (r.chosen)
+    if (running_pods().budgets_past_bound())  // its budgets matched in part
+      message.add_to_first_line(past);
+    else if (r.chosen)
       message.notes.push_back(preemption_line(state, *r.chosen));
     else
       message.add_to_first_line(postfilter_sentence(request, r.message));
@@ -460,8 +459,7 @@ struct Planner {
           find_preemption(state, pods, nodes, preemptor, options.pdbs, filter, &answers);
       if (std::string too_large = preemption_too_large(request); !too_large.empty()) {
         undo_evictions(local, evicted, out);
-        mark_too_large(out, std::move(too_large));
-        return out;
+        if (mark_too_large(out, std::move(too_large))) return out;
       }
       if (!r.chosen) {
         why = postfilter_sentence(request, r.message);
@@ -587,6 +585,7 @@ struct Planner {
     std::string failed;
     std::size_t failures = 0;
     std::int64_t placed = 0;
+    PreemptionCache kept;  // one for every node: each is asked about once, in its turn
     for (std::size_t p = 0; p < out.capacity.nodes.size(); ++p) {
       const NodeCapacity& nc = out.capacity.nodes[p];
       const bool room =
@@ -598,11 +597,11 @@ struct Planner {
         continue;
       }
       const std::uint32_t only[] = {nc.node};
-      PreemptionResult r = find_preemption(state, pods, only, preemptor, options.pdbs, filter);
+      PreemptionResult r =
+          find_preemption(state, pods, only, preemptor, options.pdbs, filter, &kept);
       if (std::string too_large = preemption_too_large(request); !too_large.empty()) {
         undo_evictions(local, evicted, out);
-        mark_too_large(out, std::move(too_large));
-        return out;
+        if (mark_too_large(out, std::move(too_large))) return out;
       }
       if (!r.chosen) {
         append_message_node(failed, failures++, state.nodes[nc.node].name,

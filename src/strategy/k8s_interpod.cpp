@@ -44,17 +44,34 @@ void k8s_update_interpod(K8sCycle& c, std::uint32_t i, const K8sPod& p, int delt
   const PodScheduling& pod = *k.pod;
   const Labels& labels = k.labels[i];
   const std::int64_t n = delta * p.copies;
-  if (p.scheduling)
-    for (const PodAffinityTerm& t : p.scheduling->anti_affinity.required)
-      if (k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels))
-        update(c.existing_anti_counts, labels, t.topology_key, n);
-  if (!pod.affinity.required.empty() &&
-      matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels))
+  // The same pods move again and again (each dry run takes them off and
+  // gives them back): each pod's terms and labels are matched once. Per
+  // pod: its own anti-affinity terms against the new pod, then the new
+  // pod's affinity terms all against it, then each anti-affinity term.
+  const std::vector<PodAffinityTerm> none;
+  const std::vector<PodAffinityTerm>& own =
+      p.scheduling ? p.scheduling->anti_affinity.required : none;
+  K8sCycle::PodMatches& m = c.interpod_matches[p.labels];
+  const std::size_t size = own.size() + 1 + pod.anti_affinity.required.size();
+  if (m.matches.size() != size || m.ns != p.ns || m.scheduling != p.scheduling) {
+    m.ns = p.ns;
+    m.scheduling = p.scheduling;
+    m.matches.clear();
+    for (const PodAffinityTerm& t : own)
+      m.matches.push_back(k8s_term_matches(inv, t, *p.ns, pod.ns, pod.labels));
+    m.matches.push_back(!pod.affinity.required.empty() &&
+                        matches_all(inv, pod.affinity.required, pod.ns, *p.ns, *p.labels));
+    for (const PodAffinityTerm& t : pod.anti_affinity.required)
+      m.matches.push_back(k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels));
+  }
+  std::size_t at = 0;
+  for (const PodAffinityTerm& t : own)
+    if (m.matches[at++] != 0) update(c.existing_anti_counts, labels, t.topology_key, n);
+  if (m.matches[at++] != 0)
     for (const PodAffinityTerm& t : pod.affinity.required)
       update(c.affinity_counts, labels, t.topology_key, n);
   for (const PodAffinityTerm& t : pod.anti_affinity.required)
-    if (k8s_term_matches(inv, t, pod.ns, *p.ns, *p.labels))
-      update(c.anti_counts, labels, t.topology_key, n);
+    if (m.matches[at++] != 0) update(c.anti_counts, labels, t.topology_key, n);
 }
 
 void k8s_prefilter_interpod(K8sCycle& c) {
@@ -64,6 +81,7 @@ void k8s_prefilter_interpod(K8sCycle& c) {
   c.affinity_counts.clear();
   c.anti_counts.clear();
   c.existing_anti_counts.clear();
+  c.interpod_matches.clear();
   for (std::uint32_t i = 0; i < inv.nodes.size(); ++i) {
     const Labels& labels = k.labels[i];
     for (const K8sPod& p : k.pods[i]) {

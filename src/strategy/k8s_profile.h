@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "capacity.h"
@@ -93,8 +94,19 @@ struct K8sCycle {
   // per domain value (domains of eligible nodes only) and the minimum.
   std::vector<TopologySpreadConstraint> hard_spread;
   std::vector<std::map<std::string, std::int64_t>> spread_counts;
+  // PodTopologySpread, pods moved (k8s_update_spread): per pod's labels,
+  // whether each hard constraint's selector matches them, matched once.
+  std::unordered_map<const Labels*, std::vector<char>> spread_matches;
   // InterPodAffinity, filter.
   std::map<K8sDomain, std::int64_t> affinity_counts, anti_counts, existing_anti_counts;
+  // InterPodAffinity, pods moved (k8s_update_interpod): per pod's labels,
+  // which of the terms either way match, matched once.
+  struct PodMatches {
+    const std::string* ns = nullptr;
+    const PodScheduling* scheduling = nullptr;
+    std::vector<char> matches;
+  };
+  std::unordered_map<const Labels*, PodMatches> interpod_matches;
 };
 
 // --- plugin helpers (k8s_node_filters.cpp) -------------------------------

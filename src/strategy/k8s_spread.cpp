@@ -51,6 +51,7 @@ void k8s_prefilter_spread(K8sCycle& c) {
   for (const TopologySpreadConstraint& s : k.pod->spread)
     if (s.do_not_schedule) c.hard_spread.push_back(s);
   c.spread_counts.assign(c.hard_spread.size(), {});
+  c.spread_matches.clear();
   if (c.hard_spread.empty()) return;
   for (std::uint32_t i = 0; i < k.inventory->nodes.size(); ++i) {
     if (!has_all_keys(k.labels[i], c.hard_spread)) continue;
@@ -72,14 +73,20 @@ void k8s_update_spread(K8sCycle& c, std::uint32_t i, const K8sPod& pod, int delt
   const K8sCluster& k = *c.cluster;
   if (c.hard_spread.empty() || *pod.ns != k.pod->ns || !has_all_keys(k.labels[i], c.hard_spread))
     return;
-  K8sPod counted = pod;
-  counted.terminating = false;
-  const std::vector<K8sPod> one{counted};
+  // The same pods move again and again (each dry run takes them off and
+  // gives them back): each pod's labels are matched once per constraint.
+  std::vector<char>& matches = c.spread_matches[pod.labels];
+  if (matches.size() != c.hard_spread.size()) {
+    matches.assign(c.hard_spread.size(), 0);
+    for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {
+      const std::optional<LabelSelector>& selector = c.hard_spread[ci].selector;
+      matches[ci] = selector && !selector->requirements.empty() && selector->matches(*pod.labels);
+    }
+  }
   for (std::size_t ci = 0; ci < c.hard_spread.size(); ++ci) {
     const TopologySpreadConstraint& s = c.hard_spread[ci];
-    if (!included(k, s, i)) continue;
-    c.spread_counts[ci][*find_label(k.labels[i], s.topology_key)] +=
-        delta * count_matching(one, s.selector, k.pod->ns);
+    if (matches[ci] == 0 || !included(k, s, i)) continue;
+    c.spread_counts[ci][*find_label(k.labels[i], s.topology_key)] += delta * pod.copies;
   }
 }
 

@@ -725,9 +725,10 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   });
+  const bool score = request.strategy == Strategy::Score,
+             k8s = score && request.scoring.profile == ScoringProfile::Kubernetes;
   // The kubernetes profile's bound is the sum of the checks' runs (two when one fails).
-  if (too_large != nullptr && request.strategy == Strategy::Score &&
-      request.scoring.profile == ScoringProfile::Kubernetes) {
+  if (too_large != nullptr && k8s) {
     double steps = 0;
     for (const std::uint32_t lost : order) {
       Request r = request;
@@ -763,13 +764,12 @@ std::vector<Absorption> absorb_each(const Inventory& inventory, const Request& r
       add_capacity(total, info.capacity);
     }
     StrategyInput input{infos, r.count, total, r.nodes_limit, &inventory, &r, 1};
-    a.absorbable = request.strategy == Strategy::Global
+    // global, and score by resources, place all when the others hold it (global_failure).
+    a.absorbable = request.strategy == Strategy::Global || (score && !k8s)
                        ? !global_failure(infos, r.count, total)
                        : run(input).outcome == StrategyOutcome::Deployed;
     if (a.absorbable) return;
-    // Messages that count every node (score's Kubernetes line) read the
-    // capacity pass: the shared one with the lost node's entry as a plan
-    // with it lost would have it. Built only for the checks that fail.
+    // Failures' messages (score's Kubernetes line) read the pass as if the node were lost.
     CapacityMap with_loss = map;
     for (NodeCapacity& nc : with_loss.nodes) {
       if (nc.node != lost) continue;

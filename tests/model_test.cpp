@@ -247,3 +247,31 @@ TEST_CASE("Node: core ids kept only when they are not 0..N-1, looked up as lower
   odd.add_core("2", Core{100, 0, -1});
   CHECK(odd.core_ids == SparseList<std::string>{"0", "2"});
 }
+
+TEST_CASE("NodeSet: a DaemonSet's nodes as bits over the inventory's sorted names") {
+  std::vector<Node> nodes(4);
+  nodes[0].name = "n2", nodes[1].name = "a", nodes[2].name = "n10", nodes[3].name = "b";
+  auto table = std::make_shared<const NodeNameTable>(nodes);
+  CHECK(table->sorted == std::vector<std::string>{"a", "b", "n10", "n2"});
+  CHECK(table->rank == std::vector<std::uint32_t>{3, 0, 2, 1});
+  NodeSet set(table);
+  set.add(3), set.add(0), set.add(3);  // b, n2, b again
+  CHECK(set.size() == 2);
+  CHECK(set.first() == std::vector<std::string>{"b", "n2"});
+  CHECK(set.contains("n2"));
+  CHECK_FALSE(set.contains("a"));
+  CHECK_FALSE(set.contains("zz"));
+  CHECK(set.names(false) == std::vector<std::string_view>{"n2", "b"});  // inventory order
+  CHECK(set.names(true) == std::vector<std::string_view>{"a", "n10"});
+  std::string key;
+  set.append_key(key);
+  CHECK(key == std::string(1, '\x0a'));  // b (1) and n2 (3)
+  NodeFilter filter;
+  filter.node_set = std::make_shared<NodeSet>(set);
+  CHECK(filter.accepts(nodes[0]));
+  CHECK_FALSE(filter.accepts(nodes[1]));
+  CHECK_FALSE(NodeFilterIndex(filter).accepts(nodes[2]));
+  CHECK(NodeFilterIndex(filter).accepts(nodes[3]));
+  filter.node_set = std::make_shared<NodeSet>(table);  // empty: no node at all
+  CHECK_FALSE(filter.accepts(nodes[3]));
+}

@@ -54,4 +54,32 @@ DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& po
   return out;
 }
 
+void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inventory,
+                    std::shared_ptr<const NodeNameTable>& names) {
+  req.strategy = Strategy::Each;
+  req.filter.labels.clear();
+  req.filter.nodes.clear();
+  req.filter.exclude.clear();
+  req.filter.node_set.reset();
+  req.nodes_origins.clear();
+  req.exclude_origins.clear();
+  req.count = p.wanted.empty() ? 0 : 1;
+  req.nodes_limit = static_cast<std::int64_t>(p.wanted.size());
+  if (inventory == nullptr) {
+    req.count = 1;
+    return;
+  }
+  if (!names) names = std::make_shared<const NodeNameTable>(inventory->nodes);
+  auto set = std::make_shared<NodeSet>(names);
+  for (const std::uint32_t i : p.wanted.empty() ? p.done : p.wanted) set->add(i);
+  req.filter.node_set = std::move(set);  // no node at all when empty
+  if (!p.wanted.empty()) return;
+  req.satisfied = NamedReason(
+      req.name, p.eligible.empty()
+                    ? "no node is eligible for its pods (nodeSelector, node affinity, taints), "
+                      "nothing to place"
+                    : std::to_string(p.done.size()) + " of " + std::to_string(p.eligible.size()) +
+                          " eligible nodes run its pod, nothing to place");
+}
+
 }  // namespace eruplan

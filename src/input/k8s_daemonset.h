@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,12 @@ struct DaemonPlacement {
 DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& pod,
                              const std::vector<Toleration>& tolerations, const std::string& ns,
                              const LabelSelector& selector);
+
+// Makes `req` a DaemonSet's request: each with count 1 on p.wanted (nodes_limit
+// all of them, filter.node_set those nodes); satisfied when p.wanted is empty,
+// then over p.done. Without an inventory, count 1 on no set. `names` is the
+// inventory's NodeNameTable, made on first use and shared by its DaemonSets.
+void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inventory,
+                    std::shared_ptr<const NodeNameTable>& names);
 
 }  // namespace eruplan

@@ -474,35 +474,6 @@ DaemonPlacement daemon_targets(Manifest& m, const Inventory* inventory) {
   return place_daemon(*inventory, *req.pod, req.tolerations, m.ns, m.selector);
 }
 
-// The request as each with count 1 on the nodes that need a pod, all of
-// them (nodes_limit); satisfied when there are none, then over the nodes
-// that run one (or none at all).
-void daemon_request(Request& req, const DaemonPlacement& p, const Inventory* inventory) {
-  req.strategy = Strategy::Each;
-  req.filter.labels.clear();
-  req.filter.nodes.clear();
-  req.filter.exclude.clear();
-  req.nodes_origins.clear();
-  req.exclude_origins.clear();
-  req.count = p.wanted.empty() ? 0 : 1;
-  req.nodes_limit = static_cast<std::int64_t>(p.wanted.size());
-  if (inventory == nullptr) {
-    req.count = 1;
-    return;
-  }
-  const std::vector<std::uint32_t>& shown = p.wanted.empty() ? p.done : p.wanted;
-  for (const std::uint32_t i : shown) req.filter.nodes.push_back(inventory->nodes[i].name);
-  if (shown.empty())  // no eligible node: every node is left out
-    for (const Node& node : inventory->nodes) req.filter.exclude.push_back(node.name);
-  if (!p.wanted.empty()) return;
-  req.satisfied = NamedReason(
-      req.name, p.eligible.empty()
-                    ? "no node is eligible for its pods (nodeSelector, node affinity, taints), "
-                      "nothing to place"
-                    : std::to_string(p.done.size()) + " of " + std::to_string(p.eligible.size()) +
-                          " eligible nodes run its pod, nothing to place");
-}
-
 }  // namespace
 
 namespace k8s {
@@ -531,7 +502,8 @@ Request daemon_from_pod(Reader& r, const FieldPath& path, ValueId pod, std::stri
   }
   daemon_targets(m, nullptr);
   req.count = 1;
-  daemon_request(req, {}, nullptr);
+  std::shared_ptr<const NodeNameTable> no_table;
+  daemon_request(req, {}, nullptr, no_table);
   return std::move(m.request);
 }
 
@@ -697,8 +669,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       options.daemonsets != DaemonSets::Only)
     r.error(FieldPath{}, doc->root(),
             "the file holds no object that places pods (" + pod_kinds_text() + ")");
-  std::vector<std::string> names;             // every manifest's name so far
-  std::vector<PodGroupMember> group_members;  // parallel to set.requests
+  std::vector<std::string> names;                   // every manifest's name so far
+  std::shared_ptr<const NodeNameTable> node_names;  // made for the first DaemonSet
+  std::vector<PodGroupMember> group_members;        // parallel to set.requests
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
     const FieldPath in_stream =
@@ -736,7 +709,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       const DaemonPlacement targets = daemon_targets(m, inventory);
       req.count = 1;
       finish_request(req, flags, false, source.name, prefix, diags);
-      daemon_request(req, targets, inventory);
+      daemon_request(req, targets, inventory, node_names);
     } else {
       if (per_request.given("--count") && options.replicas)
         diags.warning(Origin{"<command line>", 0, 0, "--replicas"},

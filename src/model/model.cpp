@@ -148,8 +148,52 @@ bool listed(const std::vector<std::string_view>& sorted, std::string_view name) 
 
 }  // namespace
 
+NodeNameTable::NodeNameTable(const std::vector<Node>& nodes) : rank(nodes.size()) {
+  std::vector<std::uint32_t> order(nodes.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&nodes](std::uint32_t a, std::uint32_t b) { return nodes[a].name < nodes[b].name; });
+  sorted.reserve(nodes.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    rank[order[i]] = i;
+    sorted.push_back(nodes[order[i]].name);
+  }
+}
+
+NodeSet::NodeSet(std::shared_ptr<const NodeNameTable> table)
+    : table_(std::move(table)), bits_(table_->sorted.size()) {}
+
+void NodeSet::add(std::uint32_t inventory_index) {
+  const std::uint32_t at = table_->rank[inventory_index];
+  if (bits_[at]) return;
+  bits_[at] = true;
+  if (++size_ <= kFirstNames) first_.push_back(table_->sorted[at]);
+}
+
+bool NodeSet::contains(std::string_view name) const {
+  const std::vector<std::string>& names = table_->sorted;
+  const auto it = std::lower_bound(names.begin(), names.end(), name);
+  return it != names.end() && *it == name && bits_[static_cast<std::size_t>(it - names.begin())];
+}
+
+std::vector<std::string_view> NodeSet::names(bool others) const {
+  std::vector<std::string_view> out;
+  for (const std::uint32_t at : table_->rank)
+    if (bits_[at] != others) out.push_back(table_->sorted[at]);
+  return out;
+}
+
+void NodeSet::append_key(std::string& key) const {
+  unsigned char byte = 0;
+  for (std::size_t i = 0; i < bits_.size(); ++i) {
+    byte = static_cast<unsigned char>(byte | (bits_[i] ? 1U << (i % 8) : 0U));
+    if (i % 8 == 7 || i + 1 == bits_.size()) key += static_cast<char>(std::exchange(byte, 0));
+  }
+}
+
 bool NodeFilter::accepts(const Node& node) const {
   if (!nodes.empty() && !listed(nodes, node.name)) return false;
+  if (node_set && !node_set->contains(node.name)) return false;
   if (listed(exclude, node.name)) return false;
   return labels_match(labels, node);
 }
@@ -159,6 +203,7 @@ NodeFilterIndex::NodeFilterIndex(const NodeFilter& filter)
 
 bool NodeFilterIndex::accepts(const Node& node) const {
   if (!nodes_.empty() && !listed(nodes_, node.name)) return false;
+  if (filter_.node_set && !filter_.node_set->contains(node.name)) return false;
   if (!exclude_.empty() && listed(exclude_, node.name)) return false;
   return labels_match(filter_.labels, node);
 }

@@ -443,10 +443,45 @@ struct VolumeRequest {
   bool monopoly() const { return flags.find('m') != std::string::npos; }
 };
 
+// The names of an inventory's nodes, sorted, and each node's place among
+// them: the table many NodeSets of one inventory share.
+struct NodeNameTable {
+  std::vector<std::string> sorted;
+  std::vector<std::uint32_t> rank;  // by inventory index: its place in `sorted`
+
+  explicit NodeNameTable(const std::vector<Node>& nodes);
+};
+
+// Some of a NodeNameTable's names, one bit each: a DaemonSet's target nodes.
+// Kept as names, 200 DaemonSets over 3,000 nodes held 26 MB for an 88 KB
+// input; as bits they hold 75 KB.
+class NodeSet {
+ public:
+  explicit NodeSet(std::shared_ptr<const NodeNameTable> table);
+  void add(std::uint32_t inventory_index);
+  bool contains(std::string_view name) const;
+  std::size_t size() const { return size_; }
+  // The first kFirstNames members added.
+  static constexpr std::size_t kFirstNames = 3;
+  const std::vector<std::string>& first() const { return first_; }
+  // The members, or with `others` the table's other names, in inventory order.
+  std::vector<std::string_view> names(bool others) const;
+  // The members, one byte per 8 of the table's names, for a cache key.
+  void append_key(std::string& key) const;
+
+ private:
+  std::shared_ptr<const NodeNameTable> table_;
+  std::vector<bool> bits_;  // parallel to table_->sorted
+  std::size_t size_ = 0;
+  std::vector<std::string> first_;
+};
+
 struct NodeFilter {
   NamedList<std::string> labels;   // a node must carry every one
   std::vector<std::string> nodes;  // if non-empty: only these
   std::vector<std::string> exclude;
+  // When set, only its members as well (a DaemonSet's nodes without its pod).
+  std::shared_ptr<const NodeSet> node_set;
 
   // One node: the name lists are searched in place. A pass over many nodes
   // uses a NodeFilterIndex instead.

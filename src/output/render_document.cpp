@@ -125,7 +125,16 @@ void write_field(W& w, const Request& r, const RequestField& f) {
       write_mapping(w, r.filter.labels);
       break;
     case Codec::Names:
-      write_string_list(w, r.filter.*m.names);
+      if (const NodeSet* set = r.filter.node_set.get()) {
+        // A DaemonSet's nodes; with none, every node is left out.
+        const bool exclude = m.names == &NodeFilter::exclude;
+        w.begin_array();
+        if (exclude == (set->size() == 0))
+          for (const std::string_view name : set->names(exclude)) w.string(name);
+        w.end_array();
+      } else {
+        write_string_list(w, r.filter.*m.names);
+      }
       break;
     case Codec::None:
       if (!m.rows.empty()) {

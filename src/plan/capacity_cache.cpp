@@ -34,6 +34,7 @@ std::string shape_key(const Request& r) {
   for (const auto& [k, v] : r.filter.labels) append_key(key, k), append_key(key, v);
   key += '|';
   for (const auto& n : r.filter.nodes) append_key(key, n);
+  if (r.filter.node_set) key += '#', r.filter.node_set->append_key(key);
   key += '|';
   for (const auto& n : r.filter.exclude) append_key(key, n);
   key += '|';

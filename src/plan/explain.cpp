@@ -19,12 +19,14 @@ namespace eruplan {
 
 namespace {
 
-// "a, b, c and 4 more"
-std::string some_names(const std::vector<std::string>& names) {
-  constexpr std::size_t kShown = 3;
+constexpr std::size_t kShownNames = NodeSet::kFirstNames;
+
+// "a, b, c and 4 more": the first names of `total`.
+std::string some_names(const std::vector<std::string>& names, std::size_t total) {
   std::string out;
-  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
-  if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+  for (std::size_t i = 0; i < names.size() && i < kShownNames; ++i)
+    out += (i ? ", " : "") + names[i];
+  if (total > kShownNames) out += " and " + std::to_string(total - kShownNames) + " more";
   return out;
 }
 
@@ -183,7 +185,12 @@ struct K8sExplain {
 std::string filter_reason(const NodeFilter& filter, const Node& node) {
   if (!filter.nodes.empty() &&
       std::find(filter.nodes.begin(), filter.nodes.end(), node.name) == filter.nodes.end())
-    return "node_filter.nodes: not one of " + some_names(filter.nodes);
+    return "node_filter.nodes: not one of " + some_names(filter.nodes, filter.nodes.size());
+  if (filter.node_set && !filter.node_set->contains(node.name)) {
+    if (filter.node_set->size() == 0) return "node_filter.exclude: names this node";
+    return "node_filter.nodes: not one of " +
+           some_names(filter.node_set->first(), filter.node_set->size());
+  }
   if (std::find(filter.exclude.begin(), filter.exclude.end(), node.name) != filter.exclude.end())
     return "node_filter.exclude: names this node";
   for (const auto& label : filter.labels) {

@@ -74,6 +74,7 @@ std::string shape_of(const Request& r) {
   for (const auto& [key, value] : r.filter.labels) add(key), add(value);
   k += "|n";
   for (const std::string& n : r.filter.nodes) add(n);
+  if (r.filter.node_set) k += "|s", r.filter.node_set->append_key(k);
   k += "|x";
   for (const std::string& n : r.filter.exclude) add(n);
   k += "|t";

@@ -97,14 +97,18 @@ TEST_CASE("whatif cli: usage errors exit 2, out-of-range values exit 3") {
   const Ran neg = eruplan("grow -n nodes.yaml -r req.yaml --template big.yaml --max -1");
   CHECK(neg.exit == 3);
   CHECK(neg.err.find("--max: must be >= 0, got -1") != std::string::npos);
-  // Every copy is a node to plan on: a --max past 100,000 is refused at once
-  // (a trillion once ended in bad_alloc, exit 1; ten million ran past 30 s).
+  // Every copy is a node to plan on: a --max past 10,000, or one copy per 10
+  // bytes of input, is refused at once (a trillion once ended in bad_alloc,
+  // exit 1; ten million ran past 30 s; 100,000 copies of a 100-byte input
+  // held 96 MB).
   const Ran huge =
       eruplan("grow -n nodes.yaml -r req.yaml --template big.yaml --max 1000000000000");
   CHECK(huge.exit == 3);
-  CHECK(huge.err.find("--max: too large: at most 100000 copies (each is a node to plan on), got "
+  CHECK(huge.err.find("--max: too large: at most 10000 copies for this input (10000, or one per "
+                      "10 bytes of input, up to 100000; each is a node to plan on), got "
                       "1000000000000") != std::string::npos);
-  CHECK(eruplan("grow -n nodes.yaml -r req.yaml --template big.yaml --max 100000").exit != 3);
+  CHECK(eruplan("grow -n nodes.yaml -r req.yaml --template big.yaml --max 10000").exit != 3);
+  CHECK(eruplan("grow -n nodes.yaml -r req.yaml --template big.yaml --max 10001").exit == 3);
   const Ran missing = eruplan("grow -n nodes.yaml -r req.yaml --template nowhere.yaml");
   CHECK(missing.exit == 3);
 }

@@ -268,16 +268,17 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
   po.explain = o.explain;
-  const Inventory before = state;
+  r.inventory = state;  // the inventory before the plan, the one copy of it
+  const Inventory& before = *r.inventory;
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();
   if (out.too_large) {
+    r.inventory.reset();
     too_large(r, o, out.reason.full());
     return;
   }
   r.capacity = out.capacity;
   r.deploy = out.deploy;
-  r.inventory = before;
   if (grow != nullptr) r.report = grow_report(before, state, request, out, *grow);
   if (out.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
     // A Kubernetes object with its pods all running, as plan says it: no

@@ -24,8 +24,11 @@ namespace eruplan {
 enum class WhatIfCommand { Compare, Grow, Drain };
 
 inline constexpr std::int64_t kDefaultGrowMax = 10'000;
-// grow plans on inventories holding the copies: --max beyond this is exit 3.
+// grow plans on inventories holding the copies, about 1 KB each: --max may
+// pass the default by one copy per kGrowMaxBytesPerCopy bytes of input, up
+// to kLargestGrowMax; beyond is exit 3.
 inline constexpr std::int64_t kLargestGrowMax = 100'000;
+inline constexpr std::int64_t kGrowMaxBytesPerCopy = 10;
 
 struct WhatIfOptions {
   WhatIfCommand command = WhatIfCommand::Compare;

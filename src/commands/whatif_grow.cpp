@@ -261,10 +261,17 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
             "must be >= 0, got " + std::to_string(o.max));
     return;
   }
-  if (o.max > kLargestGrowMax) {  // each copy is a node to plan on: the work follows --max
+  // Each copy is a node to plan on: the work follows --max.
+  const std::int64_t largest =
+      std::clamp(static_cast<std::int64_t>(whatif_input_bytes(o)) / kGrowMaxBytesPerCopy,
+                 kDefaultGrowMax, kLargestGrowMax);
+  if (o.max > largest) {
     invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"},
-            "too large: at most " + std::to_string(kLargestGrowMax) +
-                " copies (each is a node to plan on), got " + std::to_string(o.max));
+            "too large: at most " + std::to_string(largest) + " copies for this input (" +
+                std::to_string(kDefaultGrowMax) + ", or one per " +
+                std::to_string(kGrowMaxBytesPerCopy) + " bytes of input, up to " +
+                std::to_string(kLargestGrowMax) + "; each is a node to plan on), got " +
+                std::to_string(o.max));
     return;
   }
   if (o.templates.empty() && o.like.empty()) {

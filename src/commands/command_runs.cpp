@@ -9,10 +9,10 @@
 #include <sstream>
 #include <thread>
 
+#include "case_work.h"
 #include "command_options.h"
 #include "diff.h"
 #include "fixture.h"
-#include "k8s_profile.h"
 #include "mesos_spec.h"
 #include "realloc_command.h"
 #include "request_fields.h"
@@ -355,9 +355,9 @@ CommandOutput run_test(const CommandInput& in) {
                  "test: give case files or directories (or --print-expect CASE)");
   const std::string& filter = a.value("--filter");
   std::vector<FixtureResult> results;
-  // The cases share the kubernetes profile's bound; a case file reached
+  // The cases share the work bounds (case_work.h); a case file reached
   // twice (a symlink to another case, a path given twice) runs once.
-  K8sSharedSteps shared;
+  CaseWork shared;
   std::set<std::string> seen;
   for (const auto& [file, root] : collect_cases(a.list("paths"), reader)) {
     std::error_code ec;

@@ -268,8 +268,7 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
   po.explain = o.explain;
-  r.inventory = state;  // the inventory before the plan, the one copy of it
-  const Inventory& before = *r.inventory;
+  const Inventory& before = r.inventory.emplace(state);  // the one copy kept of it
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
   RequestOutcome& out = outs.front();
   if (out.too_large) {

@@ -305,6 +305,8 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   GrowBudget budget;
   budget.listed_cores = listed_core_budget(whatif_input_bytes(o));
   for (const Node& node : inventory.nodes) budget.listed_cores -= node.listed_from_count();
+  budget.node_bound = static_cast<double>(std::max(
+      kGrowPlannedNodes, kGrowNodesPerNode * static_cast<std::int64_t>(inventory.nodes.size())));
   auto spent = [&](const Inventory& state) {
     if (!budget.over() && within_budget(state, request, o.jobs, budget)) return false;
     invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"}, budget.too_large);

@@ -17,6 +17,7 @@
 
 #include "bisect.h"
 #include "capacity.h"
+#include "case_work.h"
 #include "k8s_daemonset.h"
 #include "k8s_profile.h"
 #include "requests.h"
@@ -62,6 +63,22 @@ bool counted(const Request& request) {
 // Counts the plan of `input` against the budget (GrowBudget, grow.h).
 bool count_plan(const StrategyInput& input, GrowBudget& budget) {
   if (budget.over()) return false;
+  const auto nodes = static_cast<double>(input.inventory->nodes.size());
+  budget.nodes += nodes;
+  case_work_spend(nodes, budget.node_bound);
+  if (const double earlier = case_work_before(budget.node_bound);
+      budget.nodes + earlier > budget.node_bound) {
+    auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
+    budget.too_large =
+        "too large: grow plans the request for each count it tries, reading every node: " +
+        whole(budget.nodes) + (budget.nodes == 1 ? " node" : " nodes") + " in all" +
+        (earlier > 0 ? " (and " + whole(earlier) + " for the cases run before it)"
+                     : std::string()) +
+        ", more than " + whole(budget.node_bound) +
+        "; ask for fewer instances, or give fewer templates or a smaller --max" +
+        (earlier > 0 ? ", or run fewer cases at once" : "");
+    return false;
+  }
   if (input.request->cpu_bind) {
     for (const Node& node : input.inventory->nodes)
       budget.cores += static_cast<std::int64_t>(node.core_count());

@@ -64,6 +64,12 @@ inline constexpr std::int64_t kGrowDaemonPods = 30'000;
 // A CPU-bind request's plans read every core of every node (about 20 ns
 // each): the plans of one grow read at most this many cores.
 inline constexpr std::int64_t kGrowBoundCores = 40'000'000;
+// Every plan reads every node, the copies made for it (about 0.5 us each):
+// the plans of one grow, and of all the cases of one `eruplan test`
+// (case_work.h), read at most this many nodes in all, or kGrowNodesPerNode
+// per node of a larger inventory (GrowBudget::node_bound).
+inline constexpr std::int64_t kGrowPlannedNodes = 3'000'000;
+inline constexpr std::int64_t kGrowNodesPerNode = 64;
 // Copies of a template that keeps its cores listed though given as a count
 // keep as many each (Node::listed_from_count): the copies of a count tried
 // list at most `listed_cores` (the run's listed_core_budget less the
@@ -72,6 +78,8 @@ struct GrowBudget {
   double steps = 0;
   std::int64_t cores = 0;  // cores the CPU-bind plans read so far
   std::int64_t plans = 0;
+  double nodes = 0;  // nodes planned on so far
+  double node_bound = kGrowPlannedNodes;
   std::int64_t listed_cores = INT64_MAX;
   std::string too_large;
   bool over() const { return !too_large.empty(); }

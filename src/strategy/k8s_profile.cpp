@@ -12,11 +12,11 @@
 #include "k8s_profile.h"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <string_view>
 #include <unordered_set>
 
+#include "case_work.h"
 #include "random.h"
 #include "strategy_score.h"
 
@@ -227,12 +227,6 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
 
 namespace {
 
-// K8sSharedSteps: whether it is alive, the steps of the cases done and of
-// the current one (whole numbers of steps, so the sum's order is moot).
-std::atomic<bool> shared_steps_on{false};
-std::atomic<double> cases_steps{0};
-std::atomic<double> case_steps{0};
-
 double steps_of(const StrategyInput& in, const K8sWork& work, double setup_weight) {
   return setup_weight * work.setup +
          static_cast<double>(replicas_tried(in)) *
@@ -240,16 +234,6 @@ double steps_of(const StrategyInput& in, const K8sWork& work, double setup_weigh
 }
 
 }  // namespace
-
-K8sSharedSteps::K8sSharedSteps() {
-  cases_steps = 0;
-  case_steps = 0;
-  shared_steps_on = true;
-}
-
-K8sSharedSteps::~K8sSharedSteps() { shared_steps_on = false; }
-
-void K8sSharedSteps::case_done() { cases_steps = cases_steps.load() + case_steps.exchange(0); }
 
 double k8s_profile_steps(const StrategyInput& in, double setup_weight) {
   if (in.count <= 0 || in.inventory == nullptr) return 0;
@@ -264,7 +248,7 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
   const K8sWork work = k8s_profile_work(in);
   const double steps = steps_of(in, work, setup_weight);
   if (counted != nullptr) *counted = steps;
-  const double earlier = shared_steps_on ? cases_steps.load() : 0;
+  const double earlier = case_work_before(static_cast<double>(kK8sProfileSteps));
   if (steps + spent + earlier <= static_cast<double>(kK8sProfileSteps)) return std::nullopt;
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
@@ -305,7 +289,7 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   // The run goes ahead: its steps (the check a run makes of itself, setup
   // once) count toward the cases after this one; the checks before a run
   // only read them.
-  if (shared_steps_on) case_steps.fetch_add(steps);
+  case_work_spend(steps, static_cast<double>(kK8sProfileSteps));
 
   // The pod: the manifest's, or for an eruplan request one with its app's
   // label in the default namespace.

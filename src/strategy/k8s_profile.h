@@ -318,18 +318,4 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& input, dou
 // The steps of one request, as the bound counts them.
 double k8s_profile_steps(const StrategyInput& input, double setup_weight = 1);
 
-// While one is alive, the runs of this process share kK8sProfileSteps by
-// cases: `eruplan test` runs every case of one invocation against one bound.
-// Each check within the bound counts its steps toward the current case;
-// case_done() adds them to the cases before, which every later check counts
-// as spent. One at a time; made and ended on the thread that runs the cases.
-class K8sSharedSteps {
- public:
-  K8sSharedSteps();
-  ~K8sSharedSteps();
-  K8sSharedSteps(const K8sSharedSteps&) = delete;
-  K8sSharedSteps& operator=(const K8sSharedSteps&) = delete;
-  void case_done();
-};
-
 }  // namespace eruplan

@@ -25,6 +25,7 @@
 
 #include "bisect.h"
 #include "capacity.h"
+#include "case_work.h"
 #include "k8s_profile.h"
 #include "parallel.h"
 #include "reserve.h"
@@ -356,6 +357,10 @@ StrategyResult score_strategy(const StrategyInput& in) {
   std::make_heap(heap.begin(), heap.end(), heap_less);
   std::int64_t remaining = in.count;
   std::int64_t steps = 0;  // one per resource scored, each time a node's score is recomputed
+  const std::int64_t step = static_cast<std::int64_t>(width) + 1;
+  const auto earlier =
+      static_cast<std::int64_t>(case_work_before(static_cast<double>(kScoreSteps)));
+  const std::int64_t limit = kScoreSteps - earlier;
   while (remaining > 0 && !heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), heap_less);
     HeapEntry best = heap.back();
@@ -377,14 +382,18 @@ StrategyResult score_strategy(const StrategyInput& in) {
       k += run;
       remaining -= run;
       if (remaining == 0 || k == cap) break;
-      if ((steps += static_cast<std::int64_t>(width) + 1) > kScoreSteps) {
+      if ((steps += step) > limit) {
         StrategyResult over = strategy_failure(
             n, NamedReason("too large: score recomputed the nodes' scores more than " +
-                           std::to_string(kScoreSteps / (static_cast<std::int64_t>(width) + 1)) +
-                           " times for " + std::to_string(in.count) +
+                           std::to_string(std::max<std::int64_t>(limit, 0) / step) + " times for " +
+                           std::to_string(in.count) +
                            " instances (its scored resources change with each instance "
-                           "placed, so they go one at a time); ask for fewer instances, or "
-                           "score at most two resources"));
+                           "placed, so they go one at a time" +
+                           (earlier > 0 ? "; the cases run before it took " +
+                                              std::to_string(earlier / step) + " more"
+                                        : std::string()) +
+                           "); ask for fewer instances, or score at most two resources" +
+                           (earlier > 0 ? ", or run fewer cases at once" : "")));
         over.too_large = true;
         return over;
       }
@@ -396,6 +405,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
       }
     }
   }
+  case_work_spend(static_cast<double>(steps), static_cast<double>(kScoreSteps));
   if (remaining > 0) {  // unreachable: the total covers count
     result.outcome = StrategyOutcome::Infeasible;
     result.deploy.clear_counts();

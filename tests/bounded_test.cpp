@@ -1765,6 +1765,115 @@ std::vector<Case> cases() {
                    "plan -n nodes.yaml -r ds.yaml --plans none",
                    {4}});
   }
+  // Monopoly volume bindings (AUTO:...:rwm): each node_capacity tried every
+  // count of monopoly plans, the leftover devices sorted afresh for each
+  // (devices squared, times a log). A request with no normal binding takes
+  // every eligible device at once now, and the dry runs and share charge a
+  // node's volume plans by their steps (volume_plan_steps).
+  {
+    const auto devices = [](int n, const std::string& size) {
+      std::string out;
+      for (int j = 0; j < n; ++j)
+        out += std::string(j ? ", " : "") + "/" + std::to_string(j) + ": " + size;
+      return out;
+    };
+    const auto workloads = [](int n) {
+      std::string out = "  workloads:\n  - &w {id: w0, app: b, memory: 1}\n";
+      for (int i = 1; i < n; ++i) out += "  - {<<: *w, id: " + std::to_string(i) + "}\n";
+      return out;
+    };
+    const auto requests = [](int n, const std::string& volumes) {
+      std::string out =
+          "requests:\n- &r {app: a0, count: 1, priority: 10, resources: {memory: 1, "
+          "volumes: [" +
+          volumes + "]}}\n";
+      for (int i = 1; i < n; ++i) out += "- {<<: *r, app: a" + std::to_string(i) + "}\n";
+      return out;
+    };
+    // One preemption note per rejected request, a filter check per victim:
+    // 300 devices, 100 workloads, 300 requests (11 KB) over 20 s.
+    out.push_back({"plan: 300 monopoly requests' preemption notes on 300 devices, 100 workloads",
+                   {{"nodes.yaml", "nodes:\n- name: n\n  memory: 100\n  volumes: {" +
+                                       devices(300, "9") + "}\n" + workloads(100)},
+                    {"r.yaml", requests(300, "\"AUTO:/d:rwm:1\"")}},
+                   "plan -n nodes.yaml -r r.yaml --plans none",
+                   {4}});
+    // One request, 2,000 devices, 300 workloads (24 KB): 12.4 s.
+    out.push_back({"plan --preempt: a monopoly request on 2,000 devices, 300 workloads",
+                   {{"nodes.yaml", "nodes:\n- name: n\n  memory: 300\n  volumes: {" +
+                                       devices(2000, "9") + "}\n" + workloads(300)},
+                    {"r.yaml", requests(1, "\"AUTO:/d:rwm:1\"")}},
+                   "plan -n nodes.yaml -r r.yaml --plans none --preempt",
+                   {0, 4}});
+    // Monopoly and normal bindings together: each count of monopoly plans
+    // packs the leftover devices, a pass over them each.
+    out.push_back({"plan: 100 monopoly + normal requests' preemption notes on 300 devices",
+                   {{"nodes.yaml", "nodes:\n- name: n\n  memory: 100\n  volumes: {" +
+                                       devices(300, "9") + "}\n" + workloads(100)},
+                    {"r.yaml", requests(100, "\"AUTO:/d:rwm:1\", \"AUTO:/e:rw:1\"")}},
+                   "plan -n nodes.yaml -r r.yaml --plans none",
+                   {4}});
+    // Normal bindings of mixed sizes: a check packs the devices by several
+    // orders in a search over the plan count (10.8 KB: 3.8 s).
+    {
+      std::string sized;
+      for (int j = 0; j < 300; ++j)
+        sized +=
+            std::string(j ? ", " : "") + "/" + std::to_string(j) + ": " + std::to_string(1000 + j);
+      out.push_back({"plan: 150 requests of mixed normal volumes' preemption notes on 300 devices",
+                     {{"nodes.yaml", "nodes:\n- name: n\n  memory: 200\n  volumes: {" + sized +
+                                         "}\n" + workloads(200)},
+                      {"r.yaml", requests(150, "\"AUTO:/a:rw:600\", \"AUTO:/b:rw:500\"")}},
+                     "plan -n nodes.yaml -r r.yaml --plans none",
+                     {4}});
+    }
+    // share: 1,000 nodes of 50 devices (one anchor), 500 apps binding a
+    // monopoly volume (81 KB): every node filed under every app, 14.3 s.
+    {
+      std::string nodes =
+          "nodes:\n- {name: n0, memory: 1Ti, volumes: &v {" + devices(50, "1000") + "}}\n";
+      for (int i = 1; i < 1000; ++i)
+        nodes += "- {name: " + std::to_string(i) + ", memory: 1Ti, volumes: *v}\n";
+      std::string apps = "apps:\n";
+      for (int a = 0; a < 500; ++a)
+        apps += "- {app: a" + std::to_string(a) +
+                ", max_count: 1, resources: {memory: " + std::to_string(a + 1) +
+                ", volumes: [\"AUTO:/d:rwm:1\"]}}\n";
+      out.push_back({"share: 1,000 nodes of 50 devices, 500 apps binding a monopoly volume",
+                     {{"nodes.yaml", nodes}, {"apps.yaml", apps}},
+                     "share -n nodes.yaml -r apps.yaml",
+                     {0, 3}});
+    }
+    // compare: one node of 9,000 devices, a monopoly request: a dozen
+    // capacity passes (10,000 devices: 13 s).
+    out.push_back({"compare: a monopoly request on one node of 9,000 devices",
+                   {{"nodes.yaml",
+                     "nodes:\n- {name: n, memory: 1Ti, volumes: {" + devices(9000, "9") + "}}\n"},
+                    {"r.yaml",
+                     "app: a\ncount: 1000000\nresources: {memory: 1, volumes: "
+                     "[\"AUTO:/d:rwm:1\"]}\n"}},
+                   "compare -n nodes.yaml -r r.yaml",
+                   {0, 3, 4}});
+    // With a normal binding beside it, 9,000 devices: one size class is
+    // decided by a count of shares per monopoly count. With two (6,000
+    // devices) each count is a pass over the leftover devices.
+    out.push_back({"compare: monopoly and normal bindings on one node of 9,000 devices",
+                   {{"nodes.yaml",
+                     "nodes:\n- {name: n, memory: 1Ti, volumes: {" + devices(9000, "9") + "}}\n"},
+                    {"r.yaml",
+                     "app: a\ncount: 1000000\nresources: {memory: 1, volumes: "
+                     "[\"AUTO:/d:rwm:1\", \"AUTO:/e:rw:1\"]}\n"}},
+                   "compare -n nodes.yaml -r r.yaml",
+                   {0, 3, 4}});
+    out.push_back({"compare: monopoly and two sizes of normal bindings on 6,000 devices",
+                   {{"nodes.yaml",
+                     "nodes:\n- {name: n, memory: 1Ti, volumes: {" + devices(6000, "9") + "}}\n"},
+                    {"r.yaml",
+                     "app: a\ncount: 1000000\nresources: {memory: 1, volumes: "
+                     "[\"AUTO:/d:rwm:1\", \"AUTO:/e:rw:1\", \"AUTO:/f:rw:2\"]}\n"}},
+                   "compare -n nodes.yaml -r r.yaml",
+                   {0, 3, 4}});
+  }
   return out;
 }
 

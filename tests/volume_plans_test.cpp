@@ -565,5 +565,52 @@ TEST_CASE("volume plans: randomized plans never over-allocate and bind every bin
   }
 }
 
+// monopoly_layout against the simple computation it stands for (every count
+// of monopoly plans in turn, the leftover devices found afresh for each):
+// same capacity, reasons and plans on thousands of random device sets.
+TEST_CASE("volume plans: monopoly layouts match the simple computation") {
+  std::mt19937 rng(20261127);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int with_normal = 0, with_monopoly_plans = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<Dev> devices;
+    const int ndev = pick(1, round % 10 == 0 ? 60 : 12);
+    for (int d = 0; d < ndev; ++d) {
+      const Bytes size = pick(0, 30) * 10;
+      // Now and then more used than the device holds: the slow way's case.
+      const Bytes used = pick(0, 3) == 0     ? std::min<Bytes>(size, pick(0, 30) * 5)
+                         : pick(0, 200) == 0 ? size + 5
+                                             : 0;
+      devices.push_back({"/d" + std::to_string(d), size, used});
+    }
+    std::vector<std::string> bindings;
+    const int nmono = pick(1, 2), nnormal = pick(0, 3), nunlimited = pick(0, 1);
+    int b = 0;
+    for (int i = 0; i < nmono; ++i, ++b)
+      bindings.push_back("AUTO:/m" + std::to_string(b) +
+                         ":rwm:" + std::to_string(pick(1, 12) * 10));
+    for (int i = 0; i < nnormal; ++i, ++b)
+      bindings.push_back("AUTO:/n" + std::to_string(b) + ":rw:" + std::to_string(pick(1, 8) * 5));
+    for (int i = 0; i < nunlimited; ++i, ++b)
+      bindings.push_back("AUTO:/u" + std::to_string(b) + ":rw:0");
+    std::shuffle(bindings.begin(), bindings.end(), rng);
+    const Node node = node_with(devices);
+    const Request request = request_with(bindings);
+    CAPTURE(round);
+    const std::int64_t max_plans = pick(0, 3) == 0 ? 2 : kUnlimited;
+    const DimensionResult fast = volume_dimension(node, request, max_plans);
+    const DimensionResult scan = volume_dimension_by_scan(node, request, max_plans);
+    REQUIRE(fast.capacity == scan.capacity);
+    CHECK(fast.reason() == scan.reason());
+    REQUIRE(fast.plans.size() == scan.plans.size());
+    for (std::size_t p = 0; p < fast.plans.size(); ++p)
+      CHECK(shares(fast.plans[p]) == shares(scan.plans[p]));
+    with_normal += nnormal > 0 && fast.capacity > 0;
+    with_monopoly_plans += fast.capacity > 1;
+  }
+  CHECK(with_normal > 500);
+  CHECK(with_monopoly_plans > 1000);
+}
+
 }  // namespace
 }  // namespace eruplan

@@ -248,6 +248,15 @@ inline constexpr DimensionRow kDimensions[] = {
 
 // Scheduled (AUTO) volume plans (volume_plans.cpp).
 DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans);
+// The same by the simple computation of the monopoly plans (every count in
+// turn, the leftover devices found afresh for each), for tests.
+DimensionResult volume_dimension_by_scan(const Node& node, const Request& request,
+                                         std::int64_t max_plans);
+// The steps the volume plans (volume_dimension) have taken on this thread so
+// far: device visits, sort and search steps, a few nanoseconds each. Work
+// bounds charge the difference across a call, so a node of many devices
+// counts for what its plans cost.
+std::int64_t volume_plan_steps();
 
 // "dedicated=gpu:NoSchedule", "key:NoExecute" when the taint has no value.
 std::string taint_text(const Taint& taint);

@@ -37,6 +37,7 @@
 //   limited (SPEC §4). A monopoly binding of SIZE 0 (the loader rejects it)
 //   counts as an unlimited quota.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -52,6 +53,14 @@ namespace {
 constexpr std::int64_t kGreedyLimit = 4096;   // plans the per-instance greedy is run for
 constexpr std::int64_t kExactShares = 24;     // shares an exhaustive search places at most
 constexpr std::int64_t kExactBudget = 20000;  // search steps per exhaustive attempt
+
+// volume_plan_steps(): device visits, sort steps and search steps so far.
+thread_local std::int64_t steps_taken = 0;
+
+void count_steps(std::size_t n) { steps_taken += static_cast<std::int64_t>(n); }
+
+// Steps of sorting n items.
+std::size_t sort_steps(std::size_t n) { return n * static_cast<std::size_t>(std::bit_width(n)); }
 
 // Normal bindings of equal size are interchangeable, so packing works on
 // size classes, largest first.
@@ -98,6 +107,7 @@ std::optional<Counts> pack_by_counts(std::vector<Bytes> avail,
   Counts counts(classes.size(), std::vector<std::int64_t>(avail.size(), 0));
   std::vector<std::size_t> idx(avail.size());
   for (std::size_t c = 0; c < classes.size(); ++c) {
+    count_steps(order == Order::Name ? avail.size() : sort_steps(avail.size()));
     const Bytes size = classes[c].size;
     i128 need = static_cast<i128>(n) * classes[c].bindings.size();
     std::iota(idx.begin(), idx.end(), std::size_t{0});
@@ -132,6 +142,7 @@ std::int64_t greedy(std::vector<Bytes> avail, const std::vector<SizeClass>& clas
   std::vector<std::size_t> heap(avail.size());
   std::iota(heap.begin(), heap.end(), std::size_t{0});
   std::make_heap(heap.begin(), heap.end(), after);
+  count_steps(avail.size());
   std::vector<std::pair<std::size_t, std::size_t>> taken;  // (class, device)
   std::int64_t done = 0;
   while (done < limit && !heap.empty()) {
@@ -146,6 +157,7 @@ std::int64_t greedy(std::vector<Bytes> avail, const std::vector<SizeClass>& clas
           break;
         }
         std::pop_heap(heap.begin(), heap.end(), after);
+        count_steps(2 * static_cast<std::size_t>(std::bit_width(heap.size())));
         avail[best] -= classes[c].size;
         std::push_heap(heap.begin(), heap.end(), after);
         taken.emplace_back(c, best);
@@ -176,7 +188,10 @@ class ExactSearch {
   }
 
   std::optional<Counts> run() {
-    if (!place(0)) return std::nullopt;
+    const bool placed = place(0);
+    count_steps(static_cast<std::size_t>(kExactBudget - std::max<std::int64_t>(budget_, 0)) *
+                avail_.size());
+    if (!placed) return std::nullopt;
     Counts counts(classes_, std::vector<std::int64_t>(avail_.size(), 0));
     for (std::size_t t = 0; t < items_.size(); ++t) ++counts[item_class_[t]][at_[t]];
     return counts;
@@ -248,6 +263,7 @@ struct Packing {
 Packing max_normal(const std::vector<Bytes>& avail, const std::vector<SizeClass>& classes) {
   Packing best;
   if (classes.empty() || avail.empty()) return best;
+  count_steps(avail.size() * classes.size());
   const std::int64_t bound = upper_bound(avail, classes);
   if (bound == 0) return best;
   // The common case: a counted packing reaches the bound, which is optimal.
@@ -298,10 +314,84 @@ std::uint32_t emptiest(const Node& node, const std::vector<std::uint32_t>& devic
   return best;
 }
 
+// The most monopoly plans whose leftover devices still pack the normal
+// bindings of one size class: with one class a packing of n plans exists
+// exactly when the devices hold n * (its bindings) shares counted device by
+// device, which the name order's packing reaches, so each count is checked
+// by taking one device's shares off the total. Every device's available
+// space is non-negative (a share count of a negative space is not one).
+std::size_t one_class_plans(const Node& node, const std::vector<std::uint32_t>& eligible,
+                            const SizeClass& only) {
+  i128 shares = 0;
+  for (const Device& d : node.devices) shares += (d.size - d.used) / only.size;
+  count_steps(node.devices.size() + eligible.size());
+  const i128 per_plan = static_cast<i128>(only.bindings.size());
+  std::size_t plans = 0;
+  for (std::size_t j = 1; j <= eligible.size(); ++j) {
+    const Device& d = node.devices[eligible[j - 1]];
+    shares -= (d.size - d.used) / only.size;
+    if (shares < per_plan * static_cast<i128>(j)) break;
+    plans = j;
+  }
+  return plans;
+}
+
 // Monopoly plans, each on its own eligible device (eligible: smallest
 // first), with the normal and unlimited bindings on the devices left over.
+// Tries j = 1, 2, ... monopoly plans and keeps the last j whose leftover
+// devices pack j plans' normal bindings. Without normal bindings every j
+// packs, so every eligible device hosts a plan and nothing is tried; with
+// one size class a count of shares decides each j (one_class_plans); with
+// more each j costs one pass over the devices (the leftover devices kept in
+// name order by a mark per device) plus the packing.
 Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligible,
                        const std::vector<SizeClass>& classes) {
+  const std::size_t devices = node.devices.size();
+  const bool non_negative = std::all_of(node.devices.begin(), node.devices.end(),
+                                        [](const Device& d) { return d.size >= d.used; });
+  std::size_t plans = classes.empty() ? eligible.size() : 0;
+  bool packed_at_plans = classes.empty();  // `counts` holds the packing of `plans`
+  Counts counts;
+  if (classes.size() == 1 && non_negative) {
+    plans = one_class_plans(node, eligible, classes.front());
+  } else if (!classes.empty()) {
+    std::vector<char> taken(devices, 0);
+    std::vector<Bytes> avail;
+    avail.reserve(devices);
+    for (std::size_t j = 1; j <= eligible.size(); ++j) {
+      taken[eligible[j - 1]] = 1;
+      count_steps(devices);
+      avail.clear();
+      for (std::size_t d = 0; d < devices; ++d)
+        if (!taken[d]) avail.push_back(node.devices[d].size - node.devices[d].used);
+      auto packed = pack(avail, classes, static_cast<std::int64_t>(j));
+      // Were j plans out of reach, j + 1 would be too: the pool only shrinks.
+      if (!packed) break;
+      plans = j;
+      counts = std::move(*packed);
+    }
+    packed_at_plans = true;
+  }
+  Layout best;
+  if (plans == 0) return best;
+  best.capacity = static_cast<std::int64_t>(plans);
+  best.monopoly.assign(eligible.begin(), eligible.begin() + static_cast<std::ptrdiff_t>(plans));
+  std::sort(best.monopoly.begin(), best.monopoly.end());
+  std::vector<char> taken(devices, 0);
+  for (auto d : best.monopoly) taken[d] = 1;
+  for (std::uint32_t d = 0; d < devices; ++d)
+    if (!taken[d]) best.pool.push_back(d);
+  // One class: the name order's packing of `plans` plans, which exists.
+  if (!packed_at_plans) counts = pack(available(node, best.pool), classes, best.capacity).value();
+  best.counts = std::move(counts);
+  return best;
+}
+
+// The simple computation monopoly_layout stands for, kept for the tests:
+// for each j the sorted first j eligible devices, the pool by a search in
+// them, and a packing of j plans.
+Layout monopoly_layout_by_scan(const Node& node, const std::vector<std::uint32_t>& eligible,
+                               const std::vector<SizeClass>& classes) {
   Layout best;
   for (std::size_t j = 1; j <= eligible.size(); ++j) {
     std::vector<std::uint32_t> mono(eligible.begin(),
@@ -311,7 +401,6 @@ Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligi
     for (std::uint32_t d = 0; d < node.devices.size(); ++d)
       if (!std::binary_search(mono.begin(), mono.end(), d)) pool.push_back(d);
     auto counts = pack(available(node, pool), classes, static_cast<std::int64_t>(j));
-    // Were j plans out of reach, j + 1 would be too: the pool only shrinks.
     if (!counts) break;
     best = {static_cast<std::int64_t>(j), std::move(mono), std::move(pool), std::move(*counts)};
   }
@@ -388,6 +477,7 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
         slots[c].push_back(layout.pool[d]);
   }
 
+  count_steps(static_cast<std::size_t>(count) * request.volumes.size());
   for (std::int64_t p = 0; p < count; ++p) {
     Plan plan;
     if (!mono.empty()) {
@@ -422,7 +512,10 @@ void add_plans(const Node& node, const Request& request, const std::vector<std::
 
 }  // namespace
 
-DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans) {
+namespace {
+
+DimensionResult volume_plans(const Node& node, const Request& request, std::int64_t max_plans,
+                             bool by_scan) {
   DimensionResult result;
   std::vector<std::uint32_t> mono, unlimited, normal;
   for (std::uint32_t i = 0; i < request.volumes.size(); ++i) {
@@ -437,6 +530,7 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
   }
   if (mono.empty() && unlimited.empty() && normal.empty()) return result;
   result.binds = true;
+  count_steps(sort_steps(node.devices.size()));
   if (node.devices.empty()) {
     result.stop(Reason::words("volumes", "node has no volumes"));
     return result;
@@ -499,7 +593,8 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
       }
       result.reasons.push_back(Reason::words("volumes", std::move(why)));
     } else {
-      layout = monopoly_layout(node, eligible, classes);
+      layout = by_scan ? monopoly_layout_by_scan(node, eligible, classes)
+                       : monopoly_layout(node, eligible, classes);
       if (layout.capacity == 0) {
         const auto everything = all_devices(node);
         if (!classes.empty() && max_normal(available(node, everything), classes).plans == 0) {
@@ -527,9 +622,18 @@ DimensionResult volume_dimension(const Node& node, const Request& request, std::
   return result;
 }
 
-}  // namespace eruplan
+}  // namespace
 
-namespace eruplan {
+DimensionResult volume_dimension(const Node& node, const Request& request, std::int64_t max_plans) {
+  return volume_plans(node, request, max_plans, false);
+}
+
+DimensionResult volume_dimension_by_scan(const Node& node, const Request& request,
+                                         std::int64_t max_plans) {
+  return volume_plans(node, request, max_plans, true);
+}
+
+std::int64_t volume_plan_steps() { return steps_taken; }
 
 DimensionResult volumes_dimension(const DimensionInput& in) {
   return volume_dimension(in.node, in.request, in.max_plans);

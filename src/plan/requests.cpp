@@ -314,17 +314,17 @@ struct Planner {
   ReplicaFilter replica_filter(const Request& request, K8sPreemptionFilter* k8s) {
     if (k8s != nullptr)
       return [this, k8s](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
-        const std::int64_t cores = k8s->cores_planned();
+        const std::int64_t cores = k8s->cores_planned(), volumes = volume_plan_steps();
         const double counts = k8s->count_steps();
         FilterVerdict verdict = (*k8s)(inv, n, dry);
-        charge_check(k8s->cores_planned() - cores, k8s->count_steps() - counts);
+        charge_check(k8s->cores_planned() - cores, k8s->count_steps() - counts, volumes);
         return verdict;
       };
     const auto capacity = std::make_shared<CapacityFilter>(request);
     return [this, capacity](const Inventory& inv, std::uint32_t n, const DryRun* dry) {
-      const std::int64_t cores = capacity->cores_planned();
+      const std::int64_t cores = capacity->cores_planned(), volumes = volume_plan_steps();
       FilterVerdict verdict = (*capacity)(inv, n, dry);
-      charge_check(capacity->cores_planned() - cores, 0);
+      charge_check(capacity->cores_planned() - cores, 0, volumes);
       return verdict;
     };
   }
@@ -343,10 +343,12 @@ struct Planner {
   double dry_run_steps_ = 0;  // the checks' part of k8s_steps_
 
   // One check: its flat steps, its cores planned, its cross-node counts'
-  // steps (K8sPreemptionFilter::count_steps), budget matching since the last.
-  void charge_check(std::int64_t cores, double count_steps) {
+  // steps (K8sPreemptionFilter::count_steps), its volume plans' steps since
+  // volume_plan_steps() was `volumes` (half a step each), budget matching since the last.
+  void charge_check(std::int64_t cores, double count_steps, std::int64_t volumes) {
     const double steps = kDryRunCheckSteps + kPlannedCoreSteps * static_cast<double>(cores) +
-                         count_steps + (pods_ ? pods_->take_budget_steps() : 0);
+                         count_steps + static_cast<double>(volume_plan_steps() - volumes) / 2 +
+                         (pods_ ? pods_->take_budget_steps() : 0);
     k8s_steps_ += steps;
     dry_run_steps_ += steps;
     ++dry_run_checks_;

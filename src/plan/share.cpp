@@ -72,7 +72,11 @@ class Filler {
     const Amount* row = row_of(i);
     if (g.binds) {  // its plans sort the node's cores: 4 steps a core
       work_ += 4 * static_cast<std::int64_t>(inv_.nodes[i].core_count());
-      if (node_capacity(inv_, *g.request, i, {0, 1}).capacity < 1) return 0;
+      const std::int64_t volumes = volume_plan_steps();
+      const bool fits = node_capacity(inv_, *g.request, i, {0, 1}).capacity >= 1;
+      // and its volume plans visit the node's devices: a step per 4 of theirs
+      work_ += (volume_plan_steps() - volumes + 3) / 4;
+      if (!fits) return 0;
     } else {
       for (const Need& need : g.needs)
         if (row[need.column].total - row[need.column].used < need.per_instance) return 0;

@@ -667,6 +667,20 @@ std::vector<Case> cases() {
                  "share -n nodes.yaml -r apps.yaml -o json",
                  {3},
                  4096});
+  // share: 1,000 app shapes (memory 1 to 1000) on 2,000 nodes of 10000:
+  // every placement filed its node again for each live shape, and each app
+  // that froze had a capacity pass of every node, neither counted (3.1 s);
+  // both are steps now, and past 50 million of them, exit 3.
+  std::string many_shape_nodes = "nodes:\n", many_shape_apps = "apps:\n";
+  for (int n = 0; n < 2000; ++n)
+    many_shape_nodes += "- {name: " + std::to_string(n) + ", memory: 10000}\n";
+  for (int a = 0; a < 1000; ++a)
+    many_shape_apps +=
+        "- {app: a" + std::to_string(a) + ", resources: {memory: " + std::to_string(a + 1) + "}}\n";
+  out.push_back({"share: 1,000 app shapes on 2,000 nodes, refused",
+                 {{"nodes.yaml", many_shape_nodes}, {"apps.yaml", many_shape_apps}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {3}});
   // "did you mean": a node_filter value of 45,000 letters one edit from the
   // node's took 8.5 s (a full Levenshtein table); 240 requests of 100-letter
   // values against 360 nodes' took 3.9 s. Both warn, then exit 4.

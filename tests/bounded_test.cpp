@@ -667,6 +667,20 @@ std::vector<Case> cases() {
                  "share -n nodes.yaml -r apps.yaml -o json",
                  {3},
                  4096});
+  // share: 1,000 app shapes (memory 1 to 1000) on 2,000 nodes of 10000:
+  // every placement filed its node again for each live shape, and each app
+  // that froze had a capacity pass of every node, neither counted (3.1 s);
+  // both are steps now, and past 50 million of them, exit 3.
+  std::string many_shape_nodes = "nodes:\n", many_shape_apps = "apps:\n";
+  for (int n = 0; n < 2000; ++n)
+    many_shape_nodes += "- {name: " + std::to_string(n) + ", memory: 10000}\n";
+  for (int a = 0; a < 1000; ++a)
+    many_shape_apps +=
+        "- {app: a" + std::to_string(a) + ", resources: {memory: " + std::to_string(a + 1) + "}}\n";
+  out.push_back({"share: 1,000 app shapes on 2,000 nodes, refused",
+                 {{"nodes.yaml", many_shape_nodes}, {"apps.yaml", many_shape_apps}},
+                 "share -n nodes.yaml -r apps.yaml",
+                 {3}});
   // "did you mean": a node_filter value of 45,000 letters one edit from the
   // node's took 8.5 s (a full Levenshtein table); 240 requests of 100-letter
   // values against 360 nodes' took 3.9 s. Both warn, then exit 4.
@@ -1349,6 +1363,32 @@ std::vector<Case> cases() {
                  {{"nodes.yaml", bound_one}},
                  "realloc -n nodes.yaml --app a --cpu 0.01",
                  {3}});
+  // One group of bound workloads: each member weighed all 100,000 listed
+  // plans (2,000 members of 1 piece, 100 per core of 1000 cores, 45 KB: 3.1
+  // s); now only the plans on its old cores. And 2,000 members on the one
+  // core of share_base 1,000,000, where every plan is on their core (44 KB,
+  // 3.8 s): the first plan left keeping all of a member's pieces ends its look.
+  // Memory: the group's pass still holds its 100,000 listed plans (about 13
+  // MB past a trivial run, whatever the input's size): allowed here, to go.
+  std::string one_group = "nodes:\n- name: n\n  cpu: 1000\n  memory: 1Ti\n  workloads:\n",
+              one_core =
+                  "share_base: 1000000\nnodes:\n- name: n\n  cpu: 1\n  memory: 1Ti\n"
+                  "  workloads:\n  - &w {id: w0, app: a, cpu: 0.000001, memory: 1, "
+                  "cpu_map: {\"0\": 1}}\n";
+  for (int i = 0; i < 2000; ++i) {
+    const std::string core = std::to_string(i / 100);
+    one_group += i % 100 == 0
+                     ? "  - &" + core + " {id: w" + std::to_string(i) +
+                           ", app: a, cpu: 0.01, memory: 1, cpu_map: {\"" + core + "\": 1}}\n"
+                     : "  - {<<: *" + core + ", id: w" + std::to_string(i) + "}\n";
+    if (i > 0) one_core += "  - {<<: *w, id: w" + std::to_string(i) + "}\n";
+  }
+  for (const auto& [what, nodes] : {std::pair{"1000 cores", &one_group}, {"one core", &one_core}})
+    out.push_back({std::string("realloc: one group of 2,000 bound workloads on ") + what,
+                   {{"nodes.yaml", *nodes}},
+                   "realloc -n nodes.yaml --app a --memory 1",
+                   {0},
+                   8 * 1024});
   // A reason listed every core of a node: 1,000 nodes of 4096 cores where a
   // half core finds no plan (max_fragment_cores 0) wrote 40 MB of JSON.
   std::string fragment_nodes = "max_fragment_cores: 0\nnodes:\n";

@@ -274,6 +274,43 @@ nodes:
   CHECK(change(r, "w3").after.cpu_map == cores({{"4", 100}, {"5", 100}}));
 }
 
+TEST_CASE("realloc: a bound member weighs the plans on its old cores, then the first left") {
+  const std::string nodes = R"(
+nodes:
+  - name: n1
+    cpu: 4
+    memory: 8Gi
+    workloads:
+      - {id: w1, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"1": 50}}
+      - {id: w2, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"1": 50}}
+      - {id: w3, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"3": 50}}
+)";
+  const ReallocRun r = run(nodes, "app: db\nresources: {cpu: 0.25}\n");
+  CHECK(r.exit == ExitCode::Ok);
+  CHECK(r.realloc->groups == 1);
+  // Plans {0:75}, {1:75}, {2:75}, {3:75}. w1 keeps 50 of core 1; w2's core 1
+  // went with w1's plan and has 25 left, so no plan keeps any of its pieces
+  // and it takes the first left, {0:75}; w3 keeps 50 of core 3.
+  CHECK(change(r, "w1").after.cpu_map == cores({{"1", 75}}));
+  CHECK(change(r, "w2").after.cpu_map == cores({{"0", 75}}));
+  CHECK(change(r, "w3").after.cpu_map == cores({{"3", 75}}));
+
+  // Past the allowance, the run says what weighs on it.
+  Loaded loaded = load_nodes(nodes);
+  REQUIRE(loaded.inventory);
+  ReallocRequest request;
+  request.app = "db";
+  request.cpu = 250'000'000;
+  Diagnostics diags;
+  auto selected = select_workloads(*loaded.inventory, request, diags);
+  REQUIRE(selected);
+  const ReallocResult refused = realloc(*loaded.inventory, std::move(*selected), false, 2);
+  CHECK(refused.too_large.starts_with(
+      "too large: the binding groups' capacity passes list more than 2 plans for this input"));
+  CHECK(refused.too_large.find("a bound workload looking at the plans on its old cores, to keep "
+                               "most of them, weighs one per 16 it looks at") != std::string::npos);
+}
+
 TEST_CASE("realloc: cpu_bind true binds an unbound workload, false unbinds") {
   const std::string nodes = R"(
 nodes:

@@ -75,6 +75,35 @@ TEST_CASE("share: the DRF paper's example, A 3 and B 2 with shares 2/3 each") {
   CHECK(r.apps[0].frozen_by.find("1 node limited by cpu") != std::string::npos);
 }
 
+TEST_CASE("share: refiling a node per live shape and a frozen app's reasons are steps") {
+  // The DRF paper's example: 5 placements, each filing the node again for
+  // every live shape, and 2 apps frozen, each looking at the node for why
+  // (16 steps each); the turns and the jumps' looks make the rest.
+  auto run_with = [](std::int64_t max_work, bool explain) {
+    Inventory inv;
+    inv.nodes.push_back(plain_node("node1", 9, 18 * Gi));
+    ShareSpec spec;
+    spec.apps = {app("A", 1 * kCore, 4 * Gi), app("B", 3 * kCore, 1 * Gi)};
+    ShareOptions options;
+    options.max_work = max_work;
+    options.explain_frozen = explain;
+    return share(inv, spec, options);
+  };
+  const ShareResult fits = run_with(182, true);
+  CHECK(fits.too_large.empty());
+  CHECK(fits.apps[0].placed == 3);
+  CHECK(fits.apps[1].placed == 2);
+  CHECK(run_with(181, true).too_large ==
+        "too large: sharing 1 nodes among 2 apps takes more than 181 steps (the apps and nodes "
+        "take turns, a few instances at a time; each placement files its node again for every "
+        "app shape still placing, and each app that freezes looks at every node for why); give "
+        "fewer apps or nodes, or larger requests");
+  // Without the reasons, the 16 steps of the first frozen app's go (the
+  // last app's come after the last turn's look at the bound).
+  CHECK(run_with(166, false).too_large.empty());
+  CHECK_FALSE(run_with(165, false).too_large.empty());
+}
+
 TEST_CASE("share: B's weight 2 on {cpu 12, memory 48Gi} gives A 3 and B 3") {
   Inventory inv;
   inv.nodes.push_back(plain_node("node1", 12, 48 * Gi));

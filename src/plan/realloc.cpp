@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -19,6 +20,11 @@
 namespace eruplan {
 
 namespace {
+
+// A bound member weighing the plans on its old cores pays a plan of the
+// allowance per this many plans it looks at (a look is a few ns; listing a
+// plan costs more).
+constexpr std::int64_t kVisitsPerPlan = 16;
 
 WorkloadResources resources_of(const Workload& w) {
   return WorkloadResources{w.cpu, w.cpu_limit, w.memory, w.memory_limit, w.cpu_map, w.numa};
@@ -38,17 +44,60 @@ void apply_usage(Node& node, const WorkloadResources& r, int sign) {
   ++node.revision;
 }
 
-// Σ_core min(old, new): how much of its old binding a plan keeps.
-Pieces kept_pieces(const Node& node, const NamedList<Pieces>& old, const Plan& plan) {
-  Pieces kept = 0;
-  for (const CoreShare& share : plan.cpu) {
-    const std::string id = node.core_id(share.core);
-    auto it = std::lower_bound(old.begin(), old.end(), id, [](const auto& e, const std::string& k) {
+// The listed plans of a capacity pass by core: for each core of the node,
+// the plans (ascending) that take pieces of it, with those pieces. A bound
+// member weighs only the plans on its old cores: any other keeps none of
+// its pieces.
+class PlansByCore {
+ public:
+  PlansByCore(const Node& node, const std::vector<Plan>& plans, std::size_t listed)
+      : start_(node.cores.size() + 1, 0), left_(node.cores.size(), 0) {
+    for (std::size_t p = 0; p < listed; ++p)
+      for (const CoreShare& share : plans[p].cpu)
+        if (share.core < node.cores.size()) ++start_[share.core + 1];
+    for (std::size_t i = 1; i < start_.size(); ++i) start_[i] += start_[i - 1];
+    entries_.resize(start_.back());
+    std::vector<std::size_t> next(start_.begin(), start_.end() - 1);
+    for (std::size_t p = 0; p < listed; ++p)
+      for (const CoreShare& share : plans[p].cpu)
+        if (share.core < node.cores.size())
+          entries_[next[share.core]++] = Entry{static_cast<std::uint32_t>(p), share.pieces};
+  }
+  struct Entry {
+    std::uint32_t plan = 0;
+    Pieces pieces = 0;
+  };
+  std::span<const Entry> on(std::size_t core) const {
+    return {entries_.data() + start_[core], entries_.data() + start_[core + 1]};
+  }
+  // Where on(core) may hold a plan not yet taken: the entries before it are
+  // all taken (plans are only ever taken, so it only moves on).
+  std::size_t& left(std::size_t core) { return left_[core]; }
+
+ private:
+  std::vector<std::size_t> start_, left_;
+  std::vector<Entry> entries_;
+};
+
+// A bound member's old pieces by core index: each core of the node whose id
+// the old map names, with the pieces the map gives it.
+std::vector<std::pair<std::size_t, Pieces>> old_cores(const Node& node,
+                                                      const NamedList<Pieces>& old) {
+  std::vector<std::pair<std::size_t, Pieces>> out;
+  for (const auto& [id, pieces] : old) {
+    const std::size_t i = node.find_core(id);
+    if (i >= node.cores.size()) continue;
+    // The first entry naturally equal to the core's id, as the map is
+    // searched by id.
+    const std::string core = node.core_id(i);
+    auto it = std::lower_bound(old.begin(), old.end(), core, [](const auto& e, const auto& k) {
       return natural_less(e.first, k);
     });
-    if (it != old.end() && it->first == id) kept += std::min(it->second, share.pieces);
+    if (it != old.end() && it->first == core) out.emplace_back(i, it->second);
   }
-  return kept;
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 // A plan that keeps every old piece of a bound workload: its old cores,
@@ -207,6 +256,19 @@ std::string realloc_group(Inventory& inventory, const Group& g,
   std::size_t listed =
       std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
   std::vector<bool> taken(listed, false);
+  std::size_t first_free = 0;  // no plan before it is left
+  PlansByCore by_core(node, nc.plans, listed);
+  std::vector<Pieces> kept(listed, 0);  // per plan, while a member weighs them
+  std::vector<std::uint32_t> touched;   // the plans with kept > 0
+  // A member's weighing visits the plans on its old cores: charged to the
+  // allowance as a plan per kVisitsPerPlan visits.
+  std::int64_t unpaid = 0;
+  auto charge = [&](std::int64_t visits) {
+    unpaid += visits;
+    const std::int64_t plans = unpaid / kVisitsPerPlan;
+    unpaid %= kVisitsPerPlan;
+    plans_left -= plans > plans_left ? plans_left + 1 : plans;
+  };
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     WorkloadChange& c = changes[g.members[k]];
     c.after.cpu_map.clear();
@@ -214,13 +276,47 @@ std::string realloc_group(Inventory& inventory, const Group& g,
     if (c.bind) {
       // Of the plans no earlier member took, the one keeping most old
       // pieces; ties by plan order. Capacity >= size leaves one for each.
+      // A plan's kept pieces are Σ_core min(old, new) over its old cores;
+      // every plan off them keeps none, so with no plan keeping any, the
+      // first plan left is the one.
+      while (first_free < listed && taken[first_free]) ++first_free;
       std::size_t best = listed;
       Pieces best_kept = -1;
-      for (std::size_t p = 0; p < listed; ++p) {
-        if (taken[p]) continue;
-        const Pieces kept = kept_pieces(node, c.before.cpu_map, nc.plans[p]);
-        if (kept > best_kept) best = p, best_kept = kept;
+      if (first_free < listed) best = first_free, best_kept = 0;
+      std::int64_t visits = 0;
+      const auto olds = old_cores(node, c.before.cpu_map);
+      auto weigh = [&](std::uint32_t p, Pieces k) {
+        if (k > best_kept || (k == best_kept && p < best)) best = p, best_kept = k;
+      };
+      if (olds.size() == 1 && olds.front().second > 0) {
+        // One old core: its plans in plan order, from the first not taken;
+        // the first keeping all its old pieces is the one.
+        const auto [core, pieces] = olds.front();
+        const std::span<const PlansByCore::Entry> on = by_core.on(core);
+        std::size_t& at = by_core.left(core);
+        for (; at < on.size() && taken[on[at].plan]; ++at) ++visits;
+        for (std::size_t k = at; k < on.size(); ++k) {
+          ++visits;
+          if (taken[on[k].plan]) continue;
+          weigh(on[k].plan, std::min(pieces, on[k].pieces));
+          if (best_kept == pieces) break;
+        }
+      } else {
+        for (const auto& [core, pieces] : olds)
+          for (const PlansByCore::Entry& e : by_core.on(core)) {
+            ++visits;
+            if (taken[e.plan]) continue;
+            if (kept[e.plan] == 0) touched.push_back(e.plan);
+            kept[e.plan] += std::min(pieces, e.pieces);
+          }
+        for (std::uint32_t p : touched) {
+          weigh(p, kept[p]);
+          kept[p] = 0;
+        }
+        touched.clear();
       }
+      charge(visits);
+      if (plans_left < 0) return {};  // the run ends with exit 3: nothing of it is kept
       // None keeps all its old pieces: the extension of its old plan does,
       // when the node has one and the members after it still find room
       // (then they choose among the plans of a fresh pass).
@@ -244,6 +340,9 @@ std::string realloc_group(Inventory& inventory, const Group& g,
           nc = std::move(after);
           listed = std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
           taken.assign(listed, false);
+          first_free = 0;
+          by_core = PlansByCore(node, nc.plans, listed);
+          kept.assign(listed, 0);
         } else {
           extension.reset();
         }
@@ -441,8 +540,11 @@ ReallocResult realloc(Inventory& inventory, std::vector<WorkloadChange> selected
                          std::to_string(kReallocPlansPerBudget) +
                          " per 4 bytes of input, at least " +
                          std::to_string(kReallocPlansPerBudget * kMinPlanBudget) +
-                         "): a group whose workloads hold cores weighs every plan of its node "
-                         "to keep most of them; select fewer workloads";
+                         "; a bound workload looking at "
+                         "the plans on its old cores, to keep most of them, weighs one per " +
+                         std::to_string(kVisitsPerPlan) +
+                         " it looks at): a group whose workloads hold cores lists every plan of "
+                         "its node; select fewer workloads";
       break;
     }
     ++result.groups;

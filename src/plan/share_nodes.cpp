@@ -145,7 +145,9 @@ std::string share_too_large(std::size_t nodes, std::size_t apps, std::int64_t wo
                            std::to_string(apps) + " apps ";
   if (work > max_work)
     return what + "takes more than " + std::to_string(max_work) +
-           " steps (the apps and nodes take turns, a few instances at a time); give fewer apps "
+           " steps (the apps and nodes take turns, a few instances at a time; each placement "
+           "files its node again for every app shape still placing, and each app that "
+           "freezes looks at every node for why); give fewer apps "
            "or nodes, or larger requests";
   return what + "puts apps on more than " + std::to_string(max_entries) +
          " app-and-node pairs, each kept in the inventory and listed in the output (one per "

@@ -483,6 +483,29 @@ std::vector<Case> cases() {
          "2147483648}\n"}},
        "plan -n nodes.yaml -r pg.yaml",
        {3, 4}});
+  // 10 pod groups of minMember 1,000,000 on 2 nodes that hold 819,200 pods:
+  // each member places what it can and its group is undone; the note and
+  // the "placed N" read the profile's one run (4 runs each: 2.5 s before
+  // the bound's exit 3 at the fifth group).
+  std::string unmet;
+  for (int g = 0; g < 10; ++g) {
+    const std::string n = std::to_string(g);
+    unmet += "kind: PodGroup\napiVersion: scheduling.x-k8s.io/v1alpha1\nmetadata: {name: g" + n +
+             "}\nspec: {minMember: 1000000}\n---\nkind: Deployment\napiVersion: apps/v1\n"
+             "metadata: {name: d" +
+             n +
+             "}\nspec:\n  replicas: 1000000\n  template:\n    metadata: {labels: "
+             "{scheduling.x-k8s.io/pod-group: g" +
+             n +
+             "}}\n    spec: {containers: [{name: c, resources: {requests: {cpu: 10m}}}]}\n---\n";
+  }
+  out.push_back({"plan: 10 pod groups whose minimum cannot be met",
+                 {{"nodes.yaml",
+                   "nodes:\n- {name: n0, cpu: 4096, memory: 1Ti}\n- {name: n1, cpu: 4096, memory: "
+                   "1Ti}\n"},
+                  {"groups.yaml", unmet}},
+                 "plan -n nodes.yaml -r groups.yaml --plans none",
+                 {3}});
   // 150 Deployments of 200 replicas on 1,000 nodes: 150 million steps under
   // the kubernetes profile (5 per node and replica: the system default
   // spreading), within the one bound the manifests share.

@@ -483,6 +483,21 @@ std::vector<Case> cases() {
          "2147483648}\n"}},
        "plan -n nodes.yaml -r pg.yaml",
        {3, 4}});
+  // An anchored node of 150 unknown fields reused by 99 more (merge keys):
+  // 15,000 problems, of which the first 1,000 are kept and printed, then one
+  // line counts the rest (all of them held: 21 MB, 3.4 MB of stderr).
+  std::string aliased_unknown = "nodes:\n- &n {name: n0, memory: 1Gi";
+  for (int k = 0; k < 150; ++k) aliased_unknown += ", k" + std::to_string(k) + ": 0";
+  aliased_unknown += "}\n";
+  for (int i = 1; i < 100; ++i) aliased_unknown += "- {<<: *n, name: n" + std::to_string(i) + "}\n";
+  out.push_back({"plan: 15,000 unknown fields by alias, --strict",
+                 {{"nodes.yaml", aliased_unknown}},
+                 "plan -n nodes.yaml --app a --memory 1 --count 1 --plans none",
+                 {3}});
+  out.push_back({"plan: 15,000 unknown fields by alias, --lenient",
+                 {{"nodes.yaml", aliased_unknown}},
+                 "plan --lenient -n nodes.yaml --app a --memory 1 --count 1 --plans none",
+                 {0}});
   // 10 pod groups of minMember 1,000,000 on 2 nodes that hold 819,200 pods:
   // each member places what it can and its group is undone; the note and
   // the "placed N" read the profile's one run (4 runs each: 2.5 s before

@@ -363,6 +363,17 @@ int run(Wired& w) {
   static const CommandOutput* result = new CommandOutput(w.row->run(input));
   for (const auto& [path, text] : result->files)
     if (!write_file(path, text)) return static_cast<int>(ExitCode::Internal);
+  for (const auto& [path, write] : result->written) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    write([&out](std::string_view piece) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    });
+    out.close();
+    if (!out) {
+      std::cerr << "eruplan: error: cannot write " << path << ": " << std::strerror(errno) << '\n';
+      return static_cast<int>(ExitCode::Internal);
+    }
+  }
   if (result->exit == ExitCode::Usage) print_usage_error(result->usage);
   std::fwrite(result->err.data(), 1, result->err.size(), stderr);
   spool.release(result->exit != ExitCode::Invalid && result->exit != ExitCode::Internal);

@@ -483,6 +483,55 @@ std::vector<Case> cases() {
          "2147483648}\n"}},
        "plan -n nodes.yaml -r pg.yaml",
        {3, 4}});
+  // compare --report of 6 strategies on 3,600 nodes (96 KB): a row per node
+  // per strategy, 7.4 MB of page, written a piece at a time (built whole in
+  // one string: 40.7 MB peak).
+  std::string report_nodes = "nodes:\n";
+  for (int i = 0; i < 3600; ++i)
+    report_nodes += "- {name: n" + std::to_string(i) + ", memory: 9}\n";
+  out.push_back({"compare --report: six strategies on 3,600 nodes",
+                 {{"nodes.yaml", report_nodes}},
+                 "compare --strategies auto,global,drained,score,each,fill --report r.html -n "
+                 "nodes.yaml --app a --memory 1 --count 100",
+                 {0}});
+  // An anchored node of 150 unknown fields reused by 99 more (merge keys):
+  // 15,000 problems, of which the first 1,000 are kept and printed, then one
+  // line counts the rest (all of them held: 21 MB, 3.4 MB of stderr).
+  std::string aliased_unknown = "nodes:\n- &n {name: n0, memory: 1Gi";
+  for (int k = 0; k < 150; ++k) aliased_unknown += ", k" + std::to_string(k) + ": 0";
+  aliased_unknown += "}\n";
+  for (int i = 1; i < 100; ++i) aliased_unknown += "- {<<: *n, name: n" + std::to_string(i) + "}\n";
+  out.push_back({"plan: 15,000 unknown fields by alias, --strict",
+                 {{"nodes.yaml", aliased_unknown}},
+                 "plan -n nodes.yaml --app a --memory 1 --count 1 --plans none",
+                 {3}});
+  out.push_back({"plan: 15,000 unknown fields by alias, --lenient",
+                 {{"nodes.yaml", aliased_unknown}},
+                 "plan --lenient -n nodes.yaml --app a --memory 1 --count 1 --plans none",
+                 {0}});
+  // 10 pod groups of minMember 1,000,000 on 2 nodes that hold 819,200 pods:
+  // each member places what it can and its group is undone; the note and
+  // the "placed N" read the profile's one run (4 runs each: 2.5 s before
+  // the bound's exit 3 at the fifth group).
+  std::string unmet;
+  for (int g = 0; g < 10; ++g) {
+    const std::string n = std::to_string(g);
+    unmet += "kind: PodGroup\napiVersion: scheduling.x-k8s.io/v1alpha1\nmetadata: {name: g" + n +
+             "}\nspec: {minMember: 1000000}\n---\nkind: Deployment\napiVersion: apps/v1\n"
+             "metadata: {name: d" +
+             n +
+             "}\nspec:\n  replicas: 1000000\n  template:\n    metadata: {labels: "
+             "{scheduling.x-k8s.io/pod-group: g" +
+             n +
+             "}}\n    spec: {containers: [{name: c, resources: {requests: {cpu: 10m}}}]}\n---\n";
+  }
+  out.push_back({"plan: 10 pod groups whose minimum cannot be met",
+                 {{"nodes.yaml",
+                   "nodes:\n- {name: n0, cpu: 4096, memory: 1Ti}\n- {name: n1, cpu: 4096, memory: "
+                   "1Ti}\n"},
+                  {"groups.yaml", unmet}},
+                 "plan -n nodes.yaml -r groups.yaml --plans none",
+                 {3}});
   // 150 Deployments of 200 replicas on 1,000 nodes: 150 million steps under
   // the kubernetes profile (5 per node and replica: the system default
   // spreading), within the one bound the manifests share.

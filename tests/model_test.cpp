@@ -94,6 +94,32 @@ TEST_CASE("NodeFilter: labels must all match, by key and value") {
   CHECK_FALSE(f.accepts(node));
 }
 
+TEST_CASE("Diagnostics: the first 1,000 kept, the rest counted in one line") {
+  Diagnostics d;
+  for (int i = 0; i < 1000; ++i) d.warning(Origin{"a.yaml", 2, 3, "nodes[0].k"}, "unknown field");
+  CHECK(d.dropped() == 0);
+  d.error(Origin{"a.yaml", 4, 5, "nodes[1].k"}, "unknown field");
+  d.warning(Origin{"a.yaml", 4, 5, "nodes[2].k"}, "unknown field");
+  d.warning(Origin{"a.yaml", 4, 5, "nodes[3].k"}, "unknown field");
+  CHECK(d.items().size() == 1000);
+  CHECK(d.dropped() == 3);
+  CHECK(d.dropped_errors() == 1);
+  CHECK(d.has_errors());  // the error dropped still fails the run
+  CHECK(d.error_count() == 1);
+  const std::string text = d.to_string();
+  CHECK(text.starts_with("a.yaml:2:3: warning: nodes[0].k: unknown field\n"));
+  CHECK(text.ends_with("\n... and 3 more problems (1 error, 2 warnings) not shown\n"));
+  Diagnostics more;
+  more.error(Origin{}, "x");
+  more.append(d);  // 1 + 1,000 kept of d: one more dropped, and d's 3
+  CHECK(more.items().size() == 1000);
+  CHECK(more.dropped() == 4);
+  CHECK(more.error_count() == 2);
+  Diagnostics few;
+  few.warning(Origin{}, "y");
+  CHECK(few.to_string() == "warning: y\n");
+}
+
 TEST_CASE("edit_distance and nearest_name: the one \"did you mean\"") {
   CHECK(edit_distance("memroy", "memory") == 2);
   CHECK(edit_distance("lables", "labels") == 2);

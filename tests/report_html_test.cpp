@@ -56,6 +56,37 @@ TEST_CASE("report_html: a row per node with before and after bars per resource")
     CHECK(html.find(outside) == std::string::npos);
 }
 
+TEST_CASE("report_html: the page in pieces of whole rows, as rendered whole; kept for later") {
+  std::string nodes = "nodes:\n";
+  for (int i = 0; i < 600; ++i) nodes += "- {name: n" + std::to_string(i) + ", memory: 9}\n";
+  Diagnostics diags;
+  const auto before = load_inventory(Source{"n.yaml", nodes, InputFormat::Yaml}, diags);
+  REQUIRE(before);
+  std::vector<Inventory> after(2, *before);
+  after[1].nodes[7].instances = {{"web", 1}};
+  std::vector<ReportSection> sections{plan_section("auto", *before, after[0]),
+                                      plan_section("fill", *before, after[1])};
+  const std::string whole = render_html_report("eruplan compare", *before, sections);
+  std::vector<std::string> pieces;
+  write_html_report([&](std::string_view piece) { pieces.emplace_back(piece); }, "eruplan compare",
+                    *before, sections);
+  REQUIRE(pieces.size() == 7);  // 1,200 rows of about 350 bytes: 64 KiB and a row, 6 times
+  std::string joined;
+  for (const std::string& piece : pieces) {
+    CHECK(piece.size() < 65536 + 1024);
+    if (&piece != &pieces.back()) CHECK(piece.ends_with("</div></div>\n"));
+    joined += piece;
+  }
+  CHECK(joined == whole);
+  CHECK(count(whole, "data-node=") == 1200);
+  // The writer keeps copies: the page is the same after the originals go.
+  auto later = html_report_writer("eruplan compare", *before, std::move(after), sections, {});
+  sections.clear();
+  std::string written;
+  later([&](std::string_view piece) { written += piece; });
+  CHECK(written == whole);
+}
+
 TEST_CASE("report_html: plan --report renders the plan's page, even when it fails") {
   RunOptions o;
   o.command = Command::Plan;

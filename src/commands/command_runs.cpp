@@ -307,7 +307,9 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   out.out = std::move(result->run.out);
   out.err = std::move(result->run.err);
   out.usage = std::move(result->run.usage);
-  if (!result->report.empty()) out.files.emplace_back(a.value("--report"), result->report);
+  if (!result->report.empty())
+    out.files.emplace_back(a.value("--report"), std::move(result->report));
+  if (result->write_report) out.written.emplace_back(a.value("--report"), result->write_report);
   out.keep = result;
   return out;
 }

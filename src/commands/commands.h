@@ -96,6 +96,11 @@ struct CommandOutput {
   std::string usage;  // exit 2: what is wrong; the CLI adds the --help hint
   // Files to write before printing (--save-inventory, --report): path, text.
   std::vector<std::pair<std::string, std::string>> files;
+  // Files written after those a piece at a time (compare --report's page,
+  // which may be many times its input): path, and what hands each piece to
+  // the writer given.
+  using PieceWriter = std::function<void(const std::function<void(std::string_view)>&)>;
+  std::vector<std::pair<std::string, PieceWriter>> written;
   // The run's structured result, kept alive so the process may end without
   // tearing a large inventory down.
   std::shared_ptr<const void> keep;

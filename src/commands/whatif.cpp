@@ -449,9 +449,9 @@ void run_compare(const WhatIfOptions& o, WhatIfResult& w) {
                                 (c.satisfied  ? "already satisfied"
                                  : c.feasible ? "feasible"
                                               : "infeasible: " + c.reason.full()));
-    w.report = render_html_report(
+    w.write_report = html_report_writer(
         "eruplan compare: " + request.app + ", count " + std::to_string(request.count), inventory,
-        sections, outcome);
+        std::move(after), std::move(sections), std::move(outcome));
   }
   const bool any = std::any_of(w.strategies.begin(), w.strategies.end(),
                                [](const StrategyComparison& c) { return c.feasible; });

@@ -18,6 +18,7 @@
 #include "model.h"
 #include "pipeline.h"
 #include "render.h"
+#include "report_html.h"
 
 namespace eruplan {
 
@@ -116,7 +117,10 @@ struct WhatIfResult {
   // grow: per template, the DaemonSets (namespace/name) each copy runs.
   std::vector<std::vector<std::string>> daemons_by_template;
   std::vector<Absorption> absorption;  // drain --each-node
-  std::string report;                  // compare --report: the HTML page
+  std::string report;                  // grow --report: the HTML page
+  // compare --report: writes the HTML page a piece at a time (it holds what
+  // the page shows), or empty.
+  std::function<void(const ReportSink&)> write_report;
 };
 
 WhatIfResult run_whatif(const WhatIfOptions& options);

@@ -293,16 +293,14 @@ void finish_draft(Draft& d, bool count_required, const Origin& count_origin, Dia
 bool read_request_parts(Reader& r, const std::string& file, const FieldPath& at, ValueId resources,
                         ValueId node_filter, ValueId tolerations, const std::string& name,
                         Request& out, Diagnostics& diags) {
-  const std::size_t before = diags.items().size();
+  const std::size_t before = diags.error_count();
   Draft d = new_draft(file, at.str() + ".", true);
   read_draft_parts(r, d, at, resources, node_filter, tolerations);
   normalise(d, diags);
   d.request.app = name;
   d.request.name = name;
   out = std::move(d.request);
-  for (std::size_t i = before; i < diags.items().size(); ++i)
-    if (diags.items()[i].severity == Severity::Error) return false;
-  return true;
+  return diags.error_count() == before;
 }
 
 std::optional<RequestSet> load_requests(const Source* source, const RequestOverrides& overrides,

@@ -45,12 +45,24 @@ std::string format_diagnostic(const Diagnostic& d) {
   return printable(std::move(out));
 }
 
+void Diagnostics::add(Diagnostic d) {
+  if (items_.size() < kMaxDiagnostics) return items_.push_back(std::move(d));
+  ++dropped_;
+  dropped_errors_ += d.severity == Severity::Error;
+}
+
 void Diagnostics::error(Origin origin, std::string message) {
-  items_.push_back({Severity::Error, std::move(origin), std::move(message)});
+  add({Severity::Error, std::move(origin), std::move(message)});
 }
 
 void Diagnostics::warning(Origin origin, std::string message) {
-  items_.push_back({Severity::Warning, std::move(origin), std::move(message)});
+  add({Severity::Warning, std::move(origin), std::move(message)});
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+  for (const Diagnostic& d : other.items_) add(d);
+  dropped_ += other.dropped_;
+  dropped_errors_ += other.dropped_errors_;
 }
 
 void Diagnostics::unknown_field(Origin origin, std::string message) {
@@ -64,13 +76,14 @@ void Diagnostics::unknown_field(Origin origin, std::string message) {
 }
 
 bool Diagnostics::has_errors() const {
+  if (dropped_errors_ > 0) return true;
   for (const auto& d : items_)
     if (d.severity == Severity::Error) return true;
   return false;
 }
 
 std::size_t Diagnostics::error_count() const {
-  std::size_t n = 0;
+  std::size_t n = dropped_errors_;
   for (const auto& d : items_) n += d.severity == Severity::Error;
   return n;
 }
@@ -78,6 +91,13 @@ std::size_t Diagnostics::error_count() const {
 std::string Diagnostics::to_string() const {
   std::string out;
   for (const auto& d : items_) out += format_diagnostic(d) + '\n';
+  if (dropped_ > 0) {
+    const std::size_t warnings = dropped_ - dropped_errors_;
+    out += "... and " + std::to_string(dropped_) + " more problem" + (dropped_ == 1 ? "" : "s") +
+           " (" + std::to_string(dropped_errors_) +
+           (dropped_errors_ == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
+           (warnings == 1 ? " warning" : " warnings") + ") not shown\n";
+  }
   return out;
 }
 

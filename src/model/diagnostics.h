@@ -73,6 +73,12 @@ std::string_view nearest_name(std::string_view written, const Range& candidates,
   return best;
 }
 
+// The problems a run keeps and prints, at most: past them, one line says
+// how many more there were. An input that repeats a problem (a map reused
+// by YAML alias, reporting its unknown fields at every use) thus prints and
+// holds a bounded list, whatever the count.
+inline constexpr std::size_t kMaxDiagnostics = 1000;
+
 class Diagnostics {
  public:
   void error(Origin origin, std::string message);
@@ -84,22 +90,27 @@ class Diagnostics {
   bool strict() const { return strict_; }
   // Adds `other`'s diagnostics after these, in their order (a reader that
   // may give up and start again reports into its own Diagnostics first).
-  void append(const Diagnostics& other) {
-    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
-  }
+  void append(const Diagnostics& other);
   // Adds to the message of the diagnostic at `index` what was known only later.
   void extend_message(std::size_t index, std::string_view more) {
     items_.at(index).message += more;
   }
   bool has_errors() const;
   std::size_t error_count() const;
+  // The first kMaxDiagnostics problems, in the order found.
   const std::vector<Diagnostic>& items() const { return items_; }
-  // Every diagnostic, one formatted line each, errors and warnings in the
-  // order found.
+  // The problems past kMaxDiagnostics, counted and dropped; of them, errors.
+  std::size_t dropped() const { return dropped_; }
+  std::size_t dropped_errors() const { return dropped_errors_; }
+  // The diagnostics kept, one formatted line each, errors and warnings in
+  // the order found; then, if any were dropped, "... and N more problems
+  // (E errors, W warnings) not shown".
   std::string to_string() const;
 
  private:
+  void add(Diagnostic d);
   std::vector<Diagnostic> items_;
+  std::size_t dropped_ = 0, dropped_errors_ = 0;
   bool strict_ = false;
 };
 

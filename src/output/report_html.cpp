@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <utility>
 
 #include "markup.h"
 #include "resources.h"
@@ -121,6 +123,15 @@ ReportSection plan_section(std::string title, const Inventory& before, const Inv
 std::string render_html_report(const std::string& title, const Inventory& before,
                                const std::vector<ReportSection>& sections,
                                const ReportOutcome& outcome) {
+  std::string page;
+  write_html_report([&page](std::string_view piece) { page += piece; }, title, before, sections,
+                    outcome);
+  return page;
+}
+
+void write_html_report(const ReportSink& sink, const std::string& title, const Inventory& before,
+                       const std::vector<ReportSection>& sections, const ReportOutcome& outcome) {
+  constexpr std::size_t kPiece = std::size_t{1} << 16;
   std::vector<const ResourceKind*> shown;
   for (const ResourceKind& r : kResourceKinds)
     if (std::any_of(before.nodes.begin(), before.nodes.end(),
@@ -161,16 +172,40 @@ std::string render_html_report(const std::string& title, const Inventory& before
     for (const ResourceKind* r : shown) out += "<div>" + std::string(r->name) + "</div>";
     out += "<div>new</div><div>reason</div></div>\n";
     const std::string none;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
       node_row(
           out, before.nodes[i], after.nodes[i], s.new_instances.at_or_zero(i),
           RowText{i < s.by_app.size() ? s.by_app[i] : none, i < s.notes.size() ? s.notes[i] : none,
                   i < s.reasons.size() ? s.reasons[i] : none},
           RowMarks{i < s.filtered.size() && s.filtered[i], i < s.added.size() && s.added[i]},
           shown);
+      if (out.size() >= kPiece) {
+        sink(out);
+        out.clear();
+      }
+    }
     out += "</section>\n";
   }
-  return out + "</body>\n</html>\n";
+  sink(out + "</body>\n</html>\n");
+}
+
+std::function<void(const ReportSink&)> html_report_writer(std::string title,
+                                                          const Inventory& before,
+                                                          std::vector<Inventory> after,
+                                                          std::vector<ReportSection> sections,
+                                                          ReportOutcome outcome) {
+  struct Page {
+    std::string title;
+    Inventory before;
+    std::vector<Inventory> after;  // moved: the sections' pointers into it stay valid
+    std::vector<ReportSection> sections;
+    ReportOutcome outcome;
+  };
+  auto page = std::make_shared<const Page>(
+      Page{std::move(title), before, std::move(after), std::move(sections), std::move(outcome)});
+  return [page](const ReportSink& sink) {
+    write_html_report(sink, page->title, page->before, page->sections, page->outcome);
+  };
 }
 
 }  // namespace eruplan

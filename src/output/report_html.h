@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "deploy_map.h"
@@ -50,6 +52,20 @@ struct ReportSection {
 std::string render_html_report(const std::string& title, const Inventory& before,
                                const std::vector<ReportSection>& sections,
                                const ReportOutcome& outcome = {});
+// The same page handed to `sink` a piece at a time (about 64 KiB each, whole
+// node rows), so that it is never held whole: compare's sections are a row
+// per node per strategy.
+using ReportSink = std::function<void(std::string_view)>;
+void write_html_report(const ReportSink& sink, const std::string& title, const Inventory& before,
+                       const std::vector<ReportSection>& sections,
+                       const ReportOutcome& outcome = {});
+// write_html_report of the page, later: the writer keeps `before`, the
+// inventories the sections point to (`after`) and the sections.
+std::function<void(const ReportSink&)> html_report_writer(std::string title,
+                                                          const Inventory& before,
+                                                          std::vector<Inventory> after,
+                                                          std::vector<ReportSection> sections,
+                                                          ReportOutcome outcome);
 
 // A section of a plan's result: new instances = instances after - before, per
 // node (all apps together).

@@ -65,7 +65,10 @@ std::int64_t largest_placed(const StrategyInput& input, StrategyPass run, std::i
 
 }  // namespace
 
-std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi) {
+std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi,
+                         const StrategyResult* first) {
+  if (hi >= 1 && first != nullptr && first->placed_first >= 0 && hi <= input.count)
+    return std::min(first->placed_first, hi);
   if (hi >= 1 && says_placed_first(input)) {
     StrategyInput in = input;
     in.count = hi;
@@ -74,6 +77,15 @@ std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int6
     if (r.placed_first >= 0) return std::min(r.placed_first, hi);
   }
   return places(input, run, 1) ? largest_placed(input, run, 1, hi) : 0;
+}
+
+InfoDeployMap first_placed(const StrategyInput& input, StrategyPass run, std::int64_t k,
+                           const StrategyResult& first) {
+  if (first.placed_first == k && first.placed_first_deploy.size() == input.infos.size())
+    return first.placed_first_deploy;
+  StrategyInput in = input;
+  in.count = k;
+  return run(in).deploy;
 }
 
 std::vector<StrategyInfo> strategy_infos(const Inventory& inventory, const CapacityMap& map,

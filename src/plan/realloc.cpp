@@ -396,10 +396,7 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
                                                             Diagnostics& diags) {
   std::vector<WorkloadChange> selected;
   std::vector<Origin> origins;  // where each selected workload was asked for
-  const auto errors = [&] {
-    return std::count_if(diags.items().begin(), diags.items().end(),
-                         [](const Diagnostic& d) { return d.severity == Severity::Error; });
-  };
+  const auto errors = [&] { return diags.error_count(); };
   const auto errors_before = errors();
   if (request.app) {
     for (std::uint32_t n = 0; n < inventory.nodes.size(); ++n) {

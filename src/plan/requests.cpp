@@ -94,7 +94,7 @@ struct Planner {
       if (out.status == RequestStatus::Rejected && request.min_count > 0 &&
           strategy_row(request.strategy).min_count) {
         const std::int64_t most =
-            most_placed(input, strategy_row(request.strategy).run, request.count);
+            most_placed(input, strategy_row(request.strategy).run, request.count, &placement.first);
         out.reason.suffix = "; placed " + std::to_string(most) + ", needs at least " +
                             std::to_string(request.min_count);
         out.placed_at_most = most;
@@ -268,21 +268,21 @@ struct Planner {
     return Preemptor{request.priority, request.pod != nullptr && request.pod->preempt_never};
   }
 
-  // The most the strategy places without preemption (< count).
-  std::int64_t placeable(const StrategyInput& input, const Request& request) {
+  // The most the strategy places without preemption (< count); `first`: its run for count.
+  std::int64_t placeable(const StrategyInput& input, const Request& request,
+                         const StrategyResult& first) {
     const StrategyRow& row = strategy_row(request.strategy);
     if (!row.min_count || request.count <= 1) return 0;
-    return most_placed(input, row.run, request.count - 1);
+    return most_placed(input, row.run, request.count - 1, &first);
   }
 
-  // Places the first k instances as the strategy places them.
+  // Places the first k instances as the strategy places them (as `first`,
+  // the run for count, did when it placed k before failing).
   void place_first(const Request& request, RequestOutcome& out, const StrategyInput& input,
-                   std::int64_t k, UndoLog* undo) {
+                   std::int64_t k, UndoLog* undo, const StrategyResult& first) {
     if (k <= 0) return;
-    StrategyInput in = input;
-    in.count = k;
-    const StrategyResult r = strategy_row(request.strategy).run(in);
-    for (std::size_t j = 0; j < input.infos.size(); ++j) out.deploy[where_[j]] = r.deploy[j];
+    const InfoDeployMap deploy = first_placed(input, strategy_row(request.strategy).run, k, first);
+    for (std::size_t j = 0; j < input.infos.size(); ++j) out.deploy[where_[j]] = deploy[j];
     assign_and_reserve(request, out, undo);
   }
 
@@ -374,7 +374,8 @@ struct Planner {
     RequestOutcome scratch;
     scratch.capacity = *input.capacity;
     scratch.deploy.assign(scratch.capacity.nodes.size(), 0);
-    place_first(request, scratch, input, placeable(input, request), &local);
+    place_first(request, scratch, input, placeable(input, request, placement.first), &local,
+                placement.first);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : input.capacity->nodes) nodes.push_back(nc.node);
     // The kubernetes profile: every filter plugin runs again in the dry runs.
@@ -422,8 +423,8 @@ struct Planner {
     UndoLog local;
     std::vector<Victim> evicted;
     out.deploy.assign(out.capacity.nodes.size(), 0);
-    std::int64_t placed = placeable(input, request);
-    place_first(request, out, input, placed, &local);
+    std::int64_t placed = placeable(input, request, placement.first);
+    place_first(request, out, input, placed, &local, placement.first);
     std::vector<std::uint32_t> nodes;
     for (const NodeCapacity& nc : out.capacity.nodes) nodes.push_back(nc.node);
     const std::unique_ptr<K8sPreemptionFilter> k8s = k8s_filter(request);

@@ -176,7 +176,15 @@ struct Placement {
 Placement place(const StrategyInput& input, std::int64_t min_count, Strategy strategy);
 // The largest n in 1..hi that `run` places, 0 when it places not even one
 // (bisection: placing n is monotone for the strategies with min_count).
-std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi);
+// `first`, if given: `run`'s failed run for input.count; the kubernetes
+// profile's says how far it got (StrategyResult::placed_first), and a run
+// for fewer places those same first ones, so `run` is not run again.
+std::int64_t most_placed(const StrategyInput& input, StrategyPass run, std::int64_t hi,
+                         const StrategyResult* first = nullptr);
+// Where `run` places the first k instances: as `first` (its failed run for
+// input.count) placed them when it placed k first, else a run for k.
+InfoDeployMap first_placed(const StrategyInput& input, StrategyPass run, std::int64_t k,
+                           const StrategyResult& first);
 
 // The pod field of `request` that depends on where its other replicas go
 // (topology spread, required pod affinity, anti-affinity other than its own

@@ -416,6 +416,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       result.rejected = k8s_filter_all(in, run, cycle, placed, none);
       result.message = k8s_unschedulable_message(result.rejected, replica, in.count);
       result.placed_first = replica;
+      result.placed_first_deploy = result.deploy;
       result.deploy.clear_counts();
       return result;
     }

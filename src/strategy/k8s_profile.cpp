@@ -500,6 +500,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
       result.outcome = StrategyOutcome::Infeasible;
       result.message = k8s_unschedulable_message(statuses, replica, in.count);
       result.placed_first = replica;
+      result.placed_first_deploy = result.deploy;
       result.rejected = std::move(statuses);
       result.deploy.clear_counts();
       return result;

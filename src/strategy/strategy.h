@@ -83,6 +83,10 @@ struct StrategyResult {
   // these first ones: min_count's search reads the answer here instead of
   // running the profile again per guess. -1 from any other strategy.
   std::int64_t placed_first = -1;
+  // ... and where those replicas went, per info: the deploy of a run for
+  // placed_first, which a caller placing them need not run again. Empty
+  // from any other strategy.
+  InfoDeployMap placed_first_deploy{};
   // The strategy's own work passed its bound (score placing one instance
   // at a time, strategy_score.h): Infeasible, the message says so, and the run
   // ends with exit 3 rather than answer on part of the search.

@@ -276,8 +276,7 @@ struct Planner {
     return most_placed(input, row.run, request.count - 1, &first);
   }
 
-  // Places the first k instances as the strategy places them (as `first`,
-  // the run for count, did when it placed k before failing).
+  // Places the first k instances as `first` (the run for count) did before failing.
   void place_first(const Request& request, RequestOutcome& out, const StrategyInput& input,
                    std::int64_t k, UndoLog* undo, const StrategyResult& first) {
     if (k <= 0) return;

@@ -107,6 +107,19 @@ TEST_CASE("operator: exit 3 lists every problem with file, line, column and path
   CHECK(doc["error"]["message"].get<std::string>().find("invalid input: 2 errors") == 0);
 }
 
+TEST_CASE("operator: past 1,000 problems, the message still counts every error") {
+  std::string text = "nodes:\n";
+  for (int i = 0; i < 1500; ++i) text += "  - {name: n" + std::to_string(i) + ", memory: -5}\n";
+  write("op_many_bad.yaml", text);
+  Ran r = eruplan("validate -n op_many_bad.yaml -o json");
+  REQUIRE(r.exit == 3);
+  const json doc = json::parse(r.out);
+  CHECK(doc["error"]["problems"].size() == 1000);
+  CHECK(doc["error"]["message"].get<std::string>().find("invalid input: 1500 errors; the first: "
+                                                        "op_many_bad.yaml:2:") == 0);
+  CHECK(r.err.ends_with("\n... and 500 more problems (500 errors, 0 warnings) not shown\n"));
+}
+
 TEST_CASE("operator: an unreadable file is exit 3 with a problem naming it") {
   Ran r = eruplan("plan -n op_missing.yaml --count 1 --memory 1Mi -o json");
   REQUIRE(r.exit == 3);

@@ -18,6 +18,14 @@
 
 namespace eruplan {
 
+std::uint64_t input_bytes(const RunOptions& o) {
+  std::uint64_t n = source_bytes(o.nodes);
+  for (const std::optional<Source>* s : {&o.request, &o.pods, &o.pdbs})
+    if (*s) n += source_bytes(**s);
+  for (const Source& s : o.more_pods) n += source_bytes(s);
+  return n;
+}
+
 std::optional<std::optional<std::uint64_t>> parse_tie_break(std::string_view text) {
   if (text == "name") return std::optional<std::uint64_t>();
   if (!text.starts_with("random:")) return std::nullopt;
@@ -44,15 +52,6 @@ std::int64_t listed_plans(PlansShown plans, std::int64_t budget, const Inventory
   return plans == PlansShown::All ? plans_per_node(budget, inventory.nodes.size(), requests.size(),
                                                    heaviest_plan(requests))
                                   : 0;
-}
-
-// The run's input in bytes: the plan budget grows with it.
-std::uint64_t input_bytes(const RunOptions& o) {
-  std::uint64_t n = source_bytes(o.nodes);
-  for (const std::optional<Source>* s : {&o.request, &o.pods, &o.pdbs})
-    if (*s) n += source_bytes(**s);
-  for (const Source& s : o.more_pods) n += source_bytes(s);
-  return n;
 }
 
 // A run past its plan budget: exit 3 naming the request and what is too large.
@@ -469,9 +468,10 @@ bool inputs_valid(RunResult& result, const RunOptions& options, const Diagnostic
   result.err = diags.to_string();
   if (!diags.has_errors() && loaded && result.inventory) return true;
   result.exit = ExitCode::Invalid;
-  result.problems = diags.items();
+  keep_problems(result, diags);
   if (options.output != OutputFormat::Table)
-    result.out = failure_document(options.output, result.exit, invalid_message(result.problems),
+    result.out = failure_document(options.output, result.exit,
+                                  invalid_message(result.problems, result.problems_dropped_errors),
                                   result.problems);
   return false;
 }
@@ -501,7 +501,7 @@ RunResult run_freeing(const RunOptions& options, std::string* nodes_text) {
   if (options.output == OutputFormat::Table || !failure || !result.out.empty()) return result;
   std::string message;
   if (result.exit == ExitCode::Invalid) {
-    message = invalid_message(result.problems);
+    message = invalid_message(result.problems, result.problems_dropped_errors);
   } else if (result.exit == ExitCode::Usage) {
     message = result.usage;
   } else {
@@ -608,7 +608,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
   result.err = diags.to_string();
   if (diags.has_errors() || !result.inventory || (want_request && !set)) {
     result.exit = ExitCode::Invalid;
-    result.problems = diags.items();
+    keep_problems(result, diags);
     return result;
   }
 

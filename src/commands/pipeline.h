@@ -107,7 +107,8 @@ struct RunResult {
   std::vector<NodeScore> scores;               // score: parallel to capacity->nodes
   std::optional<std::string> saved_inventory;  // --save-inventory's text, when it is written
   std::optional<std::string> report;           // --report's HTML, when the plan ran
-  std::vector<Diagnostic> problems;            // exit 3: what the loaders found
+  std::vector<Diagnostic> problems;            // exit 3: what the loaders found (kept ones)
+  std::size_t problems_dropped_errors = 0;     // errors found past those kept
   std::vector<std::string> offers;  // share --model mesos: "cycle node framework +launched"
   std::string usage;  // exit 2: what is wrong with the command line (the CLI adds its hint)
 };
@@ -142,8 +143,18 @@ void show_failure(RunResult& result, const Inventory& inventory, const Request& 
                   const std::string& head = {});
 
 // "invalid input: 2 errors; the first: nodes.yaml:3:13: error: ..." for the
-// failure document of exit 3.
-std::string invalid_message(const std::vector<Diagnostic>& problems);
+// failure document of exit 3; the count adds `dropped_errors`, the errors
+// found past the kept problems (Diagnostics::dropped_errors).
+std::string invalid_message(const std::vector<Diagnostic>& problems,
+                            std::size_t dropped_errors = 0);
+
+// Exit 3's problems from `diags` into `result`: those kept, and the count of
+// errors past them.
+void keep_problems(RunResult& result, const Diagnostics& diags);
+
+// The run's input in bytes (-n, -r, --pods, --pdbs and more pods): what
+// bounds its work.
+std::uint64_t input_bytes(const RunOptions& options);
 
 // share's, share --model mesos' and realloc's first step: -n (an eruplan
 // inventory or Kubernetes nodes) and --pods into result.inventory.

@@ -258,8 +258,8 @@ void show_failure(RunResult& result, const Inventory& inventory, const Request& 
   result.out = failure_document(show.output, result.exit, message, {}, &report);
 }
 
-std::string invalid_message(const std::vector<Diagnostic>& problems) {
-  std::size_t errors = 0;
+std::string invalid_message(const std::vector<Diagnostic>& problems, std::size_t dropped_errors) {
+  std::size_t errors = dropped_errors;
   const Diagnostic* first = nullptr;
   for (const Diagnostic& d : problems) {
     if (d.severity != Severity::Error) continue;
@@ -269,6 +269,11 @@ std::string invalid_message(const std::vector<Diagnostic>& problems) {
   if (first == nullptr) return "invalid input";
   return "invalid input: " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
          "; the first: " + format_diagnostic(*first);
+}
+
+void keep_problems(RunResult& result, const Diagnostics& diags) {
+  result.problems = diags.items();
+  result.problems_dropped_errors = diags.dropped_errors();
 }
 
 }  // namespace eruplan

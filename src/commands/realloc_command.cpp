@@ -225,10 +225,11 @@ ReallocRun run_realloc(const ReallocOptions& options) {
   auto invalid = [&] {
     result.err = diags.to_string();
     result.exit = ExitCode::Invalid;
-    result.problems = diags.items();
+    keep_problems(result, diags);
     if (options.output != OutputFormat::Table)  // SPEC §13: a document on stdout too
-      result.out = failure_document(options.output, ExitCode::Invalid,
-                                    invalid_message(result.problems), result.problems);
+      result.out = failure_document(
+          options.output, ExitCode::Invalid,
+          invalid_message(result.problems, result.problems_dropped_errors), result.problems);
     return result;
   };
   if (diags.has_errors() || !selected) return invalid();

@@ -763,6 +763,35 @@ TEST_CASE("eruplan test: the cases share the kubernetes bound, a symlinked case 
         std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("eruplan test: cases naming one large input read it a bounded number of times") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("eruplan_reads_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // n.yaml is 65,536 bytes, each of the 100 cases 76: the run reads every file
+  // once to find the cases (73,136 bytes, all distinct), then each case again
+  // and the inventory it names. The bound is 32 x 73,136 + 1 MiB = 3,388,928
+  // bytes: case k (from 1) starts at 73,136 + 76 k + 65,536 (k - 1) bytes
+  // read, within it up to k = 51; case 52 (c151) starts at 3,419,424.
+  std::string nodes = "nodes: [{name: a, memory: 1Gi}]\n#";
+  nodes += std::string(65536 - nodes.size() - 1, 'x') + "\n";
+  REQUIRE(nodes.size() == 65536);
+  std::ofstream(dir / "n.yaml") << nodes;
+  const std::string text =
+      "nodes: n.yaml\nrequest: {count: 1, resources: {memory: 1}}\nexpect: {exit: 0}\n";
+  REQUIRE(text.size() == 76);
+  for (int i = 0; i < 100; ++i)
+    std::ofstream(dir / ("c" + std::to_string(100 + i) + ".yaml")) << text;
+  const Output r = run_binary("test '" + dir.string() + "'");
+  CHECK(r.status == 1);
+  CHECK(last_line(r.out) == "51 passed, 49 failed");
+  CHECK(r.out.find("c151.yaml: too large: the run has read 3419424 bytes of case files and "
+                   "inputs (an input named by several cases counts each time), more than 32 times "
+                   "the 73136 bytes of distinct files plus 1 MiB; run fewer cases at once") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
 #endif
 #endif
 

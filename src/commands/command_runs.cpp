@@ -343,12 +343,34 @@ CommandOutput print_expect(const std::string& file, const ReadFile& reader,
   return out;
 }
 
+// What the cases of one `eruplan test` run read: every byte each time (an
+// input named by several cases counts each time), and the distinct files.
+// Past kCaseReadsPerByte times the distinct files' bytes plus
+// kCaseReadsFloor, the later cases do not run: a small directory of many
+// cases naming one large input must not plan it without end.
+constexpr std::uint64_t kCaseReadsPerByte = 32;
+constexpr std::uint64_t kCaseReadsFloor = std::uint64_t{1} << 20;
+
+struct CaseReads {
+  std::uint64_t all = 0, distinct = 0;
+  std::set<std::string> files;
+  void count(const std::string& path, std::size_t bytes) {
+    all += bytes;
+    if (files.insert(path).second) distinct += bytes;
+  }
+  std::uint64_t bound() const { return kCaseReadsPerByte * distinct + kCaseReadsFloor; }
+  bool over() const { return all > bound(); }
+};
+
 CommandOutput run_test(const CommandInput& in) {
   const Args& a = in.args;
   const FileAccess& files = in.files;
-  const ReadFile reader = [&files](const std::string& p) {
+  CaseReads reads;
+  const ReadFile reader = [&files, &reads](const std::string& p) {
     std::string why;
-    return p == kStdin ? std::nullopt : files.read(p, why);
+    std::optional<std::string> text = p == kStdin ? std::nullopt : files.read(p, why);
+    if (text) reads.count(p, text->size());
+    return text;
   };
   if (!a.value("--print-expect").empty())
     return print_expect(a.value("--print-expect"), reader, files);
@@ -367,10 +389,19 @@ CommandOutput run_test(const CommandInput& in) {
     if (!seen.insert(ec ? file : resolved.string()).second) continue;
     std::string why;
     const std::optional<std::string> text = files.read(file, why);
+    if (text) reads.count(file, text->size());
     FixtureResult r;
     if (!text) {
       r.file = r.name = file;
       r.differences.push_back("cannot read: " + why);
+    } else if (reads.over()) {
+      r.file = r.name = file;
+      r.differences.push_back(
+          "too large: the run has read " + std::to_string(reads.all) +
+          " bytes of case files and inputs (an input named by several cases counts each "
+          "time), more than " +
+          std::to_string(kCaseReadsPerByte) + " times the " + std::to_string(reads.distinct) +
+          " bytes of distinct files plus 1 MiB; run fewer cases at once");
     } else {
       r = run_fixture_under(root, file, *text, reader);
       shared.case_done();
@@ -426,7 +457,8 @@ CommandOutput run_diff(const CommandInput& in) {
     for (const Diagnostic& d : diags.items())
       if (d.severity == Severity::Error) errors.push_back(d);
     if (output != OutputFormat::Table)
-      out.out = failure_document(output, ExitCode::Invalid, invalid_message(errors), errors);
+      out.out = failure_document(output, ExitCode::Invalid,
+                                 invalid_message(errors, diags.dropped_errors()), errors);
     return out;
   }
   const InventoryDiff diff = diff_inventories(*old_inventory, *new_inventory);

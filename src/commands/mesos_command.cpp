@@ -283,10 +283,7 @@ RunResult run_mesos(const RunOptions& options) {
   Inventory state = *result.inventory;
   // Bounded work: the offers and cycles listed grow with the input.
   MesosOptions bounded = *options.mesos;
-  std::uint64_t bytes = source_bytes(options.nodes) + source_bytes(*options.request);
-  for (const std::optional<Source>* s : {&options.pods, &options.pdbs})
-    if (*s) bytes += source_bytes(**s);
-  for (const Source& s : options.more_pods) bytes += source_bytes(s);
+  const std::uint64_t bytes = input_bytes(options);
   bounded.max_listed = mesos_listed_budget(bytes);
   bounded.max_steps = kMesosSteps;
   bounded.max_kind_cells = mesos_kind_cells_budget(bytes);

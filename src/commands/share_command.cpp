@@ -238,7 +238,7 @@ RunResult run_share(const RunOptions& options) {
   ShareOptions share_options;
   share_options.jobs = options.jobs;
   share_options.max_work = kShareWork;
-  const std::uint64_t input = source_bytes(options.nodes) + source_bytes(*options.request);
+  const std::uint64_t input = input_bytes(options);
   share_options.max_plans = plan_budget(input);
   share_options.max_entries = static_cast<std::int64_t>(input) + 16384;
   const ShareResult shared = share(state, *spec, share_options);

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 
 namespace eruplan {
 
@@ -31,6 +32,16 @@ double case_work_before(double bound) {
 
 void case_work_spend(double amount, double bound) {
   if (shared_on && bound > 0) current.fetch_add(amount / bound);
+}
+
+std::string case_work_before_note(double earlier) {
+  if (earlier <= 0) return {};
+  return " (and " + std::to_string(static_cast<std::int64_t>(earlier)) +
+         " for the cases run before it)";
+}
+
+std::string case_work_hint(double earlier) {
+  return earlier > 0 ? ", or run fewer cases at once" : "";
 }
 
 }  // namespace eruplan

@@ -6,6 +6,8 @@
 // were. One at a time; made and ended on the thread that runs the cases.
 #pragma once
 
+#include <string>
+
 namespace eruplan {
 
 class CaseWork {
@@ -25,5 +27,11 @@ double case_work_before(double bound);
 // Counts `amount` units of a bound of `bound` units toward the current case
 // (nothing without a CaseWork).
 void case_work_spend(double amount, double bound);
+
+// The parts of a "too large" message that name the cases before: " (and N
+// for the cases run before it)" and ", or run fewer cases at once" when
+// `earlier` (their units, case_work_before) is above 0; else nothing.
+std::string case_work_before_note(double earlier);
+std::string case_work_hint(double earlier);
 
 }  // namespace eruplan

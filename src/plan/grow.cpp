@@ -72,11 +72,9 @@ bool count_plan(const StrategyInput& input, GrowBudget& budget) {
     budget.too_large =
         "too large: grow plans the request for each count it tries, reading every node: " +
         whole(budget.nodes) + (budget.nodes == 1 ? " node" : " nodes") + " in all" +
-        (earlier > 0 ? " (and " + whole(earlier) + " for the cases run before it)"
-                     : std::string()) +
-        ", more than " + whole(budget.node_bound) +
+        case_work_before_note(earlier) + ", more than " + whole(budget.node_bound) +
         "; ask for fewer instances, or give fewer templates or a smaller --max" +
-        (earlier > 0 ? ", or run fewer cases at once" : "");
+        case_work_hint(earlier);
     return false;
   }
   if (input.request->cpu_bind) {

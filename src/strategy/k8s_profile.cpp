@@ -263,10 +263,8 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
                             : std::string()) +
          " is " + whole(steps) + " steps" +
          (spent > 0 ? " (and " + whole(spent) + " for the requests before it)" : std::string()) +
-         (earlier > 0 ? " (and " + whole(earlier) + " for the cases run before it)"
-                      : std::string()) +
-         ", more than " + std::to_string(kK8sProfileSteps) + "; ask for fewer replicas" +
-         (earlier > 0 ? ", or run fewer cases at once" : "");
+         case_work_before_note(earlier) + ", more than " + std::to_string(kK8sProfileSteps) +
+         "; ask for fewer replicas" + case_work_hint(earlier);
 }
 
 std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {

@@ -393,7 +393,7 @@ StrategyResult score_strategy(const StrategyInput& in) {
                                               std::to_string(earlier / step) + " more"
                                         : std::string()) +
                            "); ask for fewer instances, or score at most two resources" +
-                           (earlier > 0 ? ", or run fewer cases at once" : "")));
+                           case_work_hint(earlier)));
         over.too_large = true;
         return over;
       }

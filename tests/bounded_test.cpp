@@ -1433,8 +1433,10 @@ std::vector<Case> cases() {
   // s); now only the plans on its old cores. And 2,000 members on the one
   // core of share_base 1,000,000, where every plan is on their core (44 KB,
   // 3.8 s): the first plan left keeping all of a member's pieces ends its look.
-  // Memory: the group's pass still holds its 100,000 listed plans (about 13
-  // MB past a trivial run, whatever the input's size): allowed here, to go.
+  // Memory: the group's pass held its 100,000 listed plans (about 13 MB past
+  // a trivial run, whatever the input's size); now only the ones a member
+  // may choose: the first 2,000, and on the members' old cores the first
+  // 2,000 of each share size.
   std::string one_group = "nodes:\n- name: n\n  cpu: 1000\n  memory: 1Ti\n  workloads:\n",
               one_core =
                   "share_base: 1000000\nnodes:\n- name: n\n  cpu: 1\n  memory: 1Ti\n"
@@ -1452,8 +1454,26 @@ std::vector<Case> cases() {
     out.push_back({std::string("realloc: one group of 2,000 bound workloads on ") + what,
                    {{"nodes.yaml", *nodes}},
                    "realloc -n nodes.yaml --app a --memory 1",
-                   {0},
-                   8 * 1024});
+                   {0}});
+  // One bound workload on a node of 4096 cores (150 bytes): its group's pass
+  // held the node's 100,000 listed plans (24 MB); it may choose only the
+  // first, or the first on its old core keeping its piece. With two old
+  // cores of 1,000,000 pieces, every listed plan is on them (20 MB): it
+  // holds its best.
+  for (const char* flags : {"", " --cpu-bind true -o json", " --cpu 0.01 --atomic"})
+    out.push_back({std::string("realloc: one bound workload on 4096 cores") + flags,
+                   {{"nodes.yaml",
+                     "nodes:\n- name: n\n  cpu: 4096\n  memory: 1Ti\n  workloads:\n  - {id: 0, "
+                     "app: a, cpu: 0.01, memory: 1, cpu_map: {\"0\": 1}}\n"}},
+                   std::string("realloc -n nodes.yaml --app a --memory 1") + flags,
+                   {0}});
+  out.push_back({"realloc: one bound workload on two cores of 1,000,000 pieces",
+                 {{"nodes.yaml",
+                   "share_base: 1000000\nnodes:\n- name: n\n  cpu: 2\n  memory: 1Ti\n  "
+                   "workloads:\n  - {id: w, app: a, cpu: 0.000002, memory: 1, cpu_map: {\"0\": 1, "
+                   "\"1\": 1}}\n"}},
+                 "realloc -n nodes.yaml --app a --memory 1",
+                 {0}});
   // A reason listed every core of a node: 1,000 nodes of 4096 cores where a
   // half core finds no plan (max_fragment_cores 0) wrote 40 MB of JSON.
   std::string fragment_nodes = "max_fragment_cores: 0\nnodes:\n";

@@ -687,6 +687,13 @@ TEST_CASE("cpu: plain cores plan as the same cores listed") {
     REQUIRE(a.capacity == b.capacity);
     REQUIRE(same_plans(a.plans, b.plans));
     REQUIRE(a.reason() == b.reason());
+    // each_plan hands out the same plans one by one, in order.
+    for (const Node* node : {&plain, &listed}) {
+      std::vector<Plan> each;
+      cpu_plans::each_plan(*node, inv, req, static_cast<std::int64_t>(b.plans.size()),
+                           [&](Plan&& p) { each.push_back(std::move(p)); });
+      REQUIRE(same_plans(each, b.plans));
+    }
     const std::optional<CoreFit> fa = core_fit(plain, inv, req), fb = core_fit(listed, inv, req);
     REQUIRE(fa.has_value() == fb.has_value());
     if (fa) {

@@ -311,6 +311,47 @@ nodes:
                                "most of them, weighs one per 16 it looks at") != std::string::npos);
 }
 
+TEST_CASE("realloc: a bound group holds only the plans its members may take, same choices") {
+  // 8 cores, 1.5 each: whole-core shares of 100 and fraction shares of 50.
+  // w1 keeps core 6 with a whole share, w2 core 7; w3's core 6 is gone and
+  // it takes the first plan left.
+  const ReallocRun r = run(R"(
+nodes:
+  - name: n1
+    cpu: 8
+    memory: 8Gi
+    workloads:
+      - {id: w1, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"6": 50}}
+      - {id: w2, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"7": 50}}
+      - {id: w3, app: db, cpu: 0.5, memory: 1Gi, cpu_map: {"6": 50}}
+)",
+                           "app: db\nresources: {cpu: 1}\n");
+  CHECK(r.exit == ExitCode::Ok);
+  CHECK(change(r, "w1").after.cpu_map == cores({{"1", 50}, {"6", 100}}));
+  CHECK(change(r, "w2").after.cpu_map == cores({{"2", 50}, {"7", 100}}));
+  CHECK(change(r, "w3").after.cpu_map == cores({{"0", 50}, {"3", 100}}));
+
+  // 4096 cores of 1-piece plans: the pass lists 100,000 (cores 0 to 999)
+  // and holds the first three and those on cores 0 and 999; core 4000 is
+  // past the listing, so w3 keeps it by extending its old plan.
+  const ReallocRun far = run(R"(
+nodes:
+  - name: n1
+    cpu: 4096
+    memory: 1Ti
+    workloads:
+      - {id: w1, app: a, cpu: 0.01, memory: 1, cpu_map: {"0": 1}}
+      - {id: w2, app: a, cpu: 0.01, memory: 1, cpu_map: {"999": 1}}
+      - {id: w3, app: a, cpu: 0.01, memory: 1, cpu_map: {"4000": 1}}
+)",
+                             "app: a\nresources: {memory: 1}\n");
+  CHECK(far.exit == ExitCode::Ok);
+  CHECK(far.realloc->groups == 1);
+  CHECK(change(far, "w1").after.cpu_map == cores({{"0", 1}}));
+  CHECK(change(far, "w2").after.cpu_map == cores({{"999", 1}}));
+  CHECK(change(far, "w3").after.cpu_map == cores({{"4000", 1}}));
+}
+
 TEST_CASE("realloc: cpu_bind true binds an unbound workload, false unbinds") {
   const std::string nodes = R"(
 nodes:

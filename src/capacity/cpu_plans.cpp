@@ -120,7 +120,7 @@ CpuSplit best_split(const std::vector<CoreAvail>& pool, const CpuShape& shape,
 }
 
 void materialise(const CpuSplit& split, const CpuShape& shape, std::int64_t count, int numa,
-                 std::vector<Plan>& out) {
+                 PlanSink& out) {
   if (count <= 0) return;
   const Pieces P = shape.share_base, f = shape.whole, r = shape.fraction;
   const auto n = static_cast<std::size_t>(count);
@@ -156,7 +156,7 @@ void materialise(const CpuSplit& split, const CpuShape& shape, std::int64_t coun
   // Fraction parts, paired with whole parts in order.
   std::size_t fragment_at = 0;
   Pieces fragment_left = r > 0 && !split.fragment.empty() ? split.fragment[0].pieces : 0;
-  out.reserve(out.size() + n);
+  out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Plan plan;
     plan.numa = numa;
@@ -173,7 +173,7 @@ void materialise(const CpuSplit& split, const CpuShape& shape, std::int64_t coun
                            [](const CoreShare& a, const CoreShare& b) { return a.core < b.core; });
       plan.cpu.insert(at, share);
     }
-    out.push_back(std::move(plan));
+    out.put(std::move(plan));
   }
 }
 
@@ -286,13 +286,12 @@ PlainSplit plain_split(std::int64_t cores, Pieces pieces, const CpuShape& shape,
 }
 
 void plain_materialise(const PlainSplit& split, std::int64_t cores, Pieces pieces,
-                       const CpuShape& shape, std::int64_t count, int numa,
-                       std::vector<Plan>& out) {
+                       const CpuShape& shape, std::int64_t count, int numa, PlanSink& out) {
   if (count <= 0) return;
   const Pieces P = shape.share_base, f = shape.whole, r = shape.fraction;
   const std::int64_t first_whole = split.fragment_cores, n_whole = cores - first_whole;
   const std::int64_t parts = r > 0 ? pieces / r : 0;
-  out.reserve(out.size() + static_cast<std::size_t>(count));
+  out.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) {
     Plan plan;
     plan.numa = numa;
@@ -307,7 +306,7 @@ void plain_materialise(const PlainSplit& split, std::int64_t cores, Pieces piece
       plan.cpu.push_back({static_cast<std::uint32_t>(first_whole + (i * f + j) % n_whole), P});
     std::sort(plan.cpu.begin() + start, plan.cpu.end(),
               [](const CoreShare& a, const CoreShare& b) { return a.core < b.core; });
-    out.push_back(std::move(plan));
+    out.put(std::move(plan));
   }
 }
 
@@ -379,8 +378,11 @@ DimensionResult zero(std::string detail) {
 
 }  // namespace
 
-DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,
-                                    const Request& request, std::int64_t max_plans) {
+namespace {
+
+// cpu_plans_dimension, its plans put to `sink`.
+DimensionResult cpu_plans_to(const Node& node, const Inventory& inventory, const Request& request,
+                             std::int64_t max_plans, cpu_plans::PlanSink& sink) {
   using namespace cpu_plans;
   const Pieces P = inventory.share_base;
   const Pieces pieces = cpu_request_pieces(request.cpu, P);
@@ -406,10 +408,9 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
                                            inventory.max_fragment_cores);
       const std::int64_t count = std::min({equal.capacity, memory_cap(request, memory_left),
                                            memory_cap(request, numa_memory_available)});
-      const std::int64_t room =
-          std::max<std::int64_t>(0, max_plans - static_cast<std::int64_t>(result.plans.size()));
+      const std::int64_t room = std::max<std::int64_t>(0, max_plans - sink.count);
       plain_materialise(equal, node.plain_cores, node.plain_core_pieces, shape,
-                        std::min(count, room), numa, result.plans);
+                        std::min(count, room), numa, sink);
       result.capacity += count;
       CpuSplit split;
       split.capacity = equal.capacity;
@@ -419,9 +420,8 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
                                 inventory.max_fragment_cores);
     const std::int64_t count = std::min({split.capacity, memory_cap(request, memory_left),
                                          memory_cap(request, numa_memory_available)});
-    const std::int64_t room =
-        std::max<std::int64_t>(0, max_plans - static_cast<std::int64_t>(result.plans.size()));
-    materialise(split, shape, std::min(count, room), numa, result.plans);
+    const std::int64_t room = std::max<std::int64_t>(0, max_plans - sink.count);
+    materialise(split, shape, std::min(count, room), numa, sink);
     result.capacity += count;
     return std::pair{std::move(split), count};
   };
@@ -455,6 +455,23 @@ DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory
     }
   }
   return result;
+}
+
+}  // namespace
+
+DimensionResult cpu_plans_dimension(const Node& node, const Inventory& inventory,
+                                    const Request& request, std::int64_t max_plans) {
+  std::vector<Plan> plans;
+  cpu_plans::PlanSink sink{&plans, nullptr, 0};
+  DimensionResult result = cpu_plans_to(node, inventory, request, max_plans, sink);
+  result.plans = std::move(plans);
+  return result;
+}
+
+void cpu_plans::each_plan(const Node& node, const Inventory& inventory, const Request& request,
+                          std::int64_t count, const std::function<void(Plan&&)>& visit) {
+  cpu_plans::PlanSink sink{nullptr, &visit, 0};
+  cpu_plans_to(node, inventory, request, count, sink);
 }
 
 // A NUMA pass whose count is 0 takes nothing, so when no NUMA pass places

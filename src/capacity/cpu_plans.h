@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "capacity.h"
@@ -52,9 +53,28 @@ std::int64_t whole_part_count(const std::vector<std::int64_t>& prefix, std::size
 CpuSplit best_split(const std::vector<CoreAvail>& pool, const CpuShape& shape,
                     std::int64_t max_fragment_cores);
 
-// Appends the first `count` plans of `split` (count <= split.capacity) to `out`.
+// Where materialise() puts its plans: appended to `list`, or, with `visit`
+// set, each handed to it in order and not kept.
+struct PlanSink {
+  std::vector<Plan>* list = nullptr;
+  const std::function<void(Plan&&)>* visit = nullptr;
+  std::int64_t count = 0;  // plans put so far
+
+  void reserve(std::size_t more) {
+    if (visit == nullptr) list->reserve(list->size() + more);
+  }
+  void put(Plan&& plan) {
+    ++count;
+    if (visit != nullptr)
+      (*visit)(std::move(plan));
+    else
+      list->push_back(std::move(plan));
+  }
+};
+
+// Puts the first `count` plans of `split` (count <= split.capacity) to `out`.
 void materialise(const CpuSplit& split, const CpuShape& shape, std::int64_t count, int numa,
-                 std::vector<Plan>& out);
+                 PlanSink& out);
 
 // Subtracts from `available` (indexed by core) what the first `count` plans
 // of `split` bind, without writing them out: the whole-core greedy after t
@@ -74,9 +94,15 @@ struct PlainSplit {
 // parts of k turned cores closed forms.
 PlainSplit plain_split(std::int64_t cores, Pieces pieces, const CpuShape& shape,
                        std::int64_t max_fragment_cores);
-// Appends the first `count` plans of `split` (count <= split.capacity), the
+// Puts the first `count` plans of `split` (count <= split.capacity), the
 // same plans materialise() writes for the listed pool, in O(count * whole).
 void plain_materialise(const PlainSplit& split, std::int64_t cores, Pieces pieces,
-                       const CpuShape& shape, std::int64_t count, int numa, std::vector<Plan>& out);
+                       const CpuShape& shape, std::int64_t count, int numa, PlanSink& out);
+
+// The first `count` plans cpu_plans_dimension lists with max_plans =
+// `count`, each handed to `visit` in order and none kept: a caller needing
+// a few of many plans holds only those.
+void each_plan(const Node& node, const Inventory& inventory, const Request& request,
+               std::int64_t count, const std::function<void(Plan&&)>& visit);
 
 }  // namespace eruplan::cpu_plans

@@ -7,12 +7,15 @@
 #include "realloc.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
 #include "capacity.h"
+#include "cpu_plans.h"
 #include "reserve.h"
 #include "units.h"
 #include "wide.h"
@@ -43,41 +46,6 @@ void apply_usage(Node& node, const WorkloadResources& r, int sign) {
     node.numa_nodes[static_cast<std::size_t>(r.numa)].used += sign * r.memory;
   ++node.revision;
 }
-
-// The listed plans of a capacity pass by core: for each core of the node,
-// the plans (ascending) that take pieces of it, with those pieces. A bound
-// member weighs only the plans on its old cores: any other keeps none of
-// its pieces.
-class PlansByCore {
- public:
-  PlansByCore(const Node& node, const std::vector<Plan>& plans, std::size_t listed)
-      : start_(node.cores.size() + 1, 0), left_(node.cores.size(), 0) {
-    for (std::size_t p = 0; p < listed; ++p)
-      for (const CoreShare& share : plans[p].cpu)
-        if (share.core < node.cores.size()) ++start_[share.core + 1];
-    for (std::size_t i = 1; i < start_.size(); ++i) start_[i] += start_[i - 1];
-    entries_.resize(start_.back());
-    std::vector<std::size_t> next(start_.begin(), start_.end() - 1);
-    for (std::size_t p = 0; p < listed; ++p)
-      for (const CoreShare& share : plans[p].cpu)
-        if (share.core < node.cores.size())
-          entries_[next[share.core]++] = Entry{static_cast<std::uint32_t>(p), share.pieces};
-  }
-  struct Entry {
-    std::uint32_t plan = 0;
-    Pieces pieces = 0;
-  };
-  std::span<const Entry> on(std::size_t core) const {
-    return {entries_.data() + start_[core], entries_.data() + start_[core + 1]};
-  }
-  // Where on(core) may hold a plan not yet taken: the entries before it are
-  // all taken (plans are only ever taken, so it only moves on).
-  std::size_t& left(std::size_t core) { return left_[core]; }
-
- private:
-  std::vector<std::size_t> start_, left_;
-  std::vector<Entry> entries_;
-};
 
 // A bound member's old pieces by core index: each core of the node whose id
 // the old map names, with the pieces the map gives it.
@@ -188,6 +156,196 @@ std::optional<Plan> extension_plan(const Inventory& inventory, const Node& node,
   return plan;
 }
 
+// A bound member's old cores with their pieces (old_cores).
+using OldCores = std::vector<std::pair<std::size_t, Pieces>>;
+
+// A group's capacity pass: its capacity and reasons, how many plans it
+// lists, and of those only what the members choosing from it may take.
+// Each member in turn takes the plan keeping most of its old pieces (a
+// plan keeps Σ min(old, share) over the member's old cores; ties by plan
+// order), else the first plan left. With m members choosing, fewer than m
+// plans are gone when one chooses, so its plan is among the first m plans
+// or among its own m best, and the pass holds only those:
+// - a member with one old core (old pieces > 0) keeps as much of every
+//   plan giving that core a share of one size: its m best are among the
+//   first m plans of each share size on the core, held with their places
+//   among the plans on the core, as it looks at them in order;
+// - a member with several old cores has its m best found as the plans go
+//   by, for as many of these members, in order, as the run's allowance can
+//   pay the looks of (the plans on their old cores; a member past them
+//   ends the run before it chooses).
+struct Listing {
+  struct Entry {
+    std::uint32_t plan = 0;
+    std::uint32_t place = 0;  // among the plans on the core
+    Pieces pieces = 0;
+  };
+  struct Best {
+    std::uint32_t plan = 0;
+    Pieces kept = 0;
+  };
+  struct Core {
+    std::vector<Entry> held;                             // the held plans on the core, by place
+    std::size_t plans = 0;                               // plans on the core
+    std::size_t left = 0;                                // places before it are all taken
+    bool single = false;                                 // a member holds it alone
+    std::vector<std::pair<Pieces, std::int64_t>> sizes;  // share size, plans of it held
+  };
+  NodeCapacity nc;
+  std::size_t listed = 0;
+  std::size_t from = 0;                               // the group's first member choosing from it
+  std::vector<std::pair<std::uint32_t, Plan>> plans;  // the ones held, by plan
+  std::vector<std::uint32_t> at;                      // per core of the node: its Core, or kNone
+  std::vector<Core> cores;
+  std::vector<std::uint32_t> best_of;    // per member choosing, by index from the first: its bests
+  std::vector<std::vector<Best>> bests;  // per set of several old cores: its m best (a heap)
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+
+  Core* core(std::size_t i) { return i < at.size() && at[i] != kNone ? &cores[at[i]] : nullptr; }
+  auto find(std::size_t p) const {
+    return std::lower_bound(plans.begin(), plans.end(), p,
+                            [](const auto& e, std::size_t k) { return e.first < k; });
+  }
+  bool holds(std::size_t p) const { return find(p) != plans.end() && find(p)->first == p; }
+  const Plan& plan(std::size_t p) const {
+    if (!holds(p)) throw std::logic_error("realloc: a member's plan is not held");
+    return find(p)->second;
+  }
+};
+
+bool better(const Listing::Best& a, const Listing::Best& b) {
+  return a.kept != b.kept ? a.kept > b.kept : a.plan < b.plan;
+}
+
+// Lists the first `listed` plans of the pass on the node as it stands for
+// the members choosing (`olds`, in order), holding what they may take.
+// `looks`: what the run's allowance can still pay of their looks.
+void list_plans(const Inventory& inventory, const Node& node, const Request& request,
+                const std::vector<OldCores>& olds, std::int64_t looks, Listing& out) {
+  const auto m = static_cast<std::int64_t>(olds.size());
+  out.at.assign(node.cores.size(), Listing::kNone);
+  auto watch = [&](std::size_t i) -> Listing::Core& {
+    if (out.at[i] == Listing::kNone) {
+      out.at[i] = static_cast<std::uint32_t>(out.cores.size());
+      out.cores.emplace_back();
+    }
+    return out.cores[out.at[i]];
+  };
+  // The sets of several old cores, each once.
+  std::vector<OldCores> sets;
+  std::vector<std::uint32_t> set_of(olds.size(), Listing::kNone);
+  for (std::size_t k = 0; k < olds.size(); ++k) {
+    const bool one = olds[k].size() == 1 && olds[k].front().second > 0;
+    for (const auto& [i, pieces] : olds[k]) watch(i).single |= one;
+    if (one || olds[k].empty()) continue;
+    auto it = std::find(sets.begin(), sets.end(), olds[k]);
+    set_of[k] = static_cast<std::uint32_t>(it - sets.begin());
+    if (it == sets.end()) sets.push_back(olds[k]);
+  }
+  // First: the first m plans, and on each core a member holds alone the
+  // first m of each share size, with every held plan's places on those cores.
+  std::vector<std::pair<std::uint32_t, Listing::Entry>> places;  // core, entry
+  std::uint32_t next = 0;
+  cpu_plans::each_plan(
+      node, inventory, request, static_cast<std::int64_t>(out.listed), [&](Plan&& plan) {
+        const std::uint32_t p = next++;
+        bool held = p < m;
+        places.clear();
+        for (const CoreShare& share : plan.cpu) {
+          Listing::Core* c = out.core(share.core);
+          if (c == nullptr) continue;
+          const auto place = static_cast<std::uint32_t>(c->plans++);
+          if (!c->single) continue;
+          places.push_back({out.at[share.core], {0, place, share.pieces}});
+          auto size = std::find_if(c->sizes.begin(), c->sizes.end(),
+                                   [&](const auto& s) { return s.first == share.pieces; });
+          if (size == c->sizes.end()) size = c->sizes.insert(size, {share.pieces, 0});
+          if (size->second < m) ++size->second, held = true;
+        }
+        if (!held) return;
+        for (auto& [c, e] : places) {
+          e.plan = p;
+          out.cores[c].held.push_back(e);
+        }
+        out.plans.emplace_back(p, std::move(plan));
+      });
+  // The members with several old cores the allowance can pay the looks of.
+  out.best_of.assign(olds.size(), Listing::kNone);
+  std::vector<char> wanted(sets.size(), 0);
+  for (std::size_t k = 0; k < olds.size(); ++k) {
+    if (set_of[k] == Listing::kNone) continue;
+    for (const auto& [i, pieces] : olds[k]) looks -= static_cast<std::int64_t>(out.core(i)->plans);
+    if (looks < 0) break;
+    out.best_of[k] = set_of[k];
+    wanted[set_of[k]] = 1;
+  }
+  if (std::find(wanted.begin(), wanted.end(), 1) == wanted.end()) return;
+  // Second: their m best, as the plans go by.
+  out.bests.assign(sets.size(), {});
+  std::vector<std::vector<std::pair<std::uint32_t, Pieces>>> sets_on(out.cores.size());
+  for (std::uint32_t s = 0; s < sets.size(); ++s)
+    if (wanted[s])
+      for (const auto& [i, pieces] : sets[s]) sets_on[out.at[i]].emplace_back(s, pieces);
+  std::vector<Pieces> kept(sets.size(), 0);
+  std::vector<std::uint32_t> touched;
+  next = 0;
+  cpu_plans::each_plan(node, inventory, request, static_cast<std::int64_t>(out.listed),
+                       [&](Plan&& plan) {
+                         const std::uint32_t p = next++;
+                         for (const CoreShare& share : plan.cpu) {
+                           if (out.core(share.core) == nullptr) continue;
+                           for (const auto& [s, pieces] : sets_on[out.at[share.core]]) {
+                             if (kept[s] == 0) touched.push_back(s);
+                             kept[s] += std::min(pieces, share.pieces);
+                           }
+                         }
+                         for (std::uint32_t s : touched) {
+                           const Listing::Best b{p, kept[s]};
+                           kept[s] = 0;
+                           if (b.kept == 0) continue;
+                           std::vector<Listing::Best>& heap = out.bests[s];  // worst on top
+                           if (static_cast<std::int64_t>(heap.size()) < m) {
+                             heap.push_back(b);
+                             std::push_heap(heap.begin(), heap.end(), better);
+                           } else if (better(b, heap.front())) {
+                             std::pop_heap(heap.begin(), heap.end(), better);
+                             heap.back() = b;
+                             std::push_heap(heap.begin(), heap.end(), better);
+                           }
+                         }
+                         touched.clear();
+                       });
+  // Third: the plans of those bests not held yet, with their places.
+  std::vector<std::uint32_t> fetch;
+  for (const auto& heap : out.bests)
+    for (const Listing::Best& b : heap) fetch.push_back(b.plan);
+  std::sort(fetch.begin(), fetch.end());
+  fetch.erase(std::unique(fetch.begin(), fetch.end()), fetch.end());
+  std::erase_if(fetch, [&](std::uint32_t p) { return out.holds(p); });
+  if (fetch.empty()) return;
+  for (Listing::Core& c : out.cores) c.plans = 0;
+  next = 0;
+  std::size_t f = 0;
+  cpu_plans::each_plan(node, inventory, request, static_cast<std::int64_t>(out.listed),
+                       [&](Plan&& plan) {
+                         const std::uint32_t p = next++;
+                         const bool held = f < fetch.size() && fetch[f] == p;
+                         f += held ? 1 : 0;
+                         for (const CoreShare& share : plan.cpu) {
+                           Listing::Core* c = out.core(share.core);
+                           if (c == nullptr) continue;
+                           const auto place = static_cast<std::uint32_t>(c->plans++);
+                           if (held && c->single) c->held.push_back({p, place, share.pieces});
+                         }
+                         if (held) out.plans.emplace_back(p, std::move(plan));
+                       });
+  std::sort(out.plans.begin(), out.plans.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (Listing::Core& c : out.cores)
+    std::sort(c.held.begin(), c.held.end(),
+              [](const Listing::Entry& a, const Listing::Entry& b) { return a.place < b.place; });
+}
+
 struct Group {
   std::uint32_t node = 0;
   std::vector<std::size_t> members;  // indexes into the changes, by id
@@ -222,6 +380,9 @@ std::string realloc_group(Inventory& inventory, const Group& g,
   // A pod read from --pods: Kubernetes never oversells CPU requests.
   request.cpu_fit = node.workloads[first.workload].cpu_fit;
   const auto size = static_cast<std::int64_t>(g.members.size());
+  // A member's weighing visits the plans on its old cores: charged to the
+  // allowance as a plan per kVisitsPerPlan visits.
+  std::int64_t unpaid = 0;
   // The capacity pass for `count` more members, the node's availability,
   // taints and max_instances set aside: in place, a cordoned node, its
   // taints and max_instances keep out new instances, not the resizing of
@@ -234,18 +395,36 @@ std::string realloc_group(Inventory& inventory, const Group& g,
     node.max_instances = -1;
     node.taints.clear();
     CapacityOptions options;
-    options.max_plans = held ? std::max(options.max_plans, count) : count;  // one per member
-    NodeCapacity out = node_capacity(inventory, request, g.node, options);
-    const auto listed = static_cast<std::int64_t>(out.plans.size());
+    const std::int64_t max_plans =
+        held ? std::max(options.max_plans, count) : count;  // one per member
+    options.max_plans = 0;  // the plans come below, held only as members may choose them
+    Listing out;
+    out.nc = node_capacity(inventory, request, g.node, options);
+    const std::int64_t listed =
+        request.cpu_bind && out.nc.capacity > 0 ? std::min(out.nc.capacity, max_plans) : 0;
     plans_left -=
         listed > plans_left / plan_weight(request) ? plans_left + 1 : listed * plan_weight(request);
+    // Past the allowance the run ends (exit 3): no plan of it is looked at.
+    if (out.nc.capacity >= count && listed > 0 && plans_left >= 0) {
+      out.listed = static_cast<std::size_t>(listed);
+      out.from = g.members.size() - static_cast<std::size_t>(count);
+      std::vector<OldCores> olds;
+      for (std::size_t k = out.from; k < g.members.size(); ++k)
+        olds.push_back(old_cores(node, changes[g.members[k]].before.cpu_map));
+      // The looks the allowance pays before the run ends.
+      const std::int64_t looks =
+          plans_left < std::numeric_limits<std::int64_t>::max() / (2 * kVisitsPerPlan)
+              ? kVisitsPerPlan * (plans_left + 1) - 1 - unpaid
+              : std::numeric_limits<std::int64_t>::max();
+      list_plans(inventory, node, request, olds, looks, out);
+    }
     node.available = was_available;
     node.max_instances = was_max;
     node.taints = std::move(was_taints);
     return out;
   };
-  NodeCapacity nc = pass(size);
-
+  Listing listing = pass(size);
+  const NodeCapacity& nc = listing.nc;
   if (nc.capacity < size) {
     for (std::size_t m : g.members) apply_usage(node, changes[m].before, +1);
     if (nc.capacity == 0) return format_reasons(nc.reasons);
@@ -253,16 +432,8 @@ std::string realloc_group(Inventory& inventory, const Group& g,
            " workloads (cpu " + format_cores(request.cpu) + ", memory " +
            format_bytes(request.memory) + (request.cpu_bind ? ", bound" : "") + ")";
   }
-  std::size_t listed =
-      std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
-  std::vector<bool> taken(listed, false);
+  std::vector<bool> taken(listing.listed, false);
   std::size_t first_free = 0;  // no plan before it is left
-  PlansByCore by_core(node, nc.plans, listed);
-  std::vector<Pieces> kept(listed, 0);  // per plan, while a member weighs them
-  std::vector<std::uint32_t> touched;   // the plans with kept > 0
-  // A member's weighing visits the plans on its old cores: charged to the
-  // allowance as a plan per kVisitsPerPlan visits.
-  std::int64_t unpaid = 0;
   auto charge = [&](std::int64_t visits) {
     unpaid += visits;
     const std::int64_t plans = unpaid / kVisitsPerPlan;
@@ -274,49 +445,62 @@ std::string realloc_group(Inventory& inventory, const Group& g,
     c.after.cpu_map.clear();
     c.after.numa = -1;
     if (c.bind) {
+      if (plans_left < 0) return {};  // the run ends with exit 3: nothing of it is kept
       // Of the plans no earlier member took, the one keeping most old
       // pieces; ties by plan order. Capacity >= size leaves one for each.
       // A plan's kept pieces are Σ_core min(old, new) over its old cores;
       // every plan off them keeps none, so with no plan keeping any, the
       // first plan left is the one.
+      const std::size_t listed = listing.listed;
       while (first_free < listed && taken[first_free]) ++first_free;
       std::size_t best = listed;
       Pieces best_kept = -1;
       if (first_free < listed) best = first_free, best_kept = 0;
       std::int64_t visits = 0;
+      bool unweighed = false;  // past what the allowance pays: the run ends here
       const auto olds = old_cores(node, c.before.cpu_map);
       auto weigh = [&](std::uint32_t p, Pieces k) {
         if (k > best_kept || (k == best_kept && p < best)) best = p, best_kept = k;
       };
       if (olds.size() == 1 && olds.front().second > 0) {
         // One old core: its plans in plan order, from the first not taken;
-        // the first keeping all its old pieces is the one.
+        // the first keeping all its old pieces is the one. Of the plans on
+        // it not held, none is taken and an earlier held one keeps as much.
         const auto [core, pieces] = olds.front();
-        const std::span<const PlansByCore::Entry> on = by_core.on(core);
-        std::size_t& at = by_core.left(core);
-        for (; at < on.size() && taken[on[at].plan]; ++at) ++visits;
-        for (std::size_t k = at; k < on.size(); ++k) {
+        Listing::Core& on = *listing.core(core);
+        const std::vector<Listing::Entry>& held = on.held;
+        std::size_t& at = on.left;
+        auto h = static_cast<std::size_t>(
+            std::lower_bound(held.begin(), held.end(), at,
+                             [](const Listing::Entry& e, std::size_t k) { return e.place < k; }) -
+            held.begin());
+        for (; at < on.plans && h < held.size() && held[h].place == at && taken[held[h].plan];
+             ++at, ++h)
           ++visits;
-          if (taken[on[k].plan]) continue;
-          weigh(on[k].plan, std::min(pieces, on[k].pieces));
-          if (best_kept == pieces) break;
-        }
-      } else {
-        for (const auto& [core, pieces] : olds)
-          for (const PlansByCore::Entry& e : by_core.on(core)) {
-            ++visits;
-            if (taken[e.plan]) continue;
-            if (kept[e.plan] == 0) touched.push_back(e.plan);
-            kept[e.plan] += std::min(pieces, e.pieces);
+        std::size_t stop = on.plans;  // where the look ends
+        for (std::size_t j = h; j < held.size(); ++j) {
+          if (taken[held[j].plan]) continue;
+          weigh(held[j].plan, std::min(pieces, held[j].pieces));
+          if (best_kept == pieces) {
+            stop = held[j].place + 1;
+            break;
           }
-        for (std::uint32_t p : touched) {
-          weigh(p, kept[p]);
-          kept[p] = 0;
         }
-        touched.clear();
+        visits += static_cast<std::int64_t>(stop - at);
+      } else if (!olds.empty()) {
+        // Several: every plan on them is looked at; the best left is among
+        // the member's m best.
+        for (const auto& [core, pieces] : olds)
+          visits += static_cast<std::int64_t>(listing.core(core)->plans);
+        const std::uint32_t set = listing.best_of[k - listing.from];
+        unweighed = set == Listing::kNone;
+        if (!unweighed)
+          for (const Listing::Best& b : listing.bests[set])
+            if (!taken[b.plan]) weigh(b.plan, b.kept);
       }
       charge(visits);
       if (plans_left < 0) return {};  // the run ends with exit 3: nothing of it is kept
+      if (unweighed) throw std::logic_error("realloc: a member's plans were not weighed");
       // None keeps all its old pieces: the extension of its old plan does,
       // when the node has one and the members after it still find room
       // (then they choose among the plans of a fresh pass).
@@ -334,21 +518,18 @@ std::string realloc_group(Inventory& inventory, const Group& g,
         trial.numa = extension->numa;
         apply_usage(node, trial, +1);
         const auto rest = static_cast<std::int64_t>(g.members.size() - k - 1);
-        NodeCapacity after = rest > 0 ? pass(rest) : NodeCapacity{};
+        Listing after = rest > 0 ? pass(rest) : Listing{};
         apply_usage(node, trial, -1);
-        if (rest == 0 || after.capacity >= rest) {
-          nc = std::move(after);
-          listed = std::min<std::size_t>(nc.plans.size(), static_cast<std::size_t>(nc.capacity));
-          taken.assign(listed, false);
+        if (rest == 0 || after.nc.capacity >= rest) {
+          listing = std::move(after);
+          taken.assign(listing.listed, false);
           first_free = 0;
-          by_core = PlansByCore(node, nc.plans, listed);
-          kept.assign(listed, 0);
         } else {
           extension.reset();
         }
       }
       if (!extension) taken[best] = true;
-      const Plan& plan = extension ? *extension : nc.plans[best];
+      const Plan& plan = extension ? *extension : listing.plan(best);
       for (const CoreShare& share : plan.cpu)
         c.after.cpu_map.emplace_back(node.core_id(share.core), share.pieces);
       std::sort(c.after.cpu_map.begin(), c.after.cpu_map.end(),

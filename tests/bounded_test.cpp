@@ -1998,6 +1998,33 @@ std::vector<Case> cases() {
                      "[\"AUTO:/d:rwm:1\", \"AUTO:/e:rw:1\", \"AUTO:/f:rw:2\"]}\n"}},
                    "compare -n nodes.yaml -r r.yaml",
                    {0, 3, 4}});
+    // Monopoly beside normal bindings of three sizes on devices of uneven
+    // sizes: every count of monopoly plans packed its leftover devices by
+    // several orders, a filter check per victim (3,000 devices, 300
+    // workloads, 42 KB: 6.0 s). A search over the count now; with --preempt
+    // (2,000 devices) the dry runs stopped at their step bound (exit 3).
+    {
+      std::string sized;
+      for (int j = 0; j < 3000; ++j)
+        sized +=
+            std::string(j ? ", " : "") + "/" + std::to_string(j) + ": " + std::to_string(1000 + j);
+      out.push_back(
+          {"plan: a monopoly and three normal sizes' preemption note on 3,000 devices",
+           {{"nodes.yaml",
+             "nodes:\n- name: n\n  memory: 300\n  volumes: {" + sized + "}\n" + workloads(300)},
+            {"r.yaml", requests(1,
+                                "\"AUTO:/m:rwm:1\", \"AUTO:/a:rw:600\", \"AUTO:/b:rw:300\", "
+                                "\"AUTO:/c:rw:70\"")}},
+           "plan -n nodes.yaml -r r.yaml --plans none",
+           {4}});
+      out.push_back(
+          {"plan --preempt: a monopoly and two normal sizes on 2,000 devices, 300 workloads",
+           {{"nodes.yaml", "nodes:\n- name: n\n  memory: 300\n  volumes: {" +
+                               sized.substr(0, sized.find(", /2000:")) + "}\n" + workloads(300)},
+            {"r.yaml", requests(1, "\"AUTO:/m:rwm:1\", \"AUTO:/a:rw:600\", \"AUTO:/b:rw:500\"")}},
+           "plan -n nodes.yaml -r r.yaml --plans none --preempt",
+           {0}});
+    }
   }
   return out;
 }

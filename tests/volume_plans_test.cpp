@@ -612,5 +612,59 @@ TEST_CASE("volume plans: monopoly layouts match the simple computation") {
   CHECK(with_monopoly_plans > 1000);
 }
 
+// The same with normal bindings of two to five sizes beside the monopoly
+// ones, on up to 200 devices of uneven sizes: a search over the count of
+// monopoly plans finds where two rounded size classes stop packing, and the
+// counts after it are tried one by one. Same capacity, reasons and plans as
+// trying every count.
+TEST_CASE("volume plans: monopoly layouts with several normal sizes match the simple computation") {
+  std::mt19937 rng(20261128);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int several = 0, many_plans = 0, capped = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<Dev> devices;
+    const int ndev = pick(2, round % 20 == 0 ? 200 : 30);
+    const int base = pick(1, 40), spread = pick(0, 60);
+    for (int d = 0; d < ndev; ++d) {
+      const Bytes size = base + pick(0, spread);
+      const Bytes used = pick(0, 4) == 0     ? pick(0, static_cast<int>(size))
+                         : pick(0, 300) == 0 ? size + 3
+                                             : 0;
+      devices.push_back({"/d" + std::to_string(d), size, used});
+    }
+    std::vector<std::string> bindings;
+    const int nmono = pick(1, 2), nnormal = pick(2, 6), nunlimited = pick(0, 1);
+    int b = 0;
+    for (int i = 0; i < nmono; ++i, ++b)
+      bindings.push_back("AUTO:/m" + std::to_string(b) + ":rwm:" + std::to_string(pick(1, 30)));
+    for (int i = 0; i < nnormal; ++i, ++b)
+      bindings.push_back("AUTO:/n" + std::to_string(b) + ":rw:" + std::to_string(pick(1, 25)));
+    for (int i = 0; i < nunlimited; ++i, ++b)
+      bindings.push_back("AUTO:/u" + std::to_string(b) + ":rw:0");
+    std::shuffle(bindings.begin(), bindings.end(), rng);
+    const Node node = node_with(devices);
+    const Request request = request_with(bindings);
+    CAPTURE(round);
+    const std::int64_t max_plans = pick(0, 3) == 0 ? 3 : kUnlimited;
+    const DimensionResult fast = volume_dimension(node, request, max_plans);
+    const DimensionResult scan = volume_dimension_by_scan(node, request, max_plans);
+    REQUIRE(fast.capacity == scan.capacity);
+    CHECK(fast.reason() == scan.reason());
+    REQUIRE(fast.plans.size() == scan.plans.size());
+    for (std::size_t p = 0; p < fast.plans.size(); ++p)
+      CHECK(shares(fast.plans[p]) == shares(scan.plans[p]));
+    std::set<std::string> sizes;
+    for (const auto& v : bindings)
+      if (v.find(":rw:") != std::string::npos && v.substr(v.rfind(':')) != ":0")
+        sizes.insert(v.substr(v.rfind(':')));
+    several += sizes.size() >= 2 && fast.capacity > 0;
+    many_plans += sizes.size() >= 2 && fast.capacity > 5;
+    capped += max_plans == 3 && fast.capacity > 3;
+  }
+  CHECK(several > 1000);
+  CHECK(many_plans > 300);
+  CHECK(capped > 100);
+}
+
 }  // namespace
 }  // namespace eruplan

@@ -336,14 +336,38 @@ std::size_t one_class_plans(const Node& node, const std::vector<std::uint32_t>& 
   return plans;
 }
 
+// Two size classes standing for several: the largest as it is, every other
+// binding as large as the second largest. When a counted packing (any order)
+// places n plans of these, the same order places n plans of the real classes:
+// the largest class fills the devices the same way, and every later share,
+// at most the second size, takes at most one of the spaces of the second
+// size left on its device, of which there are enough for all of them. Needs
+// non-negative available space.
+std::vector<SizeClass> rounded_classes(const std::vector<SizeClass>& classes) {
+  std::vector<SizeClass> two{classes[0], {classes[1].size, {}}};
+  for (std::size_t c = 1; c < classes.size(); ++c)
+    two[1].bindings.insert(two[1].bindings.end(), classes[c].bindings.begin(),
+                           classes[c].bindings.end());
+  return two;
+}
+
 // Monopoly plans, each on its own eligible device (eligible: smallest
 // first), with the normal and unlimited bindings on the devices left over.
-// Tries j = 1, 2, ... monopoly plans and keeps the last j whose leftover
-// devices pack j plans' normal bindings. Without normal bindings every j
-// packs, so every eligible device hosts a plan and nothing is tried; with
-// one size class a count of shares decides each j (one_class_plans); with
-// more each j costs one pass over the devices (the leftover devices kept in
-// name order by a mark per device) plus the packing.
+// The capacity is the last j before the first count j of monopoly plans
+// whose leftover devices do not pack j plans' normal bindings. Without
+// normal bindings every j packs, so every eligible device hosts a plan and
+// nothing is tried; with one size class a count of shares decides each j
+// (one_class_plans). With more, a binary search finds the last j whose
+// leftover devices pack j plans of two rounded size classes
+// (rounded_classes): every count up to it packs, so only the counts after
+// it are tried one by one, each a pass over the devices plus the packing.
+// The search holds because such a packing of two classes, once out of reach,
+// stays so as j grows: going from j to j + 1 takes one device away (the
+// others keep their space and their relative order, by name or by space) and
+// asks one plan more, so the largest class needs at least as many shares
+// before each device and leaves each device at most the space it left
+// before; the second class, the last, then finds at most as many shares in
+// all as before, for more plans.
 Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligible,
                        const std::vector<SizeClass>& classes) {
   const std::size_t devices = node.devices.size();
@@ -355,22 +379,42 @@ Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligi
   if (classes.size() == 1 && non_negative) {
     plans = one_class_plans(node, eligible, classes.front());
   } else if (!classes.empty()) {
-    std::vector<char> taken(devices, 0);
+    // The leftover devices of j monopoly plans: those whose rank in
+    // `eligible` is j or more, in name order.
+    std::vector<std::size_t> rank(devices, eligible.size());
+    for (std::size_t j = 0; j < eligible.size(); ++j) rank[eligible[j]] = j;
     std::vector<Bytes> avail;
     avail.reserve(devices);
-    for (std::size_t j = 1; j <= eligible.size(); ++j) {
-      taken[eligible[j - 1]] = 1;
+    const auto leftover = [&](std::size_t j) -> const std::vector<Bytes>& {
       count_steps(devices);
       avail.clear();
       for (std::size_t d = 0; d < devices; ++d)
-        if (!taken[d]) avail.push_back(node.devices[d].size - node.devices[d].used);
-      auto packed = pack(avail, classes, static_cast<std::int64_t>(j));
+        if (rank[d] >= j) avail.push_back(node.devices[d].size - node.devices[d].used);
+      return avail;
+    };
+    std::size_t first = 1;  // the first count tried one by one
+    if (non_negative && classes.size() >= 2) {
+      const std::vector<SizeClass> rounded = rounded_classes(classes);
+      std::size_t lo = 0, hi = eligible.size() + 1;
+      while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (pack_fast(leftover(mid), rounded, static_cast<std::int64_t>(mid)))
+          lo = mid;
+        else
+          hi = mid;
+      }
+      plans = lo;
+      first = lo + 1;
+    }
+    packed_at_plans = plans == 0;
+    for (std::size_t j = first; j <= eligible.size(); ++j) {
+      auto packed = pack(leftover(j), classes, static_cast<std::int64_t>(j));
       // Were j plans out of reach, j + 1 would be too: the pool only shrinks.
       if (!packed) break;
       plans = j;
       counts = std::move(*packed);
+      packed_at_plans = true;
     }
-    packed_at_plans = true;
   }
   Layout best;
   if (plans == 0) return best;
@@ -381,7 +425,8 @@ Layout monopoly_layout(const Node& node, const std::vector<std::uint32_t>& eligi
   for (auto d : best.monopoly) taken[d] = 1;
   for (std::uint32_t d = 0; d < devices; ++d)
     if (!taken[d]) best.pool.push_back(d);
-  // One class: the name order's packing of `plans` plans, which exists.
+  // One class, or a count the search found: the packing of `plans` plans,
+  // which exists.
   if (!packed_at_plans) counts = pack(available(node, best.pool), classes, best.capacity).value();
   best.counts = std::move(counts);
   return best;

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <utility>
 
 #include "load.h"
 #include "pipeline.h"
@@ -176,6 +177,29 @@ TEST_CASE("reserve: usage, cores, NUMA memory, volumes and instances grow by the
   const CapacityMap again = capacity_pass(inv, req);
   CHECK(again.nodes[0].existing == 1);
   CHECK(again.nodes[0].capacity == 0);
+}
+
+TEST_CASE("reserve: neighbours given alike instances share one list, apart once one changes") {
+  Inventory inv = load_nodes(
+      "nodes:\n  - {name: a, memory: 8Gi}\n  - {name: b, memory: 8Gi}\n"
+      "  - {name: c, memory: 8Gi, instances: {web: 1, x: 2}}\n");
+  Request req;
+  req.app = "web";
+  req.memory = Gi;
+  reserve(inv, 0, req, 1, {});
+  reserve(inv, 1, req, 1, {});
+  const auto& a = std::as_const(inv.nodes[0]).instances;
+  const auto& b = std::as_const(inv.nodes[1]).instances;
+  CHECK(&a.get() == &b.get());  // one list
+  reserve(inv, 2, req, 1, {});  // {web: 2, x: 2}: not alike
+  CHECK(&b.get() != &std::as_const(inv.nodes[2]).instances.get());
+  reserve(inv, 1, req, 2, {});  // b alone changes: its own list again
+  CHECK(inv.nodes[0].instances_of("web") == 1);
+  CHECK(inv.nodes[1].instances_of("web") == 3);
+  CHECK(inv.nodes[2].instances_of("web") == 2);
+  CHECK(inv.nodes[2].instances_of("x") == 2);
+  CHECK(&a.get() != &b.get());
+  CHECK(inv.nodes[1].memory_used == 3 * Gi);
 }
 
 TEST_CASE("several requests: priority first, each against the state the earlier ones left") {

@@ -295,6 +295,37 @@ TEST_CASE("whatif: grow with --max 0 is 0 when it fits, else exit 4") {
   CHECK(r.run.err.find("even 0 nodes like big do not suffice") != std::string::npos);
 }
 
+TEST_CASE("whatif: grow keeps the grown inventory as it was before the plan") {
+  WhatIfOptions o = options_for(WhatIfCommand::Grow, "nodes:\n  - {name: n1, memory: 2Gi}\n",
+                                "{app: web, count: 5, resources: {memory: 1Gi}}");
+  o.templates = {Source{"t.yaml", "{name: big, memory: 1Gi, labels: {kubernetes.io/hostname: big}}",
+                        InputFormat::Yaml}};
+  for (const bool report : {false, true}) {
+    o.report = report;  // with a report the state after the plan is shown too
+    const WhatIfResult r = run_whatif(o);
+    REQUIRE(r.run.exit == ExitCode::Ok);
+    CHECK(r.added == 3);
+    REQUIRE(r.run.inventory);
+    const Inventory& kept = *r.run.inventory;
+    REQUIRE(kept.nodes.size() == 4);
+    for (std::size_t i = 1; i < 4; ++i) {
+      const Node& copy = kept.nodes[i];
+      CHECK(copy.name == "big-" + std::to_string(i));
+      CHECK(copy.labels.get() == Labels{{"kubernetes.io/hostname", "big-" + std::to_string(i)}});
+      CHECK(copy.memory_used == 0);
+      CHECK(copy.instances.empty());
+    }
+    CHECK(kept.nodes[0].memory_used == 0);
+    REQUIRE(r.run.capacity);
+    CHECK(r.run.capacity->nodes.size() == 4);
+    REQUIRE(r.run.deploy);
+    std::int64_t placed = 0;
+    for (std::size_t i = 0; i < r.run.deploy->size(); ++i) placed += r.run.deploy->at_or_zero(i);
+    CHECK(placed == 5);
+    CHECK(r.report.empty() != report);
+  }
+}
+
 TEST_CASE("whatif: a requests: list is invalid input for the what-if commands") {
   const WhatIfOptions o =
       options_for(WhatIfCommand::Compare, kThree,

@@ -59,6 +59,16 @@ void set_count(Node& node, const std::string& app, std::optional<std::int64_t> c
     node.instances.insert(it, {app, *count});
 }
 
+// A node's short instances list equal to its neighbour's (grow's copies,
+// nodes alike) is shared with it, copied again when either changes: 10,000
+// copies given one instance each hold one list, not 10,000.
+void share_instances(Inventory& inventory, std::uint32_t index) {
+  auto& mine = inventory.nodes[index].instances;
+  if (mine.size() > 4) return;
+  for (const std::uint32_t other : {index - 1, index + 1})
+    if (other < inventory.nodes.size() && mine.share_with(inventory.nodes[other].instances)) return;
+}
+
 }  // namespace
 
 UndoLog::Saved* UndoLog::newest(std::uint32_t index) {
@@ -145,6 +155,7 @@ void reserve(Inventory& inventory, std::uint32_t index, const Request& request, 
   else
     node.instances.insert(it, {request.app, k});
   ++node.revision;
+  share_instances(inventory, index);
 }
 
 void reserve_counts(Inventory& inventory, std::uint32_t index,
@@ -177,6 +188,7 @@ void reserve_counts(Inventory& inventory, std::uint32_t index,
   for (; old != node.instances.end(); ++old) merged.push_back(std::move(*old));
   node.instances = std::move(merged);
   ++node.revision;
+  share_instances(inventory, index);
 }
 
 const Plan* assigned_plan(const NodeCapacity& nc, std::int64_t j) {

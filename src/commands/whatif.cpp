@@ -26,6 +26,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "doc.h"
 #include "explain.h"
@@ -227,57 +228,28 @@ ShowOptions show_options(const WhatIfOptions& o) {
 }
 
 // Plans `request` on `state` (changing it) and renders the §6 document as
-// `plan` would, or its failure as `plan` reports it (SPEC §13), `head` (the
-// what-if question) first; sets exit, out, err, capacity and deploy of `r`.
-namespace {
-
-std::string grow_report(const Inventory& before, const Inventory& after, const Request& request,
-                        const RequestOutcome& out, const GrowReport& g) {
-  ReportOutcome outcome = single_outcome(before, request, out);
-  outcome.details.insert(outcome.details.begin(), outcome.headline);
-  outcome.headline = (g.failed ? "infeasible: " : "") + g.head;
-  if (g.failed) outcome.kind = OutcomeKind::Failed;
-  ReportSection s = plan_section(request.app + ": count " + std::to_string(request.count) +
-                                     ", strategy " + std::string(strategy_name(request.strategy)),
-                                 before, after);
-  s.reasons.assign(after.nodes.size(), {});
-  s.filtered.assign(after.nodes.size(), false);
-  for (const NodeCapacity& n : out.capacity.nodes)
-    if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
-  s.notes.assign(after.nodes.size(), {});
-  s.added.assign(after.nodes.size(), false);
-  for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
-    s.added[i] = i >= g.first_added;
-    if (i >= g.first_added)
-      s.notes[i] = i - g.first_added < g.added_notes.size() ? g.added_notes[i - g.first_added]
-                                                            : std::string("added by grow");
-    if (!request.filter.accepts(before.nodes[i])) {
-      s.filtered[i] = true;
-      s.reasons[i] = filtered_reason(request.name, false);
-    }
-  }
-  return render_html_report("eruplan grow", before, {s}, outcome);
-}
-
-}  // namespace
-
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
-                   const std::string& head, const GrowReport* grow) {
+                   const std::string& head, const GrowReport* grow,
+                   const std::function<Inventory()>& again) {
   PlanOptions po;
   po.max_plans = plans_listed(o, state, request);
   po.max_bound_instances = whatif_budget(o);
   po.jobs = o.jobs;
   po.explain = o.explain;
-  const Inventory& before = r.inventory.emplace(state);  // the one copy kept of it
+  // The one copy kept of the state before the plan. Made again after it
+  // when `again` can (and no report shows the state after): one inventory
+  // at a time, not two.
+  const bool remake = again && grow == nullptr;
+  if (!remake) r.inventory.emplace(state);
   std::vector<RequestOutcome> outs = plan_requests(state, {request}, po);
+  if (remake) state = Inventory{}, r.inventory.emplace(again());
+  const Inventory& before = *r.inventory;
   RequestOutcome& out = outs.front();
   if (out.too_large) {
     r.inventory.reset();
     too_large(r, o, out.reason.full());
     return;
   }
-  r.capacity = out.capacity;
-  r.deploy = out.deploy;
   if (grow != nullptr) r.report = grow_report(before, state, request, out, *grow);
   if (out.status == RequestStatus::Satisfied && !request.satisfied.empty()) {
     // A Kubernetes object with its pods all running, as plan says it: no
@@ -285,14 +257,17 @@ void plan_document(Inventory& state, const Request& request, const WhatIfOptions
     r.err += request.satisfied.full() + '\n';
   } else if (out.status == RequestStatus::Satisfied || out.status == RequestStatus::Rejected) {
     show_failure(r, before, request, out, show_options(o), head);
-    return;
+  } else {
+    std::vector<ExplainLine> lines;
+    if (o.explain) lines = explain(before, request, out.capacity, &out.deploy, &out);
+    Report report{before,     request, out.capacity, &out.deploy,
+                  o.plans,    &out,    false,        o.explain ? &lines : nullptr,
+                  o.all_nodes};
+    r.out = render(report, o.output);
   }
-  std::vector<ExplainLine> lines;
-  if (o.explain) lines = explain(before, request, out.capacity, &out.deploy, &out);
-  Report report{before,     request, out.capacity, &out.deploy,
-                o.plans,    &out,    false,        o.explain ? &lines : nullptr,
-                o.all_nodes};
-  r.out = render(report, o.output);
+  // Kept once shown (moved, not copied).
+  r.capacity = std::move(out.capacity);
+  r.deploy = std::move(out.deploy);
 }
 
 }  // namespace whatif_parts

@@ -250,6 +250,36 @@ std::vector<std::string> added_notes(const std::vector<GrowTemplate>& templates,
 
 }  // namespace
 
+// grow --report: the plan section of the grown inventory, the added
+// copies marked and noted, the outcome headed by grow's own line.
+std::string grow_report(const Inventory& before, const Inventory& after, const Request& request,
+                        const RequestOutcome& out, const GrowReport& g) {
+  ReportOutcome outcome = single_outcome(before, request, out);
+  outcome.details.insert(outcome.details.begin(), outcome.headline);
+  outcome.headline = (g.failed ? "infeasible: " : "") + g.head;
+  if (g.failed) outcome.kind = OutcomeKind::Failed;
+  ReportSection s = plan_section(request.app + ": count " + std::to_string(request.count) +
+                                     ", strategy " + std::string(strategy_name(request.strategy)),
+                                 before, after);
+  s.reasons.assign(after.nodes.size(), {});
+  s.filtered.assign(after.nodes.size(), false);
+  for (const NodeCapacity& n : out.capacity.nodes)
+    if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
+  s.notes.assign(after.nodes.size(), {});
+  s.added.assign(after.nodes.size(), false);
+  for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
+    s.added[i] = i >= g.first_added;
+    if (i >= g.first_added)
+      s.notes[i] = i - g.first_added < g.added_notes.size() ? g.added_notes[i - g.first_added]
+                                                            : std::string("added by grow");
+    if (!request.filter.accepts(before.nodes[i])) {
+      s.filtered[i] = true;
+      s.reasons[i] = filtered_reason(request.name, false);
+    }
+  }
+  return render_html_report("eruplan grow", before, {s}, outcome);
+}
+
 void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   RunResult& r = w.run;
   Inventory inventory;
@@ -368,9 +398,10 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     if (shown > 1 && templates.size() > 1) counts = shared_copies(templates.size(), shown);
     Inventory state = grown_inventory(inventory, templates, counts);
     if (spent(state)) return;
-    const GrowReport report{head, true, inventory.nodes.size(),
-                            added_notes(templates, counts, w.daemons_by_template, true)};
-    plan_document(state, request, o, r, head, o.report ? &report : nullptr);
+    GrowReport report{head, true, inventory.nodes.size(), {}};
+    if (o.report) report.added_notes = added_notes(templates, counts, w.daemons_by_template, true);
+    plan_document(state, request, o, r, head, o.report ? &report : nullptr,
+                  [&] { return grown_inventory(inventory, templates, counts); });
     w.report = r.report.value_or(std::string());
     return;
   }
@@ -380,12 +411,14 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   for (std::size_t t = 0; t < templates.size(); ++t)
     added += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
   const std::optional<CostSum> cost = growth_cost(templates, g);
-  const GrowReport report{"add " + std::to_string(g.added()) +
-                              (g.added() == 1 ? " node (" : " nodes (") + added + ")" +
-                              (cost ? ", cost " + cost_text(*cost) : ""),
-                          false, inventory.nodes.size(),
-                          added_notes(templates, g.counts, w.daemons_by_template, false)};
-  plan_document(state, request, o, r, {}, o.report ? &report : nullptr);
+  GrowReport report{"add " + std::to_string(g.added()) + (g.added() == 1 ? " node (" : " nodes (") +
+                        added + ")" + (cost ? ", cost " + cost_text(*cost) : ""),
+                    false,
+                    inventory.nodes.size(),
+                    {}};
+  if (o.report) report.added_notes = added_notes(templates, g.counts, w.daemons_by_template, false);
+  plan_document(state, request, o, r, {}, o.report ? &report : nullptr,
+                [&] { return grown_inventory(inventory, templates, g.counts); });
   w.report = r.report.value_or(std::string());
   w.added = g.added();
   w.added_by_template = g.counts;

@@ -2,6 +2,7 @@
 // (whatif_grow.cpp) loads, fails and plans as compare and drain do.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,15 @@ struct GrowReport {
   // kube-system/fluentd" (the report's note on its row).
   std::vector<std::string> added_notes;
 };
-// With `grow`, also r.report.
+// With `grow`, also r.report. `again`, when given, makes `state` again as
+// it was: the plan is then made on `state` itself (left empty after) and the
+// state before it made again, so that the two are never held at once.
 void plan_document(Inventory& state, const Request& request, const WhatIfOptions& o, RunResult& r,
-                   const std::string& head = {}, const GrowReport* grow = nullptr);
+                   const std::string& head = {}, const GrowReport* grow = nullptr,
+                   const std::function<Inventory()>& again = {});
+// grow --report's page of the plan `out` from `before` to `after`.
+std::string grow_report(const Inventory& before, const Inventory& after, const Request& request,
+                        const RequestOutcome& out, const GrowReport& g);
 
 void run_grow(const WhatIfOptions& o, WhatIfResult& w);
 

@@ -205,11 +205,11 @@ struct Planner {
   // entries: every node with room, or only the nodes that decide the pass
   // (deciding_nodes), which is the same DeployMap for a fraction of the
   // work. Names are looked up only for the nodes passed on. The buffers are
-  // reused from request to request.
+  // reused from request to request, each sized once (not doubled).
   const std::vector<StrategyInfo>& strategy_pass_infos(const Request& request,
                                                        const CapacityMap& map) {
-    room_.clear();
-    room_where_.clear();
+    room_.clear(), room_.reserve(map.nodes.size());
+    room_where_.clear(), room_where_.reserve(map.nodes.size());
     for (std::size_t i = 0; i < map.nodes.size(); ++i) {
       const NodeCapacity& n = map.nodes[i];
       if (n.capacity <= 0) continue;

@@ -421,7 +421,8 @@ spec:
   d.inventory.nodes[node_index(d.inventory, "n1")].cpu_used = 0;  // resources aside
   const RunningPods pods(d.inventory);
   const std::uint32_t n1 = node_index(d.inventory, "n1");
-  d.inventory.placed_pods.push_back(k8s_placed_pods(d.request, d.request.pod, n1, 2));
+  d.inventory.placed_pods.open(k8s_placed_pods(d.request, d.request.pod));
+  d.inventory.placed_pods.add(n1, 2);
   K8sPreemptionFilter filter(d.inventory, d.request);
   CHECK(filter(d.inventory, n1, {}).reasons ==
         std::vector<std::string>{"node(s) didn't match pod topology spread constraints"});

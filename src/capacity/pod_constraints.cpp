@@ -87,10 +87,10 @@ DimensionResult pod_constraints_dimension(const DimensionInput& in) {
   if (node.shared_pods)
     for (const RunningPod& p : node.shared_pods->pods)
       if (running(p)) return result;
-  for (const PlacedPods& p : inv.placed_pods)
-    if (p.node == index && p.copies > 0 &&
-        repels(p.pod->ns, p.pod->name, p.pod->labels, p.pod.get()))
-      return result;
+  if (inv.placed_pods.each_on(index, [&](const PlacedPods& p, std::int64_t) {
+        return repels(p.pod->ns, p.pod->name, p.pod->labels, p.pod.get());
+      }))
+    return result;
   result.capacity = 1;  // the replicas' own ports or anti-affinity: one per node
   return result;
 }

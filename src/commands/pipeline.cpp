@@ -6,6 +6,7 @@
 
 #include "explain.h"
 #include "fit_messages.h"
+#include "held_sections.h"
 #include "json_writer.h"
 #include "load_pdbs.h"
 #include "namespaces.h"
@@ -74,12 +75,14 @@ struct PlanRunner {
   RunResult& result;
   const RequestSet& set;
   Inventory state;
-  std::vector<std::string> entries;  // list mode: each request's rendered entry, file order
+  std::vector<std::string> entries;  // list mode, YAML: each request's entry, file order
   // List mode, table and JSON: the output written as it goes, in file order;
-  // entries planned ahead of their turn (priorities, gangs) wait in
-  // `entries` until the ones before them are in.
+  // entries planned ahead of their turn (priorities, gangs) wait in `held`
+  // (a temporary file when the output streams) until the ones before them
+  // are in.
   std::string stream;
   std::size_t streamed = 0;
+  std::optional<HeldSections> held;
   std::vector<std::size_t> name_cells;  // table_name_cells(state), once
   RequestCounts counts;
   std::string failures;  // stderr lines of rejected/satisfied requests
@@ -252,17 +255,25 @@ struct PlanRunner {
       return;
     }
     if (index != streamed) {
-      append_entry(entries[index], index, report);
+      std::string text;
+      append_entry(text, index, report);
+      held->hold(index, std::move(text));
       return;
     }
     append_entry(stream, index, report);
-    for (++streamed; streamed < entries.size() && !entries[streamed].empty(); ++streamed) {
-      stream += entries[streamed];
-      std::string().swap(entries[streamed]);
+    write_piece();
+    for (++streamed; held->held(streamed); ++streamed) {
+      held->take(streamed, stream);
+      write_piece();
     }
+  }
+
+  // Plan's output streams: a full piece is written out.
+  bool streams() const { return options.stream_out && options.command == Command::Plan; }
+  void write_piece() {
     // `apply` prints an inventory instead when every request is placed.
     constexpr std::size_t kPiece = std::size_t{1} << 20;
-    if (options.stream_out && options.command == Command::Plan && stream.size() >= kPiece) {
+    if (streams() && stream.size() >= kPiece) {
       options.stream_out(stream);
       stream.clear();  // the capacity stays, for the next piece
     }
@@ -339,13 +350,20 @@ struct PlanRunner {
         return;
       }
     } else {
-      entries.resize(set.requests.size());
+      if (options.output == OutputFormat::Yaml) entries.resize(set.requests.size());
+      held.emplace(set.requests.size(), streams());
       result.requests.resize(set.requests.size());
       if (options.output == OutputFormat::Json) stream += kJsonRequestListHead;
       plan_requests(state, set.requests, plan_options,
                     [&](std::size_t i, RequestOutcome&& o) { entry(i, std::move(o)); });
       if (!too_large_reason.empty()) {
         too_large(result, options, too_large_index, too_large_reason);
+        return;
+      }
+      if (held->lost()) {
+        result.exit = ExitCode::Internal;
+        result.err += "eruplan: error: cannot read the plan back from its temporary file\n";
+        result.out.clear();
         return;
       }
       if (counts.rejected > 0) {
@@ -372,7 +390,7 @@ struct PlanRunner {
                                      {});
           if (options.output == OutputFormat::Json) {
             result.out = std::move(stream);
-            append_json_request_list_tail(result.out, entries.empty(), &counts, error);
+            append_json_request_list_tail(result.out, set.requests.empty(), &counts, error);
           } else {
             result.out = render_request_list(entries, options.output, &counts, error);
           }
@@ -648,7 +666,7 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
     result.out = render(report, options.output);
     return result;
   }
-  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {},
+  PlanRunner{options, result,          *set,   {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {},
              false,   std::move(pdbs), budget, {}, 0,  {}, {}}
       .run();
   return result;

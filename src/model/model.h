@@ -17,6 +17,7 @@
 #include "diagnostics.h"
 #include "named_reason.h"
 #include "names.h"
+#include "placed.h"
 #include "pods.h"
 #include "quantities.h"
 
@@ -412,7 +413,7 @@ struct Inventory {
   // and anti-affinity) see both; the inventory written out has neither
   // (evicted pods are dropped, placed replicas are the nodes' instances).
   std::vector<bool> evicted_pods;
-  std::vector<PlacedPods> placed_pods;
+  PlacedReplicas placed_pods;
   bool pod_evicted(std::size_t i) const { return i < evicted_pods.size() && evicted_pods[i]; }
   // Namespaces' labels (--namespaces), sorted by name, for namespaceSelector.
   std::vector<std::pair<std::string, Labels>> namespaces;

@@ -167,20 +167,6 @@ struct RunningPod {
   std::shared_ptr<const PodScheduling> scheduling;
 };
 
-// Replicas a run has placed (plan with several requests), as later
-// requests' pod filters see them: one entry per request and node, never a
-// pod per replica. The node's instances and usage hold them already; this
-// is their pod (labels, namespace, ports, affinity) and what each adds to
-// the node's scoring requests beyond its own requests (Kubernetes'
-// non-zero defaults).
-struct PlacedPods {
-  std::uint32_t node = 0;  // index into Inventory::nodes
-  std::shared_ptr<const PodScheduling> pod;
-  std::int64_t copies = 0;
-  NanoCores nonzero_cpu_extra = 0;  // per copy
-  Bytes nonzero_memory_extra = 0;
-};
-
 // Pods several nodes run alike: grow's DaemonSet pods on the copies of a
 // template, one list every copy shares (each pod's `node` unused), so a
 // copy costs a pointer, not a pod per DaemonSet. `instances` counts them

@@ -39,7 +39,7 @@ struct Planner {
   RequestOutcome plan_one(const Request& request, UndoLog* undo) {
     RequestOutcome out;
     out.planned = true;
-    request_mark_ = state.placed_pods.size();
+    request_mark_ = state.placed_pods.mark();
     replica_pod_ = nullptr;
     if (request.pod)
       replica_pod_ = request.pod;
@@ -118,21 +118,17 @@ struct Planner {
   // kubernetes profile its app's; null for an eruplan request otherwise
   // (no filter of a later request looks at its labels).
   std::shared_ptr<const PodScheduling> replica_pod_;
-  // Inventory::placed_pods' size before the request (and the unit) being
+  // Inventory::placed_pods' groups before the request (and the unit) being
   // planned: what an undo cuts it back to.
   std::size_t request_mark_ = 0, unit_mark_ = 0;
 
   // `k` more replicas of `request` on `node`, for the pod filters of what
-  // is planned after them; a node's replicas of one request are one entry.
+  // is planned after them: the request's group, opened by its first.
   void record_placed(const Request& request, std::uint32_t node, std::int64_t k) {
     if (!replica_pod_ || k <= 0) return;
-    std::vector<PlacedPods>& placed = state.placed_pods;
-    for (std::size_t i = placed.size(); i > request_mark_; --i)
-      if (placed[i - 1].node == node) {
-        placed[i - 1].copies += k;
-        return;
-      }
-    placed.push_back(k8s_placed_pods(request, replica_pod_, node, k));
+    if (!state.placed_pods.has_open())
+      state.placed_pods.open(k8s_placed_pods(request, replica_pod_));
+    state.placed_pods.add(node, k);
   }
 
   // New instances of binding requests given so far (PlanOptions::max_bound_instances).
@@ -252,7 +248,7 @@ struct Planner {
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
     for (const Victim& v : evicted) running_pods().restore(state, v);
-    state.placed_pods.resize(request_mark_);
+    state.placed_pods.cut(request_mark_);
     out.deploy.clear_counts();
     out.preemptions.clear();
     out.status = RequestStatus::Rejected;
@@ -384,7 +380,7 @@ struct Planner {
     const std::vector<std::uint32_t> touched = local.nodes();
     local.undo(state);
     for (const std::uint32_t i : touched) cache.changed(state, i);
-    state.placed_pods.resize(request_mark_);
+    state.placed_pods.cut(request_mark_);
     NamedReason& message = placement.first.message;
     if (running_pods().budgets_past_bound())  // its budgets matched in part
       message.add_to_first_line(past);
@@ -679,7 +675,7 @@ struct Planner {
     for (const std::vector<std::size_t>& unit : units()) {
       const bool gang = options.atomic || !requests[unit.front()].group.empty();
       unit_evicted_.clear();
-      unit_mark_ = state.placed_pods.size();
+      unit_mark_ = state.placed_pods.mark();
       UndoLog undo;
       std::vector<RequestOutcome> outs;
       std::size_t failed = unit.size();
@@ -759,7 +755,7 @@ struct Planner {
     for (const std::uint32_t i : touched) cache.changed(state, i);
     for (const Victim& v : unit_evicted_) pods_->restore(state, v);
     unit_evicted_.clear();
-    state.placed_pods.resize(unit_mark_);
+    state.placed_pods.cut(unit_mark_);
     for (std::size_t m = 0; m < unit.size(); ++m) {
       if (m >= outs.size()) {
         RequestOutcome skipped;

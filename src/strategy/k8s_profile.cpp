@@ -66,7 +66,7 @@ std::int64_t replicas_tried(const StrategyInput& in) {
 // Running pods: the inventory's and the nodes' shared ones, and the
 // replicas earlier requests placed (an entry per node and request).
 std::int64_t running_pods(const Inventory& inv) {
-  auto n = static_cast<std::int64_t>(inv.pods.get().size() + inv.placed_pods.size());
+  auto n = static_cast<std::int64_t>(inv.pods.get().size() + inv.placed_pods.entries());
   for (const Node& node : inv.nodes)
     if (node.shared_pods) n += static_cast<std::int64_t>(node.shared_pods->pods.size());
   return n;
@@ -91,11 +91,8 @@ PodScheduling k8s_plain_pod(const Request& request) {
   return pod;
 }
 
-PlacedPods k8s_placed_pods(const Request& request, std::shared_ptr<const PodScheduling> pod,
-                           std::uint32_t node, std::int64_t copies) {
+PlacedPods k8s_placed_pods(const Request& request, std::shared_ptr<const PodScheduling> pod) {
   PlacedPods out;
-  out.node = node;
-  out.copies = copies;
   out.nonzero_cpu_extra = nonzero_cpu(*pod, request) - request.cpu;
   out.nonzero_memory_extra = nonzero_memory(*pod, request) - request.memory;
   out.pod = std::move(pod);
@@ -198,7 +195,8 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
   for (const Node& node : inv.nodes)
     if (node.shared_pods)
       for (const RunningPod& p : node.shared_pods->pods) their_terms(p.scheduling.get());
-  for (const PlacedPods& p : inv.placed_pods) their_terms(p.pod.get());
+  inv.placed_pods.each(
+      [&](const PlacedPods& p, std::uint32_t, std::int64_t) { their_terms(p.pod.get()); });
 
   double node_affinity = 1;
   if (pod.node_affinity.required)
@@ -315,12 +313,12 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   for (std::uint32_t i = 0; i < n_nodes; ++i)
     if (inv.nodes[i].shared_pods)
       for (const RunningPod& p : inv.nodes[i].shared_pods->pods) add_pod(p, i);
-  for (const PlacedPods& p : inv.placed_pods) {
-    if (p.node >= n_nodes || p.copies <= 0) continue;
-    cluster.pods[p.node].push_back({&p.pod->ns, &p.pod->labels, p.pod.get(), p.copies});
-    run.nonzero_cpu_extra[p.node] += p.copies * p.nonzero_cpu_extra;
-    run.nonzero_memory_extra[p.node] += p.copies * p.nonzero_memory_extra;
-  }
+  inv.placed_pods.each([&](const PlacedPods& p, std::uint32_t node, std::int64_t copies) {
+    if (node >= n_nodes || copies <= 0) return;
+    cluster.pods[node].push_back({&p.pod->ns, &p.pod->labels, p.pod.get(), copies});
+    run.nonzero_cpu_extra[node] += copies * p.nonzero_cpu_extra;
+    run.nonzero_memory_extra[node] += copies * p.nonzero_memory_extra;
+  });
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
     zone.max_skew = 5;

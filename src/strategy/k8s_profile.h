@@ -208,11 +208,10 @@ class HostPick {
 // The pod of an eruplan request (no manifest): its app's label, in the
 // default namespace, named after the request.
 PodScheduling k8s_plain_pod(const Request& request);
-// `copies` replicas of `request` placed on `node`, as the requests after it
-// see them (Inventory::placed_pods); `pod` is the request's pod (its
-// manifest's, or k8s_plain_pod's).
-PlacedPods k8s_placed_pods(const Request& request, std::shared_ptr<const PodScheduling> pod,
-                           std::uint32_t node, std::int64_t copies);
+// The replicas of `request` as the requests after it see them
+// (Inventory::placed_pods); `pod` is the request's pod (its manifest's, or
+// k8s_plain_pod's).
+PlacedPods k8s_placed_pods(const Request& request, std::shared_ptr<const PodScheduling> pod);
 
 // --- The run (k8s_profile.cpp): what the fast path and the reference share --
 // NodeResourcesFit's filter on one node: the replicas the capacity pass

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "k8s_selector_match.h"
 #include "kubernetes.h"
 #include "pipeline.h"
 
@@ -133,7 +134,9 @@ TEST_CASE("daemonset: place_daemon agrees with a per-node oracle on random clust
     if (tolerate_dedicated) tol.push_back({"dedicated", true, "", ""});
     LabelSelector selector;
     selector.requirements.push_back(in("app", {"ds"}));
-    const DaemonPlacement got = place_daemon(inv, pod, tol, "kube-system", selector);
+    PodSelectorMatch selections(&inv, nullptr);
+    const DaemonPlacement got = place_daemon(inv, pod, tol, "kube-system", selector,
+                                             selections.matches(selector), selections.running());
 
     std::vector<std::uint32_t> want;
     for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(n); ++i) {

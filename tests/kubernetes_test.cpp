@@ -760,3 +760,56 @@ TEST_CASE("kubernetes nodes: a kind-less item of a plain List is a Node only whe
   REQUIRE(read.has_value());
   CHECK(read->nodes.size() == 2);
 }
+
+TEST_CASE("kubernetes manifests: the selectors' matching over the running pods is bounded") {
+  // 10,000 running pods, each with a label of its own, and 239 ReplicaSets,
+  // each with a selector of its own of 21 requirements (zz: K and 20
+  // Exists of 20-character keys): per label set of one label, 1 + (2 + 1) +
+  // 20 x 2 x 2 = 84 steps, 840,000 per selector; the 239th passes
+  // 200,000,000.
+  Inventory inv;
+  inv.nodes.emplace_back();
+  inv.nodes.back().name = "n";
+  std::vector<RunningPod> pods(10000);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    pods[i].name = "p" + std::to_string(i);
+    pods[i].ns = "default";
+    pods[i].labels = {{"u", std::to_string(i)}};
+  }
+  inv.pods = std::move(pods);
+  std::string exists, labels;
+  for (int e = 0; e < 20; ++e) {
+    const std::string n = std::to_string(1000 + e).substr(1);
+    exists += std::string(e ? ", " : "") + "{key: kkkkkkkkkkkkkkkkk" + n + ", operator: Exists}";
+    labels += std::string(e ? ", " : "") + "kkkkkkkkkkkkkkkkk" + n + ": v";
+  }
+  // The templates' labels: the selector's (a ConfigMap holds them, skipped).
+  std::string text =
+      "apiVersion: v1\nkind: List\nitems:\n- {kind: ConfigMap, apiVersion: v1, "
+      "metadata: {name: c, labels: &l {" +
+      labels + "}}}\n";
+  for (int r = 0; r < 239; ++r)
+    text += "- {kind: ReplicaSet, apiVersion: apps/v1, metadata: {name: r" + std::to_string(r) +
+            "}, spec: {replicas: 1, selector: {matchLabels: {zz: '" + std::to_string(r) +
+            "'}, matchExpressions: " + (r == 0 ? "&e [" + exists + "]" : std::string("*e")) +
+            "}, template: {metadata: {labels: {<<: *l, zz: '" + std::to_string(r) +
+            "'}}, spec: {containers: [{name: c}]}}}}\n";
+  Diagnostics diags;
+  bool matched = false;
+  const auto set = load_kubernetes_requests(Source{"rs.yaml", text}, {}, {}, true, diags, matched,
+                                            &inv, nullptr);
+  INFO(diags.to_string());
+  CHECK(diags.error_count() == 1);
+  CHECK(diags.to_string().find(
+            "items[239].spec.selector: too large: matching the workloads' selectors against the "
+            "running pods' labels takes 200760000 steps (239 distinct selectors over 10000 "
+            "distinct label sets), more than 200000000; give fewer workloads with selectors of "
+            "their own, or fewer running pods (--pods) with labels of their own") !=
+        std::string::npos);
+  // Within the bound (238 of them), no error.
+  const std::string fewer = text.substr(0, text.rfind("- {kind"));
+  Diagnostics ok;
+  INFO(ok.to_string());
+  load_kubernetes_requests(Source{"rs.yaml", fewer}, {}, {}, true, ok, matched, &inv, nullptr);
+  CHECK(ok.error_count() == 0);
+}

@@ -77,3 +77,36 @@ TEST_CASE("label selector requirements as Kubernetes' labels package reads them"
   CHECK(find_label(labels, "x") == nullptr);
   CHECK(selector_op_name(SelectorOp::DoesNotExist) == "DoesNotExist");
 }
+
+TEST_CASE("label sets: equal lists share an id, in the order first met") {
+  const Labels a{{"app", "x"}, {"tier", "web"}}, b{{"app", "x"}}, a2 = a, empty;
+  LabelSets sets;
+  CHECK(sets.intern(a) == 0);
+  CHECK(sets.intern(b) == 1);
+  CHECK(sets.intern(a2) == 0);
+  CHECK(sets.intern(empty) == 2);
+  CHECK(sets.intern(b) == 1);
+  CHECK(sets.size() == 3);
+  CHECK(sets[0] == a);
+  // Past the first table's size: every id stays its own.
+  std::vector<Labels> many;
+  for (int i = 0; i < 100; ++i) many.push_back({{"k", std::to_string(i)}});
+  for (int i = 0; i < 100; ++i) CHECK(sets.intern(many[static_cast<std::size_t>(i)]) == 3 + i);
+  for (int i = 99; i >= 0; --i) CHECK(sets.intern(many[static_cast<std::size_t>(i)]) == 3 + i);
+}
+
+TEST_CASE("label selector: the steps of matching it, by label count and key length") {
+  LabelSelector s;
+  CHECK(s.match_steps(31) == 1);
+  s.requirements.push_back(req("app", SelectorOp::In, {"x", "y"}));
+  // 31 labels: a binary search of 1 + 5 steps, and its 2 values.
+  CHECK(s.match_steps(31) == 1 + 6 + 2);
+  CHECK(s.match_steps(0) == 1 + 1 + 2);
+  // A key of 21 characters: the search counts twice.
+  s.requirements.push_back(req("kkkkkkkkkkkkkkkkkkkk0", SelectorOp::Exists));
+  CHECK(s.match_steps(31) == 1 + 6 + 2 + 12);
+  CHECK(s == s);
+  LabelSelector t = s;
+  t.requirements.back().op = SelectorOp::DoesNotExist;
+  CHECK_FALSE(s == t);
+}

@@ -36,12 +36,14 @@ bool daemon_should_run(const Node& node, const PodScheduling& pod,
 
 DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& pod,
                              const std::vector<Toleration>& tolerations, const std::string& ns,
-                             const LabelSelector& selector) {
+                             const LabelSelector& selector, const std::vector<char>* match,
+                             const std::vector<std::uint32_t>& sets) {
   DaemonPlacement out;
   const std::size_t n = inventory.nodes.size();
   std::vector<char> running(n, 0);
-  for (const RunningPod& p : inventory.pods.get())
-    if (p.node < n && p.ns == ns && selector.matches(p.labels)) running[p.node] = 1;
+  const std::vector<RunningPod>& pods = inventory.pods.get();
+  for (std::size_t i = 0; i < pods.size() && match != nullptr; ++i)
+    if (pods[i].node < n && pods[i].ns == ns && (*match)[sets[i]]) running[pods[i].node] = 1;
   for (std::uint32_t i = 0; i < n; ++i)
     if (const auto& shared = inventory.nodes[i].shared_pods)
       for (const RunningPod& p : shared->pods)

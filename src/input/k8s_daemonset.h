@@ -36,10 +36,13 @@ struct DaemonPlacement {
   std::vector<std::uint32_t> wanted;    // eligible and not done: one new pod each
 };
 // `selector` in namespace `ns` picks the DaemonSet's running pods among
-// inventory.pods. Linear in nodes and pods.
+// inventory.pods: `match` is its answer per label set, `sets` each pod's
+// label set (PodSelectorMatch; a null `match` picks none). Linear in nodes
+// and pods.
 DaemonPlacement place_daemon(const Inventory& inventory, const PodScheduling& pod,
                              const std::vector<Toleration>& tolerations, const std::string& ns,
-                             const LabelSelector& selector);
+                             const LabelSelector& selector, const std::vector<char>* match,
+                             const std::vector<std::uint32_t>& sets);
 
 // Makes `req` a DaemonSet's request: each with count 1 on p.wanted (nodes_limit
 // all of them, filter.node_set those nodes); satisfied when p.wanted is empty,

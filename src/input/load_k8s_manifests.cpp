@@ -10,6 +10,7 @@
 #include "k8s_pod_groups.h"
 #include "k8s_read.h"
 #include "k8s_scheduling.h"
+#include "k8s_selector_match.h"
 #include "priority_classes.h"
 #include "strategy.h"
 
@@ -341,7 +342,10 @@ struct Running {
   std::int64_t running = 0, succeeded = 0;
 };
 
-Running count_running(const Manifest& m, const Inventory* inventory, const PodCensus* census) {
+// `match`: per label set of `pods`, whether m's selector matches it (null
+// past the matching's bound: none counted).
+Running count_running(const Manifest& m, const Inventory* inventory, const PodCensus* census,
+                      const PodSelectorMatch& pods, const std::vector<char>* match) {
   Running out;
   if (m.kind == "Pod") {
     auto same = [&](const std::string& ns, const std::string& name) {
@@ -358,15 +362,20 @@ Running count_running(const Manifest& m, const Inventory* inventory, const PodCe
   // A ReplicaSet's controller replaces a terminating pod at once (not active).
   const bool replaced =
       m.kind == "Deployment" || m.kind == "ReplicaSet" || m.kind == "ReplicationController";
+  if (match == nullptr) return out;
+  auto counts = [&](const auto& list, const std::vector<std::uint32_t>& sets, std::size_t i) {
+    return list[i].ns == m.ns && (*match)[sets[i]];
+  };
   if (inventory)
-    for (const RunningPod& p : inventory->pods)
-      if (p.ns == m.ns && m.selector.matches(p.labels) && !(replaced && p.terminating))
+    for (std::size_t i = 0; i < inventory->pods.size(); ++i)
+      if (counts(inventory->pods.get(), pods.running(), i) &&
+          !(replaced && inventory->pods[i].terminating))
         ++out.running;
   if (census) {
-    for (const PodCensus::Pod& p : census->elsewhere)
-      if (p.ns == m.ns && m.selector.matches(p.labels)) ++out.running;
-    for (const PodCensus::Pod& p : census->succeeded)
-      if (p.ns == m.ns && m.selector.matches(p.labels)) ++out.succeeded;
+    for (std::size_t i = 0; i < census->elsewhere.size(); ++i)
+      if (counts(census->elsewhere, pods.elsewhere(), i)) ++out.running;
+    for (std::size_t i = 0; i < census->succeeded.size(); ++i)
+      if (counts(census->succeeded, pods.succeeded(), i)) ++out.succeeded;
   }
   return out;
 }
@@ -376,13 +385,16 @@ Running count_running(const Manifest& m, const Inventory* inventory, const PodCe
 // node index, or null when there is none (the common case).
 std::shared_ptr<const std::vector<std::int64_t>> existing_delta(const Manifest& m,
                                                                 const Inventory& inventory,
-                                                                const KubernetesOptions& options) {
+                                                                const KubernetesOptions& options,
+                                                                const PodSelectorMatch& pods,
+                                                                const std::vector<char>* match) {
   std::vector<std::int64_t> delta(inventory.nodes.size(), 0);
   bool differs = false;
   const Request& req = m.request;
-  for (const RunningPod& p : inventory.pods) {
+  for (std::size_t i = 0; i < inventory.pods.size(); ++i) {
+    const RunningPod& p = inventory.pods[i];
     if (p.node >= delta.size()) continue;
-    const bool own = p.ns == m.ns && m.selector.matches(p.labels);
+    const bool own = match != nullptr && p.ns == m.ns && (*match)[pods.running()[i]];
     const bool counted = (p.app.empty() ? app_of(options, p.labels, {}, p.name) : p.app) == req.app;
     if (own == counted) continue;
     delta[p.node] += own ? 1 : -1;
@@ -396,21 +408,22 @@ std::shared_ptr<const std::vector<std::int64_t>> existing_delta(const Manifest& 
 // selector's running pods are there but some are elsewhere (a chart render
 // meant for kubectl apply -n), a warning names where they are.
 void warn_namespace(Reader& r, const FieldPath& path, ValueId v, const Manifest& m,
-                    const Inventory* inventory, const PodCensus* census) {
-  if (m.ns_given || m.kind == "Pod" || inventory == nullptr) return;
+                    const Inventory* inventory, const PodCensus* census,
+                    const PodSelectorMatch& pods, const std::vector<char>* match) {
+  if (m.ns_given || m.kind == "Pod" || inventory == nullptr || match == nullptr) return;
   std::map<std::string, std::int64_t> elsewhere;
   // True when a pod of the selector runs in the workload's namespace.
-  auto look = [&](const std::string& ns, const Labels& labels) {
-    if (!m.selector.matches(labels)) return false;
+  auto look = [&](const std::string& ns, std::uint32_t set) {
+    if (!(*match)[set]) return false;
     if (ns == m.ns) return true;
     ++elsewhere[ns];
     return false;
   };
-  for (const RunningPod& p : inventory->pods)
-    if (look(p.ns, p.labels)) return;
+  for (std::size_t i = 0; i < inventory->pods.size(); ++i)
+    if (look(inventory->pods[i].ns, pods.running()[i])) return;
   if (census)
-    for (const PodCensus::Pod& p : census->elsewhere)
-      if (look(p.ns, p.labels)) return;
+    for (std::size_t i = 0; i < census->elsewhere.size(); ++i)
+      if (look(census->elsewhere[i].ns, pods.elsewhere()[i])) return;
   if (elsewhere.empty()) return;
   std::string where;
   for (const auto& [ns, n] : elsewhere)
@@ -465,13 +478,16 @@ std::int64_t new_instances(const Manifest& m, const Running& pods, const Kuberne
 // SPEC §15: a DaemonSet's pods go one to every eligible node that runs none
 // of them yet. Adds the controller's tolerations to the request and says
 // where its pods go (nothing without an inventory: -n's errors are reported).
-DaemonPlacement daemon_targets(Manifest& m, const Inventory* inventory) {
+DaemonPlacement daemon_targets(Manifest& m, const Inventory* inventory,
+                               const PodSelectorMatch* pods = nullptr,
+                               const std::vector<char>* match = nullptr) {
   Request& req = m.request;
   const std::vector<Toleration> added = daemon_tolerations(m.host_network);
   req.tolerations.insert(req.tolerations.end(), added.begin(), added.end());
   req.daemon = true;
-  if (inventory == nullptr || !req.pod) return {};
-  return place_daemon(*inventory, *req.pod, req.tolerations, m.ns, m.selector);
+  if (inventory == nullptr || pods == nullptr || !req.pod) return {};
+  return place_daemon(*inventory, *req.pod, req.tolerations, m.ns, m.selector, match,
+                      pods->running());
 }
 
 }  // namespace
@@ -672,6 +688,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
   std::vector<std::string> names;                   // every manifest's name so far
   std::shared_ptr<const NodeNameTable> node_names;  // made for the first DaemonSet
   std::vector<PodGroupMember> group_members;        // parallel to set.requests
+  PodSelectorMatch selections(inventory, census);   // the selectors' running pods
   for (std::size_t i = 0; i < manifests.size(); ++i) {
     const ValueId value = manifests[i].value;
     const FieldPath in_stream =
@@ -681,7 +698,11 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
     const std::string_view k = manifests[i].kind;
     check_manifest_fields(r, path, value, k);
     Manifest m = read_manifest(r, path, value, k, options);
-    warn_namespace(r, path, value, m, inventory, census);
+    // A Pod manifest counts its own pod by name, not by a selector.
+    const std::vector<char>* match = k == "Pod" ? nullptr : selections.matches(m.selector);
+    if (std::string why = selections.take_too_large(); !why.empty())
+      r.error(path.child("spec").child("selector"), value, why);
+    warn_namespace(r, path, value, m, inventory, census, selections, match);
     Request& req = m.request;
     std::string why;
     const std::string prefix = path.str().empty() ? "" : path.str() + ".";
@@ -706,7 +727,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       for (const char* flag :
            {"--count", "--strategy", "--nodes-limit", "--label", "--node", "--exclude"})
         flags.reset(flag);
-      const DaemonPlacement targets = daemon_targets(m, inventory);
+      const DaemonPlacement targets = daemon_targets(m, inventory, &selections, match);
       req.count = 1;
       finish_request(req, flags, false, source.name, prefix, diags);
       daemon_request(req, targets, inventory, node_names);
@@ -714,7 +735,8 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       if (per_request.given("--count") && options.replicas)
         diags.warning(Origin{"<command line>", 0, 0, "--replicas"},
                       req.name + ": --count gives the new pods itself; --replicas ignored");
-      req.count = new_instances(m, count_running(m, inventory, census), options, why);
+      req.count =
+          new_instances(m, count_running(m, inventory, census, selections, match), options, why);
       const std::string subject = req.name;  // as the manifest names it
       // The flags apply and §3's checks run even after errors: every problem at once.
       const bool satisfied = req.count == 0 && !per_request.given("--count");
@@ -735,7 +757,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       continue;
     }
     if (inventory != nullptr && k != "Pod")
-      req.existing_delta = existing_delta(m, *inventory, options);
+      req.existing_delta = existing_delta(m, *inventory, options, selections, match);
     // Every manifest comes back as read even with errors, as for a
     // requests: list: the checks against the inventory then report its
     // other problems too. The caller sees the errors in diags.

@@ -205,6 +205,7 @@ class PodLoad {
         all.insert(all.end(), std::make_move_iterator(running.begin()),
                    std::make_move_iterator(running.end()));
       running.clear();
+      intern_pod_labels(inventory);
     }
     std::sort(placed.begin(), placed.end());
     for (std::size_t run = 0, next = 0; run < placed.size(); run = next) {

@@ -247,4 +247,12 @@ Pieces cpu_request_pieces(NanoCores cpu, Pieces share_base) {
   return static_cast<Pieces>(scaled / kNanoPerCore);
 }
 
+void intern_pod_labels(Inventory& inventory) {
+  if (inventory.pods.empty()) return;
+  LabelSets sets;
+  std::vector<RunningPod>& pods = inventory.pods.get();
+  for (RunningPod& p : pods) p.label_set = sets.intern(p.labels);
+  inventory.pod_label_sets = sets.size();
+}
+
 }  // namespace eruplan

@@ -400,6 +400,11 @@ inline std::int64_t listed_core_budget(std::uint64_t input_bytes) {
 // The rule in words, for the messages: "65536, or 2 per byte of input".
 std::string listed_core_rule();
 
+struct Inventory;
+// Gives every running pod of `inventory` its label set's id (RunningPod::
+// label_set, equal labels alike) and sets pod_label_sets.
+void intern_pod_labels(Inventory& inventory);
+
 struct Inventory {
   Pieces share_base = 100;               // > 0
   std::int64_t max_fragment_cores = -1;  // -1 = no limit, else >= 0
@@ -407,6 +412,9 @@ struct Inventory {
   // Running pods known one by one (Kubernetes --pods), in the order read;
   // shared between copies of the inventory until one changes them.
   SharedList<RunningPod> pods;
+  // The label sets of `pods` (each pod's label_set is below it; 0: none
+  // interned), given by intern_pod_labels.
+  std::uint32_t pod_label_sets = 0;
   // While requests are planned: the pods evicted so far (parallel to
   // `pods`; shorter when the rest are not) and the replicas placed with a
   // pod. The pod filters (the kubernetes profile, the capacity pass's ports

@@ -1,7 +1,9 @@
 #include "pods.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
+#include <functional>
 
 namespace eruplan {
 
@@ -57,6 +59,55 @@ bool Requirement::matches(const Labels& labels) const {
 bool LabelSelector::matches(const Labels& labels) const {
   return std::all_of(requirements.begin(), requirements.end(),
                      [&](const Requirement& r) { return r.matches(labels); });
+}
+
+double LabelSelector::match_steps(std::size_t labels) const {
+  const auto search = 1 + static_cast<double>(std::bit_width(labels));
+  double steps = 1;
+  for (const Requirement& r : requirements)
+    steps += search * (1 + static_cast<double>(r.key.size() / 16)) +
+             static_cast<double>(r.values.size());
+  return steps;
+}
+
+namespace {
+
+std::uint64_t hash_labels(const Labels& labels) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ labels.size();
+  auto mix = [&h](std::string_view s) {
+    h ^= std::hash<std::string_view>{}(s) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  };
+  for (const auto& [key, value] : labels) {
+    mix(key);
+    mix(value);
+  }
+  return h;
+}
+
+}  // namespace
+
+std::uint32_t LabelSets::intern(const Labels& labels) {
+  if (2 * (first_.size() + 1) > by_hash_.size()) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> old(
+        std::bit_ceil(std::max<std::size_t>(16, 4 * first_.size())));
+    old.swap(by_hash_);
+    const std::size_t mask = by_hash_.size() - 1;
+    for (const auto& [h, id] : old) {
+      if (id == 0) continue;
+      std::size_t at = h & mask;
+      while (by_hash_[at].second != 0) at = (at + 1) & mask;
+      by_hash_[at] = {h, id};
+    }
+  }
+  const std::uint64_t h = hash_labels(labels);
+  const std::size_t mask = by_hash_.size() - 1;
+  std::size_t at = h & mask;
+  for (; by_hash_[at].second != 0; at = (at + 1) & mask)
+    if (by_hash_[at].first == h && *first_[by_hash_[at].second - 1] == labels)
+      return by_hash_[at].second - 1;
+  first_.push_back(&labels);
+  by_hash_[at] = {h, static_cast<std::uint32_t>(first_.size())};
+  return static_cast<std::uint32_t>(first_.size() - 1);
 }
 
 bool NodeSelectorTerm::matches(const Labels& node_labels, std::string_view node_name) const {

@@ -82,6 +82,45 @@ bool counted(const TopologySpreadConstraint& c, const std::string& pod_ns, const
          c.selector->matches(labels);
 }
 
+// counted()'s selector matched once per label set and reused for every pod
+// with those labels, in one table per distinct selector (zone and hostname
+// default spreading share the workload's): a running pod's set is its
+// RunningPod::label_set; the others' (placed replicas, grow's DaemonSet
+// pods) are interned here, once per labels list they point to.
+class SpreadMatches {
+ public:
+  explicit SpreadMatches(std::uint32_t sets) : sets_(sets) {}
+  // The table of the constraint's selector; null when it counts no pod.
+  std::vector<signed char>* of(const TopologySpreadConstraint& c) {
+    if (!c.selector || c.selector->requirements.empty()) return nullptr;
+    for (auto& [s, table] : tables_)
+      if (*s == *c.selector) return &table;
+    tables_.emplace_back(&*c.selector, std::vector<signed char>(sets_, -1));
+    return &tables_.back().second;
+  }
+  // counted(c, pod_ns, *p.ns, *p.labels), `table` being of(c).
+  bool counted(const TopologySpreadConstraint& c, std::vector<signed char>* table,
+               const std::string& pod_ns, const K8sPod& p) {
+    if (table == nullptr || *p.ns != pod_ns) return false;
+    const std::size_t set = p.label_set < sets_ ? p.label_set : sets_ + other(p.labels);
+    if (set >= table->size()) table->resize(set + 1, -1);
+    signed char& known = (*table)[set];
+    if (known < 0) known = c.selector->matches(*p.labels) ? 1 : 0;
+    return known != 0;
+  }
+
+ private:
+  std::uint32_t other(const Labels* labels) {
+    const auto [it, fresh] = other_of_.try_emplace(labels, 0);
+    if (fresh) it->second = others_.intern(*labels);
+    return it->second;
+  }
+  std::uint32_t sets_;
+  std::deque<std::pair<const LabelSelector*, std::vector<signed char>>> tables_;
+  LabelSets others_;
+  std::unordered_map<const Labels*, std::uint32_t> other_of_;
+};
+
 bool matches_all(const Inventory& inv, const std::vector<PodAffinityTerm>& terms,
                  const std::string& owner_ns, const std::string& ns, const Labels& labels) {
   return std::all_of(terms.begin(), terms.end(), [&](const PodAffinityTerm& t) {
@@ -217,8 +256,10 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
   for (const HardSpread& h : hard)
     for (std::uint32_t i = 0; i < n_nodes; ++i)
       if (topos[h.topo].dom[i] < 0) all_keys[i] = 0;
+  SpreadMatches spread_matches(inv.pod_label_sets);
   for (HardSpread& h : hard) {
     const Topology& t = topos[h.topo];
+    std::vector<signed char>* table = spread_matches.of(*h.c);
     h.count.assign(t.domains, 0);
     h.present.assign(t.domains, 0);
     h.eligible.assign(n_nodes, 0);
@@ -231,7 +272,8 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       if (!h.present[d]) ++h.domains;
       h.present[d] = 1;
       for (const K8sPod& p : k.pods[i])
-        if (!p.terminating && counted(*h.c, pod.ns, *p.ns, *p.labels)) h.count[d] += p.copies;
+        if (!p.terminating && spread_matches.counted(*h.c, table, pod.ns, p))
+          h.count[d] += p.copies;
     }
   }
   // PodTopologySpread, score.
@@ -249,6 +291,7 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       if (topos[s.topo].dom[i] < 0) soft_keys[i] = 0;
   for (SoftSpread& s : soft) {
     const Topology& t = topos[s.topo];
+    std::vector<signed char>* table = spread_matches.of(*s.c);
     s.hostname = s.c->topology_key == kHostnameLabel;
     s.on_node.assign(n_nodes, 0);
     s.contributes.assign(n_nodes, 0);
@@ -257,7 +300,8 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     s.adds = counted(*s.c, pod.ns, pod.ns, pod.labels);
     for (std::uint32_t i = 0; i < n_nodes; ++i) {
       for (const K8sPod& p : k.pods[i])
-        if (!p.terminating && counted(*s.c, pod.ns, *p.ns, *p.labels)) s.on_node[i] += p.copies;
+        if (!p.terminating && spread_matches.counted(*s.c, table, pod.ns, p))
+          s.on_node[i] += p.copies;
       s.contributes[i] = !s.hostname && (!own_spread || soft_keys[i]) &&
                          included(*s.c, affinity_ok[i], untolerated[i]);
       if (s.contributes[i]) s.count[t.dom[i] >= 0 ? t.dom[i] : t.empty] += s.on_node[i];

@@ -72,6 +72,27 @@ std::int64_t running_pods(const Inventory& inv) {
   return n;
 }
 
+// The label count of each distinct label set of the running pods (one per
+// pod without a set: grow's DaemonSet pods; one per request's replicas placed).
+std::vector<std::size_t> label_set_sizes(const Inventory& inv) {
+  std::vector<std::size_t> sizes;
+  std::vector<char> seen(inv.pod_label_sets, 0);
+  for (const RunningPod& p : inv.pods.get()) {
+    if (p.label_set < seen.size()) {
+      if (seen[p.label_set]) continue;
+      seen[p.label_set] = 1;
+    }
+    sizes.push_back(p.labels.size());
+  }
+  for (const Node& node : inv.nodes)
+    if (node.shared_pods)
+      for (const RunningPod& p : node.shared_pods->pods) sizes.push_back(p.labels.size());
+  std::unordered_set<const PodScheduling*> placed;  // a request's replicas share their pod
+  for (const PlacedPods& p : inv.placed_pods)
+    if (placed.insert(p.pod.get()).second) sizes.push_back(p.pod ? p.pod->labels.size() : 0);
+  return sizes;
+}
+
 // A replica's cpu and memory as Kubernetes scores them (the non-zero
 // defaults for a pod without requests).
 NanoCores nonzero_cpu(const PodScheduling& pod, const Request& request) {
@@ -159,15 +180,30 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
       !pod.spread.empty()
           ? pod.spread.size()
           : (pod.owner_selector && !pod.owner_selector->requirements.empty() ? 2 : 0);
+  // A spread constraint's selector is matched once per distinct label set
+  // of the running pods (k8s_fast.cpp), each pod then a lookup; the
+  // constraints sharing a selector share its matching.
+  std::vector<const LabelSelector*> selectors;
+  auto spread_selector = [&](const std::optional<LabelSelector>& s) {
+    if (s && std::none_of(selectors.begin(), selectors.end(),
+                          [&](const LabelSelector* t) { return *t == *s; }))
+      selectors.push_back(&*s);
+  };
   for (const TopologySpreadConstraint& c : pod.spread) {
-    own += selector_size(c.selector) + static_cast<double>(c.match_label_keys.size());
+    own += 1 + static_cast<double>(c.match_label_keys.size());
+    spread_selector(c.selector);
     keys.insert(c.topology_key);
   }
   if (pod.spread.empty() && spread > 0) {
-    own += 2 * selector_size(pod.owner_selector);
+    own += 2;
+    spread_selector(pod.owner_selector);
     keys.insert(kZoneLabel);
     keys.insert(kHostnameLabel);
   }
+  double spread_matching = 0;
+  if (!selectors.empty())
+    for (const std::size_t labels : label_set_sizes(inv))
+      for (const LabelSelector* s : selectors) spread_matching += s->match_steps(labels);
   double own_terms = 0;  // matched again for each replica placed (its own terms, twice)
   each_term(pod, [&](const PodAffinityTerm& t) { own_terms += term_size(t); });
   own += own_terms;
@@ -206,7 +242,8 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
     node_affinity += 1 + static_cast<double>(t.term.expressions.size() + t.term.fields.size());
   node_affinity += static_cast<double>(pod.node_selector.size() + pod.host_ports.size());
 
-  work.setup = pods * own + theirs + nodes * (node_affinity + static_cast<double>(keys.size())) +
+  work.setup = pods * own + spread_matching + theirs +
+               nodes * (node_affinity + static_cast<double>(keys.size())) +
                taints * static_cast<double>(request.tolerations.size() + 1);
   // Per node and replica: a pass per filter constraint (a spread
   // constraint also once over its domains, at most one per node) and per
@@ -303,7 +340,8 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   run.nonzero_cpu_extra.assign(n_nodes, 0);
   run.nonzero_memory_extra.assign(n_nodes, 0);
   auto add_pod = [&](const RunningPod& p, std::uint32_t node) {
-    cluster.pods[node].push_back({&p.ns, &p.labels, p.scheduling.get(), 1, p.terminating});
+    cluster.pods[node].push_back(
+        {&p.ns, &p.labels, p.scheduling.get(), 1, p.terminating, p.label_set});
     run.nonzero_cpu_extra[node] += p.nonzero_cpu - p.cpu;
     run.nonzero_memory_extra[node] += p.nonzero_memory - p.memory;
   };

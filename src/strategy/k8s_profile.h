@@ -43,6 +43,8 @@ struct K8sPod {
   std::int64_t copies = 1;
   // A running pod being deleted: PodTopologySpread counts it nowhere.
   bool terminating = false;
+  // A running pod's RunningPod::label_set (kNoLabelSet for the others).
+  std::uint32_t label_set = kNoLabelSet;
 };
 
 // The reason strings (kube-scheduler v1.35).

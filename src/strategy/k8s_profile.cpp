@@ -88,8 +88,9 @@ std::vector<std::size_t> label_set_sizes(const Inventory& inv) {
     if (node.shared_pods)
       for (const RunningPod& p : node.shared_pods->pods) sizes.push_back(p.labels.size());
   std::unordered_set<const PodScheduling*> placed;  // a request's replicas share their pod
-  for (const PlacedPods& p : inv.placed_pods)
+  inv.placed_pods.each([&](const PlacedPods& p, std::uint32_t, std::int64_t) {
     if (placed.insert(p.pod.get()).second) sizes.push_back(p.pod ? p.pod->labels.size() : 0);
+  });
   return sizes;
 }
 

@@ -181,6 +181,10 @@ struct SoftSpread {
   std::vector<std::int64_t> count;    // per domain
   std::vector<std::uint32_t> stamp;   // per domain: last cycle seen among the feasible
   bool adds = false;
+  // log(size + 2) of the last cycle's size: sizes repeat from one cycle to
+  // the next.
+  std::size_t logged_size = SIZE_MAX;
+  double log_weight = 0;
 };
 
 // Applies `f` to the scores in [min, max] (every one, or those `keep`
@@ -387,17 +391,22 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     self_terms.push_back({&m, &key, n, counts});
   });
 
-  // Resource scores per node, the chosen node's refreshed after each pick.
+  // Resource scores per node, the chosen node's refreshed after each pick
+  // from its rows, kept once it is chosen (a node's rows do not change while
+  // the request is planned; a refresh is then two passes over them).
   std::vector<NodeScore> resources(n_nodes);
   std::vector<std::int64_t> placed(n_nodes, 0);
   for (std::uint32_t i = 0; i < n_nodes; ++i)
-    if (local_ok[i]) resources[i] = k8s_resource_score(in, run, i, 0);
+    if (local_ok[i]) resources[i] = k8s_resource_score(scoring, k8s_resource_rows(in, run, i), 0);
+  std::vector<std::uint32_t> rows_of(n_nodes, UINT32_MAX);
+  std::vector<K8sResourceRows> chosen_rows;
 
   SplitMix64 random(scoring.tie_seed);
   if (in.explain) result.first_filtered = k8s_first_filtered(in, run);
   std::vector<std::uint32_t> feasible;
   feasible.reserve(n_nodes);
   std::vector<std::int64_t> scores[4];
+  std::vector<double> spread_sum;
   std::vector<std::int64_t> hard_min(hard.size());
   // TaintToleration and NodeAffinity give every node the same score (100
   // and 0) when no node has a raw score: no pass per cycle then.
@@ -487,7 +496,8 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
       auto counts = [&](std::uint32_t i) { return !own_spread || soft_keys[i]; };
       const auto not_ignored =
           static_cast<std::size_t>(std::count_if(feasible.begin(), feasible.end(), counts));
-      std::vector<double> sum(nf, 0);
+      std::vector<double>& sum = spread_sum;
+      sum.assign(nf, 0);
       for (SoftSpread& s : soft) {
         const Topology& t = topos[s.topo];
         std::size_t size = not_ignored;
@@ -501,7 +511,11 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
             seen = stamp;
           }
         }
-        const double weight = std::log(static_cast<double>(size + 2));
+        if (size != s.logged_size) {
+          s.logged_size = size;
+          s.log_weight = std::log(static_cast<double>(size + 2));
+        }
+        const double weight = s.log_weight;
         // Each node's sum in the constraints' order, as the plugin adds.
         for (std::size_t f = 0; f < nf; ++f) {
           const std::uint32_t i = feasible[f];
@@ -583,7 +597,13 @@ StrategyResult k8s_profile_strategy(const StrategyInput& in) {
     else
       ++run.cluster.pods[c].back().copies;  // the node's replicas, pushed last
     if (run.info_of[c] >= 0) ++result.deploy[static_cast<std::size_t>(run.info_of[c])];
-    if (placed[c] < run.fit[c].capacity) resources[c] = k8s_resource_score(in, run, c, placed[c]);
+    if (placed[c] < run.fit[c].capacity) {
+      if (rows_of[c] == UINT32_MAX) {
+        rows_of[c] = static_cast<std::uint32_t>(chosen_rows.size());
+        chosen_rows.push_back(k8s_resource_rows(in, run, c));
+      }
+      resources[c] = k8s_resource_score(scoring, chosen_rows[rows_of[c]], placed[c]);
+    }
     for (HardSpread& h : hard)
       if (h.adds && h.eligible[c]) ++h.count[static_cast<std::size_t>(topos[h.topo].dom[c])];
     for (SoftSpread& s : soft) {

@@ -492,23 +492,28 @@ std::string k8s_placed_line(std::int64_t replica, std::int64_t count) {
          ordinal(replica + 1) + " could not be placed";
 }
 
-NodeScore k8s_resource_score(const StrategyInput& in, const K8sRun& run, std::uint32_t i,
-                             std::int64_t placed) {
+K8sResourceRows k8s_resource_rows(const StrategyInput& in, const K8sRun& run, std::uint32_t i) {
   const Scoring& scoring = in.request->scoring;
-  std::vector<ScoredResource> row = scored_resources(in.inventory->nodes[i], *in.request);
-  const NodeScore actual = score_node(row, scoring, placed);
-  for (std::size_t r = 0; r < row.size(); ++r) {
+  K8sResourceRows rows;
+  rows.actual = scored_resources(in.inventory->nodes[i], *in.request);
+  rows.nonzero = rows.actual;
+  for (std::size_t r = 0; r < rows.nonzero.size(); ++r) {
     if (scoring.resources[r].name == "cpu") {
-      row[r].used += run.nonzero_cpu_extra[i];
-      row[r].per_instance = run.pod_nonzero_cpu;
+      rows.nonzero[r].used += run.nonzero_cpu_extra[i];
+      rows.nonzero[r].per_instance = run.pod_nonzero_cpu;
     } else if (scoring.resources[r].name == "memory") {
-      row[r].used += run.nonzero_memory_extra[i];
-      row[r].per_instance = run.pod_nonzero_memory;
+      rows.nonzero[r].used += run.nonzero_memory_extra[i];
+      rows.nonzero[r].per_instance = run.pod_nonzero_memory;
     }
   }
+  return rows;
+}
+
+NodeScore k8s_resource_score(const Scoring& scoring, const K8sResourceRows& rows,
+                             std::int64_t placed) {
   NodeScore out;
-  out.fit = score_node(row, scoring, placed).fit;
-  out.balanced = actual.balanced;
+  out.fit = fit_score(rows.nonzero, scoring, placed);
+  out.balanced = score_node(rows.actual, scoring, placed).balanced;
   return out;
 }
 
@@ -547,7 +552,7 @@ StrategyResult k8s_profile_reference(const StrategyInput& in) {
     HostPick pick(scoring.tie_random, random);
     for (std::size_t f = 0; f < feasible.size(); ++f) {
       const std::uint32_t i = feasible[f];
-      NodeScore score = k8s_resource_score(in, run, i, placed[i]);
+      NodeScore score = k8s_resource_score(scoring, k8s_resource_rows(in, run, i), placed[i]);
       std::int64_t total = 0;
       for (std::size_t p = 0; p < 4; ++p) {
         score.plugins.push_back(plugin_scores[p][f]);

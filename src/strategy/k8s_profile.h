@@ -29,6 +29,7 @@
 #include "named_reason.h"
 #include "random.h"
 #include "strategy.h"
+#include "strategy_score.h"
 
 namespace eruplan {
 
@@ -271,10 +272,18 @@ NamedReason k8s_unschedulable_message(const std::vector<K8sStatus>& statuses, st
                                       std::int64_t count);
 // eruplan's line after it: "placed 93 of 120; the 94th could not be placed".
 std::string k8s_placed_line(std::int64_t replica, std::int64_t count);
-// NodeResourcesFit's score (with the non-zero defaults) and
-// BalancedAllocation's (with the requests as they are) of the node's next
+// A node's scored resources as NodeResourcesFit sees them (`nonzero`: with
+// the non-zero defaults) and as BalancedAllocation does (`actual`: the
+// requests as they are). They stay the same while a request is planned: its
+// replicas on the node are score_node's k.
+struct K8sResourceRows {
+  std::vector<ScoredResource> actual;
+  std::vector<ScoredResource> nonzero;
+};
+K8sResourceRows k8s_resource_rows(const StrategyInput& in, const K8sRun& run, std::uint32_t node);
+// NodeResourcesFit's and BalancedAllocation's scores of the node's next
 // replica, `placed` being there; `plugins` left empty.
-NodeScore k8s_resource_score(const StrategyInput& in, const K8sRun& run, std::uint32_t node,
+NodeScore k8s_resource_score(const Scoring& scoring, const K8sResourceRows& rows,
                              std::int64_t placed);
 
 // The strategy for a request with scoring.profile kubernetes (k8s_fast.cpp):

@@ -271,8 +271,19 @@ std::vector<ScoredResource> scored_resources(const Node& node, const Request& re
   return out;
 }
 
-NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
-                     std::int64_t k) {
+// a / b (b > 0), truncated as i128 division is: in 64 bits when both fit,
+// as they nearly always do (i128 division is a library call, a tenth of the
+// kubernetes profile's time per replica on two nodes).
+namespace {
+i128 divide(i128 a, i128 b) {
+  if (a >= INT64_MIN && a <= INT64_MAX && b <= INT64_MAX)
+    return static_cast<std::int64_t>(a) / static_cast<std::int64_t>(b);
+  return a / b;
+}
+}  // namespace
+
+std::int64_t fit_score(std::span<const ScoredResource> resources, const Scoring& scoring,
+                       std::int64_t k) {
   i128 weighted = 0, weights = 0;
   for (const ScoredResource& r : resources) {
     if (r.alloc <= 0) continue;  // skipped, weight not counted
@@ -281,26 +292,30 @@ NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& s
     i128 s = 0;
     switch (scoring.type) {
       case ScoringType::LeastAllocated:
-        s = req > alloc ? 0 : (alloc - req) * 100 / alloc;
+        s = req > alloc ? 0 : divide((alloc - req) * 100, alloc);
         break;
       case ScoringType::MostAllocated:
-        s = std::min(req, alloc) * 100 / alloc;
+        s = divide(std::min(req, alloc) * 100, alloc);
         break;
       case ScoringType::RequestedToCapacityRatio:
-        s = broken_line(scoring.shape, req > alloc ? 100 : req * 100 / alloc);
+        s = broken_line(scoring.shape, req > alloc ? 100 : divide(req * 100, alloc));
         if (s <= 0) continue;  // only resources scoring above 0 count here
         break;
     }
     weighted += s * r.weight;
     weights += r.weight;
   }
+  if (weights == 0) return 0;
+  // requested_to_capacity_ratio rounds half away from zero (all terms are >= 0).
+  return static_cast<std::int64_t>(scoring.type == ScoringType::RequestedToCapacityRatio
+                                       ? divide(2 * weighted + weights, 2 * weights)
+                                       : divide(weighted, weights));
+}
+
+NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
+                     std::int64_t k) {
   NodeScore out;
-  if (weights > 0) {
-    // requested_to_capacity_ratio rounds half away from zero (all terms are >= 0).
-    out.fit = static_cast<std::int64_t>(scoring.type == ScoringType::RequestedToCapacityRatio
-                                            ? (2 * weighted + weights) / (2 * weights)
-                                            : weighted / weights);
-  }
+  out.fit = fit_score(resources, scoring, k);
   // Not computed for a request asking for none of the resources scored.
   if (std::any_of(resources.begin(), resources.end(),
                   [](const ScoredResource& r) { return r.per_instance > 0; }))

@@ -27,7 +27,9 @@ struct ScoredResource {
 std::vector<ScoredResource> scored_resources(const Node& node, const Request& request);
 
 // fit, balanced and total of the node's (k+1)-th new instance: k new ones
-// are already there.
+// are already there. fit_score: the fit alone.
+std::int64_t fit_score(std::span<const ScoredResource> resources, const Scoring& scoring,
+                       std::int64_t k);
 NodeScore score_node(std::span<const ScoredResource> resources, const Scoring& scoring,
                      std::int64_t k);
 

@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "case_work.h"
 #include "model.h"
 
 namespace eruplan {
@@ -74,11 +75,10 @@ const std::vector<char>* PodSelectorMatch::matches(const LabelSelector& s) {
 std::string PodSelectorMatch::take_too_large() {
   if (refused_ == 0 || said_) return {};
   said_ = true;
-  auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
   return "too large: matching the workloads' selectors against the running pods' labels takes " +
-         whole(steps_ + refused_) + " steps (" + std::to_string(selectors_) +
+         work_units(steps_ + refused_) + " steps (" + std::to_string(selectors_) +
          " distinct selectors over " + std::to_string(sets_.size()) +
-         " distinct label sets), more than " + whole(kSelectorMatchSteps) +
+         " distinct label sets), more than " + work_units(kSelectorMatchSteps) +
          "; give fewer workloads with selectors of their own, or fewer running pods (--pods) "
          "with labels of their own";
 }

@@ -34,10 +34,11 @@ void case_work_spend(double amount, double bound) {
   if (shared_on && bound > 0) current.fetch_add(amount / bound);
 }
 
+std::string work_units(double units) { return std::to_string(static_cast<std::int64_t>(units)); }
+
 std::string case_work_before_note(double earlier) {
   if (earlier <= 0) return {};
-  return " (and " + std::to_string(static_cast<std::int64_t>(earlier)) +
-         " for the cases run before it)";
+  return " (and " + work_units(earlier) + " for the cases run before it)";
 }
 
 std::string case_work_hint(double earlier) {

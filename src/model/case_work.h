@@ -28,6 +28,10 @@ double case_work_before(double bound);
 // (nothing without a CaseWork).
 void case_work_spend(double amount, double bound);
 
+// A count of work units (steps, nodes) as a "too large" message writes it:
+// a whole number.
+std::string work_units(double units);
+
 // The parts of a "too large" message that name the cases before: " (and N
 // for the cases run before it)" and ", or run fewer cases at once" when
 // `earlier` (their units, case_work_before) is above 0; else nothing.

@@ -68,11 +68,10 @@ bool count_plan(const StrategyInput& input, GrowBudget& budget) {
   case_work_spend(nodes, budget.node_bound);
   if (const double earlier = case_work_before(budget.node_bound);
       budget.nodes + earlier > budget.node_bound) {
-    auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
     budget.too_large =
         "too large: grow plans the request for each count it tries, reading every node: " +
-        whole(budget.nodes) + (budget.nodes == 1 ? " node" : " nodes") + " in all" +
-        case_work_before_note(earlier) + ", more than " + whole(budget.node_bound) +
+        work_units(budget.nodes) + (budget.nodes == 1 ? " node" : " nodes") + " in all" +
+        case_work_before_note(earlier) + ", more than " + work_units(budget.node_bound) +
         "; ask for fewer instances, or give fewer templates or a smaller --max" +
         case_work_hint(earlier);
     return false;

@@ -289,16 +289,16 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
   const std::int64_t tried = replicas_tried(in);
   const auto nodes = static_cast<std::int64_t>(in.inventory->nodes.size());
   const std::int64_t pods = running_pods(*in.inventory);
-  auto whole = [](double x) { return std::to_string(static_cast<std::int64_t>(x)); };
   return "too large: the kubernetes profile checks every node for each replica: " +
          std::to_string(tried) + " replicas on " + std::to_string(nodes) + " nodes" +
          (pods > 0 ? " with " + std::to_string(pods) + " running pods" : std::string()) +
-         (work.per_node > 1 ? " (" + whole(work.per_node) +
+         (work.per_node > 1 ? " (" + work_units(work.per_node) +
                                   " steps per node: its spread constraints, affinity terms "
                                   "and topologies)"
                             : std::string()) +
-         " is " + whole(steps) + " steps" +
-         (spent > 0 ? " (and " + whole(spent) + " for the requests before it)" : std::string()) +
+         " is " + work_units(steps) + " steps" +
+         (spent > 0 ? " (and " + work_units(spent) + " for the requests before it)"
+                    : std::string()) +
          case_work_before_note(earlier) + ", more than " + std::to_string(kK8sProfileSteps) +
          "; ask for fewer replicas" + case_work_hint(earlier);
 }

@@ -447,7 +447,7 @@ TEST_CASE("apply A, then apply B on its output, equals one plan of requests [A, 
 
 TEST_CASE("several requests: output handed over in pieces is the same bytes, in file order") {
   // 2,000 nodes with --all-nodes: each table section is ~80 KB, so the
-  // output passes 1 MiB several times; priorities rising in file order make
+  // output passes a piece's size many times; priorities rising in file order make
   // every request planned before the ones above it, so entries wait.
   std::string nodes = "nodes:\n";
   for (int i = 0; i < 2000; ++i)
@@ -473,7 +473,7 @@ TEST_CASE("several requests: output handed over in pieces is the same bytes, in 
     std::string pieces;
     int handed = 0;
     o.stream_out = [&](std::string_view piece) {
-      CHECK(piece.size() >= (std::size_t{1} << 20));
+      CHECK(piece.size() >= kStreamPiece);
       pieces += piece;
       ++handed;
     };

@@ -272,8 +272,7 @@ struct PlanRunner {
   bool streams() const { return options.stream_out && options.command == Command::Plan; }
   void write_piece() {
     // `apply` prints an inventory instead when every request is placed.
-    constexpr std::size_t kPiece = std::size_t{1} << 16;
-    if (streams() && stream.size() >= kPiece) {
+    if (streams() && stream.size() >= kStreamPiece) {
       options.stream_out(stream);
       stream.clear();  // the capacity stays, for the next piece
     }

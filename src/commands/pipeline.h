@@ -35,6 +35,11 @@ enum class ExitCode : int {
 
 enum class Command { Capacity, Plan, Validate, Apply, Share };
 
+// The least a piece of streamed output holds (RunOptions::stream_out): 64
+// KiB, enough for few writes, small enough that the string holding it stays
+// a small part of a run's memory.
+inline constexpr std::size_t kStreamPiece = std::size_t{1} << 16;
+
 struct RunOptions {
   Command command = Command::Plan;
   Source nodes;
@@ -74,7 +79,7 @@ struct RunOptions {
   std::optional<MesosOptions> mesos;
   std::vector<Source> more_pods;  // further --pods files, in command-line order
   // `plan` with several requests, table or JSON: when set, the output is
-  // handed over in pieces of about 1 MiB as it is rendered, and
+  // handed over in pieces of at least kStreamPiece bytes as it is rendered, and
   // RunResult::out holds only the rest; without it, all of it. The bytes are
   // the same either way; 1,000 requests over 10,000 nodes make 345 MB of
   // JSON, which then never has to be held at once.

@@ -228,14 +228,14 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
   }
 }
 
-// The report's note on each added node, in grown_inventory's order: which
-// template it copies and the DaemonSets it runs first; "tried" when growing
-// did not suffice (the copies shown are not a plan).
-std::vector<std::string> added_notes(const std::vector<GrowTemplate>& templates,
-                                     std::span<const std::int64_t> counts,
-                                     const std::vector<std::vector<std::string>>& daemons,
-                                     bool tried) {
-  std::vector<std::string> notes;
+// The report's note on the copies of each template, in grown_inventory's
+// order, with their count: which template they copy and the DaemonSets each
+// runs first; "tried" when growing did not suffice (the copies shown are not
+// a plan).
+std::vector<std::pair<std::string, std::int64_t>> added_notes(
+    const std::vector<GrowTemplate>& templates, std::span<const std::int64_t> counts,
+    const std::vector<std::vector<std::string>>& daemons, bool tried) {
+  std::vector<std::pair<std::string, std::int64_t>> notes;
   for (std::size_t t = 0; t < templates.size() && t < counts.size(); ++t) {
     std::string note =
         std::string(tried ? "tried by grow" : "added by grow") + ", like " + templates[t].node.name;
@@ -243,9 +243,25 @@ std::vector<std::string> added_notes(const std::vector<GrowTemplate>& templates,
       note += "; runs ";
       for (std::size_t d = 0; d < daemons[t].size(); ++d) note += (d ? ", " : "") + daemons[t][d];
     }
-    for (std::int64_t k = 0; k < counts[t]; ++k) notes.push_back(note);
+    notes.emplace_back(std::move(note), counts[t]);
   }
   return notes;
+}
+
+// The report lists at most this many copies of each template: alike rows,
+// and 9,000 copies made a 5.8 MB page (32 MB to make it) from a 124-byte
+// input. The last one listed says how many more there are.
+constexpr std::int64_t kReportCopies = 100;
+
+// The nodes of `inventory` whose `keep` is set, in order (the page reads
+// nodes only).
+Inventory kept_nodes(const Inventory& inventory, const std::vector<char>& keep) {
+  Inventory out;
+  out.share_base = inventory.share_base;
+  out.max_fragment_cores = inventory.max_fragment_cores;
+  for (std::size_t i = 0; i < inventory.nodes.size(); ++i)
+    if (keep[i]) out.nodes.push_back(inventory.nodes[i]);
+  return out;
 }
 
 }  // namespace
@@ -258,26 +274,50 @@ std::string grow_report(const Inventory& before, const Inventory& after, const R
   outcome.details.insert(outcome.details.begin(), outcome.headline);
   outcome.headline = (g.failed ? "infeasible: " : "") + g.head;
   if (g.failed) outcome.kind = OutcomeKind::Failed;
+  // Each node's note, and whether its row is listed.
+  const std::size_t n = std::min(before.nodes.size(), after.nodes.size());
+  std::vector<std::string> notes(n);
+  std::vector<char> keep(n, 1);
+  std::size_t i = g.first_added;
+  for (const auto& [note, count] : g.added)
+    for (std::int64_t k = 0; k < count && i < n; ++k, ++i) {
+      keep[i] = k < kReportCopies;
+      notes[i] = note;
+      if (k == kReportCopies - 1 && count > kReportCopies)
+        notes[i] += "; " + std::to_string(count - kReportCopies) + " more like it not listed";
+    }
+  for (; i < n; ++i) notes[i] = "added by grow";
+  std::optional<Inventory> listed_before, listed_after;
+  if (std::find(keep.begin(), keep.end(), 0) != keep.end()) {
+    listed_before = kept_nodes(before, keep);
+    listed_after = kept_nodes(after, keep);
+  }
+  const Inventory& b = listed_before ? *listed_before : before;
+  const Inventory& a = listed_after ? *listed_after : after;
   ReportSection s = plan_section(request.app + ": count " + std::to_string(request.count) +
                                      ", strategy " + std::string(strategy_name(request.strategy)),
-                                 before, after);
-  s.reasons.assign(after.nodes.size(), {});
-  s.filtered.assign(after.nodes.size(), false);
-  for (const NodeCapacity& n : out.capacity.nodes)
-    if (n.capacity == 0 && n.node < s.reasons.size()) s.reasons[n.node] = n.reason();
-  s.notes.assign(after.nodes.size(), {});
-  s.added.assign(after.nodes.size(), false);
-  for (std::size_t i = 0; i < before.nodes.size() && i < s.reasons.size(); ++i) {
-    s.added[i] = i >= g.first_added;
-    if (i >= g.first_added)
-      s.notes[i] = i - g.first_added < g.added_notes.size() ? g.added_notes[i - g.first_added]
-                                                            : std::string("added by grow");
-    if (!request.filter.accepts(before.nodes[i])) {
-      s.filtered[i] = true;
-      s.reasons[i] = filtered_reason(request.name, false);
+                                 b, a);
+  std::vector<std::size_t> row(n, SIZE_MAX);  // a node's row, when listed
+  for (std::size_t j = 0, r = 0; j < n; ++j)
+    if (keep[j]) row[j] = r++;
+  const std::size_t rows = b.nodes.size();
+  s.reasons.assign(rows, {});
+  s.filtered.assign(rows, false);
+  s.notes.assign(rows, {});
+  s.added.assign(rows, false);
+  for (const NodeCapacity& c : out.capacity.nodes)
+    if (c.capacity == 0 && c.node < n && row[c.node] != SIZE_MAX)
+      s.reasons[row[c.node]] = c.reason();
+  for (std::size_t j = 0; j < n; ++j) {
+    if (row[j] == SIZE_MAX) continue;
+    s.added[row[j]] = j >= g.first_added;
+    if (j >= g.first_added) s.notes[row[j]] = notes[j];
+    if (!request.filter.accepts(before.nodes[j])) {
+      s.filtered[row[j]] = true;
+      s.reasons[row[j]] = filtered_reason(request.name, false);
     }
   }
-  return render_html_report("eruplan grow", before, {s}, outcome);
+  return render_html_report("eruplan grow", b, {s}, outcome);
 }
 
 void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
@@ -335,6 +375,9 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
   GrowBudget budget;
   budget.listed_cores = listed_core_budget(whatif_input_bytes(o));
   for (const Node& node : inventory.nodes) budget.listed_cores -= node.listed_from_count();
+  budget.copy_items = std::max<std::int64_t>(
+      kGrowCopyItems,
+      static_cast<std::int64_t>(std::min<std::uint64_t>(whatif_input_bytes(o), INT64_MAX)));
   budget.node_bound = static_cast<double>(std::max(
       kGrowPlannedNodes, kGrowNodesPerNode * static_cast<std::int64_t>(inventory.nodes.size())));
   auto spent = [&](const Inventory& state) {
@@ -396,10 +439,14 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
     // size of one template's.
     std::vector<std::int64_t> counts(templates.size(), shown);
     if (shown > 1 && templates.size() > 1) counts = shared_copies(templates.size(), shown);
+    if (!copies_within(templates, counts, &budget)) {
+      invalid(r, o.output, Origin{"<command line>", 0, 0, "--max"}, budget.too_large);
+      return;
+    }
     Inventory state = grown_inventory(inventory, templates, counts);
     if (spent(state)) return;
     GrowReport report{head, true, inventory.nodes.size(), {}};
-    if (o.report) report.added_notes = added_notes(templates, counts, w.daemons_by_template, true);
+    if (o.report) report.added = added_notes(templates, counts, w.daemons_by_template, true);
     plan_document(state, request, o, r, head, o.report ? &report : nullptr,
                   [&] { return grown_inventory(inventory, templates, counts); });
     w.report = r.report.value_or(std::string());
@@ -416,7 +463,7 @@ void run_grow(const WhatIfOptions& o, WhatIfResult& w) {
                     false,
                     inventory.nodes.size(),
                     {}};
-  if (o.report) report.added_notes = added_notes(templates, g.counts, w.daemons_by_template, false);
+  if (o.report) report.added = added_notes(templates, g.counts, w.daemons_by_template, false);
   plan_document(state, request, o, r, {}, o.report ? &report : nullptr,
                 [&] { return grown_inventory(inventory, templates, g.counts); });
   w.report = r.report.value_or(std::string());

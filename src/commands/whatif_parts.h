@@ -47,9 +47,10 @@ struct GrowReport {
   std::string head;
   bool failed = false;
   std::size_t first_added = 0;
-  // One per added node, in order: "added by grow, like big; runs
-  // kube-system/fluentd" (the report's note on its row).
-  std::vector<std::string> added_notes;
+  // Per template, in order: the note on each of its copies' rows ("added by
+  // grow, like big; runs kube-system/fluentd") and how many copies follow
+  // one another from first_added on.
+  std::vector<std::pair<std::string, std::int64_t>> added;
 };
 // With `grow`, also r.report. `again`, when given, makes `state` again as
 // it was: the plan is then made on `state` itself (left empty after) and the

@@ -142,14 +142,35 @@ Placement place_alone(const Inventory& inventory, const Request& request, unsign
 
 bool spent(const GrowBudget* budget) { return budget && budget->over(); }
 
-// Whether `counts` copies of `templates` keep no more listed cores than the
-// budget allows (GrowBudget::listed_cores); sets too_large past it.
+}  // namespace
+
+std::int64_t copy_items(const Node& node) {
+  const auto& labels = std::as_const(node.labels);
+  const bool hostname = std::any_of(labels.begin(), labels.end(),
+                                    [](const auto& l) { return l.first == kHostnameLabel; });
+  return static_cast<std::int64_t>(node.taints.size() + node.extended.size() + node.devices.size() +
+                                   node.reservations.size() + node.instances.size() +
+                                   node.numa_nodes.size() + (hostname ? labels.size() : 0));
+}
+
 bool copies_within(std::span<const GrowTemplate> templates, std::span<const std::int64_t> counts,
                    GrowBudget* budget) {
   if (budget == nullptr || budget->over()) return !spent(budget);
-  i128 listed = 0;
-  for (std::size_t t = 0; t < templates.size() && t < counts.size(); ++t)
+  i128 listed = 0, items = 0;
+  for (std::size_t t = 0; t < templates.size() && t < counts.size(); ++t) {
     listed += static_cast<i128>(counts[t]) * templates[t].node.listed_from_count();
+    items += static_cast<i128>(counts[t]) * copy_items(templates[t].node);
+  }
+  if (items > budget->copy_items) {
+    budget->too_large =
+        "too large: each copy carries its template's own taints, extended resources, "
+        "volumes, reservations, instances, NUMA nodes and hostname-labelled labels: " +
+        std::to_string(static_cast<std::int64_t>(items)) +
+        " entries for the copies tried, more than the " + std::to_string(budget->copy_items) +
+        " this input may make (" + std::to_string(kGrowCopyItems) +
+        ", or one per byte of input when more); give a smaller template or a smaller --max";
+    return false;
+  }
   if (listed <= budget->listed_cores) return true;
   budget->too_large =
       "too large: each copy keeps its template's cores one by one (a node given as a core "
@@ -161,6 +182,9 @@ bool copies_within(std::span<const GrowTemplate> templates, std::span<const std:
       "give the template's cores as a cpu map, or a smaller --max";
   return false;
 }
+
+namespace {
+
 bool copies_within(const Node& node_template, std::int64_t k, GrowBudget* budget) {
   const GrowTemplate t{node_template, std::nullopt};
   return copies_within(std::span(&t, 1), std::span(&k, 1), budget);
@@ -282,12 +306,16 @@ Inventory grown_inventory(const Inventory& inventory, std::span<const GrowTempla
   for (std::int64_t k : counts) total += k;
   out.nodes.reserve(inventory.nodes.size() + static_cast<std::size_t>(total));
   for (std::size_t t = 0; t < templates.size(); ++t) {
+    if (counts[t] <= 0) continue;
+    // Copies run none of the template's workloads: left out once, not
+    // copied into each copy and dropped there.
+    Node base = templates[t].node;
+    base.workloads.clear();
+    base.revision = 0;
     for (std::int64_t j = 1; j <= counts[t]; ++j) {
-      Node copy = templates[t].node;
+      Node copy = base;
       copy.name = templates[t].node.name + "-" + std::to_string(j);
       set_hostname(copy);
-      copy.workloads.clear();
-      copy.revision = 0;
       out.nodes.push_back(std::move(copy));
     }
   }

@@ -74,6 +74,18 @@ inline constexpr std::int64_t kGrowNodesPerNode = 64;
 // keep as many each (Node::listed_from_count): the copies of a count tried
 // list at most `listed_cores` (the run's listed_core_budget less the
 // inventory's own), else too large before they are made.
+// Each copy carries its template's per-node lists (copy_items): the copies
+// of a count tried carry at most `copy_items` entries of them (kGrowCopyItems,
+// or one per byte of the input when more), else too large before they are
+// made. The node objects themselves are bounded by --max and the planned
+// nodes; a template of 1,000 reservations made 10,000 copies of each.
+inline constexpr std::int64_t kGrowCopyItems = 20'000;
+// The entries a copy of `node` holds of its own: taints, extended
+// resources, volumes, reservations, running instances, NUMA nodes, and its
+// labels when it has a hostname label (each copy names itself there).
+// Labels otherwise, images and DaemonSet pods are shared by the copies;
+// workloads are not copied; listed cores are counted apart.
+std::int64_t copy_items(const Node& node);
 struct GrowBudget {
   double steps = 0;
   std::int64_t cores = 0;  // cores the CPU-bind plans read so far
@@ -81,9 +93,15 @@ struct GrowBudget {
   double nodes = 0;  // nodes planned on so far
   double node_bound = kGrowPlannedNodes;
   std::int64_t listed_cores = INT64_MAX;
+  std::int64_t copy_items = INT64_MAX;
   std::string too_large;
   bool over() const { return !too_large.empty(); }
 };
+// Whether `counts` copies of `templates` keep within the budget's listed
+// cores and copy items; sets `too_large` past either (true without a
+// budget).
+bool copies_within(std::span<const GrowTemplate> templates, std::span<const std::int64_t> counts,
+                   GrowBudget* budget);
 // Counts a plan of the request on `grown` against the budget; false (and
 // `too_large` set) past it.
 bool within_budget(const Inventory& grown, const Request& request, unsigned jobs,

@@ -90,6 +90,30 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
   CHECK_FALSE(t.cost);
 }
 
+TEST_CASE("grow: what a copy carries of its own bounds the copies tried") {
+  // 2 taints + 3 extended + 2 reservations + 1 running app; labels shared
+  // (no hostname label): 8 entries a copy.
+  const GrowTemplate t = node_template(
+      "name: t\nmemory: 8Gi\nlabels: {zone: a}\ntaints: [{key: a, effect: NoSchedule}, {key: b, "
+      "effect: NoSchedule}]\nextended: {x: 1, y: 2, z: 3}\nreservations: {r1: {memory: 1}, r2: "
+      "{memory: 2}}\ninstances: {web: 1}\n",
+      std::nullopt);
+  CHECK(copy_items(t.node) == 8);
+  // With a hostname label each copy names itself there: its labels count.
+  const GrowTemplate h = node_template(
+      "name: h\nmemory: 8Gi\nlabels: {zone: a, kubernetes.io/hostname: h}\n", std::nullopt);
+  CHECK(copy_items(h.node) == 2);
+  GrowBudget budget;
+  budget.copy_items = 100;
+  const std::vector<GrowTemplate> both{t, h};
+  CHECK(copies_within(both, std::vector<std::int64_t>{10, 10}, &budget));  // 80 + 20
+  CHECK(budget.too_large.empty());
+  CHECK_FALSE(copies_within(both, std::vector<std::int64_t>{12, 3}, &budget));  // 96 + 6
+  CHECK(budget.too_large.find("102 entries for the copies tried, more than the 100 this input "
+                              "may make") != std::string::npos);
+  CHECK(copies_within(both, std::vector<std::int64_t>{1, 1}, nullptr));
+}
+
 TEST_CASE("grow: the expanders on a worked example") {
   // 10 instances of 1 core / 1Gi. small: 2 cores, 4Gi (2 per copy, 5
   // copies); big: 8 cores, 4Gi (4 per copy by memory, 3 copies).

@@ -78,38 +78,122 @@ int usage_error(const std::string& message, OutputFormat format) {
 constexpr std::size_t kMaxInputBytes = UINT32_MAX - 1;
 constexpr const char* kTooLarge = "the input is too large (4 GiB at most)";
 
-// Reads `in` to its end into `text`; false when it holds more than
+// Reads to the end into `text` (after what it holds), `read(out, n)` giving
+// up to n bytes and 0 at the end; false when the input holds more than
 // kMaxInputBytes. Grows by doubling but never past the limit. A NUL byte is
 // an error in JSON and YAML alike, reported at its position: reading stops
 // right after the first one, so /dev/zero costs nothing.
-bool read_bounded(std::istream& in, std::string& text) {
+template <class Read>
+bool read_bounded_by(Read read, std::string& text) {
   std::size_t used = text.size();
   for (;;) {
     if (used == text.size()) {
       if (text.size() > kMaxInputBytes) return false;
       text.resize(std::min(kMaxInputBytes + 1, std::max<std::size_t>(64 * 1024, 2 * text.size())));
     }
-    in.read(text.data() + used, static_cast<std::streamsize>(text.size() - used));
-    const auto got = static_cast<std::size_t>(in.gcount());
+    const std::size_t got = read(text.data() + used, text.size() - used);
     if (const void* nul = std::memchr(text.data() + used, '\0', got)) {
       used = static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) + 1;
       break;
     }
     used += got;
-    if (!in) break;
+    if (got == 0) break;
   }
   text.resize(used);
   return used <= kMaxInputBytes;
 }
 
-// A directory's regular files (--pods DIR), or nullopt when it is none.
-std::optional<std::vector<std::string>> list_dir(const std::string& path) {
+bool read_bounded(std::istream& in, std::string& text) {
+  return read_bounded_by(
+      [&in](char* out, std::size_t n) {
+        in.read(out, static_cast<std::streamsize>(n));
+        return static_cast<std::size_t>(in.gcount());
+      },
+      text);
+}
+
+// What a directory entry that is neither a regular file nor a directory is.
+std::string kind_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a named pipe";
+    case fs::file_type::character:
+    case fs::file_type::block:
+      return "a device";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::not_found:
+      return "a dangling link";
+    default:
+      return "not a file eruplan reads";
+  }
+}
+
+// A directory's entries (--pods DIR), or nullopt when it is none. Links
+// are followed; only regular files are to be read: opening a named pipe
+// waits for a writer, and a device may never end.
+std::optional<DirListing> list_dir(const std::string& path) {
   std::error_code ec;
   if (path == "-" || !fs::is_directory(path, ec)) return std::nullopt;
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(path, ec))
-    if (!e.is_directory(ec)) out.push_back(e.path().string());
+  DirListing out;
+  for (const auto& e : fs::directory_iterator(path, ec)) {
+    std::error_code status_error;
+    const fs::file_type type = e.status(status_error).type();
+    if (type == fs::file_type::directory) continue;
+    if (type == fs::file_type::regular)
+      out.files.push_back(e.path().string());
+    else
+      out.others.emplace_back(e.path().string(),
+                              status_error && type != fs::file_type::not_found
+                                  ? "cannot tell what it is: " + status_error.message()
+                                  : kind_of(type));
+  }
   return out;
+}
+
+// Reads a named pipe given as an input (-n FILE, or <(command) as
+// /dev/fd/N). Opening one waits until a program writes to it, maybe
+// forever: it is opened without waiting, and one with nothing to read and
+// no writer for a second (time for a writer started beside eruplan to
+// open it) is an error, not a hang. With a writer, it is read to its end.
+constexpr int kPipeTries = 100;
+constexpr useconds_t kPipeWaitMicroseconds = 10'000;
+std::optional<std::string> read_pipe(const std::string& path, std::string& why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
+  std::string text;
+  // The first read tells: 0 is no writer and nothing left to read; data or
+  // EAGAIN is a writer, and from then on the reads wait for what it writes.
+  bool first = true, failed = false;
+  int tries = 0;
+  const bool within = read_bounded_by(
+      [&](char* out, std::size_t n) -> std::size_t {
+        for (;;) {
+          const ssize_t got = ::read(fd, out, n);
+          if (got < 0 && errno == EINTR) continue;
+          if (first && got == 0 && ++tries < kPipeTries) {
+            usleep(kPipeWaitMicroseconds);
+            continue;
+          }
+          if (first && (got > 0 || (got < 0 && errno == EAGAIN))) {
+            first = false;
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            if (got < 0) continue;
+          }
+          if (got < 0) failed = true;
+          return got < 0 ? 0 : static_cast<std::size_t>(got);
+        }
+      },
+      text);
+  close(fd);
+  if (first && !failed) why = "a named pipe that no program writes to";
+  if (failed) why = "read error";
+  if (!within) why = kTooLarge;
+  if (first || failed || !within) return std::nullopt;
+  return text;
 }
 
 // Runs argv[0], looked up on PATH, with standard output into a pipe and
@@ -181,10 +265,12 @@ std::optional<std::string> read_input(const std::string& path, std::string& why)
     return std::nullopt;
   }
   std::error_code ec;
-  if (fs::is_directory(path, ec)) {
+  const fs::file_type type = fs::status(path, ec).type();
+  if (type == fs::file_type::directory) {
     why = "is a directory";
     return std::nullopt;
   }
+  if (type == fs::file_type::fifo) return read_pipe(path, why);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     why = std::strerror(errno);

@@ -386,6 +386,23 @@ std::vector<Case> cases() {
        {{"nodes.yaml", aliased}, {"request.yaml", "app: a\ncount: 1\nresources: {memory: 1}\n"}},
        "plan -n nodes.yaml -r request.yaml",
        {3}});
+  // One invalid 30,001-byte size behind an anchor, used by 110 nodes: an
+  // error at each use. A message quoted the whole value, twice (got
+  // "9xxx...": unknown unit "xxx..."): 33.8 MB and 6.7 MB of stdout from a
+  // 34 KB file (allowed about 13 MB). It shows 64 bytes of a value and its
+  // length: 7.7 MB, 51 KB of stdout.
+  std::string long_size =
+      "nodes:\n  - {name: n0, cpu: 1, memory: &m \"9" + std::string(30000, 'x') + "\"}\n";
+  for (int i = 1; i < 110; ++i)
+    long_size += "  - {name: n" + std::to_string(i) + ", cpu: 1, memory: *m}\n";
+  out.push_back({"many aliases: one 30,001-byte invalid size at 110 uses, -o json",
+                 {{"nodes.yaml", long_size}},
+                 "validate -n nodes.yaml -o json",
+                 {3}});
+  out.push_back({"many aliases: one 30,001-byte invalid size at 110 uses, plan",
+                 {{"nodes.yaml", long_size}},
+                 "plan -n nodes.yaml --count 1 --memory 1",
+                 {3}});
   // Binding requests: each new instance gets its own plan, so the plans a
   // run lists or gives out are bounded by the input (4096, or one per 4
   // bytes); past that, exit 3.

@@ -1,6 +1,7 @@
 // End to end through the built eruplan binary: exit codes, the JSON
 // document, stdin, request flags, determinism.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -383,4 +384,45 @@ TEST_CASE("cli: share and drain tables line CJK names up by display cells") {
   REQUIRE(d.exit == 0);
   CHECK(d.out.find("NODE      ABSORBABLE  WHY NOT\n"
                    "节点一号  yes\n") != std::string::npos);
+}
+
+// A named pipe never opened for writing: opening it to read would wait
+// forever. Each run is under timeout(1), so a regression fails (124)
+// instead of hanging the tests.
+TEST_CASE("cli: a named pipe in a --pods directory is skipped, one given as -n is exit 3") {
+  const fs::path dir = eruplan_test::scratch_dir("cli_fifo");
+  fs::remove_all(dir / "pods");
+  fs::remove(dir / "nodes.fifo");
+  fs::create_directories(dir / "pods");
+  const std::string k8s = std::string(ERUPLAN_SOURCE_DIR) + "/fixtures/kubernetes/";
+  fs::copy_file(k8s + "pods.json", dir / "pods" / "pods.json");
+  REQUIRE(::mkfifo((dir / "pods" / "stale.json").c_str(), 0600) == 0);
+  REQUIRE(::mkfifo((dir / "nodes.fifo").c_str(), 0600) == 0);
+  // `before` runs first in the same shell (a writer in the background).
+  auto run = [&](const std::string& args, const std::string& before = "") {
+    const std::string cmd = "cd " + dir.string() + " && { " + before + " timeout 20 " +
+                            ERUPLAN_BINARY + " " + args + " >out.txt 2>err.txt </dev/null; }";
+    const int status = std::system(cmd.c_str());
+    return Ran{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out.txt"),
+               slurp(dir / "err.txt")};
+  };
+  const std::string plan = "plan -n " + k8s + "nodes.json -r " + k8s + "deployment.yaml";
+  Ran r = run(plan + " --pods pods");
+  CHECK(r.exit == 0);
+  CHECK(
+      r.err.starts_with("pods/stale.json: warning: not a regular file (a named pipe), skipped\n"));
+  // The same plan as without the pipe.
+  fs::remove(dir / "pods" / "stale.json");
+  const Ran without = run(plan + " --pods pods");
+  CHECK(without.exit == 0);
+  CHECK(without.out == r.out);
+  r = run("plan -n nodes.fifo --app a --count 1 --memory 1");
+  CHECK(r.exit == 3);
+  CHECK(r.err == "nodes.fifo: error: cannot read: a named pipe that no program writes to\n");
+  // With a writer (as for -n <(command)), even one that opens it a little
+  // later, it is read to its end.
+  r = run("plan -n nodes.fifo --app a --count 1 --memory 1 -o json",
+          "(sleep 0.2; echo 'nodes: [{name: n1, memory: 1Gi}]' >nodes.fifo) &");
+  REQUIRE(r.exit == 0);
+  CHECK(json::parse(r.out)["deploy"] == json{{"n1", 1}});
 }

@@ -120,6 +120,22 @@ TEST_CASE("Diagnostics: the first 1,000 kept, the rest counted in one line") {
   CHECK(few.to_string() == "warning: y\n");
 }
 
+TEST_CASE("quoted and excerpt: a long value shows its first 64 bytes and its length") {
+  CHECK(quoted("8Gx") == "\"8Gx\"");
+  CHECK(excerpt("8Gx") == "8Gx");
+  CHECK(quoted("") == "\"\"");
+  const std::string full(64, 'a');
+  CHECK(quoted(full) == '"' + full + '"');
+  CHECK(excerpt(full) == full);
+  const std::string long_value = "9" + std::string(30000, 'x');
+  CHECK(quoted(long_value) == "\"9" + std::string(63, 'x') + "...\" (30001 bytes)");
+  CHECK(excerpt(long_value) == "9" + std::string(63, 'x') + "...(30001 bytes)");
+  // The cut does not split a UTF-8 character: \u00e9 is bytes 64 and 65.
+  const std::string accented = std::string(63, 'a') + "\xc3\xa9" + std::string(10, 'b');
+  CHECK(excerpt(accented) == std::string(63, 'a') + "...(75 bytes)");
+  CHECK(quoted(accented) == "\"" + std::string(63, 'a') + "...\" (75 bytes)");
+}
+
 TEST_CASE("edit_distance and nearest_name: the one \"did you mean\"") {
   CHECK(edit_distance("memroy", "memory") == 2);
   CHECK(edit_distance("lables", "labels") == 2);

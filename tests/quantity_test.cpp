@@ -103,6 +103,26 @@ TEST_CASE("sizes: negative, overflow and garbage are clear errors") {
   CHECK(error.find("unknown unit \"x10\"") != std::string::npos);
 }
 
+TEST_CASE("sizes: a long value's error shows its first 64 bytes and its length") {
+  // 30,001 bytes behind a YAML alias could be quoted once per use, twice
+  // in each message; each message stays short whatever the value's length.
+  std::string error;
+  CHECK(size_of("9" + std::string(30000, 'x'), error) == -1);
+  CHECK(error == "expected a size (bytes, or a string like \"8Gi\"), got \"9" +
+                     std::string(63, 'x') + "...\" (30001 bytes): unknown unit \"" +
+                     std::string(64, 'x') +
+                     "...\" (30000 bytes) (use Ki Mi Gi Ti Pi Ei for powers of 1024, k K M G T "
+                     "P E for powers of 1000)");
+  CHECK(size_of("-" + std::string(100, '1'), error) == -1);
+  CHECK(error == "negative size -" + std::string(63, '1') + "...(101 bytes)");
+  // 64 bytes or fewer: as given.
+  CHECK(size_of("9" + std::string(63, 'x'), error) == -1);
+  CHECK(error.ends_with("got \"9" + std::string(63, 'x') + "\": unknown unit \"" +
+                        std::string(63, 'x') +
+                        "\" (use Ki Mi Gi Ti Pi Ei for powers of 1024, k K M G T P E for "
+                        "powers of 1000)"));
+}
+
 TEST_CASE("cpu: cores and millicores to nanocores, exactly") {
   CHECK(cpu_of("0") == 0);
   CHECK(cpu_of("2") == 2'000'000'000);

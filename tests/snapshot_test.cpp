@@ -26,9 +26,9 @@ CommandOutput snapshot(Fake& fake, std::vector<std::pair<std::string, std::strin
     a.given.insert(k);
   }
   FileAccess files{nullptr,
-                   [](const std::string& path) -> std::optional<std::vector<std::string>> {
+                   [](const std::string& path) -> std::optional<DirListing> {
                      if (path == "missing") return std::nullopt;
-                     return std::vector<std::string>{};
+                     return DirListing{};
                    },
                    [&fake](const std::vector<std::string>& argv,
                            std::string& why) -> std::optional<std::string> {

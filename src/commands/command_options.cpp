@@ -24,7 +24,7 @@ namespace eruplan::command_options {
 std::string check_whole_number(const std::string& s) {
   const std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
   const bool ok = s.size() > start && s.find_first_not_of("0123456789", start) == std::string::npos;
-  return ok ? std::string() : "expected a whole number, got \"" + s + '"';
+  return ok ? std::string() : "expected a whole number, got " + quoted(s);
 }
 
 // A size or CPU amount: the library's own parser decides; only "expected
@@ -46,7 +46,7 @@ std::string check_delta(const std::string& s) {
 
 std::string check_label(const std::string& s) {
   return s.find('=') == std::string::npos || s.front() == '='
-             ? "expected k=v (e.g. pool=gpu), got \"" + s + '"'
+             ? "expected k=v (e.g. pool=gpu), got " + quoted(s)
              : std::string();
 }
 
@@ -69,24 +69,24 @@ std::string check_jobs(const std::string& s) {
   const bool digits =
       !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
   return digits && std::stoul(s) >= 1 ? std::string()
-                                      : "expected a whole number >= 1, got \"" + s + '"';
+                                      : "expected a whole number >= 1, got " + quoted(s);
 }
 
 std::string check_seed(const std::string& s) {
   std::optional<std::uint64_t> seed;
   return parse_seed(s, seed) ? std::string()
-                             : "expected a whole number 0..2^64-1 or none, got \"" + s + '"';
+                             : "expected a whole number 0..2^64-1 or none, got " + quoted(s);
 }
 
 std::string check_cycles(const std::string& s) {
   return parse_cycles(s) ? std::string()
-                         : "expected a whole number from 1 to 1000000000, got \"" + s + '"';
+                         : "expected a whole number from 1 to 1000000000, got " + quoted(s);
 }
 
 std::string check_tie_break(const std::string& s) {
   return parse_tie_break(s)
              ? std::string()
-             : "expected name or random:SEED (SEED a whole number), got \"" + s + '"';
+             : "expected name or random:SEED (SEED a whole number), got " + quoted(s);
 }
 
 std::string check_cpu_delta(const std::string& s) { return check_delta<parse_cpu>(s); }
@@ -103,7 +103,7 @@ OptionSpec realloc_delta_option(const ReallocDelta& delta) {
 std::string check_cost(const std::string& s) {
   const std::size_t eq = s.find('=');
   return eq == std::string::npos || eq == 0
-             ? "expected NAME=COST (e.g. big=0.192), got \"" + s + '"'
+             ? "expected NAME=COST (e.g. big=0.192), got " + quoted(s)
              : std::string();
 }
 

@@ -174,6 +174,7 @@ CommandOutput run_pipeline(Command command, const CommandInput& in) {
   }
   auto result = std::make_shared<RunResult>(run(std::move(options)));
   CommandOutput out = output_of(result);
+  out.err.insert(0, inputs.warnings());
   add_file(out, a, "--save-inventory", result->saved_inventory);
   add_file(out, a, "--report", result->report);
   return out;
@@ -222,6 +223,7 @@ CommandOutput run_realloc_row(const CommandInput& in) {
   options.units = units_of(a);
   auto result = std::make_shared<ReallocRun>(run_realloc(options));
   CommandOutput out = output_of(result);
+  out.err.insert(0, inputs.warnings());
   add_file(out, a, "--save-inventory", result->saved_inventory);
   return out;
 }
@@ -305,7 +307,7 @@ CommandOutput run_whatif_row(WhatIfCommand command, const CommandInput& in) {
   CommandOutput out;
   out.exit = result->run.exit;
   out.out = std::move(result->run.out);
-  out.err = std::move(result->run.err);
+  out.err = inputs.warnings() + result->run.err;
   out.usage = std::move(result->run.usage);
   if (!result->report.empty())
     out.files.emplace_back(a.value("--report"), std::move(result->report));

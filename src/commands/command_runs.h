@@ -4,6 +4,7 @@
 // (declared in its header) and use what this header shares.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +54,8 @@ class InputFiles {
   // --pods: each file, and each directory's .json, .yaml and .yml files in
   // byte order (not recursing), in command-line order; the first into
   // `first`, the others into `more` (a command that takes one file passes
-  // null and gets an error for a second).
+  // null and gets an error for a second). Such a name in a directory that is
+  // no regular file (a named pipe) is skipped with a warning.
   void read_pods(std::optional<Source>& first, std::vector<Source>* more) {
     std::vector<std::string> files;
     for (const std::string& p : in_.args.list("--pods")) {
@@ -62,10 +64,16 @@ class InputFiles {
         files.push_back(p);
         continue;
       }
+      auto is_input = [](const std::string& e) {
+        return e.ends_with(".json") || e.ends_with(".yaml") || e.ends_with(".yml");
+      };
       std::vector<std::string> in_dir;
-      for (const std::string& e : *entries)
-        if (e.ends_with(".json") || e.ends_with(".yaml") || e.ends_with(".yml"))
-          in_dir.push_back(e);
+      for (const std::string& e : entries->files)
+        if (is_input(e)) in_dir.push_back(e);
+      for (const auto& [e, what] : entries->others)
+        if (is_input(e))
+          problems_.push_back({Severity::Warning, Origin{e, 0, 0, ""},
+                               "not a regular file (" + what + "), skipped"});
       std::sort(in_dir.begin(), in_dir.end());
       if (in_dir.empty())
         problems_.push_back({Severity::Error, Origin{p, 0, 0, ""},
@@ -115,13 +123,23 @@ class InputFiles {
   // True when every file could be read; otherwise false with `failed` set
   // to exit 3 naming each one (and the failure document with -o json|yaml).
   bool ok(OutputFormat output, CommandOutput& failed) const {
-    if (problems_.empty()) return true;
+    if (std::none_of(problems_.begin(), problems_.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::Error; }))
+      return true;
     failed.exit = ExitCode::Invalid;
     for (const Diagnostic& problem : problems_) failed.err += format_diagnostic(problem) + '\n';
     if (output != OutputFormat::Table)
       failed.out =
           failure_document(output, ExitCode::Invalid, invalid_message(problems_), problems_);
     return false;
+  }
+
+  // The warnings of a run that goes on (ok() true), one line each, to go
+  // before its own on stderr.
+  std::string warnings() const {
+    std::string out;
+    for (const Diagnostic& problem : problems_) out += format_diagnostic(problem) + '\n';
+    return out;
   }
 
  private:

@@ -69,14 +69,23 @@ struct Args {
   bool flag(std::string_view key) const;
 };
 
+// A directory's entries (file names with their path): its regular files and
+// links to them, which are read, and what else it holds but directories (a
+// named pipe, a device, a socket, a dangling link), which is not opened (a
+// named pipe would block the run), with what it is ("a named pipe").
+struct DirListing {
+  std::vector<std::string> files;
+  std::vector<std::pair<std::string, std::string>> others;
+};
+
 // How a run reads files: injected by the CLI, so the library does no I/O of
 // its own. "-" is standard input.
 struct FileAccess {
   // The whole file; nullopt with `why` set when it cannot be read.
   std::function<std::optional<std::string>(const std::string& path, std::string& why)> read;
-  // The entries of a directory (file names with their path), or nullopt
-  // when `path` is not a directory; may be unset (nothing is a directory).
-  std::function<std::optional<std::vector<std::string>>(const std::string& path)> list_dir;
+  // The entries of a directory, or nullopt when `path` is not a directory;
+  // may be unset (nothing is a directory).
+  std::function<std::optional<DirListing>(const std::string& path)> list_dir;
   // Runs a program (argv[0] looked up on PATH) and gives its standard
   // output; nullopt with `why` (its standard error, or why it could not
   // start) when it fails. May be unset (eruplan snapshot then fails).

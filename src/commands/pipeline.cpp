@@ -598,17 +598,17 @@ RunResult run_command(const RunOptions& options, std::string* nodes_text) {
           else if (!spread)
             at.path += field.substr(field.find('.'));
           diags.error(std::move(at),
-                      request.name + ": " + field +
+                      excerpt(request.name) + ": " + field +
                           " depends on where the other replicas go; it needs strategy score "
                           "(leave --strategy out, or give --strategy score)");
         } else if (!p.node_affinity.preferred.empty() || !p.affinity.preferred.empty() ||
                    !p.anti_affinity.preferred.empty())
-          diags.warning(request.node_affinity_origin.file.empty()
-                            ? Origin{source->name, 0, 0, "affinity"}
-                            : request.node_affinity_origin,
-                        request.name + ": preferred affinity terms are ignored by strategy " +
-                            std::string(strategy_name(request.strategy)) +
-                            " (only strategy score weighs them)");
+          diags.warning(
+              request.node_affinity_origin.file.empty() ? Origin{source->name, 0, 0, "affinity"}
+                                                        : request.node_affinity_origin,
+              excerpt(request.name) + ": preferred affinity terms are ignored by strategy " +
+                  std::string(strategy_name(request.strategy)) +
+                  " (only strategy score weighs them)");
       }
     if (set && options.tie_seed)
       for (Request& request : set->requests) {

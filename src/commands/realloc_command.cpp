@@ -143,7 +143,7 @@ void apply_flags(const ReallocFlags& f, ReallocRequest& req, bool from_file, Dia
   }
   for (const std::string& id : f.workloads) {
     if (std::find(req.ids.begin(), req.ids.end(), id) != req.ids.end()) {
-      diags.error(flag("--workload"), "workload \"" + id + "\" is given twice");
+      diags.error(flag("--workload"), "workload " + quoted(id) + " is given twice");
       continue;
     }
     req.ids.push_back(id);
@@ -168,7 +168,7 @@ void apply_flags(const ReallocFlags& f, ReallocRequest& req, bool from_file, Dia
     else if (*f.cpu_bind == "false")
       req.cpu_bind = CpuBindChange::Unbind;
     else
-      diags.error(flag("--cpu-bind"), "expected keep, true or false, got \"" + *f.cpu_bind + "\"");
+      diags.error(flag("--cpu-bind"), "expected keep, true or false, got " + quoted(*f.cpu_bind));
   }
 }
 

@@ -119,8 +119,9 @@ void load_daemons(const WhatIfOptions& o, const KubernetesOptions& kube,
   for (Request& d : set->daemons) {
     if (std::any_of(daemons.begin(), daemons.end(),
                     [&](const Request& e) { return key(e) == key(d); })) {
-      diags.warning(Origin{o.daemonsets->name, 0, 0, "--daemonsets"},
-                    "DaemonSet " + key(d) + " is also in " + o.request->name + "; counted once");
+      diags.warning(
+          Origin{o.daemonsets->name, 0, 0, "--daemonsets"},
+          "DaemonSet " + excerpt(key(d)) + " is also in " + o.request->name + "; counted once");
       continue;
     }
     daemons.push_back(std::move(d));

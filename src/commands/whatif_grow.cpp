@@ -70,8 +70,8 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
       for (const Node& n : inventory.nodes) names.emplace_back(n.name);
       const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--like"},
-                  "node " + name + " is not in the inventory" +
-                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?"));
+                  "node " + excerpt(name) + " is not in the inventory" +
+                      (best.empty() ? "" : "; did you mean " + excerpt(best) + "?"));
     } else
       templates.push_back(GrowTemplate{template_like(*it), std::nullopt});
   }
@@ -85,14 +85,14 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
       diags.error(Origin{"<command line>", 0, 0, "--cost"},
                   "expected NAME=COST with a cost >= 0 of at most 9 decimals, such as big=0.192, "
                   "got " +
-                      given);
+                      excerpt(given));
     else if (it == templates.end()) {
       std::vector<std::string_view> names;
       for (const GrowTemplate& t : templates) names.emplace_back(t.node.name);
       const std::string_view best = nearest_name(name, names, 2);
       diags.error(Origin{"<command line>", 0, 0, "--cost"},
-                  "no template is named " + name +
-                      (best.empty() ? "" : "; did you mean " + std::string(best) + "?") +
+                  "no template is named " + excerpt(name) +
+                      (best.empty() ? "" : "; did you mean " + excerpt(best) + "?") +
                       " (templates are named by their name field; --like NODE makes NODE-new)");
     } else
       it->cost = cost;
@@ -101,17 +101,17 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
     for (std::size_t j = 0; j < i; ++j)
       if (templates[i].node.name == templates[j].node.name)
         diags.error(Origin{"<command line>", 0, 0, "--template"},
-                    "two templates are named " + templates[i].node.name +
+                    "two templates are named " + excerpt(templates[i].node.name) +
                         "; their copies would share names");
   const bool priced = o.mix || o.expander == "price";
   if (priced)
     for (const GrowTemplate& t : templates)
       if (!t.cost)
         diags.error(Origin{"<command line>", 0, 0, o.mix ? "--mix" : "--expander"},
-                    "template " + t.node.name + " has no cost; " +
+                    "template " + excerpt(t.node.name) + " has no cost; " +
                         (o.mix ? std::string("--mix") : std::string("--expander price")) +
-                        " weighs costs (give cost: in the template or --cost " + t.node.name +
-                        "=VALUE)");
+                        " weighs costs (give cost: in the template or --cost " +
+                        excerpt(t.node.name) + "=VALUE)");
   for (const GrowTemplate& t : templates) {
     Inventory probe = grown_inventory(inventory, t.node, 1);
     check_inputs(probe, request, diags);
@@ -133,8 +133,9 @@ bool load_templates(const WhatIfOptions& o, const Inventory& inventory, const Re
       const std::string& name = inventory.nodes[i].name;
       if (!template_name_taken(name, t.node.name)) continue;
       invalid(r, o.output, position_of(o.nodes, name, "nodes[" + std::to_string(i) + "].name"),
-              "node " + name + " is already named like a copy of the template " + t.node.name +
-                  " (" + t.node.name + "-1, -2, ...); rename it or the template");
+              "node " + excerpt(name) + " is already named like a copy of the template " +
+                  excerpt(t.node.name) + " (" + excerpt(t.node.name) +
+                  "-1, -2, ...); rename it or the template");
       return false;
     }
   return true;

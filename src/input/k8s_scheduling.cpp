@@ -188,7 +188,7 @@ NodeSelectorTerm node_selector_term(Reader& r, const FieldPath& path, ValueId v)
       if (is_field) {
         if (q->key != "metadata.name") {
           r.error(lp.at(i).child("key"), r.doc().element(list, i),
-                  "matchFields supports the key metadata.name only, got \"" + q->key + "\"");
+                  "matchFields supports the key metadata.name only, got " + quoted(q->key));
           continue;
         }
         if ((q->op != SelectorOp::In && q->op != SelectorOp::NotIn) || q->values.size() != 1) {
@@ -498,8 +498,8 @@ void note_unmodelled(Reader& r, const FieldPath& object_spec_path, ValueId objec
               "removed");
   if (!pod.scheduler_name.empty() && pod.scheduler_name != "default-scheduler")
     r.warning(spec_path.child("schedulerName"), member(doc, spec, "schedulerName"),
-              "scheduler \"" + pod.scheduler_name +
-                  "\" places this pod, not kube-scheduler's default profile; eruplan plans it as "
+              "scheduler " + quoted(pod.scheduler_name) +
+                  " places this pod, not kube-scheduler's default profile; eruplan plans it as "
                   "the default profile would");
 }
 

@@ -429,7 +429,8 @@ void warn_namespace(Reader& r, const FieldPath& path, ValueId v, const Manifest&
   for (const auto& [ns, n] : elsewhere)
     where += (where.empty() ? "" : ", ") + std::to_string(n) + " in " + ns;
   r.warning(path.child("metadata"), v,
-            m.request.name + ": no metadata.namespace, so its running pods are counted in " + m.ns +
+            excerpt(m.request.name) +
+                ": no metadata.namespace, so its running pods are counted in " + m.ns +
                 ", which has none of its selector's; it matches " + where +
                 " (give --namespace NS, as kubectl apply -n NS)");
 }
@@ -712,7 +713,7 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       auto ignore = [&](bool given, std::string_view flag) {
         if (given)
           diags.warning(Origin{source.name, 0, 0, std::string(flag)},
-                        req.name + ": " + std::string(flag) +
+                        excerpt(req.name) + ": " + std::string(flag) +
                             " does not apply to a DaemonSet (one pod on every eligible node); "
                             "ignored");
       };
@@ -733,8 +734,9 @@ std::optional<RequestSet> load_kubernetes_requests(const Source& source,
       daemon_request(req, targets, inventory, node_names);
     } else {
       if (per_request.given("--count") && options.replicas)
-        diags.warning(Origin{"<command line>", 0, 0, "--replicas"},
-                      req.name + ": --count gives the new pods itself; --replicas ignored");
+        diags.warning(
+            Origin{"<command line>", 0, 0, "--replicas"},
+            excerpt(req.name) + ": --count gives the new pods itself; --replicas ignored");
       req.count =
           new_instances(m, count_running(m, inventory, census, selections, match), options, why);
       const std::string subject = req.name;  // as the manifest names it

@@ -420,10 +420,9 @@ void PodListRead::item(Reader& r, const Doc& doc, ValueId item, std::uint32_t i)
     key_ += text_of(doc, name);
     if (const auto* first = seen_pods_->add(key_, SeenPod{file_, i})) {
       r.warning(meta_path.child("name"), name,
-                "pod " + std::string(first->first) + " appears twice: first in " +
-                    *first->second.file + " at items[" + std::to_string(first->second.index) +
-                    "], again here (" + pods_.name + " items[" + std::to_string(i) +
-                    "]); counted once");
+                "pod " + excerpt(first->first) + " appears twice: first in " + *first->second.file +
+                    " at items[" + std::to_string(first->second.index) + "], again here (" +
+                    pods_.name + " items[" + std::to_string(i) + "]); counted once");
       return;
     }
   }
@@ -539,11 +538,11 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
   const FieldPath root, items_path = root.child("items");
   if (!quiet)
     for (const auto& [node, u] : unknown_)
-      diags_.warning(Origin{pods_.name, u.line, u.col,
-                            items_path.at(u.index).child("spec").child("nodeName").str()},
-                     std::to_string(u.pods) + (u.pods == 1 ? " pod" : " pods") + " on node " +
-                         quoted(node) +
-                         ", which is not in the node list, ignored (first: " + u.first_pod + ")");
+      diags_.warning(
+          Origin{pods_.name, u.line, u.col,
+                 items_path.at(u.index).child("spec").child("nodeName").str()},
+          std::to_string(u.pods) + (u.pods == 1 ? " pod" : " pods") + " on node " + quoted(node) +
+              ", which is not in the node list, ignored (first: " + excerpt(u.first_pod) + ")");
   diags.append(diags_);
 
   // Keep usage within what the node has: pods that ask for more than the
@@ -555,8 +554,8 @@ void PodListRead::finish(Diagnostics& diags, bool quiet) {
     auto clamp = [&](std::int64_t& used, std::int64_t total, const std::string& what) {
       if (used <= total) return;
       diags.warning(Origin{pods_.name, 0, 0, "items"},
-                    "pods on " + node.name + " request " + std::to_string(used) + " " + what +
-                        ", more than its allocatable " + std::to_string(total) +
+                    "pods on " + excerpt(node.name) + " request " + std::to_string(used) + " " +
+                        what + ", more than its allocatable " + std::to_string(total) +
                         "; counted as full");
       used = total;
     };

@@ -72,8 +72,8 @@ std::optional<ReallocRequest> load_realloc(const Source& source, Diagnostics& di
         if (!id) continue;
         if (auto [it, fresh] = seen.emplace(*id, v); !fresh) {
           r.error(at, v,
-                  "workload \"" + std::string(*id) + "\" is listed twice (first at " +
-                      r.where(it->second) + ")");
+                  "workload " + quoted(*id) + " is listed twice (first at " + r.where(it->second) +
+                      ")");
           continue;
         }
         req.ids.emplace_back(*id);

@@ -50,8 +50,8 @@ void apply_labels(std::span<const std::string> given, const Origin& at, Request&
     auto it = std::lower_bound(labels.begin(), labels.end(), key,
                                [](const auto& l, const std::string& k) { return l.first < k; });
     if (it != labels.end() && it->first == key) {
-      diags.error(at,
-                  "label " + key + " given twice (" + key + "=" + it->second + ", " + label + ")");
+      diags.error(at, "label " + excerpt(key) + " given twice (" + excerpt(key) + "=" +
+                          excerpt(it->second) + ", " + excerpt(label) + ")");
       continue;
     }
     labels.insert(it, {std::move(key), std::move(value)});
@@ -81,7 +81,7 @@ void apply_flag(const RequestField& f, std::span<const std::string> given, Draft
       else if (*n < m.min)
         diags.error(at, "expected a whole number " +
                             (m.min == 1 ? std::string("> 0") : ">= " + std::to_string(m.min)) +
-                            ", got " + text);
+                            ", got " + excerpt(text));
       else
         req.*m.number = *n;
       break;

@@ -30,7 +30,7 @@ std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
   std::size_t i = 0;
   if (i < text.size() && text[i] == '+') ++i;
   if (i < text.size() && text[i] == '-') {
-    error = "weight must be > 0, got " + std::string(text);
+    error = "weight must be > 0, got " + excerpt(text);
     return std::nullopt;
   }
   std::string digits;
@@ -73,12 +73,12 @@ std::optional<Weight> parse_weight(std::string_view text, std::string& error) {
     return std::nullopt;
   }
   if (digits.empty()) {
-    error = "weight must be > 0, got " + std::string(text);
+    error = "weight must be > 0, got " + excerpt(text);
     return std::nullopt;
   }
   // Trailing zeros of the digits move into the scale.
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back(), ++scale;
-  const std::string too_big = "weight " + std::string(text) +
+  const std::string too_big = "weight " + excerpt(text) +
                               " is too fine or too large to compare exactly "
                               "(numerator and denominator at most 10^18)";
   if (digits.size() > 18 || scale > 18 || scale < -18) {

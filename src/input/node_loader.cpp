@@ -474,7 +474,7 @@ void NodeLoader::usage_extended(const FieldPath& path, ValueId v) {
     if (*used > it->total)
       r_.error(here, e.value,
                std::to_string(*used) + " used, more than the node's " + std::to_string(it->total) +
-                   " " + std::string(e.key));
+                   " " + excerpt(e.key));
   }
 }
 

@@ -151,18 +151,17 @@ std::optional<Bytes> parse_size(std::string_view text, std::string& error) {
     return std::nullopt;
   }
   if (d->negative && d->nonzero()) {  // "-0" is just zero
-    error = "negative size " + std::string(text);
+    error = "negative size " + excerpt(text);
     return std::nullopt;
   }
   std::int64_t bytes = 0;
   const Exact e = scale(*d, d->exponent + tens, twos, bytes);
   if (e == Exact::Fraction) {
-    error = "size " + std::string(text) + " is not a whole number of bytes";
+    error = "size " + excerpt(text) + " is not a whole number of bytes";
     return std::nullopt;
   }
   if (e == Exact::Overflow) {
-    error =
-        "size " + std::string(text) + " overflows (at most 9223372036854775807 bytes, about 8Ei)";
+    error = "size " + excerpt(text) + " overflows (at most 9223372036854775807 bytes, about 8Ei)";
     return std::nullopt;
   }
   return bytes;
@@ -177,19 +176,19 @@ std::optional<NanoCores> parse_cpu(std::string_view text, std::string& error) {
     return std::nullopt;
   }
   if (d->negative && d->nonzero()) {
-    error = "negative cpu " + std::string(text);
+    error = "negative cpu " + excerpt(text);
     return std::nullopt;
   }
   const std::int64_t exponent = d->exponent + (unit == "m" ? 6 : 9);  // to nanocores
   NanoCores n = 0;
   const Exact e = scale(*d, exponent, 0, n);
   if (e == Exact::Fraction) {
-    error = "cpu " + std::string(text) +
+    error = "cpu " + excerpt(text) +
             " has more than 9 fractional digits (the finest unit is a nanocore, 0.000000001)";
     return std::nullopt;
   }
   if (e == Exact::Overflow) {
-    error = "cpu " + std::string(text) + " overflows (at most about 9.2 billion cores)";
+    error = "cpu " + excerpt(text) + " overflows (at most about 9.2 billion cores)";
     return std::nullopt;
   }
   return n;
@@ -212,12 +211,11 @@ std::optional<std::int64_t> parse_integer(std::string_view text, std::string& er
   std::int64_t n = 0;
   const Exact e = scale(*d, d->exponent, 0, n);
   if (e == Exact::Fraction) {
-    error = "expected a whole number, got " + std::string(text);
+    error = "expected a whole number, got " + excerpt(text);
     return std::nullopt;
   }
   if (e == Exact::Overflow) {
-    error =
-        "number " + std::string(text) + " is out of range (at most 9223372036854775807 in size)";
+    error = "number " + excerpt(text) + " is out of range (at most 9223372036854775807 in size)";
     return std::nullopt;
   }
   return d->negative ? -n : n;

@@ -103,7 +103,7 @@ std::string Reader::describe(ValueId v) const {
       return "a mapping";
     case ValueKind::Bool:
     case ValueKind::Number:
-      return std::string(doc_.text(v));
+      return excerpt(doc_.text(v));
     case ValueKind::String:
       break;
   }

@@ -75,35 +75,35 @@ struct Census {
     if (it != keys.end()) {
       const std::string_view best = nearest(value, values_of(it->second), cells);
       if (!best.empty())
-        return "; did you mean " + std::string(key) + "=" + std::string(best) + " (" +
+        return "; did you mean " + excerpt(key) + "=" + excerpt(best) + " (" +
                nodes_word(it->second.find(best)->second) + ")?";
-      std::string out = "; nodes have " + std::string(key) + "=";
+      std::string out = "; nodes have " + excerpt(key) + "=";
       std::size_t shown = 0;
       for (const auto& [v, n] : it->second) {
         if (shown == 5) {
           out += ", ...";
           break;
         }
-        out += (shown++ ? ", " : "") + v + " (" + nodes_word(n) + ")";
+        out += (shown++ ? ", " : "") + excerpt(v) + " (" + nodes_word(n) + ")";
       }
       return out;
     }
     const std::string_view other = nearest(key, key_names(), cells);
-    if (other.empty()) return "; no node has a label " + std::string(key);
+    if (other.empty()) return "; no node has a label " + excerpt(key);
     const auto& values = keys.find(other)->second;
     std::string_view best =
         values.contains(value) ? value : nearest(value, values_of(values), cells);
     if (best.empty())
-      return "; did you mean the label " + std::string(other) + " (" + nodes_word(carrying(other)) +
+      return "; did you mean the label " + excerpt(other) + " (" + nodes_word(carrying(other)) +
              ")?";
-    return "; did you mean " + std::string(other) + "=" + std::string(best) + " (" +
+    return "; did you mean " + excerpt(other) + "=" + excerpt(best) + " (" +
            nodes_word(values.find(best)->second) + ")?";
   }
 };
 
 std::string join(const std::vector<std::string>& values) {
   std::string out;
-  for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
+  for (const std::string& v : values) out += (out.empty() ? "" : ", ") + excerpt(v);
   return out;
 }
 
@@ -111,20 +111,20 @@ std::string join(const std::vector<std::string>& values) {
 std::string describe(const Requirement& r) {
   switch (r.op) {
     case SelectorOp::In:
-      if (r.values.size() == 1) return r.key + "=" + r.values[0];
-      return r.key + " in (" + join(r.values) + ")";
+      if (r.values.size() == 1) return excerpt(r.key) + "=" + excerpt(r.values[0]);
+      return excerpt(r.key) + " in (" + join(r.values) + ")";
     case SelectorOp::NotIn:
-      return r.key + " notin (" + join(r.values) + ")";
+      return excerpt(r.key) + " notin (" + join(r.values) + ")";
     case SelectorOp::Exists:
-      return "a label " + r.key;
+      return "a label " + excerpt(r.key);
     case SelectorOp::DoesNotExist:
-      return "no label " + r.key;
+      return "no label " + excerpt(r.key);
     case SelectorOp::Gt:
-      return r.key + " > " + join(r.values);
+      return excerpt(r.key) + " > " + join(r.values);
     case SelectorOp::Lt:
-      return r.key + " < " + join(r.values);
+      return excerpt(r.key) + " < " + join(r.values);
   }
-  return r.key;
+  return excerpt(r.key);
 }
 
 // Why a requirement that no node satisfies is likely a typo, and of what.
@@ -133,7 +133,7 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
     std::string out = "no node is named " + join(r.values);
     if (r.op == SelectorOp::In && !r.values.empty())
       if (const std::string_view best = nearest(r.values.front(), c.names, c.cells); !best.empty())
-        out += "; did you mean " + std::string(best) + "?";
+        out += "; did you mean " + excerpt(best) + "?";
     return out;
   }
   std::string out = "no node has " + describe(r);
@@ -141,8 +141,8 @@ std::string explain(const Census& c, const Requirement& r, bool name_field) {
     out += c.hint(r.key, r.values.front());
   } else if (r.op == SelectorOp::Exists) {
     if (const std::string_view best = nearest(r.key, c.key_names(), c.cells); !best.empty())
-      out += "; did you mean the label " + std::string(best) + " (" + nodes_word(c.carrying(best)) +
-             ")?";
+      out +=
+          "; did you mean the label " + excerpt(best) + " (" + nodes_word(c.carrying(best)) + ")?";
   }
   return out;
 }
@@ -184,8 +184,9 @@ void warn_unmatched_selectors(const Inventory& inventory, const Request& request
       const auto& [key, value] = labels[i];
       Origin at = request.label_origins.size() == labels.size()
                       ? request.label_origins[i]
-                      : Origin{{}, 0, 0, "node_filter.labels." + key};
-      diags.warning(std::move(at), "no node has " + key + "=" + value + counted().hint(key, value));
+                      : Origin{{}, 0, 0, "node_filter.labels." + excerpt(key)};
+      diags.warning(std::move(at), "no node has " + excerpt(key) + "=" + excerpt(value) +
+                                       counted().hint(key, value));
     }
   // Each carried by some node, but by no node all together (as a required
   // node affinity term's requirements are, below).

@@ -26,7 +26,27 @@ std::string printable(std::string text) {
   return out;
 }
 
+// The first kMaxValueShown bytes of `s`, fewer when that would cut a UTF-8
+// character in two (a continuation byte is 10xxxxxx).
+std::string_view value_start(std::string_view s) {
+  std::size_t n = kMaxValueShown;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
+std::string length_text(std::string_view s) { return "(" + std::to_string(s.size()) + " bytes)"; }
+
 }  // namespace
+
+std::string excerpt(std::string_view s) {
+  if (s.size() <= kMaxValueShown) return std::string(s);
+  return std::string(value_start(s)) + "..." + length_text(s);
+}
+
+std::string quoted(std::string_view s) {
+  if (s.size() <= kMaxValueShown) return '"' + std::string(s) + '"';
+  return '"' + std::string(value_start(s)) + "...\" " + length_text(s);
+}
 
 std::string format_diagnostic(const Diagnostic& d) {
   std::string out;

@@ -30,8 +30,16 @@ struct Diagnostic {
 // "nodes.yaml:12:13: error: nodes[3].memory: negative size -5"
 std::string format_diagnostic(const Diagnostic& d);
 
-// A name or value inside a message: in double quotes, as given.
-inline std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
+// The bytes of an input value a message shows, at most. A value can be
+// megabytes long and, behind a YAML alias, be reported once per use: a
+// message shows its start and its length, so no message grows with it.
+inline constexpr std::size_t kMaxValueShown = 64;
+
+// A name or value inside a message, as given: "abc" (or a long one's start,
+// `9xxx...(30001 bytes)`).
+std::string excerpt(std::string_view s);
+// The same in double quotes: "abc" (or `"9xxx..." (30001 bytes)`).
+std::string quoted(std::string_view s);
 
 // Levenshtein distance of a and b when at most `limit`, else limit + 1:
 // the table's band within `limit` of its diagonal, given up when a whole row

@@ -615,7 +615,7 @@ std::optional<std::vector<WorkloadChange>> select_workloads(const Inventory& inv
     c.bind = request.cpu_bind == CpuBindChange::Keep ? c.before.bound()
                                                      : request.cpu_bind == CpuBindChange::Bind;
     WorkloadResources& a = c.after;
-    const std::string who = "workload " + quoted(c.id) + " on " + node.name + ": ";
+    const std::string who = "workload " + quoted(c.id) + " on " + excerpt(node.name) + ": ";
     bool ok = true;
     auto add = [&](std::int64_t old, std::int64_t delta, std::int64_t& out, const char* field,
                    bool bytes) {

@@ -93,6 +93,38 @@ TEST_CASE("placed replicas: a group on most of 3,000 nodes as a bitmap, copies o
   CHECK(on(placed, 2998) == std::vector<std::pair<std::string, std::int64_t>>{{"d", 298}});
 }
 
+TEST_CASE("placed replicas: groups passed over whole, scoring extras summed per node and cut") {
+  PlacedReplicas placed;
+  placed.open(PlacedPods{pod_named("a").pod, 100, 0});
+  placed.add(1, 2);
+  placed.add(3, 1);
+  placed.mark();
+  placed.open(PlacedPods{pod_named("b").pod, 0, 7});
+  placed.add(1, 1);
+  // The open group counts as well.
+  std::vector<std::pair<std::string, std::size_t>> groups;
+  placed.each_group(
+      [&](const PlacedPods& p, std::size_t nodes) { groups.emplace_back(p.pod->name, nodes); });
+  CHECK(groups == std::vector<std::pair<std::string, std::size_t>>{{"a", 2}, {"b", 1}});
+  std::vector<Triple> kept;
+  placed.each_kept([](const PlacedPods& p) { return p.pod->name == "b"; },
+                   [&](const PlacedPods& p, std::uint32_t node, std::int64_t copies) {
+                     kept.emplace_back(p.pod->name, node, copies);
+                   });
+  CHECK(kept == std::vector<Triple>{{"b", 1, 1}});
+  CHECK(placed.nonzero_cpu_extra(1) == 200);
+  CHECK(placed.nonzero_memory_extra(1) == 7);
+  CHECK(placed.nonzero_cpu_extra(3) == 100);
+  CHECK(placed.nonzero_cpu_extra(9) == 0);
+  // Cut: the open group, then a closed one, take their extras with them.
+  placed.cut(1);
+  CHECK(placed.nonzero_memory_extra(1) == 0);
+  CHECK(placed.nonzero_cpu_extra(1) == 200);
+  placed.cut(0);
+  CHECK(placed.nonzero_cpu_extra(1) == 0);
+  CHECK(placed.nonzero_cpu_extra(3) == 0);
+}
+
 TEST_CASE("held sections: handed back as held, from a temporary file or from memory") {
   for (const bool spill : {true, false}) {
     HeldSections held(4, spill);

@@ -8,11 +8,23 @@ namespace eruplan {
 
 void PlacedReplicas::open(PlacedPods pod) {
   close();
+  const bool first = std::none_of(groups_.begin(), groups_.end(),
+                                  [&](const Group& g) { return g.pod.pod == pod.pod; });
   groups_.emplace_back().pod = std::move(pod);
+  groups_.back().first = first;
   open_ = true;
 }
 
+void PlacedReplicas::count_extra(const PlacedPods& pod, std::uint32_t node, std::int64_t copies,
+                                 int sign) {
+  if (pod.nonzero_cpu_extra == 0 && pod.nonzero_memory_extra == 0) return;
+  if (node >= extra_.size()) extra_.resize(std::size_t{node} + 1, {0, 0});
+  extra_[node].first += sign * copies * pod.nonzero_cpu_extra;
+  extra_[node].second += sign * copies * pod.nonzero_memory_extra;
+}
+
 void PlacedReplicas::add(std::uint32_t node, std::int64_t copies) {
+  count_extra(groups_.back().pod, node, copies, 1);
   if (node >= where_.size()) where_.resize(std::size_t{node} + 1, 0);
   if (where_[node] != 0) {
     pending_[where_[node] - 1].second += copies;
@@ -30,6 +42,10 @@ std::size_t PlacedReplicas::mark() {
 
 void PlacedReplicas::cut(std::size_t mark) {
   if (mark >= groups_.size()) return;
+  for (std::size_t i = mark; i < groups_.size(); ++i)
+    each_in(groups_[i], [&](std::uint32_t node, std::int64_t copies) {
+      count_extra(groups_[i].pod, node, copies, -1);
+    });
   if (open_) {
     for (const auto& entry : pending_) where_[entry.first] = 0;
     entries_ -= pending_.size();

@@ -46,20 +46,36 @@ class PlacedReplicas {
   // order placed), a closed group's nodes by index.
   template <class F>
   void each(F f) const {
-    for (const Group& g : groups_) {
-      if (&g == &groups_.back() && open_) {
-        for (const auto& [node, copies] : pending_) f(g.pod, node, copies);
-        continue;
-      }
-      for (std::size_t i = 0, at = 0; i < g.size; ++i, ++at) {
-        if (!g.list.empty()) {
-          f(g.pod, g.list[i], g.copies_of(i));
-          continue;
-        }
-        while (!g.has(at)) ++at;
-        f(g.pod, static_cast<std::uint32_t>(at), g.copies_of(i));
-      }
-    }
+    each_kept([](const PlacedPods&) { return true; }, f);
+  }
+  // each(f) over the groups whose pod keep(pod) accepts: a group it turns
+  // down costs one call, not one per node.
+  template <class Keep, class F>
+  void each_kept(Keep keep, F f) const {
+    for (const Group& g : groups_)
+      if (keep(g.pod))
+        each_in(g, [&](std::uint32_t node, std::int64_t copies) { f(g.pod, node, copies); });
+  }
+  // f(pod, nodes) for each group, in order, with the nodes it is on.
+  template <class F>
+  void each_group(F f) const {
+    for (const Group& g : groups_) f(g.pod, is_open(g) ? pending_.size() : g.size);
+  }
+  // f(pod) for each distinct pod (PlacedPods::pod) once, in the order first
+  // placed.
+  template <class F>
+  void each_pod(F f) const {
+    for (const Group& g : groups_)
+      if (g.first) f(g.pod);
+  }
+  // What the replicas on `node` add to its scoring requests (each group's
+  // PlacedPods extras times its copies there), kept as they are added and
+  // cut: a request reads it without a pass over every replica placed.
+  NanoCores nonzero_cpu_extra(std::uint32_t node) const {
+    return node < extra_.size() ? extra_[node].first : 0;
+  }
+  Bytes nonzero_memory_extra(std::uint32_t node) const {
+    return node < extra_.size() ? extra_[node].second : 0;
   }
   // f(pod, copies) for each group with replicas on `node`, in order, until
   // one returns true; returns whether one did.
@@ -67,7 +83,7 @@ class PlacedReplicas {
   bool each_on(std::uint32_t node, F f) const {
     for (const Group& g : groups_) {
       std::int64_t copies = 0;
-      if (&g == &groups_.back() && open_) {
+      if (is_open(g)) {
         if (node < where_.size() && where_[node] != 0) copies = pending_[where_[node] - 1].second;
       } else {
         copies = g.copies_on(node);
@@ -80,6 +96,7 @@ class PlacedReplicas {
  private:
   struct Group {
     PlacedPods pod;
+    bool first = true;                  // no group before it has its pod
     std::size_t size = 0;               // nodes
     std::vector<std::uint32_t> list;    // the nodes, sorted; or empty with
     std::vector<std::uint64_t> bits;    // one bit per node index, and
@@ -94,6 +111,27 @@ class PlacedReplicas {
     std::int64_t copies_on(std::uint32_t node) const;
   };
   void close();
+  bool is_open(const Group& g) const { return open_ && &g == &groups_.back(); }
+  // f(node, copies) for each of the group's nodes: the open one's in the
+  // order placed, a closed one's by index.
+  template <class F>
+  void each_in(const Group& g, F f) const {
+    if (is_open(g)) {
+      for (const auto& [node, copies] : pending_) f(node, copies);
+      return;
+    }
+    for (std::size_t i = 0, at = 0; i < g.size; ++i, ++at) {
+      if (!g.list.empty()) {
+        f(g.list[i], g.copies_of(i));
+        continue;
+      }
+      while (!g.has(at)) ++at;
+      f(static_cast<std::uint32_t>(at), g.copies_of(i));
+    }
+  }
+  // Adds (sign 1) or takes off (-1) the group's replicas on `node` from
+  // extra_.
+  void count_extra(const PlacedPods& pod, std::uint32_t node, std::int64_t copies, int sign);
 
   std::vector<Group> groups_;
   bool open_ = false;
@@ -102,6 +140,8 @@ class PlacedReplicas {
   std::vector<std::pair<std::uint32_t, std::int64_t>> pending_;
   std::vector<std::uint32_t> where_;
   std::size_t entries_ = 0;
+  // Per node index: the nonzero_cpu_extra and nonzero_memory_extra sums.
+  std::vector<std::pair<NanoCores, Bytes>> extra_;
 };
 
 }  // namespace eruplan

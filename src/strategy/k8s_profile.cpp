@@ -87,9 +87,8 @@ std::vector<std::size_t> label_set_sizes(const Inventory& inv) {
   for (const Node& node : inv.nodes)
     if (node.shared_pods)
       for (const RunningPod& p : node.shared_pods->pods) sizes.push_back(p.labels.size());
-  std::unordered_set<const PodScheduling*> placed;  // a request's replicas share their pod
-  inv.placed_pods.each([&](const PlacedPods& p, std::uint32_t, std::int64_t) {
-    if (placed.insert(p.pod.get()).second) sizes.push_back(p.pod ? p.pod->labels.size() : 0);
+  inv.placed_pods.each_pod([&](const PlacedPods& p) {  // a request's replicas share their pod
+    sizes.push_back(p.pod ? p.pod->labels.size() : 0);
   });
   return sizes;
 }
@@ -217,9 +216,13 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
 
   // Each running pod's terms against the new pod.
   double theirs = 0;
-  auto their_terms = [&](const PodScheduling* s) {
+  // `copies`: the pods with these terms (a placed group's nodes). The sizes
+  // are whole numbers, so one product adds what as many sums did.
+  auto their_terms = [&](const PodScheduling* s, double copies = 1) {
     if (!s) return;
-    each_term(*s, [&](const PodAffinityTerm& t) { theirs += term_size(t); });
+    double size = 0;
+    each_term(*s, [&](const PodAffinityTerm& t) { size += term_size(t); });
+    theirs += copies * size;
     for (const PodAffinityTerm& t : s->anti_affinity.required)
       carried_key(existing, t.topology_key);
     for (const PodAffinityTerm& t : s->affinity.required) carried_key(scored, t.topology_key);
@@ -232,8 +235,9 @@ K8sWork k8s_profile_work(const StrategyInput& in) {
   for (const Node& node : inv.nodes)
     if (node.shared_pods)
       for (const RunningPod& p : node.shared_pods->pods) their_terms(p.scheduling.get());
-  inv.placed_pods.each(
-      [&](const PlacedPods& p, std::uint32_t, std::int64_t) { their_terms(p.pod.get()); });
+  inv.placed_pods.each_group([&](const PlacedPods& p, std::size_t nodes) {
+    their_terms(p.pod.get(), static_cast<double>(nodes));
+  });
 
   double node_affinity = 1;
   if (pod.node_affinity.required)
@@ -303,6 +307,38 @@ std::optional<std::string> k8s_profile_too_large(const StrategyInput& in, double
          "; ask for fewer replicas" + case_work_hint(earlier);
 }
 
+namespace {
+
+// Whether `placed` (an earlier request's pod) counts in any plugin for the
+// cluster's pod: a spread constraint's selector (or the system default's)
+// counts it, a term of the pod's matches it, a term of its own matches the
+// pod, or both hold host ports. One that does not adds nothing to any count,
+// filter or score (PodTopologySpread, InterPodAffinity, NodePorts), so it
+// need not be among the nodes' pods. InterPodAffinity's score is then
+// skipped rather than all 0, which normalizes to the same.
+bool placed_pod_concerns(const Inventory& inv, const K8sCluster& cluster,
+                         const PodScheduling& placed) {
+  const PodScheduling& pod = *cluster.pod;
+  auto counts = [&](const TopologySpreadConstraint& c) {
+    return c.selector && !c.selector->requirements.empty() && placed.ns == pod.ns &&
+           c.selector->matches(placed.labels);
+  };
+  if (std::any_of(pod.spread.begin(), pod.spread.end(), counts) ||
+      std::any_of(cluster.default_spread.begin(), cluster.default_spread.end(), counts))
+    return true;
+  if (!pod.host_ports.empty() && !placed.host_ports.empty()) return true;
+  bool matched = false;
+  each_term(pod, [&](const PodAffinityTerm& t) {
+    matched = matched || k8s_term_matches(inv, t, pod.ns, placed.ns, placed.labels);
+  });
+  each_term(placed, [&](const PodAffinityTerm& t) {
+    matched = matched || k8s_term_matches(inv, t, placed.ns, pod.ns, pod.labels);
+  });
+  return matched;
+}
+
+}  // namespace
+
 std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) {
   const Inventory& inv = *in.inventory;
   const Request& request = *in.request;
@@ -352,12 +388,6 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
   for (std::uint32_t i = 0; i < n_nodes; ++i)
     if (inv.nodes[i].shared_pods)
       for (const RunningPod& p : inv.nodes[i].shared_pods->pods) add_pod(p, i);
-  inv.placed_pods.each([&](const PlacedPods& p, std::uint32_t node, std::int64_t copies) {
-    if (node >= n_nodes || copies <= 0) return;
-    cluster.pods[node].push_back({&p.pod->ns, &p.pod->labels, p.pod.get(), copies});
-    run.nonzero_cpu_extra[node] += copies * p.nonzero_cpu_extra;
-    run.nonzero_memory_extra[node] += copies * p.nonzero_memory_extra;
-  });
   if (pod.spread.empty() && pod.owner_selector && !pod.owner_selector->requirements.empty()) {
     TopologySpreadConstraint zone, host;
     zone.max_skew = 5;
@@ -369,6 +399,20 @@ std::optional<StrategyResult> k8s_prepare(const StrategyInput& in, K8sRun& run) 
     host.topology_key = kHostnameLabel;
     cluster.default_spread = {zone, host};
   }
+  // The replicas earlier requests placed: their scoring extras from the
+  // nodes' running sums, and as pods only the groups some plugin reads for
+  // this pod (placed_pod_concerns): listing every group on every node cost
+  // each request all the replicas placed before it.
+  for (std::uint32_t i = 0; i < n_nodes; ++i) {
+    run.nonzero_cpu_extra[i] += inv.placed_pods.nonzero_cpu_extra(i);
+    run.nonzero_memory_extra[i] += inv.placed_pods.nonzero_memory_extra(i);
+  }
+  inv.placed_pods.each_kept(
+      [&](const PlacedPods& p) { return placed_pod_concerns(inv, cluster, *p.pod); },
+      [&](const PlacedPods& p, std::uint32_t node, std::int64_t copies) {
+        if (node < n_nodes && copies > 0)
+          cluster.pods[node].push_back({&p.pod->ns, &p.pod->labels, p.pod.get(), copies});
+      });
   run.image_score = k8s_image_locality(inv, pod);
   run.pod_nonzero_cpu = nonzero_cpu(pod, request);
   run.pod_nonzero_memory = nonzero_memory(pod, request);

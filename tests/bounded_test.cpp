@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -2264,7 +2265,14 @@ TEST_CASE("bounded work: every command on small adversarial inputs, <= 2 s and <
   // The binary's own peak: a trivial plan.
   std::ofstream(root / "nodes.yaml") << "nodes:\n  - {name: n1, memory: 1Gi}\n";
   std::ofstream(root / "request.yaml") << "app: a\ncount: 1\nresources: {memory: 1}\n";
-  const Measured base = measure(root, "plan -n nodes.yaml -r request.yaml");
+  // Its peak varies by a few hundred KB from run to run (where the heap and
+  // the libraries land): the middle of three runs.
+  std::vector<Measured> trivial;
+  for (int i = 0; i < 3; ++i)
+    trivial.push_back(measure(root, "plan -n nodes.yaml -r request.yaml"));
+  std::sort(trivial.begin(), trivial.end(),
+            [](const Measured& a, const Measured& b) { return a.max_rss_kb < b.max_rss_kb; });
+  const Measured base = trivial[1];
   REQUIRE(base.exit == 0);
   int index = 0;
   for (const Case& c : all) {
@@ -2277,20 +2285,25 @@ TEST_CASE("bounded work: every command on small adversarial inputs, <= 2 s and <
       input += text.size();
     }
     REQUIRE(input < 100 * 1024);
+    const long memory_limit =
+        base.max_rss_kb + static_cast<long>(100 * input / 1024) + 2048 + c.extra_kb;
     Measured m = measure(dir, c.args);
 #ifndef ERUPLAN_SANITIZED
     // CPU time on a shared machine varies by a third from run to run (cache
-    // and frequency); a run over the limit is timed twice more and the
-    // fastest counts. Work that is not bounded is over every time. (The
-    // sanitizer build times nothing.)
-    for (int again = 0; again < 2 && m.cpu_seconds > 2.0; ++again) {
+    // and frequency), the peak by a few hundred KB; a run over a limit is
+    // measured twice more and the least of each counts. Work or memory that
+    // is not bounded is over every time. (The sanitizer build measures
+    // nothing.)
+    for (int again = 0; again < 2 && (m.cpu_seconds > 2.0 || m.max_rss_kb > memory_limit);
+         ++again) {
       const Measured r = measure(dir, c.args);
-      if (r.cpu_seconds < m.cpu_seconds) m = r;
+      m.cpu_seconds = std::min(m.cpu_seconds, r.cpu_seconds);
+      m.max_rss_kb = std::min(m.max_rss_kb, r.max_rss_kb);
     }
 #endif
     MESSAGE(c.name << ": exit " << m.exit << ", " << m.seconds << " s (" << m.cpu_seconds
-                   << " s of CPU), " << m.max_rss_kb << " KB (trivial run " << base.max_rss_kb
-                   << " KB), input " << input << " bytes");
+                   << " s of CPU), " << m.max_rss_kb << " KB (limit " << memory_limit
+                   << ", trivial run " << base.max_rss_kb << " KB), input " << input << " bytes");
     CHECK(c.exits.count(m.exit) == 1);
     if (m.exit == 3) {  // invalid input prints no plan, not even the start of one
       std::ifstream in(dir / "out.txt", std::ios::binary);
@@ -2302,8 +2315,7 @@ TEST_CASE("bounded work: every command on small adversarial inputs, <= 2 s and <
     // CPU time: the wall time of a shared machine under load (other builds,
     // ctest -j) is not the program's.
     CHECK(m.cpu_seconds <= 2.0);
-    CHECK(m.max_rss_kb <=
-          base.max_rss_kb + static_cast<long>(100 * input / 1024) + 2048 + c.extra_kb);
+    CHECK(m.max_rss_kb <= memory_limit);
 #endif
   }
   fs::remove_all(root);

@@ -214,18 +214,18 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
           head += "    - ", append_yaml_string(head, d), head += '\n';
       }
     }
-    r.out = head + r.out;
+    r.out.insert(0, head);  // in place: the plan can be large, no second copy
   } else if (templates.size() == 1) {
-    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " like " +
-            templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") + '\n' +
-            daemons_line(templates, daemons) + r.out;
+    r.out.insert(0, "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " like " +
+                        templates[0].node.name + (priced ? ", cost " + cost_text(cost) : "") +
+                        '\n' + daemons_line(templates, daemons));
   } else {
     std::string parts;
     for (std::size_t t = 0; t < templates.size(); ++t)
       parts += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
-    r.out = "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts + ")" +
-            (priced ? ", cost " + cost_text(cost) : "") + '\n' + daemons_line(templates, daemons) +
-            r.out;
+    r.out.insert(0, "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts +
+                        ")" + (priced ? ", cost " + cost_text(cost) : "") + '\n' +
+                        daemons_line(templates, daemons));
   }
 }
 

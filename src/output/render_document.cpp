@@ -362,7 +362,14 @@ void write_document(YamlWriter& w, const Report& report) { write_report_document
 size_t estimated_size(const Report& report) {
   size_t plans = 0;
   for (const auto& nc : report.capacity.nodes) plans += nc.plans.size();
-  return 1024 + report.capacity.nodes.size() * 96 + (report.capacity.binds ? plans * 80 : 0);
+  // --explain's lines are known: their text and a line of quotes and indent
+  // each (an estimate short of them doubles the string at the end).
+  size_t explained = 0;
+  if (report.explain != nullptr)
+    for (const ExplainLine& line : *report.explain)
+      explained += line.node.size() + line.text.size() + 16;
+  return 1024 + report.capacity.nodes.size() * 96 + (report.capacity.binds ? plans * 80 : 0) +
+         explained;
 }
 
 }  // namespace render_parts

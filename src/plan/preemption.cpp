@@ -233,6 +233,38 @@ RunningPods::RunningPods(const Inventory& inventory)
   }
 }
 
+std::uint32_t RunningPods::covering_list(const RunningPod& p,
+                                         std::span<const PodDisruptionBudget> pdbs) const {
+  const auto list_of = [&] {
+    std::vector<std::uint32_t> list;
+    for (std::uint32_t b = 0; b < pdbs.size(); ++b)
+      if (pdbs[b].covers(p.ns, p.labels)) list.push_back(b);
+    return list;
+  };
+  const auto add = [&](std::vector<std::uint32_t> list) {
+    lists_.push_back(std::move(list));
+    return static_cast<std::uint32_t>(lists_.size() - 1);
+  };
+  std::uint32_t shared = 0;
+  if (p.label_set == kNoLabelSet) {
+    shared = add(list_of());
+  } else {
+    const auto [it, added] = by_labels_.try_emplace({p.ns, p.label_set}, 0);
+    if (added) it->second = add(list_of());
+    shared = it->second;
+  }
+  // A budget that names the pod as disrupted already does not cover it.
+  const auto disrupted = [&](std::uint32_t b) {
+    return std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(), p.name);
+  };
+  const std::vector<std::uint32_t>& list = lists_[shared];
+  if (std::none_of(list.begin(), list.end(), disrupted)) return shared;
+  std::vector<std::uint32_t> own;
+  for (const std::uint32_t b : list)
+    if (!disrupted(b)) own.push_back(b);
+  return add(std::move(own));
+}
+
 const std::vector<char>& RunningPods::violating(const Inventory& inventory, std::uint32_t node,
                                                 std::int64_t priority,
                                                 std::span<const PodDisruptionBudget> pdbs) const {
@@ -242,8 +274,9 @@ const std::vector<char>& RunningPods::violating(const Inventory& inventory, std:
   if (budgets_of_ != pdbs.data() || budget_count_ != pdbs.size()) {
     budgets_of_ = pdbs.data();
     budget_count_ = pdbs.size();
-    matched_.clear();
     covering_.clear();
+    lists_.assign(1, {});
+    by_labels_.clear();
     allowed_.clear();
     answers_.clear();
     match_steps_ = 0;
@@ -266,27 +299,17 @@ const std::vector<char>& RunningPods::violating(const Inventory& inventory, std:
     if (v.priority >= priority) continue;
     bool violated = false;
     if (!v.workload && v.index < running.size()) {
-      if (matched_.size() <= v.index) {
-        matched_.resize(running.size(), 0);
-        covering_.resize(running.size());
-      }
-      const RunningPod& p = running[v.index];
-      if (matched_[v.index] == 0) {
-        matched_[v.index] = 1;
+      if (covering_.size() <= v.index) covering_.resize(running.size(), kUnmatched);
+      if (covering_[v.index] == kUnmatched) {
         budget_steps_ += match_steps_;
         matched_steps_ += match_steps_;
         // Past the bound the run is refused at its next check: no more matching.
         past_bound_ = past_bound_ || matched_steps_ > static_cast<double>(kK8sProfileSteps);
-        for (std::uint32_t b = 0; b < pdbs.size() && !past_bound_; ++b) {
-          if (!pdbs[b].covers(p.ns, p.labels)) continue;
-          if (std::binary_search(pdbs[b].disrupted_pods.begin(), pdbs[b].disrupted_pods.end(),
-                                 p.name))
-            continue;
-          covering_[v.index].push_back(b);
-        }
+        covering_[v.index] = past_bound_ ? 0 : covering_list(running[v.index], pdbs);
       }
-      budget_steps_ += 4.0 * static_cast<double>(1 + covering_[v.index].size());
-      for (const std::uint32_t b : covering_[v.index]) {
+      const std::vector<std::uint32_t>& covering = lists_[covering_[v.index]];
+      budget_steps_ += 4.0 * static_cast<double>(1 + covering.size());
+      for (const std::uint32_t b : covering) {
         if (allowed[b] == kUntouched) {
           allowed[b] = pdbs[b].disruptions_allowed;
           touched.push_back(b);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -134,6 +135,9 @@ class RunningPods {
   bool budgets_past_bound() const { return past_bound_; }
 
  private:
+  // The budgets of `pdbs` covering `p`, as an index in lists_.
+  std::uint32_t covering_list(const RunningPod& p, std::span<const PodDisruptionBudget> pdbs) const;
+
   std::vector<std::vector<Victim>> by_node_;
   std::vector<std::uint64_t> versions_;  // per node, bumped when its pods change
   bool any_ = false;
@@ -147,8 +151,14 @@ class RunningPods {
   };
   mutable const PodDisruptionBudget* budgets_of_ = nullptr;
   mutable std::size_t budget_count_ = 0;
-  mutable std::vector<char> matched_;
-  mutable std::vector<std::vector<std::uint32_t>> covering_;
+  // Per pod index, its covering budgets' list in lists_ (kUnmatched until
+  // matched). The pods of one namespace and one label set share a list
+  // (lists_ index by_labels_) unless a budget names one of them as disrupted:
+  // memory by distinct labels, not pods x budgets. lists_[0] is empty.
+  static constexpr std::uint32_t kUnmatched = UINT32_MAX;
+  mutable std::vector<std::uint32_t> covering_;
+  mutable std::vector<std::vector<std::uint32_t>> lists_;
+  mutable std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> by_labels_;
   mutable std::vector<Answer> answers_;
   mutable std::vector<std::int64_t> allowed_;  // violating()'s scratch
   mutable double budget_steps_ = 0;

@@ -4,6 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace eruplan;
 
 namespace {
@@ -206,4 +212,35 @@ TEST_CASE("plan weight: one per 2 bound cores (started) and one per scheduled vo
   CHECK(plans_per_node(4096, 10, 1, 5) == 81);
   CHECK(plans_per_node(4096, 10, 2, 1000) == 0);
   CHECK(plans_per_node(1'000'000'000, 1, 1) == kDefaultMaxPlans);
+}
+
+TEST_CASE("filtered_nodes: name order equals sorting the names as bytes, on 2,000 random lists") {
+  // Names of 0 to 12 bytes over an alphabet with NUL, 0x7f, 0x80 and 0xff
+  // (the sort keys on the first 8 bytes, then compares the names).
+  std::mt19937_64 rng(7);
+  const std::string alphabet("\0\x01-0a\x7f\x80\xff", 8);
+  const auto pick = [&](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  };
+  for (int round = 0; round < 2000; ++round) {
+    Inventory inventory;
+    std::set<std::string> names;
+    const std::size_t count = 1 + pick(40);
+    while (names.size() < count) {
+      std::string name = round % 2 == 0 ? "node-ab" : "";  // a common 7-byte prefix, or none
+      for (std::size_t k = pick(13); k > 0; --k) name += alphabet[pick(alphabet.size())];
+      names.insert(name);
+    }
+    std::vector<std::string> shuffled(names.begin(), names.end());
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (const std::string& name : shuffled) {
+      Node node;
+      node.name = name;
+      inventory.nodes.push_back(std::move(node));
+    }
+    const std::vector<std::uint32_t> order = filtered_nodes(inventory, NodeFilter{});
+    REQUIRE(order.size() == names.size());
+    auto expected = names.begin();  // std::set<std::string>: byte order
+    for (const std::uint32_t i : order) CHECK(inventory.nodes[i].name == *expected++);
+  }
 }

@@ -214,8 +214,25 @@ std::vector<std::uint32_t> filtered_nodes(const Inventory& inventory, const Node
   auto by_name = [&](std::uint32_t a, std::uint32_t b) {
     return inventory.nodes[a].name < inventory.nodes[b].name;
   };
-  if (!std::is_sorted(order.begin(), order.end(), by_name))
-    std::sort(order.begin(), order.end(), by_name);
+  if (std::is_sorted(order.begin(), order.end(), by_name)) return order;
+  // Sorted on each name's first 8 bytes as one big-endian number (zeros
+  // past its end), which orders as the bytes do and decides most
+  // comparisons; equal keys fall back to the names. By hand because the
+  // sort of names was a fifth of grow's time (it sorts its copies for every
+  // count it tries), most of it in memcmp.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+  keyed.reserve(order.size());
+  for (const std::uint32_t i : order) {
+    const std::string& name = inventory.nodes[i].name;
+    std::uint64_t key = 0;
+    for (std::size_t b = 0; b < 8; ++b)
+      key = key << 8 | (b < name.size() ? static_cast<unsigned char>(name[b]) : 0U);
+    keyed.emplace_back(key, i);
+  }
+  std::sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : by_name(a.second, b.second);
+  });
+  for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
   return order;
 }
 

@@ -68,7 +68,7 @@ inline constexpr std::int64_t kGrowBoundCores = 40'000'000;
 // the plans of one grow, and of all the cases of one `eruplan test`
 // (case_work.h), read at most this many nodes in all, or kGrowNodesPerNode
 // per node of a larger inventory (GrowBudget::node_bound).
-inline constexpr std::int64_t kGrowPlannedNodes = 2'500'000;
+inline constexpr std::int64_t kGrowPlannedNodes = 3'000'000;
 inline constexpr std::int64_t kGrowNodesPerNode = 64;
 // Copies of a template that keeps its cores listed though given as a count
 // keep as many each (Node::listed_from_count): the copies of a count tried

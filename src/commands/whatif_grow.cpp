@@ -223,8 +223,8 @@ void head_growth(const WhatIfOptions& o, const std::vector<GrowTemplate>& templa
     std::string parts;
     for (std::size_t t = 0; t < templates.size(); ++t)
       parts += (t ? ", " : "") + templates[t].node.name + " " + std::to_string(g.counts[t]);
-    r.out.insert(0, "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts +
-                        ")" + (priced ? ", cost " + cost_text(cost) : "") + '\n' +
+    r.out.insert(0, "added: " + added + " node" + (g.added() == 1 ? "" : "s") + " (" + parts + ")" +
+                        (priced ? ", cost " + cost_text(cost) : "") + '\n' +
                         daemons_line(templates, daemons));
   }
 }
